@@ -1,0 +1,1 @@
+"""The rules of Ahiko's games, pure: no I/O, no clock, no randomness."""

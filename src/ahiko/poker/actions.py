@@ -1,0 +1,88 @@
+"""What a player may do, and the error for what they may not.
+
+Amounts follow one convention everywhere: a bet or raise names the seat's *total* bet for the
+current betting round after the action ("raise to 160"), as the table shows it ("Aumentar
+para 160"). A call names nothing: the engine knows what it costs. All-in is not a kind of its
+own: it is a call, bet or raise whose cost is the whole stack.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .cards import Card
+
+
+class ActionKind(StrEnum):
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    DISCARD = "discard"  # five-card draw only: discard 0..3 cards ("stand pat" = no cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: ActionKind
+    amount: int = 0  # BET/RAISE: the street total after the action; 0 otherwise
+    cards: tuple[Card, ...] = ()  # DISCARD: the cards thrown away
+
+    @classmethod
+    def fold(cls) -> Action:
+        return cls(ActionKind.FOLD)
+
+    @classmethod
+    def check(cls) -> Action:
+        return cls(ActionKind.CHECK)
+
+    @classmethod
+    def call(cls) -> Action:
+        return cls(ActionKind.CALL)
+
+    @classmethod
+    def bet(cls, to: int) -> Action:
+        return cls(ActionKind.BET, to)
+
+    @classmethod
+    def raise_to(cls, to: int) -> Action:
+        return cls(ActionKind.RAISE, to)
+
+    @classmethod
+    def discard(cls, cards: tuple[Card, ...] = ()) -> Action:
+        return cls(ActionKind.DISCARD, 0, tuple(cards))
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """Everything the seat to act may do now, with exact bounds (R-HE-06, R-HE-07)."""
+
+    seat: int
+    can_fold: bool
+    can_check: bool
+    call_cost: int  # chips a call adds (may be less than the bet: an all-in call); 0 = no call
+    bet_kind: ActionKind | None  # BET (no bet yet this round), RAISE, or None (cannot)
+    min_to: int  # least legal street total for bet_kind (== max_to when only all-in is left)
+    max_to: int  # most: the seat's street bet plus its stack (NL); the fixed level (limit)
+    committed: int  # the seat's street bet so far
+    stack: int  # chips behind
+    max_discards: int = 0  # draw phase: how many cards may be discarded (0..3); else 0
+    is_draw_phase: bool = False
+
+    @property
+    def can_call(self) -> bool:
+        return self.call_cost > 0
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now. The hand is left exactly as it was.
+
+    ``rule`` is the SPEC id that forbids it (e.g. "R-HE-07"), ``message`` says what was wrong
+    and what is allowed ("min raise is to 160, max 1000").
+    """
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+        self.message = message

@@ -1,0 +1,37 @@
+"""Table stakes for one hand. Room-level policy (blind schedules, seats) lives in ahiko.rooms."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+HOLDEM_MIN_PLAYERS = 2
+HOLDEM_MAX_PLAYERS = 9  # R-HE-01
+DRAW_MIN_PLAYERS = 2
+DRAW_MAX_PLAYERS = 6  # R-DR-01
+DRAW_MAX_DISCARDS = 3  # R-DR-05
+DRAW_DEFAULT_RAISE_CAP = 4  # R-DR-04: a bet and three raises per round
+
+
+@dataclass(frozen=True, slots=True)
+class HoldemConfig:
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+
+    def __post_init__(self) -> None:
+        if not (0 < self.small_blind <= self.big_blind) or self.ante < 0:
+            raise ValueError("blinds must satisfy 0 < small <= big, ante >= 0")
+
+
+@dataclass(frozen=True, slots=True)
+class DrawConfig:
+    ante: int
+    small_bet: int
+    big_bet: int = 0  # 0 means twice the small bet (R-DR-03)
+    raise_cap: int = DRAW_DEFAULT_RAISE_CAP  # bets + raises per round; lifted heads-up (R-DR-04)
+
+    def __post_init__(self) -> None:
+        if self.big_bet == 0:
+            object.__setattr__(self, "big_bet", 2 * self.small_bet)
+        if self.ante < 0 or self.small_bet <= 0 or self.big_bet <= 0 or self.raise_cap < 1:
+            raise ValueError("draw stakes must be positive, ante >= 0, raise cap >= 1")

@@ -1,0 +1,47 @@
+"""Deal layouts of FAIRNESS.md: where each card sits in the shuffled deck.
+
+Positions are indices into the deck (0..51). ``dealt_seats`` lists the dealt seats in deal
+order, first seat after the button first. These formulas are shared by the rules engine,
+which takes cards from the deck by them, and the fair-deal verifier, which checks them.
+"""
+
+from __future__ import annotations
+
+HOLDEM_LAYOUT = "holdem-noburn-v1"
+DRAW_LAYOUT = "draw5-v1"
+KNOWN_LAYOUTS = (HOLDEM_LAYOUT, DRAW_LAYOUT)
+
+HOLDEM_HOLE_CARDS = 2
+HOLDEM_BOARD_CARDS = 5
+DRAW_HAND_CARDS = 5
+
+
+def holdem_hole_position(n: int, j: int, k: int) -> int:
+    """Hole card k (0/1) of the j-th dealt seat of n."""
+    _check(0 <= k < HOLDEM_HOLE_CARDS and 0 <= j < n, "hole card index")
+    return k * n + j
+
+
+def holdem_board_position(n: int, b: int) -> int:
+    """Board card b (0..4): flop 0-2, turn 3, river 4."""
+    _check(0 <= b < HOLDEM_BOARD_CARDS, "board card index")
+    return 2 * n + b
+
+
+def draw_hole_position(n: int, j: int, k: int) -> int:
+    """Card k (0..4) of the j-th dealt seat's first five."""
+    _check(0 <= k < DRAW_HAND_CARDS and 0 <= j < n, "draw hole card index")
+    return k * n + j
+
+
+def draw_replacement_position(n: int, replacements_before: int) -> int:
+    """The replacement card dealt after ``replacements_before`` earlier replacements
+    (counted in the public order of the draw: left of the dealer first, each player's
+    replacements consecutively)."""
+    _check(replacements_before >= 0, "replacement index")
+    return DRAW_HAND_CARDS * n + replacements_before
+
+
+def _check(ok: bool, what: str) -> None:
+    if not ok:
+        raise ValueError(f"invalid {what}")
