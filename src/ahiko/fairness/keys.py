@@ -1,0 +1,49 @@
+"""The server's Ed25519 signing key: generated on first start, kept in the data folder."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+KEY_FILE_NAME = "fairness_ed25519.key"
+_RAW_KEY_SIZE = 32
+
+
+def key_path(data_dir: str | os.PathLike[str]) -> Path:
+    return Path(data_dir) / KEY_FILE_NAME
+
+
+def load_or_create_signing_key(data_dir: str | os.PathLike[str]) -> Ed25519PrivateKey:
+    """The key in ``data_dir``; created (mode 0600, raw 32-byte seed) when absent."""
+    path = key_path(data_dir)
+    if path.exists():
+        return _read_key(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = Ed25519PrivateKey.generate()
+    seed = key.private_bytes_raw()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process created it first: use theirs
+        return _read_key(path)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(seed)
+    return key
+
+
+def public_key_bytes(key: Ed25519PrivateKey) -> bytes:
+    return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
+def public_key_hex(data_dir: str | os.PathLike[str]) -> str:
+    """The raw public key as 64 lowercase hex digits (served at /api/fairness/public-key)."""
+    return public_key_bytes(load_or_create_signing_key(data_dir)).hex()
+
+
+def _read_key(path: Path) -> Ed25519PrivateKey:
+    seed = path.read_bytes()
+    if len(seed) != _RAW_KEY_SIZE:
+        raise ValueError(f"{path} does not hold a {_RAW_KEY_SIZE}-byte Ed25519 seed")
+    return Ed25519PrivateKey.from_private_bytes(seed)

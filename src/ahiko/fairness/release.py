@@ -1,0 +1,109 @@
+"""Who may receive which opening (FAIRNESS.md, "Who gets which opening"; R-FD-03).
+
+- own hole cards and own draw replacements: only that seat, once dealt;
+- board cards: everyone, once dealt;
+- a seat's cards: everyone, only once shown (at showdown or voluntarily);
+- mucked or folded hands and undealt positions: nobody, ever.
+
+The room keeps a :class:`DealState` (what has been dealt to whom, what has been shown) and
+asks :func:`release_openings` what a given :class:`Viewer` may be sent."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ahiko.fairness.deal import DealCommitter
+from ahiko.fairness.opening import Opening
+from ahiko.fairness.positions import ROLE_BOARD, ROLE_DRAW, ROLE_HOLE, ROLE_SHOWDOWN
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """A connection's point of view: a seated player, or a spectator (``seat=None``)."""
+
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class CardSlot:
+    """A dealt card: its position and how it was dealt (role hole, board or draw)."""
+
+    position: int
+    role: str
+    seat: int | None
+    k: int
+
+
+@dataclass(frozen=True)
+class DealState:
+    """What has happened to the deck so far; immutable, updated by ``with_…`` copies."""
+
+    dealt: tuple[CardSlot, ...] = ()
+    shown: frozenset[int] = field(default_factory=frozenset)
+
+    def with_dealt(self, slots: Iterable[CardSlot]) -> DealState:
+        new = tuple(slots)
+        taken = {slot.position for slot in self.dealt}
+        for slot in new:
+            if slot.position in taken:
+                raise ValueError(f"position {slot.position} was already dealt")
+            taken.add(slot.position)
+        return DealState(self.dealt + new, self.shown)
+
+    def with_shown(self, positions: Iterable[int]) -> DealState:
+        """Mark a seat's dealt cards as shown to everyone (showdown or voluntary show)."""
+        owned = {slot.position for slot in self.dealt if slot.seat is not None}
+        wanted = frozenset(positions)
+        if not wanted <= owned:
+            raise ValueError(f"positions {sorted(wanted - owned)} are not dealt seat cards")
+        return DealState(self.dealt, self.shown | wanted)
+
+
+def hole_slots(deal: DealCommitter, seat: int) -> tuple[CardSlot, ...]:
+    return tuple(
+        CardSlot(deal.position(ROLE_HOLE, seat, k), ROLE_HOLE, seat, k)
+        for k in range(deal.hole_card_count)
+    )
+
+
+def board_slots(deal: DealCommitter, board_indices: Iterable[int]) -> tuple[CardSlot, ...]:
+    return tuple(
+        CardSlot(deal.position(ROLE_BOARD, None, b), ROLE_BOARD, None, b) for b in board_indices
+    )
+
+
+def draw_slots(deal: DealCommitter, seat: int) -> tuple[CardSlot, ...]:
+    """The replacements of ``seat``, once its draw is recorded on ``deal``."""
+    return tuple(
+        CardSlot(deal.position(ROLE_DRAW, seat, k), ROLE_DRAW, seat, k)
+        for k in range(deal.draw_count(seat))
+    )
+
+
+def may_see(viewer: Viewer, slot: CardSlot, state: DealState) -> bool:
+    if slot not in state.dealt:
+        return False
+    if slot.seat is None:
+        return True
+    return slot.seat == viewer.seat or slot.position in state.shown
+
+
+def released_role(viewer: Viewer, slot: CardSlot) -> str:
+    """The role an opening carries for this viewer: someone else's shown hole card is a
+    ``showdown`` opening; board and draw keep their role."""
+    if slot.role == ROLE_HOLE and slot.seat != viewer.seat:
+        return ROLE_SHOWDOWN
+    return slot.role
+
+
+def visible_slots(viewer: Viewer, state: DealState) -> tuple[CardSlot, ...]:
+    return tuple(slot for slot in state.dealt if may_see(viewer, slot, state))
+
+
+def release_openings(deal: DealCommitter, viewer: Viewer, state: DealState) -> list[Opening]:
+    """Every opening ``viewer`` may hold now, in deal order."""
+    return [
+        deal.opening(released_role(viewer, slot), slot.seat, slot.k)
+        for slot in sorted(visible_slots(viewer, state), key=lambda s: s.position)
+    ]

@@ -1,0 +1,399 @@
+// pokerfair-proof/1 verifier for the browser ("Conferir cartas"): checks 1-5 of FAIRNESS.md
+// with WebCrypto. Same checks, statuses and verdicts as `ahiko verify` and
+// tools/verify_proof.py. The verdict reads "consistent with the commitment", never "fair".
+//
+//   import { verifyProof } from "./verify.js";
+//   const r = await verifyProof(fileObjectOrText, { expectDigest, publicKeyHex });
+//   r.ok, r.malformed, r.verdict, r.checks = [{name, number, status, detail}, ...]
+
+const RANKS = "23456789TJQKA";
+const SUITS = "cdhs";
+const DECK_SIZE = 52;
+const DEPTH = 6;
+const HOLDEM = "holdem-noburn-v1";
+const DRAW = "draw5-v1";
+const ROLES = ["hole", "board", "showdown", "draw"];
+export const CAVEAT_EN = "consistent with the commitment — not an audit of the shuffle";
+export const CAVEAT_PT = "consistente com o compromisso — não é uma auditoria do embaralhamento";
+
+class Malformed extends Error {}
+class Wrong extends Error {}
+
+// ------------------------------------------------------------------ encodings and hashes
+const utf8 = (text) => new TextEncoder().encode(text);
+
+function concat(...parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+const u8 = (v) => Uint8Array.of(v);
+
+function u64(v) {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, BigInt(v));
+  return out;
+}
+
+function lp(text) {
+  const raw = utf8(text);
+  return concat(Uint8Array.of(raw.length >> 8, raw.length & 255), raw);
+}
+
+export async function sha256(bytes) {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+}
+
+export const toHex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+function equal(a, b) {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+export const ctxHash = (tableId, handNo) =>
+  sha256(concat(utf8("pokerfair/v1/ctx\0"), lp(tableId), u64(handNo)));
+
+export const leafHash = (ctx, position, card, salt) =>
+  sha256(concat(u8(0), ctx, u8(position), u8(card), salt));
+
+export const nodeHash = (left, right) => sha256(concat(u8(1), left, right));
+
+export const padHash = (ctx, position) => sha256(concat(u8(2), ctx, u8(position)));
+
+async function fold(leaf, position, path) {
+  let running = leaf;
+  for (let level = 0; level < path.length; level++) {
+    running = (position >> level) & 1
+      ? await nodeHash(path[level], running)
+      : await nodeHash(running, path[level]);
+  }
+  return running;
+}
+
+export function commitmentDigest(c) {
+  return sha256(
+    concat(
+      utf8("pokerfair/v1/commit\0"),
+      lp(c.table_id),
+      u64(c.hand_no),
+      u8(c.deck_size),
+      lp(c.layout),
+      u8(c.button_seat),
+      u8(c.dealt_seats.length),
+      Uint8Array.from(c.dealt_seats),
+      c.root,
+      u64(c.committed_at_ms),
+      c.prev,
+    ),
+  );
+}
+
+// ------------------------------------------------------------------ reading the file
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+function needObject(v, what) {
+  if (!isObject(v)) throw new Malformed(`${what} must be a JSON object`);
+  return v;
+}
+
+function needList(v, what) {
+  if (!Array.isArray(v)) throw new Malformed(`${what} must be a JSON array`);
+  return v;
+}
+
+function needStr(v, what) {
+  if (typeof v !== "string") throw new Malformed(`${what} must be a string`);
+  return v;
+}
+
+function needInt(v, what, maximum = Number.MAX_SAFE_INTEGER) {
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > maximum) {
+    throw new Malformed(`${what} must be an integer from 0 to ${maximum}`);
+  }
+  return v;
+}
+
+function needHex(v, what, size = null) {
+  const text = needStr(v, what);
+  if (text.length % 2 || !/^[0-9a-fA-F]*$/.test(text)) throw new Malformed(`${what} is not hex`);
+  const raw = new Uint8Array(text.length / 2);
+  for (let i = 0; i < raw.length; i++) raw[i] = parseInt(text.slice(2 * i, 2 * i + 2), 16);
+  if (size !== null && raw.length !== size) throw new Malformed(`${what} must be ${size} bytes`);
+  return raw;
+}
+
+function needCard(v) {
+  const text = needStr(v, "cards[].card");
+  if (text.length !== 2 || !RANKS.includes(text[0]) || !SUITS.includes(text[1])) {
+    throw new Malformed(`cards[].card '${text}' is not a card like 'Ah'`);
+  }
+  return RANKS.indexOf(text[0]) * 4 + SUITS.indexOf(text[1]);
+}
+
+const cardText = (card) => RANKS[card >> 2] + SUITS[card & 3];
+const absent = (v) => v === undefined || v === null;
+
+function parse(input) {
+  if (typeof input === "string") {
+    try {
+      return JSON.parse(input);
+    } catch (e) {
+      throw new Malformed(`not JSON: ${e.message}`);
+    }
+  }
+  if (input instanceof ArrayBuffer || ArrayBuffer.isView(input)) {
+    let text;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(input);
+    } catch (e) {
+      throw new Malformed(`not JSON: ${e.message}`);
+    }
+    return parse(text);
+  }
+  return input;
+}
+
+function read(input) {
+  const top = needObject(parse(input), "the file");
+  if (top.format !== "pokerfair-proof/1") throw new Malformed("format is not 'pokerfair-proof/1'");
+  const c = needObject(top.commitment, "commitment");
+  if (c.v !== "pokerfair/1") throw new Malformed("commitment.v is not 'pokerfair/1'");
+  const seats = needList(c.dealt_seats, "commitment.dealt_seats");
+  const com = {
+    table_id: needStr(c.table_id, "commitment.table_id"),
+    hand_no: needInt(c.hand_no, "commitment.hand_no"),
+    deck_size: needInt(c.deck_size, "commitment.deck_size", 255),
+    layout: needStr(c.layout, "commitment.layout"),
+    button_seat: needInt(c.button_seat, "commitment.button_seat", 255),
+    dealt_seats: seats.map((s) => needInt(s, "commitment.dealt_seats[]", 255)),
+    root: needHex(c.root, "commitment.root", 32),
+    committed_at_ms: needInt(c.committed_at_ms, "commitment.committed_at_ms"),
+    prev: needHex(c.prev, "commitment.prev", 32),
+    digest: needHex(c.digest, "commitment.digest", 32),
+    sig: absent(c.sig) ? null : needHex(c.sig, "commitment.sig", 64),
+  };
+  if (seats.length > 255) throw new Malformed("commitment.dealt_seats has more than 255 seats");
+  for (const name of ["table_id", "layout"]) {
+    try {
+      encodeURIComponent(com[name]); // throws on lone surrogates, as Python's encoder does
+    } catch {
+      throw new Malformed(`commitment.${name} is not valid Unicode`);
+    }
+    if (utf8(com[name]).length > 0xffff) throw new Malformed(`commitment.${name} is too long to encode`);
+  }
+  const draws = [];
+  if (!absent(top.public) && !absent(needObject(top.public, "public").draws)) {
+    for (const pair of needList(top.public.draws, "public.draws")) {
+      needList(pair, "public.draws[]");
+      if (pair.length !== 2) throw new Malformed("public.draws[] must be [seat, count] pairs");
+      draws.push([needInt(pair[0], "public.draws seat", 255), needInt(pair[1], "public.draws count")]);
+    }
+  }
+  const cards = needList(top.cards, "cards").map((entry) => {
+    const e = needObject(entry, "cards[]");
+    return {
+      role: needStr(e.role, "cards[].role"),
+      seat: absent(e.seat) ? null : needInt(e.seat, "cards[].seat", 255),
+      k: needInt(e.k, "cards[].k"),
+      position: needInt(e.position, "cards[].position"),
+      card: needCard(e.card),
+      salt: needHex(e.salt, "cards[].salt"),
+      path: needList(e.path, "cards[].path").map((h) => needHex(h, "cards[].path[]")),
+    };
+  });
+  let observation = null;
+  if (!absent(top.client_observation)) {
+    observation = needObject(top.client_observation, "client_observation");
+    if (typeof observation.commitment_before_cards !== "boolean") {
+      throw new Malformed("client_observation.commitment_before_cards must be true or false");
+    }
+    for (const name of ["commitment_received_at", "first_card_at"]) {
+      if (!absent(observation[name])) needInt(observation[name], name);
+    }
+  }
+  return { com, draws, cards, observation };
+}
+
+// ------------------------------------------------------------------ layouts (FAIRNESS.md)
+function checkShape(com, draws) {
+  const seats = com.dealt_seats;
+  const n = seats.length;
+  if (com.deck_size !== DECK_SIZE) throw new Wrong(`deck_size is ${com.deck_size}, not ${DECK_SIZE}`);
+  if (com.layout !== HOLDEM && com.layout !== DRAW) throw new Wrong(`unknown layout '${com.layout}'`);
+  if (n < 2) throw new Wrong(`a deal needs at least 2 seats, got ${n}`);
+  if (new Set(seats).size !== n) throw new Wrong(`dealt seats repeat: [${seats.join(", ")}]`);
+  if (com.layout === HOLDEM) {
+    if (draws.length) throw new Wrong("a hold'em deal has no draw");
+    if (2 * n + 5 > DECK_SIZE) throw new Wrong(`${n} seats do not fit in the deck`);
+    return;
+  }
+  const order = draws.map(([seat]) => seat);
+  if (new Set(order).size !== order.length) throw new Wrong(`a seat draws twice: [${order.join(", ")}]`);
+  if (order.some((s) => !seats.includes(s))) throw new Wrong("a drawing seat was not dealt in");
+  const inDealOrder = seats.filter((s) => order.includes(s));
+  if (!equal(inDealOrder, order)) throw new Wrong("the draw order is not the deal order");
+  if (5 * n + draws.reduce((t, [, count]) => t + count, 0) > DECK_SIZE) {
+    throw new Wrong("the hands and replacements do not fit in the deck");
+  }
+}
+
+function layoutPosition(com, draws, role, seat, k) {
+  const seats = com.dealt_seats;
+  const n = seats.length;
+  if (role === "board") {
+    if (com.layout !== HOLDEM) throw new Wrong(`layout ${com.layout} has no board`);
+    if (seat !== null) throw new Wrong("a board card belongs to no seat");
+    if (k >= 5) throw new Wrong(`board card ${k} is outside the layout`);
+    return 2 * n + k;
+  }
+  if (seat === null || !seats.includes(seat)) throw new Wrong(`seat ${seat} was not dealt in`);
+  const j = seats.indexOf(seat);
+  if (role === "hole" || role === "showdown") {
+    if (k >= (com.layout === HOLDEM ? 2 : 5)) throw new Wrong(`hole card ${k} is outside the layout`);
+    return k * n + j;
+  }
+  if (com.layout !== DRAW) throw new Wrong(`layout ${com.layout} has no draw`);
+  let before = 0;
+  for (const [drawingSeat, count] of draws) {
+    if (drawingSeat === seat) {
+      if (k >= count) throw new Wrong(`seat ${seat} drew ${count} cards, not a card ${k}`);
+      return 5 * n + before + k;
+    }
+    before += count;
+  }
+  throw new Wrong(`seat ${seat} is not in the public draw order`);
+}
+
+async function openingProblem(com, draws, ctx, card) {
+  if (!ROLES.includes(card.role)) return `unknown role '${card.role}'`;
+  let position;
+  try {
+    position = layoutPosition(com, draws, card.role, card.seat, card.k);
+  } catch (e) {
+    if (e instanceof Wrong) return e.message;
+    throw e;
+  }
+  if (card.position !== position) return `position ${card.position}, but the layout puts it at ${position}`;
+  if (card.salt.length !== 32) return `salt is ${card.salt.length} bytes, not 32`;
+  if (card.path.length !== DEPTH) return `path has ${card.path.length} siblings, not ${DEPTH}`;
+  if (card.path.some((h) => h.length !== 32)) return "a path sibling is not 32 bytes";
+  const root = await fold(await leafHash(ctx, position, card.card, card.salt), position, card.path);
+  return equal(root, com.root) ? "" : "does not fold to the committed root";
+}
+
+async function signatureOutcome(digest, sig, publicKey) {
+  if (publicKey === null) {
+    const why = sig === null ? "the file carries no signature" : "no public key was given";
+    return ["not_checked", `signature not checked: ${why}`];
+  }
+  if (sig === null) return ["fail", "a public key was given but the file has no signature"];
+  let key;
+  try {
+    key = await crypto.subtle.importKey("raw", publicKey, { name: "Ed25519" }, false, ["verify"]);
+  } catch (e) {
+    if (e && e.name === "NotSupportedError") {
+      return ["not_checked", "signature NOT checked: this browser has no Ed25519 in WebCrypto"];
+    }
+    return ["fail", "the public key is not a valid Ed25519 key"];
+  }
+  const valid = await crypto.subtle.verify({ name: "Ed25519" }, key, sig, digest);
+  return valid
+    ? ["pass", "Ed25519 signature of the digest is valid for the given key"]
+    : ["fail", "Ed25519 signature does not match the digest and key"];
+}
+
+function describe(card) {
+  const owner = card.seat === null ? "" : ` seat ${card.seat}`;
+  return `${card.role}${owner} k=${card.k} @${card.position} ${cardText(card.card)}`;
+}
+
+function optionalHex(value, name) {
+  if (absent(value) || value === "") return null;
+  return needHex(value, name, 32);
+}
+
+// ------------------------------------------------------------------ the checks
+export async function verifyProof(fileObject, { expectDigest = null, publicKeyHex = null } = {}) {
+  const checks = [];
+  const add = (name, number, status, detail) => checks.push({ name, number, status, detail });
+  const result = (verdict, cards = [], observation = "") => ({
+    ok: verdict === "consistent",
+    malformed: verdict === "malformed",
+    verdict,
+    summary:
+      verdict === "consistent"
+        ? `${CAVEAT_EN} (${CAVEAT_PT})`
+        : verdict === "malformed"
+          ? "malformed proof file — nothing was verified"
+          : "INCONSISTENT with the commitment",
+    checks,
+    cards,
+    observation,
+  });
+  let parsed;
+  const expected = optionalHex(expectDigest, "expectDigest");
+  const publicKey = optionalHex(publicKeyHex, "publicKeyHex");
+  try {
+    parsed = read(fileObject);
+  } catch (e) {
+    if (!(e instanceof Malformed)) throw e;
+    add("format", 1, "malformed", e.message);
+    for (const [name, number] of [["digest", 2], ["expected_digest", 2], ["signature", 2], ["openings", 3], ["distinct", 4]]) {
+      add(name, number, "skipped", "the file could not be read");
+    }
+    return result("malformed");
+  }
+  const { com, draws, cards, observation } = parsed;
+  let shapeOk = true;
+  try {
+    checkShape(com, draws);
+    add("format", 1, "pass", `pokerfair/1, ${com.layout}, ${com.dealt_seats.length} seats [${com.dealt_seats.join(", ")}]`);
+  } catch (e) {
+    if (!(e instanceof Wrong)) throw e;
+    shapeOk = false;
+    add("format", 1, "fail", e.message);
+  }
+  const digest = await commitmentDigest(com);
+  if (equal(digest, com.digest)) add("digest", 2, "pass", "recomputed digest equals the file's digest");
+  else add("digest", 2, "fail", `recomputed digest ${toHex(digest)} differs from the file's ${toHex(com.digest)}`);
+  if (expected === null) add("expected_digest", 2, "not_checked", "no digest recorded at receipt was given");
+  else if (equal(digest, expected)) add("expected_digest", 2, "pass", "digest equals the one recorded when the commitment arrived");
+  else add("expected_digest", 2, "fail", `digest differs from the one recorded at receipt (${toHex(expected)})`);
+  add("signature", 2, ...(await signatureOutcome(digest, com.sig, publicKey)));
+  if (shapeOk) {
+    const ctx = await ctxHash(com.table_id, com.hand_no);
+    const problems = [];
+    for (const [index, card] of cards.entries()) {
+      const problem = await openingProblem(com, draws, ctx, card);
+      if (problem) problems.push(`card ${index} (${describe(card)}): ${problem}`);
+    }
+    if (problems.length) add("openings", 3, "fail", problems.join("; "));
+    else add("openings", 3, "pass", `${cards.length} card(s) open to the root at their layout positions`);
+    const cardAt = new Map();
+    const positionOf = new Map();
+    const dupes = [];
+    for (const card of cards) {
+      if (!cardAt.has(card.position)) cardAt.set(card.position, card.card);
+      if (cardAt.get(card.position) !== card.card) dupes.push(`position ${card.position} opens to two cards`);
+      if (!positionOf.has(card.card)) positionOf.set(card.card, card.position);
+      if (positionOf.get(card.card) !== card.position) dupes.push(`${cardText(card.card)} opens at two positions`);
+    }
+    add("distinct", 4, dupes.length ? "fail" : "pass", dupes.join("; ") || "no position or card is opened twice");
+  } else {
+    add("openings", 3, "skipped", "the deal's shape failed check 1");
+    add("distinct", 4, "skipped", "the deal's shape failed check 1");
+  }
+  const verdict = checks.some((c) => c.status === "fail") ? "inconsistent" : "consistent";
+  let seen = "no client observation recorded";
+  if (observation !== null) {
+    seen = observation.commitment_before_cards
+      ? "this browser received the commitment before the first card"
+      : "this browser joined with the hand already under way (commitment not seen first)";
+  }
+  return result(verdict, cards.map(describe), seen);
+}
