@@ -39,7 +39,7 @@ def suit_of(card: Card) -> int:
 
 
 def parse_card(text: str) -> Card:
-    """"Ah" -> 50. Accepts "10" for ten and either case for the suit."""
+    """ "Ah" -> 50. Accepts "10" for ten and either case for the suit."""
     t = text.strip()
     if t[:2] == "10":
         t = "T" + t[2:]
@@ -60,7 +60,7 @@ def format_card(card: Card) -> str:
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
-    """"AhKd" or "Ah Kd" or "Ah,Kd" -> (50, 45). Raises CardError on junk or duplicates."""
+    """ "AhKd" or "Ah Kd" or "Ah,Kd" -> (50, 45). Raises CardError on junk or duplicates."""
     compact = "".join(ch for ch in text if not ch.isspace() and ch != ",")
     if len(compact) % 2:
         raise CardError(f"odd number of characters in card list: {text!r}")

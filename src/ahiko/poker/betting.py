@@ -1,0 +1,288 @@
+"""One betting round, no-limit or fixed-limit: whose turn, what is legal, what an action does.
+
+Players are indexed 0..n-1 in button order (first seat after the button first); the round
+reads and writes the hand's ``stacks`` list and reads ``folded``.
+
+No-limit (R-HE-06..09): the first bet is at least the big blind; a raise adds at least the
+largest raise of the round (never less than the big blind); the most is the whole stack. A
+player who already acted may raise again only if the amount they now face reaches a full
+raise, so one short all-in does not reopen raising but several that add up to a full raise
+do (R-HE-08). A player who has not acted yet in the round may always raise.
+
+Fixed limit (R-DR-03/04/08): bets and raises go up one fixed size at a time to the next
+"level"; the number of bets and raises is capped unless only two players remain. An all-in
+of at least half a size counts as a full bet or raise (the level goes up, raising reopens);
+less than half does not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Action, ActionKind, IllegalAction, LegalActions
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Which rule ids to cite; hold'em and draw cite different ones."""
+
+    order: str  # out of turn
+    actions: str  # check facing a bet, fold for nothing, wrong kind
+    size: str  # amount outside the allowed range
+    reopen: str  # raising closed by a short all-in
+    cap: str  # raise cap reached (limit)
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What an accepted action did."""
+
+    kind: ActionKind
+    amount: int  # the seat's street total after it (0 for fold/check)
+    added: int
+    all_in: bool
+
+
+class BettingRound:
+    __slots__ = (
+        "_legal_cache",
+        "acted_level",
+        "bets",
+        "cap",
+        "fixed_limit",
+        "folded",
+        "last_action",
+        "last_aggressor",
+        "level",
+        "max_bet",
+        "max_raise",
+        "min_bet",
+        "n",
+        "queue",
+        "raise_count",
+        "rules",
+        "seats",
+        "stacks",
+    )
+
+    def __init__(
+        self,
+        seats: list[int],
+        stacks: list[int],
+        folded: list[bool],
+        *,
+        min_bet: int,
+        fixed_limit: bool,
+        cap: int | None,
+        rules: Rules,
+    ) -> None:
+        self.seats = seats
+        self.n = len(seats)
+        self.stacks = stacks
+        self.folded = folded
+        self.min_bet = min_bet  # NL: the big blind; limit: the fixed bet size
+        self.fixed_limit = fixed_limit
+        self.cap = cap
+        self.rules = rules
+        self.bets = [0] * self.n
+        self.max_bet = 0
+        self.max_raise = 0  # NL: largest bet/raise increment this round
+        self.level = 0  # limit: the current full betting level
+        self.raise_count = 0  # limit: bets + raises (full or half-bet all-ins)
+        # NL: True once acted; limit: the level the seat last acted at. None = not yet.
+        self.acted_level: list[int | None] = [None] * self.n
+        self.last_action: list[tuple[str, int] | None] = [None] * self.n
+        self.last_aggressor: int | None = None
+        self.queue: list[int] = []
+        self._legal_cache: LegalActions | None = None  # legal(to_act), until the next change
+
+    # --- setting up -------------------------------------------------------------------
+
+    def post(self, i: int, amount: int) -> int:
+        """A forced bet (blind) of up to ``amount``; returns what was actually posted."""
+        self._legal_cache = None
+        posted = min(amount, self.stacks[i])
+        self.stacks[i] -= posted
+        self.bets[i] += posted
+        self.max_bet = max(self.max_bet, self.bets[i])
+        return posted
+
+    def begin(self, first: int) -> None:
+        """Queue every seat that can still act, starting at index ``first``."""
+        self.queue = [
+            j
+            for j in ((first + k) % self.n for k in range(self.n))
+            if not self.folded[j] and self.stacks[j] > 0 and self._can_lose_more(j)
+        ]
+        # Nobody can respond to a lone player who has already matched: no betting (R-HE-11).
+        if len(self.queue) == 1 and self.bets[self.queue[0]] >= self.max_bet:
+            self.queue = []
+
+    def _can_lose_more(self, j: int) -> bool:
+        """Whether some other player in the hand could still make seat j put in more chips."""
+        return any(
+            k != j and not self.folded[k] and self.bets[k] + self.stacks[k] > self.bets[j]
+            for k in range(self.n)
+        )
+
+    @property
+    def to_act(self) -> int | None:
+        return self.queue[0] if self.queue else None
+
+    def is_done(self) -> bool:
+        return not self.queue or self.folded.count(False) <= 1
+
+    # --- what is legal ------------------------------------------------------------------
+
+    def _raise_block(self, i: int) -> tuple[str, str] | None:
+        """Why seat i may not bet/raise now (rule id, reason), or None if it may."""
+        stack, to_call = self.stacks[i], self.max_bet - self.bets[i]
+        if stack <= to_call:
+            return self.rules.size, "your stack only covers a call"
+        if not any(
+            j != i and not self.folded[j] and self.stacks[j] + self.bets[j] > self.max_bet
+            for j in range(self.n)
+        ):
+            return self.rules.actions, "every opponent is all-in: nobody could call a raise"
+        acted = self.acted_level[i]
+        if acted is not None:
+            if self.fixed_limit:
+                if self.level <= acted:
+                    return self.rules.reopen, "a short all-in does not reopen raising"
+            elif to_call < self.max_raise:
+                return (
+                    self.rules.reopen,
+                    f"raising is closed: the raise you face ({to_call}) is less than a full "
+                    f"raise ({self.max_raise})",
+                )
+        if (
+            self.fixed_limit
+            and self.cap is not None
+            and self.raise_count >= self.cap
+            and self.folded.count(False) > 2
+        ):
+            return self.rules.cap, f"the cap of {self.cap} bets and raises is reached"
+        return None
+
+    def _raise_bounds(self, i: int) -> tuple[int, int]:
+        all_in_to = self.stacks[i] + self.bets[i]
+        if self.fixed_limit:
+            target = min(self.level + self.min_bet, all_in_to)
+            return target, target
+        lowest = self.max_bet + max(self.max_raise, self.min_bet)
+        return min(lowest, all_in_to), all_in_to
+
+    def legal(self, i: int) -> LegalActions:
+        cached = self._legal_cache
+        if cached is not None and cached.seat == self.seats[i]:
+            return cached
+        stack, bet = self.stacks[i], self.bets[i]
+        to_call = self.max_bet - bet
+        kind: ActionKind | None = None
+        lo = hi = 0
+        if self._raise_block(i) is None:
+            kind = ActionKind.BET if self.max_bet == 0 else ActionKind.RAISE
+            lo, hi = self._raise_bounds(i)
+        self._legal_cache = LegalActions(
+            seat=self.seats[i],
+            can_fold=to_call > 0,
+            can_check=to_call == 0,
+            call_cost=min(stack, to_call) if to_call > 0 else 0,
+            bet_kind=kind,
+            min_to=lo,
+            max_to=hi,
+            committed=bet,
+            stack=stack,
+        )
+        return self._legal_cache
+
+    def check_action(self, i: int, action: Action) -> None:
+        """Raise IllegalAction if seat i may not take ``action`` now; change nothing."""
+        to_call = self.max_bet - self.bets[i]
+        kind = action.kind
+        if kind is ActionKind.FOLD:
+            if to_call <= 0:
+                raise IllegalAction(self.rules.actions, "nothing to call: check instead of fold")
+        elif kind is ActionKind.CHECK:
+            if to_call > 0:
+                raise IllegalAction(
+                    self.rules.actions, f"cannot check facing a bet: call {to_call} or fold"
+                )
+        elif kind is ActionKind.CALL:
+            if to_call <= 0:
+                raise IllegalAction(self.rules.actions, "nothing to call: check instead")
+        elif kind in (ActionKind.BET, ActionKind.RAISE):
+            legal = self.legal(i)
+            expected, lo, hi = legal.bet_kind, legal.min_to, legal.max_to
+            if expected is None:
+                block = self._raise_block(i)
+                assert block is not None
+                raise IllegalAction(*block)
+            if kind is not expected:
+                word = "bet" if expected is ActionKind.BET else "raise"
+                raise IllegalAction(
+                    self.rules.actions,
+                    f"{'no bet yet' if expected is ActionKind.BET else 'there is a bet'}: "
+                    f"{word} instead (to {lo}..{hi})",
+                )
+            if not lo <= action.amount <= hi:
+                word = "bet" if kind is ActionKind.BET else "raise"
+                if lo == hi:
+                    msg = f"{word} must be to exactly {lo}"
+                else:
+                    msg = f"min {word} is to {lo}, max {hi}"
+                raise IllegalAction(self.rules.size, f"{msg}; got {action.amount}")
+        else:
+            raise IllegalAction(self.rules.actions, f"{kind.value} is not a betting action")
+
+    # --- doing it -----------------------------------------------------------------------
+
+    def apply(self, i: int, action: Action) -> Applied:
+        """Apply an action already accepted by ``check_action``."""
+        kind = action.kind
+        self._legal_cache = None
+        self.queue.pop(0)
+        if kind is ActionKind.FOLD:
+            self.folded[i] = True
+            self.last_action[i] = ("fold", 0)
+            return Applied(kind, 0, 0, False)
+        self.acted_level[i] = self.level if self.fixed_limit else 0
+        if kind is ActionKind.CHECK:
+            self.last_action[i] = ("check", 0)
+            return Applied(kind, 0, 0, False)
+        if kind is ActionKind.CALL:
+            added = min(self.stacks[i], self.max_bet - self.bets[i])
+            self.stacks[i] -= added
+            self.bets[i] += added
+            self.last_action[i] = ("call", self.bets[i])
+            return Applied(kind, self.bets[i], added, self.stacks[i] == 0)
+        to = action.amount
+        added = to - self.bets[i]
+        increment = to - self.max_bet
+        self.stacks[i] -= added
+        self.bets[i] = to
+        self.max_bet = to
+        if self.fixed_limit:
+            if 2 * (to - self.level) >= self.min_bet:  # full, or an all-in of half or more
+                self.level += self.min_bet
+                self.raise_count += 1
+            self.acted_level[i] = self.level
+        else:
+            self.max_raise = max(self.max_raise, increment)
+        self.last_aggressor = i
+        self.last_action[i] = (kind.value, to)
+        self.queue = [
+            j
+            for j in ((i + k) % self.n for k in range(1, self.n))
+            if not self.folded[j] and self.stacks[j] > 0
+        ]
+        return Applied(kind, to, added, self.stacks[i] == 0)
+
+    def uncalled(self) -> tuple[int, int] | None:
+        """(index, amount) of a bet nobody matched (R-PT-03), once the round is over."""
+        bets = self.bets
+        highest = max(bets)
+        top = bets.index(highest)
+        second = max(bets[:top] + bets[top + 1 :], default=0)
+        excess = highest - second
+        return (top, excess) if excess > 0 else None

@@ -1,0 +1,222 @@
+"""The hand's event log. A hand *is* its events: state is a fold over them.
+
+Every event is a frozen dataclass with a ``kind`` class attribute; ``event_to_dict`` and
+``event_from_dict`` round-trip them through JSON (tuples become lists, int-keyed dicts get
+string keys). Seats are table seat numbers, cards are ints (``cards.py``), amounts are chips.
+
+Kinds, in the order a hand emits them:
+
+- ``hand_started``: variant ("holdem"/"draw"), config (the stakes as a dict), seats and
+  stacks (as given to ``start``), button, dealt_seats (deal order, first seat after the
+  button first), layout (FAIRNESS.md deal layout name).
+- ``ante_posted`` (seat, amount, all_in) and ``blind_posted`` (seat, amount, blind "sb"/"bb",
+  all_in): forced bets; a short stack posts what it has and is all-in.
+- ``hole_dealt`` (seat, cards, positions): **private** — cards are only for that seat.
+- ``action`` (seat, action = fold/check/call/bet/raise, amount = the seat's street total after
+  a call/bet/raise (0 for fold/check), added = chips put in by this action, all_in).
+- ``street`` (name = flop/turn/river for hold'em, draw/postdraw for draw; cards and
+  positions of the community cards dealt, empty for draw).
+- ``discarded`` (seat, count, cards, new_cards, positions): the draw; count and positions are
+  public, the thrown and the new cards are **private** to the seat.
+- ``bet_returned`` (seat, amount): an uncalled bet goes back (R-PT-03).
+- ``cards_shown`` (seat, cards, reason "showdown"/"allin"/"voluntary") and ``mucked`` (seat):
+  the showdown (R-HE-12); mucked cards stay private.
+- ``pot_awarded`` (index 0 = main pot, amount, eligible, winners, shares {seat: chips},
+  hand_names {seat: {"pt-BR": ..., "en": ...}} for the hands shown).
+- ``hand_ended`` (stacks {seat: chips}); a voluntary ``cards_shown`` may still follow it.
+
+``public_event_dict`` is the form anyone may see: private cards removed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from .cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    kind: ClassVar[str] = "hand_started"
+    variant: str
+    config: dict[str, int]
+    seats: tuple[int, ...]
+    stacks: tuple[int, ...]
+    button: int
+    dealt_seats: tuple[int, ...]
+    layout: str
+
+
+@dataclass(frozen=True, slots=True)
+class AntePosted:
+    kind: ClassVar[str] = "ante_posted"
+    seat: int
+    amount: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BlindPosted:
+    kind: ClassVar[str] = "blind_posted"
+    seat: int
+    amount: int
+    blind: str
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HoleDealt:
+    kind: ClassVar[str] = "hole_dealt"
+    seat: int
+    cards: tuple[Card, ...]
+    positions: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionTaken:
+    kind: ClassVar[str] = "action"
+    seat: int
+    action: str
+    amount: int
+    added: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StreetDealt:
+    kind: ClassVar[str] = "street"
+    name: str
+    cards: tuple[Card, ...]
+    positions: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded:
+    kind: ClassVar[str] = "discarded"
+    seat: int
+    count: int
+    cards: tuple[Card, ...]
+    new_cards: tuple[Card, ...]
+    positions: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BetReturned:
+    kind: ClassVar[str] = "bet_returned"
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardsShown:
+    kind: ClassVar[str] = "cards_shown"
+    seat: int
+    cards: tuple[Card, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Mucked:
+    kind: ClassVar[str] = "mucked"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PotAwarded:
+    kind: ClassVar[str] = "pot_awarded"
+    index: int
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: dict[int, int]
+    hand_names: dict[int, dict[str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    kind: ClassVar[str] = "hand_ended"
+    stacks: dict[int, int]
+
+
+Event = (
+    HandStarted
+    | AntePosted
+    | BlindPosted
+    | HoleDealt
+    | ActionTaken
+    | StreetDealt
+    | Discarded
+    | BetReturned
+    | CardsShown
+    | Mucked
+    | PotAwarded
+    | HandEnded
+)
+
+EVENT_TYPES: dict[str, type[Any]] = {
+    cls.kind: cls
+    for cls in (
+        HandStarted,
+        AntePosted,
+        BlindPosted,
+        HoleDealt,
+        ActionTaken,
+        StreetDealt,
+        Discarded,
+        BetReturned,
+        CardsShown,
+        Mucked,
+        PotAwarded,
+        HandEnded,
+    )
+}
+_INT_KEYED = frozenset({"shares", "hand_names", "stacks"})
+_PRIVATE_FIELDS: dict[str, tuple[str, ...]] = {
+    "hole_dealt": ("cards",),
+    "discarded": ("cards", "new_cards"),
+}
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_to_json(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _to_json(v) for k, v in value.items()}
+    return value
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """JSON-able dict with a "kind" key; the exact inverse of ``event_from_dict``."""
+    out: dict[str, Any] = {"kind": event.kind}
+    for f in fields(event):
+        out[f.name] = _to_json(getattr(event, f.name))
+    return out
+
+
+def public_event_dict(event: Event) -> dict[str, Any]:
+    """``event_to_dict`` without the private cards (hole cards, discards, draws)."""
+    out = event_to_dict(event)
+    for name in _PRIVATE_FIELDS.get(event.kind, ()):
+        del out[name]
+    return out
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """Rebuild an event from ``event_to_dict``'s output."""
+    kind = data.get("kind")
+    cls = EVENT_TYPES.get(str(kind))
+    if cls is None:
+        raise ValueError(f"unknown event kind {kind!r}")
+    kwargs: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in data:
+            raise ValueError(f"event {kind!r} lacks field {f.name!r}")
+        value = data[f.name]
+        if isinstance(value, list):
+            value = tuple(value)
+        elif isinstance(value, dict) and f.name in _INT_KEYED:
+            value = {int(k): v for k, v in value.items()}
+        kwargs[f.name] = value
+    event: Event = cls(**kwargs)
+    return event

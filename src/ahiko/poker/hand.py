@@ -1,0 +1,376 @@
+"""What hold'em and five-card draw hands share: seats, chips, the log, pots and showdown.
+
+A hand is mutable but only through ``act`` and ``show``, which either append events or raise
+:class:`IllegalAction` having changed nothing. Players are held in lists indexed in button
+order (``dealt_seats``: first seat after the button first); the public API speaks in seats.
+The attributes without a leading underscore are read by ``view.py``; treat them as read-only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, Self
+
+from .actions import Action, ActionKind, IllegalAction, LegalActions
+from .betting import BettingRound, Rules
+from .cards import Card, validate_deck
+from .events import (
+    ActionTaken,
+    AntePosted,
+    BetReturned,
+    CardsShown,
+    Discarded,
+    Event,
+    HandEnded,
+    HandStarted,
+    HoleDealt,
+    Mucked,
+    PotAwarded,
+    StreetDealt,
+)
+from .pots import Pot, build_pots, split_pot
+from .ranking import hand_strength, strength_names
+from .result import HandResult, PotResult
+
+
+def button_order(seats: Sequence[int], button: int) -> list[int]:
+    """Seats clockwise starting with the first seat after the button (the button last)."""
+    return sorted(seats, key=lambda s: (s <= button, s))
+
+
+class BaseHand:
+    variant: ClassVar[str]
+    layout: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    rules: ClassVar[Rules]
+    show_rule: ClassVar[str]
+
+    def __init__(
+        self, seats: Sequence[int], stacks: Sequence[int], button: int, deck: Sequence[Card]
+    ) -> None:
+        seats, stacks = list(seats), list(stacks)
+        if not self.min_players <= len(seats) <= self.max_players:
+            raise ValueError(
+                f"{self.variant} needs {self.min_players} to {self.max_players} players,"
+                f" got {len(seats)}"
+            )
+        if len(set(seats)) != len(seats) or len(stacks) != len(seats):
+            raise ValueError("seats must be distinct, with one stack per seat")
+        if any(not isinstance(s, int) or s <= 0 for s in stacks):
+            raise ValueError("every stack must be a positive integer number of chips")
+        self.deck = validate_deck(deck)
+        self.button = button
+        self.order = button_order(seats, button)
+        self.n = len(seats)
+        self.index = {s: i for i, s in enumerate(self.order)}
+        by_seat = dict(zip(seats, stacks, strict=True))
+        self.starting = [by_seat[s] for s in self.order]
+        self.chips = list(self.starting)
+        self.total = [0] * self.n  # chips put in this hand (after uncalled bets came back)
+        self.folded = [False] * self.n
+        self.holes: list[list[Card]] = [[] for _ in range(self.n)]
+        self.community: list[Card] = []
+        self.shown: dict[int, tuple[Card, ...]] = {}  # index -> cards shown
+        self.mucked: set[int] = set()
+        self.discard_counts: dict[int, int] = {}  # draw: index -> cards drawn
+        self.street = ""
+        self.round: BettingRound | None = None
+        self.result: HandResult | None = None
+        self.log: list[Event] = []
+        self._seats_given = tuple(seats)
+        self._stacks_given = tuple(stacks)
+
+    # --- public API -------------------------------------------------------------------
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return tuple(self.log)
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def board(self) -> tuple[Card, ...]:
+        return tuple(self.community)
+
+    @property
+    def dealt_seats(self) -> tuple[int, ...]:
+        return tuple(self.order)
+
+    @property
+    def to_act(self) -> int | None:
+        i = self._to_act_index()
+        return None if i is None else self.order[i]
+
+    def legal_actions(self, seat: int | None = None) -> LegalActions:
+        """What the seat to act may do (``seat``, if given, must be that seat)."""
+        i = self._to_act_index()
+        if i is None:
+            raise IllegalAction(self.rules.actions, "the hand is over: nobody is to act")
+        if seat is not None and seat != self.order[i]:
+            raise IllegalAction(
+                self.rules.order, f"it is seat {self.order[i]}'s turn, not seat {seat}'s"
+            )
+        return self._legal(i)
+
+    def act(self, seat: int, action: Action) -> list[Event]:
+        """Apply ``action`` for ``seat``; returns the new events, or raises and changes nothing."""
+        i = self._to_act_index()
+        if i is None:
+            raise IllegalAction(self.rules.actions, "the hand is over")
+        if seat != self.order[i]:
+            if seat not in self.index:
+                raise IllegalAction(self.rules.order, f"seat {seat} is not in this hand")
+            raise IllegalAction(
+                self.rules.order, f"it is seat {self.order[i]}'s turn, not seat {seat}'s"
+            )
+        mark = len(self.log)
+        self._act(i, action)
+        return self.log[mark:]
+
+    @property
+    def stacks(self) -> dict[int, int]:
+        return {s: self.chips[i] for i, s in enumerate(self.order)}
+
+    def hole_cards(self, seat: int) -> tuple[Card, ...]:
+        """The seat's private cards now (draw: after the draw). Not for players' eyes: use view."""
+        return tuple(self.holes[self._seat_index(seat)])
+
+    def show(self, seat: int) -> list[Event]:
+        """Voluntary show once the hand is over: the uncontested winner or a mucker (R-HE-12)."""
+        i = self._seat_index(seat)
+        if self.result is None:
+            raise IllegalAction(
+                self.show_rule, "cards may be shown voluntarily only after the hand"
+            )
+        if self.folded[i]:
+            raise IllegalAction(self.show_rule, f"seat {seat} folded: its cards stay in the muck")
+        if i in self.shown:
+            raise IllegalAction(self.show_rule, f"seat {seat} has already shown")
+        mark = len(self.log)
+        self._reveal(i, "voluntary")
+        return self.log[mark:]
+
+    @classmethod
+    def from_events(cls, events: Sequence[Event], deck: Sequence[Card] | None = None) -> Self:
+        """Rebuild a hand by replaying its log; the result has exactly these events.
+
+        Without ``deck`` the cards come from the log itself; positions the log never dealt
+        are filled with the unused cards in order, so a hand still in progress continues with
+        arbitrary (but valid) cards.
+        """
+        if not events or not isinstance(events[0], HandStarted):
+            raise ValueError("an event log starts with hand_started")
+        started = events[0]
+        if started.variant != cls.variant:
+            raise ValueError(f"this log is a {started.variant} hand, not {cls.variant}")
+        hand = cls._from_started(started, _deck_from_events(events) if deck is None else deck)
+        for event in events[len(hand.log) :]:
+            if isinstance(event, ActionTaken) and hand.to_act is not None:
+                hand.act(event.seat, Action(ActionKind(event.action), event.amount))
+            elif isinstance(event, Discarded) and hand.to_act is not None:
+                hand.act(event.seat, Action.discard(event.cards))
+            elif isinstance(event, CardsShown) and event.reason == "voluntary":
+                hand.show(event.seat)
+        if hand.log != list(events):
+            raise ValueError("replaying the actions does not give back this log")
+        return hand
+
+    def stakes(self) -> dict[str, int]:
+        """The stakes as the view shows them."""
+        raise NotImplementedError
+
+    # --- for subclasses ---------------------------------------------------------------
+
+    @classmethod
+    def _from_started(cls, started: HandStarted, deck: Sequence[Card]) -> Self:
+        raise NotImplementedError
+
+    def _to_act_index(self) -> int | None:
+        if self.result is not None or self.round is None:
+            return None
+        return self.round.to_act
+
+    def _legal(self, i: int) -> LegalActions:
+        assert self.round is not None
+        return self.round.legal(i)
+
+    def _act(self, i: int, action: Action) -> None:
+        assert self.round is not None
+        self.round.check_action(i, action)
+        done = self.round.apply(i, action)
+        self.total[i] += done.added
+        self.log.append(
+            ActionTaken(self.order[i], done.kind.value, done.amount, done.added, done.all_in)
+        )
+        if self.round.is_done():
+            self._advance()
+
+    def _advance(self) -> None:
+        """The betting round just ended: move the hand on."""
+        raise NotImplementedError
+
+    def _showdown_cards(self, i: int) -> list[Card]:
+        raise NotImplementedError
+
+    def _seat_index(self, seat: int) -> int:
+        i = self.index.get(seat)
+        if i is None:
+            raise IllegalAction(self.rules.order, f"seat {seat} is not in this hand")
+        return i
+
+    def _start_log(self, config: dict[str, int]) -> None:
+        self.log.append(
+            HandStarted(
+                self.variant,
+                config,
+                self._seats_given,
+                self._stacks_given,
+                self.button,
+                tuple(self.order),
+                self.layout,
+            )
+        )
+
+    def _post_antes(self, ante: int) -> None:
+        if ante <= 0:
+            return
+        for i in range(self.n):
+            paid = min(ante, self.chips[i])
+            self.chips[i] -= paid
+            self.total[i] += paid
+            self.log.append(AntePosted(self.order[i], paid, self.chips[i] == 0))
+
+    def _deal_private(self, per_player: int) -> None:
+        n = self.n
+        for j in range(n):
+            positions = tuple(k * n + j for k in range(per_player))
+            cards = tuple(self.deck[p] for p in positions)
+            self.holes[j] = list(cards)
+            self.log.append(HoleDealt(self.order[j], cards, positions))
+
+    def _deal_street(self, name: str, positions: tuple[int, ...]) -> None:
+        cards = tuple(self.deck[p] for p in positions)
+        self.community.extend(cards)
+        self.street = name
+        self.log.append(StreetDealt(name, cards, positions))
+
+    def _new_round(self, *, min_bet: int, fixed_limit: bool, cap: int | None) -> BettingRound:
+        self.round = BettingRound(
+            self.order,
+            self.chips,
+            self.folded,
+            min_bet=min_bet,
+            fixed_limit=fixed_limit,
+            cap=cap,
+            rules=self.rules,
+        )
+        return self.round
+
+    def _close_round(self) -> int:
+        """Return an uncalled bet (R-PT-03); give the number of players still in."""
+        assert self.round is not None
+        back = self.round.uncalled()
+        if back is not None:
+            i, amount = back
+            self.round.bets[i] -= amount
+            self.chips[i] += amount
+            self.total[i] -= amount
+            self.log.append(BetReturned(self.order[i], amount))
+        return self.folded.count(False)
+
+    def _live(self) -> list[int]:
+        return [i for i in range(self.n) if not self.folded[i]]
+
+    def _pots(self) -> list[Pot]:
+        return build_pots(self.order, self.total, [not f for f in self.folded])
+
+    def _reveal(self, i: int, reason: str) -> None:
+        cards = tuple(self.holes[i])
+        self.shown[i] = cards
+        self.mucked.discard(i)
+        self.log.append(CardsShown(self.order[i], cards, reason))
+
+    def _finish_uncontested(self) -> None:
+        """Everyone else folded: the last player takes every pot unseen (R-HE-10)."""
+        (winner,) = self._live()
+        seat = self.order[winner]
+        awards = [PotResult(p.amount, p.eligible, (seat,), {seat: p.amount}) for p in self._pots()]
+        self._finish(awards, {}, showdown=False)
+
+    def _showdown(self) -> None:
+        """Compare hands pot by pot (R-PT-04); show and muck in order (R-HE-12)."""
+        live = self._live()
+        strength = {i: hand_strength(self._showdown_cards(i)) for i in live}
+        pots = self._pots()
+        if sum(1 for i in live if self.chips[i] > 0) <= 1:
+            for i in self._showdown_order(live):  # all-in: every hand is tabled
+                self._reveal(i, "allin")
+        else:
+            best: list[int | None] = [None] * len(pots)
+            for i in self._showdown_order(live):
+                seat = self.order[i]
+                mine = [k for k, p in enumerate(pots) if seat in p.eligible]
+                if any(best[k] is None or strength[i] >= (best[k] or 0) for k in mine):
+                    self._reveal(i, "showdown")
+                    for k in mine:
+                        best[k] = max(best[k] or 0, strength[i])
+                else:
+                    self.mucked.add(i)
+                    self.log.append(Mucked(seat))
+        names: dict[int, dict[str, str]] = {}
+        awards = []
+        for pot in pots:
+            contenders = [self.index[s] for s in pot.eligible]
+            top = max(strength[i] for i in contenders)
+            winners = tuple(self.order[i] for i in contenders if strength[i] == top)
+            awards.append(
+                PotResult(pot.amount, pot.eligible, winners, split_pot(pot.amount, winners))
+            )
+        for i in self.shown:
+            names[self.order[i]] = strength_names(strength[i])
+        self._finish(awards, names, showdown=True)
+
+    def _showdown_order(self, live: list[int]) -> list[int]:
+        """Last aggressor of the final round first, else first after the button; clockwise."""
+        assert self.round is not None
+        first = self.round.last_aggressor
+        if first is None or self.folded[first]:
+            first = live[0]
+        return [j for j in ((first + k) % self.n for k in range(self.n)) if not self.folded[j]]
+
+    def _finish(
+        self, awards: list[PotResult], names: dict[int, dict[str, str]], *, showdown: bool
+    ) -> None:
+        for k, award in enumerate(awards):
+            for seat, chips in award.shares.items():
+                self.chips[self.index[seat]] += chips
+            pot_names = {s: names[s] for s in award.eligible if s in names}
+            self.log.append(
+                PotAwarded(
+                    k, award.amount, award.eligible, award.winners, dict(award.shares), pot_names
+                )
+            )
+        final = self.stacks
+        self.street = "over"
+        self.log.append(HandEnded(final))
+        self.result = HandResult(
+            pots=tuple(awards),
+            net={s: self.chips[i] - self.starting[i] for i, s in enumerate(self.order)},
+            stacks=final,
+            showdown=showdown,
+        )
+
+
+def _deck_from_events(events: Sequence[Event]) -> tuple[Card, ...]:
+    """A deck consistent with every card the log dealt; unseen positions get unused cards."""
+    placed: dict[int, Card] = {}
+    for e in events:
+        if isinstance(e, HoleDealt | StreetDealt):
+            placed.update(zip(e.positions, e.cards, strict=True))
+        elif isinstance(e, Discarded):
+            placed.update(zip(e.positions, e.new_cards, strict=True))
+    spare = iter(sorted(set(range(52)) - set(placed.values())))
+    return tuple(placed[p] if p in placed else next(spare) for p in range(52))

@@ -1,0 +1,122 @@
+"""No-Limit Texas Hold'em, 2-9 players (SPEC §2-3).
+
+    hand, events = HoldemHand.start(HoldemConfig(10, 20), seats=[0, 2, 5],
+                                    stacks=[1000, 800, 1200], button=5, deck=deck)
+    while not hand.is_over:
+        hand.act(hand.to_act, choose(hand.legal_actions()))
+
+Order of a hand: antes from everyone (R-HE-02, optional), then the small and big blind (with
+three or more players the two seats after the button; heads-up the button posts the small
+blind, R-HE-03), each short stack posting what it has. Hole cards and the board come off the
+deck by the ``holdem-noburn-v1`` layout. Pre-flop the seat after the big blind acts first;
+later streets start with the first seat after the button still able to act (R-HE-05). When no
+more than one player can still bet, the rest of the board is dealt without betting (R-HE-11).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Self
+
+from .betting import Rules
+from .cards import Card
+from .config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
+from .events import BlindPosted, Event, HandStarted
+from .hand import BaseHand
+from .layout import HOLDEM_LAYOUT, holdem_board_position
+
+_NEXT_STREET = {"preflop": "flop", "flop": "turn", "turn": "river"}
+_STREET_BOARD = {"flop": (0, 1, 2), "turn": (3,), "river": (4,)}
+
+
+class HoldemHand(BaseHand):
+    variant = "holdem"
+    layout = HOLDEM_LAYOUT
+    min_players = HOLDEM_MIN_PLAYERS
+    max_players = HOLDEM_MAX_PLAYERS
+    rules = Rules(order="R-HE-05", actions="R-HE-06", size="R-HE-07", reopen="R-HE-08", cap="")
+    show_rule = "R-HE-12"
+
+    def __init__(
+        self,
+        config: HoldemConfig,
+        seats: Sequence[int],
+        stacks: Sequence[int],
+        button: int,
+        deck: Sequence[Card],
+    ) -> None:
+        super().__init__(seats, stacks, button, deck)
+        self.config = config
+
+    @classmethod
+    def start(
+        cls,
+        config: HoldemConfig,
+        seats: Sequence[int],
+        stacks: Sequence[int],
+        button: int,
+        deck: Sequence[Card],
+    ) -> tuple[Self, list[Event]]:
+        """Post antes and blinds, deal, and stop at the first decision (or play to the end
+        if nobody can bet). Returns the hand and the events so far."""
+        hand = cls(config, seats, stacks, button, deck)
+        hand._begin()
+        return hand, list(hand.log)
+
+    @classmethod
+    def _from_started(cls, started: HandStarted, deck: Sequence[Card]) -> Self:
+        config = HoldemConfig(**started.config)
+        hand, _ = cls.start(config, started.seats, started.stacks, started.button, deck)
+        return hand
+
+    def stakes(self) -> dict[str, int]:
+        cfg = self.config
+        return {"small_blind": cfg.small_blind, "big_blind": cfg.big_blind, "ante": cfg.ante}
+
+    @property
+    def small_blind_seat(self) -> int:
+        return self.order[self._blind_indices()[0]]
+
+    @property
+    def big_blind_seat(self) -> int:
+        return self.order[self._blind_indices()[1]]
+
+    def _blind_indices(self) -> tuple[int, int]:
+        return (self.n - 1, 0) if self.n == 2 else (0, 1)
+
+    def _begin(self) -> None:
+        cfg = self.config
+        self._start_log(self.stakes())
+        self._post_antes(cfg.ante)
+        betting = self._new_round(min_bet=cfg.big_blind, fixed_limit=False, cap=None)
+        sb, bb = self._blind_indices()
+        for i, amount, name in ((sb, cfg.small_blind, "sb"), (bb, cfg.big_blind, "bb")):
+            if self.chips[i] > 0:
+                posted = betting.post(i, amount)
+                self.total[i] += posted
+                self.log.append(BlindPosted(self.order[i], posted, name, self.chips[i] == 0))
+        self._deal_private(2)
+        self.street = "preflop"
+        betting.begin((bb + 1) % self.n)
+        if betting.is_done():
+            self._advance()
+
+    def _advance(self) -> None:
+        while True:
+            if self._close_round() == 1:
+                self._finish_uncontested()
+                return
+            if self.street == "river":
+                self._showdown()
+                return
+            name = _NEXT_STREET[self.street]
+            self._deal_street(
+                name, tuple(holdem_board_position(self.n, b) for b in _STREET_BOARD[name])
+            )
+            betting = self._new_round(min_bet=self.config.big_blind, fixed_limit=False, cap=None)
+            betting.begin(0)
+            if not betting.is_done():
+                return
+
+    def _showdown_cards(self, i: int) -> list[Card]:
+        return self.holes[i] + self.community

@@ -1,0 +1,52 @@
+"""Pots (SPEC §3): side pots from contributions, and splitting a pot among winners.
+
+Seats are given in "button order": the first seat after the button first. That is the order
+odd chips are handed out in (R-PT-05), one chip per winner, so 23 split three ways is 8/8/7.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    amount: int
+    eligible: tuple[int, ...]  # seats that may win it, in button order
+
+
+def build_pots(
+    seats: Sequence[int], contributions: Sequence[int], live: Sequence[bool]
+) -> list[Pot]:
+    """Main pot then side pots (R-PT-01, R-PT-02).
+
+    ``contributions[i]`` is what ``seats[i]`` put in this hand; ``live[i]`` is False once the
+    seat folded (its chips stay in, it cannot win). Each distinct contribution level of a live
+    seat closes a pot; chips above the highest live level (none after uncalled bets are
+    returned) join the last pot.
+    """
+    levels = sorted({c for c, alive in zip(contributions, live, strict=True) if alive and c > 0})
+    pots: list[Pot] = []
+    previous = 0
+    for n, level in enumerate(levels):
+        top = level if n < len(levels) - 1 else max(contributions)
+        amount = sum(min(c, top) - min(c, previous) for c in contributions)
+        eligible = tuple(
+            s
+            for s, c, alive in zip(seats, contributions, live, strict=True)
+            if alive and c >= level
+        )
+        if amount:
+            pots.append(Pot(amount, eligible))
+        previous = top
+    return pots
+
+
+def split_pot(amount: int, winners_in_button_order: Sequence[int]) -> dict[int, int]:
+    """Equal shares; leftover chips one each from the first winner after the button (R-PT-05)."""
+    count = len(winners_in_button_order)
+    if count == 0:
+        raise ValueError("a pot needs at least one winner")
+    share, odd = divmod(amount, count)
+    return {seat: share + (1 if k < odd else 0) for k, seat in enumerate(winners_in_button_order)}

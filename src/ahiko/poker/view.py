@@ -1,0 +1,113 @@
+"""``view(hand, viewer)``: the one place hidden cards are filtered (DESIGN principle 3).
+
+``viewer`` is a seat in the hand, or None for a spectator. The result is plain JSON-able data:
+
+    {"variant": "holdem" | "draw", "viewer": seat | None,
+     "street": "preflop" | "flop" | "turn" | "river" | "predraw" | "draw" | "postdraw" | "over",
+     "button": seat, "dealt_seats": [...],
+     "stakes": {"small_blind", "big_blind", "ante"} | {"ante", "small_bet", "big_bet", "raise_cap"},
+     "seats": [{"seat", "stack", "bet" (this round), "total_bet" (this hand),
+                "status": "active" | "folded" | "allin",
+                "last_action": {"kind", "amount"} | None   (this round, R-HE-06),
+                "cards": ["Ah", "Kd"] | None   (None = hidden from this viewer),
+                "card_count", "discards": int | None (draw: cards drawn, None before)}],
+     "board": ["Ah", ...], "pots": [{"amount", "eligible": [...]}],
+     "to_act": seat | None,
+     "legal": {LegalActions fields, bet_kind "bet"|"raise"|None} | None (only to the seat to act),
+     "history": [public event dicts, no hidden card],
+     "result": HandResult.to_dict() | None}
+
+Who sees which cards: a seat always sees its own; anyone sees cards shown at showdown or
+voluntarily; mucked cards stay private. In five-card draw a folded player sees no opponent's
+cards at all, shown ones included (R-DR-07). ``pots`` are the chips already gathered from
+finished betting rounds (or the awarded pots once the hand is over); current bets are in
+each seat's ``bet``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from .cards import format_card
+from .events import CardsShown, PotAwarded, public_event_dict
+from .hand import BaseHand
+from .pots import build_pots
+
+
+def view(hand: BaseHand, viewer: int | None) -> dict[str, Any]:
+    """Everything ``viewer`` (a seat, or None for a spectator) may know about the hand now."""
+    me = hand.index.get(viewer) if viewer is not None else None
+    if viewer is not None and me is None:
+        raise ValueError(f"seat {viewer} is not in this hand")
+    blind_to_others = hand.variant == "draw" and me is not None and hand.folded[me]
+    betting = hand.round
+    round_bets = betting.bets if betting is not None else [0] * hand.n
+    seats = []
+    for i, seat in enumerate(hand.order):
+        visible = i == me or (i in hand.shown and not blind_to_others)
+        last = betting.last_action[i] if betting is not None else None
+        if hand.folded[i]:
+            status = "folded"
+        elif hand.chips[i] == 0:
+            status = "allin"
+        else:
+            status = "active"
+        seats.append(
+            {
+                "seat": seat,
+                "stack": hand.chips[i],
+                "bet": 0 if hand.is_over else round_bets[i],
+                "total_bet": hand.total[i],
+                "status": status,
+                "last_action": None if last is None else {"kind": last[0], "amount": last[1]},
+                "cards": [format_card(c) for c in hand.holes[i]] if visible else None,
+                "card_count": 0 if hand.folded[i] else len(hand.holes[i]),
+                "discards": hand.discard_counts.get(i) if hand.variant == "draw" else None,
+            }
+        )
+    to_act = hand.to_act
+    legal = None
+    if to_act is not None and to_act == viewer:
+        legal = asdict(hand.legal_actions())
+        legal["bet_kind"] = None if legal["bet_kind"] is None else str(legal["bet_kind"])
+    return {
+        "variant": hand.variant,
+        "viewer": viewer,
+        "street": hand.street,
+        "button": hand.button,
+        "dealt_seats": list(hand.order),
+        "stakes": hand.stakes(),
+        "seats": seats,
+        "board": [format_card(c) for c in hand.community],
+        "pots": _pots(hand, round_bets),
+        "to_act": to_act,
+        "legal": legal,
+        "history": [
+            _public(e, blind_to_others, hand.order[me] if me is not None else None)
+            for e in hand.log
+        ],
+        "result": None if hand.result is None else hand.result.to_dict(),
+    }
+
+
+def _pots(hand: BaseHand, round_bets: list[int]) -> list[dict[str, Any]]:
+    if hand.result is not None:
+        return [{"amount": p.amount, "eligible": list(p.eligible)} for p in hand.result.pots]
+    gathered = [
+        t - (b if not hand.is_over else 0) for t, b in zip(hand.total, round_bets, strict=True)
+    ]
+    return [
+        {"amount": p.amount, "eligible": list(p.eligible)}
+        for p in build_pots(hand.order, gathered, [not f for f in hand.folded])
+    ]
+
+
+def _public(event: Any, blind_to_others: bool, my_seat: int | None) -> dict[str, Any]:
+    out = public_event_dict(event)
+    if blind_to_others:  # R-DR-07: neither the cards nor what they made
+        if isinstance(event, CardsShown) and event.seat != my_seat:
+            out["cards"] = None
+        elif isinstance(event, PotAwarded):
+            out["hand_names"] = {k: v for k, v in out["hand_names"].items() if k == str(my_seat)}
+    return out

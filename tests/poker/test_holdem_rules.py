@@ -1,0 +1,328 @@
+"""SPEC §2 No-Limit Hold'em (R-HE-01..12) through HoldemHand."""
+
+from __future__ import annotations
+
+import pytest
+from poker_testkit import holdem, holdem_deck
+
+from ahiko.poker.actions import Action, ActionKind, IllegalAction
+from ahiko.poker.cards import parse_cards
+from ahiko.poker.config import HoldemConfig
+from ahiko.poker.events import BlindPosted, CardsShown, HoleDealt, Mucked, StreetDealt
+from ahiko.poker.holdem import HoldemHand
+from ahiko.poker.view import view
+
+DECK = list(range(52))
+
+
+def check_down(hand: HoldemHand) -> None:
+    """Everyone checks (or calls) until the hand is over."""
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        hand.act(legal.seat, Action.check() if legal.can_check else Action.call())
+
+
+def test_R_HE_01_two_to_nine_players() -> None:
+    for n in (2, 9):
+        hand, _ = HoldemHand.start(HoldemConfig(1, 2), list(range(n)), [100] * n, 0, DECK)
+        assert len(hand.dealt_seats) == n
+    for n in (1, 10):
+        with pytest.raises(ValueError, match="2 to 9 players"):
+            HoldemHand.start(HoldemConfig(1, 2), list(range(n)), [100] * n, 0, DECK)
+
+
+def test_R_HE_02_the_two_seats_after_the_button_post_the_blinds() -> None:
+    hand, events = HoldemHand.start(HoldemConfig(10, 20), [0, 2, 5], [1000, 800, 1200], 5, DECK)
+    blinds = [e for e in events if isinstance(e, BlindPosted)]
+    assert [(b.seat, b.amount, b.blind) for b in blinds] == [(0, 10, "sb"), (2, 20, "bb")]
+    assert hand.dealt_seats == (0, 2, 5)
+    moved, _ = HoldemHand.start(HoldemConfig(10, 20), [0, 2, 5], [1000, 800, 1200], 0, DECK)
+    assert (moved.small_blind_seat, moved.big_blind_seat) == (2, 5)
+    assert moved.dealt_seats == (2, 5, 0)
+
+
+def test_R_HE_02_short_stack_posts_the_blind_all_in_for_less() -> None:
+    hand = holdem([1000, 15, 1000])
+    assert [e for e in hand.events if isinstance(e, BlindPosted)][1] == BlindPosted(
+        1, 15, "bb", True
+    )
+    assert hand.to_act == 2
+    assert hand.legal_actions().call_cost == 15
+
+
+def test_R_HE_03_heads_up_button_posts_small_blind_and_acts_first_preflop_only() -> None:
+    hand = holdem([1000, 1000], holes=["2c 3d", "4c 5d"])  # seats 0, 1; button 1
+    assert (hand.small_blind_seat, hand.big_blind_seat) == (1, 0)
+    assert hand.to_act == 1
+    hand.act(1, Action.call())
+    assert hand.to_act == 0  # the big blind's option
+    hand.act(0, Action.check())
+    assert hand.street == "flop" and hand.to_act == 0
+
+
+def test_R_HE_04_two_hole_cards_then_flop_turn_river_by_the_layout() -> None:
+    hand = holdem([500, 500, 500], holes=["Ah Kh", "2c 3c", "7d 8d"], board="Qh Jh Th 9s 2s")
+    dealt = [e for e in hand.events if isinstance(e, HoleDealt)]
+    assert [(e.seat, e.positions) for e in dealt] == [(0, (0, 3)), (1, (1, 4)), (2, (2, 5))]
+    assert hand.hole_cards(0) == parse_cards("Ah Kh")
+    check_down(hand)
+    streets = [e for e in hand.events if isinstance(e, StreetDealt)]
+    assert [(s.name, len(s.cards), s.positions) for s in streets] == [
+        ("flop", 3, (6, 7, 8)),
+        ("turn", 1, (9,)),
+        ("river", 1, (10,)),
+    ]
+    assert hand.board == parse_cards("Qh Jh Th 9s 2s")
+
+
+def test_R_HE_05_first_to_act_preflop_after_big_blind_then_first_after_button() -> None:
+    hand = holdem([500] * 4)  # sb 0, bb 1, button 3
+    assert hand.to_act == 2
+    hand.act(2, Action.call())
+    hand.act(3, Action.call())
+    hand.act(0, Action.fold())
+    hand.act(1, Action.check())
+    assert hand.street == "flop" and hand.to_act == 1  # seat 0 folded: next after the button
+
+
+def test_R_HE_06_only_legal_actions_and_last_action_shown_per_round() -> None:
+    hand = holdem([500] * 3)
+    legal = hand.legal_actions()
+    assert (legal.can_fold, legal.can_check, legal.call_cost, legal.bet_kind) == (
+        True,
+        False,
+        20,
+        ActionKind.RAISE,
+    )
+    hand.act(2, Action.raise_to(60))
+    seats = view(hand, None)["seats"]
+    assert seats[2]["last_action"] == {"kind": "raise", "amount": 60}
+    assert seats[0]["last_action"] is None
+    hand.act(0, Action.call())
+    hand.act(1, Action.call())
+    legal = hand.legal_actions()
+    assert legal.can_check and not legal.can_fold and legal.bet_kind is ActionKind.BET
+    assert all(s["last_action"] is None for s in view(hand, None)["seats"])  # a new round
+    with pytest.raises(IllegalAction) as err:
+        hand.act(0, Action.fold())
+    assert err.value.rule == "R-HE-06"
+
+
+def test_R_HE_07_min_raise_is_last_full_raise_spec_example() -> None:
+    hand = holdem([1000] * 4)
+    hand.act(2, Action.raise_to(40))  # 20 -> 40
+    assert hand.legal_actions().min_to == 60
+    hand.act(3, Action.raise_to(100))  # 40 -> 100 adds 60
+    legal = hand.legal_actions()
+    assert (legal.min_to, legal.max_to) == (160, 1000)
+    before = hand.events
+    with pytest.raises(IllegalAction, match="min raise is to 160, max 1000") as err:
+        hand.act(0, Action.raise_to(150))
+    assert err.value.rule == "R-HE-07" and hand.events == before
+    with pytest.raises(IllegalAction, match="R-HE-07"):
+        hand.act(0, Action.raise_to(1001))
+
+
+def test_R_HE_07_first_bet_at_least_the_big_blind_and_all_in_for_less_allowed() -> None:
+    hand = holdem([1000, 1000, 1000])
+    check_to_flop(hand)
+    legal = hand.legal_actions()
+    assert (legal.bet_kind, legal.min_to, legal.max_to) == (ActionKind.BET, 20, 980)
+    with pytest.raises(IllegalAction, match="min bet is to 20"):
+        hand.act(0, Action.bet(19))
+    short = holdem([1000, 1000, 50])
+    short.act(2, Action.raise_to(50))  # all-in for less than a min raise (to 40 is the min)
+    assert short.events[-1].all_in  # type: ignore[union-attr]
+
+
+def check_to_flop(hand: HoldemHand) -> None:
+    while hand.street == "preflop":
+        legal = hand.legal_actions()
+        hand.act(legal.seat, Action.check() if legal.can_check else Action.call())
+
+
+def test_R_HE_08_short_all_in_does_not_reopen_for_the_bettor() -> None:
+    hand = holdem([1000, 1000, 70])  # seat 2 (button) has 50 after the flop
+    check_to_flop(hand)
+    hand.act(0, Action.bet(40))
+    hand.act(1, Action.call())
+    hand.act(2, Action.raise_to(50))  # all-in, adds 10 only
+    legal = hand.legal_actions()
+    assert legal.seat == 0 and legal.call_cost == 10 and legal.bet_kind is None
+    with pytest.raises(IllegalAction, match="raising is closed") as err:
+        hand.act(0, Action.raise_to(200))
+    assert err.value.rule == "R-HE-08"
+
+
+def test_R_HE_08_player_who_has_not_acted_may_raise_a_short_all_in() -> None:
+    hand = holdem([1000, 1000, 1000, 70])
+    check_to_flop(hand)
+    hand.act(0, Action.bet(40))
+    hand.act(1, Action.fold())
+    hand.act(2, Action.call())
+    hand.act(3, Action.raise_to(50))  # short all-in
+    legal = hand.legal_actions()
+    assert legal.seat == 0 and legal.bet_kind is None  # the bettor: closed
+    hand.act(0, Action.call())
+    legal = hand.legal_actions()
+    assert legal.seat == 2 and legal.bet_kind is None  # called already: closed too
+
+
+def test_R_HE_08_several_short_all_ins_that_make_a_full_raise_reopen() -> None:
+    hand = holdem([2000, 2000, 80, 105])  # after the flop seats 2/3 hold 60 and 85
+    check_to_flop(hand)
+    hand.act(0, Action.bet(40))
+    hand.act(1, Action.call())
+    hand.act(2, Action.raise_to(60))  # +20, short
+    hand.act(3, Action.raise_to(85))  # +25, short; 45 since the bettor acted >= 40
+    legal = hand.legal_actions()
+    assert legal.seat == 0 and legal.bet_kind is ActionKind.RAISE
+    assert (legal.min_to, legal.max_to) == (125, 1980)
+    hand.act(0, Action.call())
+    assert hand.legal_actions().bet_kind is ActionKind.RAISE  # seat 1 also faces 45
+
+
+def test_R_HE_08_caller_between_short_all_ins_faces_less_than_a_full_raise() -> None:
+    hand = holdem([2000, 2000, 2000, 80, 105], blinds=(10, 20))
+    check_to_flop(hand)
+    hand.act(0, Action.bet(40))
+    hand.act(1, Action.call())
+    hand.act(2, Action.fold())
+    hand.act(3, Action.raise_to(60))
+    hand.act(4, Action.raise_to(85))
+    assert hand.legal_actions().bet_kind is ActionKind.RAISE  # bettor faces 45
+    hand2 = holdem([2000, 2000, 2000, 80, 125])
+    check_to_flop(hand2)
+    hand2.act(0, Action.bet(40))
+    hand2.act(1, Action.fold())
+    hand2.act(2, Action.fold())
+    hand2.act(3, Action.raise_to(60))  # seat 3 all-in +20
+    assert hand2.to_act == 4
+    hand2.act(4, Action.call())  # calls 60 (has 105 behind)
+    legal = hand2.legal_actions()
+    assert legal.seat == 0 and legal.bet_kind is None  # faced only 20
+
+
+def test_R_HE_09_round_ends_when_all_matched_and_all_in_player_stays_in() -> None:
+    hand = holdem([1000, 1000, 30])
+    hand.act(2, Action.raise_to(30))  # all-in
+    hand.act(0, Action.call())
+    assert hand.street == "preflop"
+    hand.act(1, Action.call())
+    assert hand.street == "flop"
+    assert view(hand, None)["seats"][2]["status"] == "allin"
+
+
+def test_R_HE_10_last_player_standing_wins_at_once_without_showing() -> None:
+    hand = holdem([1000] * 3)
+    hand.act(2, Action.raise_to(100))
+    hand.act(0, Action.fold())
+    hand.act(1, Action.fold())
+    assert hand.is_over and hand.result is not None and not hand.result.showdown
+    assert hand.result.net == {0: -10, 1: -20, 2: 30}
+    assert not any(isinstance(e, CardsShown) for e in hand.events)
+    assert view(hand, None)["seats"][2]["cards"] is None
+
+
+def test_R_HE_11_run_out_when_no_more_than_one_player_can_bet() -> None:
+    hand = holdem([300, 1000, 1000], holes=["Ah Ad", "Kh Kd", "2c 7d"], board="3s 4s 9h Jc Qd")
+    hand.act(2, Action.fold())
+    hand.act(0, Action.raise_to(300))  # all-in
+    hand.act(1, Action.call())
+    assert hand.is_over and hand.board == parse_cards("3s 4s 9h Jc Qd")
+    shown = [e for e in hand.events if isinstance(e, CardsShown)]
+    assert {e.seat for e in shown} == {0, 1} and {e.reason for e in shown} == {"allin"}
+    assert hand.stacks == {0: 600, 1: 700, 2: 1000}
+
+
+def test_R_HE_12_last_aggressor_shows_first_and_a_beaten_hand_mucks() -> None:
+    hand = holdem([1000] * 3, holes=["2c 7d", "Ah Ad", "Kh Kd"], board="3s 4s 9h Jc Qd")
+    check_to_flop(hand)
+    while hand.street != "river":
+        hand.act(hand.to_act, Action.check())  # type: ignore[arg-type]
+    hand.act(0, Action.check())
+    hand.act(1, Action.check())
+    hand.act(2, Action.bet(50))  # the last aggressor: kings
+    hand.act(0, Action.call())
+    hand.act(1, Action.call())
+    tail = [e for e in hand.events if isinstance(e, CardsShown | Mucked)]
+    assert tail == [
+        CardsShown(2, parse_cards("Kh Kd"), "showdown"),
+        Mucked(0),  # 7-high cannot beat kings: mucks, cards stay private
+        CardsShown(1, parse_cards("Ah Ad"), "showdown"),
+    ]
+    assert view(hand, None)["seats"][0]["cards"] is None
+    assert view(hand, 0)["seats"][0]["cards"] == ["2c", "7d"]
+    hand.show(0)  # a mucker may show voluntarily
+    assert view(hand, None)["seats"][0]["cards"] == ["2c", "7d"]
+
+
+def test_R_HE_12_without_a_river_bet_first_seat_after_button_shows_first() -> None:
+    hand = holdem([1000] * 3, holes=["Kh Kd", "Ah Ad", "2c 7d"], board="3s 4s 9h Jc Qd")
+    check_down(hand)
+    tail = [e for e in hand.events if isinstance(e, CardsShown | Mucked)]
+    assert tail == [
+        CardsShown(0, parse_cards("Kh Kd"), "showdown"),
+        CardsShown(1, parse_cards("Ah Ad"), "showdown"),
+        Mucked(2),
+    ]
+
+
+def test_R_HE_12_voluntary_show_only_after_the_hand_and_not_for_folders() -> None:
+    hand = holdem([1000] * 3, holes=["Kh Kd", "Ah Ad", "2c 7d"])
+    with pytest.raises(IllegalAction, match="only after the hand"):
+        hand.show(2)
+    hand.act(2, Action.fold())
+    hand.act(0, Action.fold())
+    with pytest.raises(IllegalAction, match="folded") as err:
+        hand.show(2)
+    assert err.value.rule == "R-HE-12"
+    events = hand.show(1)
+    assert events == [CardsShown(1, parse_cards("Ah Ad"), "voluntary")]
+    with pytest.raises(IllegalAction, match="already shown"):
+        hand.show(1)
+
+
+def test_R_HE_06_illegal_actions_name_the_rule_and_change_nothing() -> None:
+    hand = holdem([1000] * 3)
+    snapshot = (hand.events, view(hand, 2))
+    cases = [
+        (0, Action.call(), "R-HE-05", "seat 2's turn"),
+        (7, Action.call(), "R-HE-05", "not in this hand"),
+        (2, Action.check(), "R-HE-06", "cannot check facing a bet"),
+        (2, Action.bet(40), "R-HE-06", "raise instead"),
+        (2, Action.raise_to(39), "R-HE-07", "min raise is to 40, max 1000"),
+        (2, Action.discard(()), "R-HE-06", "not a betting action"),
+    ]
+    for seat, action, rule, text in cases:
+        with pytest.raises(IllegalAction, match=text) as err:
+            hand.act(seat, action)
+        assert err.value.rule == rule
+        assert (hand.events, view(hand, 2)) == snapshot
+    hand.act(2, Action.fold())
+    hand.act(0, Action.fold())
+    with pytest.raises(IllegalAction, match="hand is over"):
+        hand.act(1, Action.check())
+
+
+def test_R_HE_02_antes_are_dead_money_and_short_ante_is_all_in() -> None:
+    hand = holdem([1000, 1000, 3], ante=5)
+    assert hand.stacks == {0: 985, 1: 975, 2: 0}
+    assert hand.to_act == 0 and hand.legal_actions().call_cost == 10
+    hand.act(0, Action.fold())
+    assert hand.is_over is False or hand.result is not None
+
+
+def test_R_HE_04_deck_must_be_a_permutation() -> None:
+    with pytest.raises(ValueError, match="52 cards"):
+        HoldemHand.start(HoldemConfig(1, 2), [0, 1], [10, 10], 0, list(range(51)))
+    assert len(holdem_deck(["Ah Kh", "2c 3c"])) == 52
+
+
+def test_R_HE_11_no_decision_for_a_big_blind_nobody_can_make_put_in_more() -> None:
+    hand = holdem([15, 200, 12, 18])  # every other stack is at most the big blind
+    for seat in (2, 3, 0):
+        assert hand.to_act == seat
+        hand.act(seat, Action.call())  # all-in calls
+    assert hand.is_over and hand.to_act is None
+    assert hand.result is not None and hand.result.showdown

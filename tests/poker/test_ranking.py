@@ -1,0 +1,107 @@
+"""SPEC §1 hand ranking (R-RK-01..07) through ahiko.poker.ranking."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import pytest
+from poker_testkit import holdem
+
+from ahiko.poker.actions import Action
+from ahiko.poker.cards import parse_cards
+from ahiko.poker.ranking import HandCategory, hand_value
+
+
+def hv(text: str):  # type: ignore[no-untyped-def]
+    return hand_value(parse_cards(text))
+
+
+LADDER = [
+    ("Ah Kd 9c 7s 3h", HandCategory.HIGH_CARD),
+    ("2h 2d 5c 7s 9h", HandCategory.PAIR),
+    ("3h 3d 2c 2s 4h", HandCategory.TWO_PAIR),
+    ("4h 4d 4c 2s 3h", HandCategory.THREE_OF_A_KIND),
+    ("Ah 2d 3c 4s 5h", HandCategory.STRAIGHT),
+    ("2h 3h 4h 5h 7h", HandCategory.FLUSH),
+    ("2h 2d 2c 3s 3h", HandCategory.FULL_HOUSE),
+    ("2h 2d 2c 2s 3h", HandCategory.FOUR_OF_A_KIND),
+    ("Ah 2h 3h 4h 5h", HandCategory.STRAIGHT_FLUSH),
+]
+
+
+def test_R_RK_01_categories_in_order_and_higher_category_always_wins() -> None:
+    values = [hv(text) for text, _ in LADDER]
+    assert [v.category for v in values] == [c for _, c in LADDER]
+    assert values == sorted(values)
+    assert all(a < b for a, b in pairwise(values))
+    assert hv("Ah Kh Qh Jh Th").name("en") == "Royal flush"
+
+
+def test_R_RK_02_combination_ranks_decide_within_a_category() -> None:
+    assert hv("Kh Kd Kc 2s 3h") > hv("Qh Qd Qc As Kh")
+    assert hv("Kh Kd 3c 3s 2h") > hv("Qh Qd Jc Js Ah")  # higher pair first
+    assert hv("Kh Kd 7c 7s 2h") > hv("Kc Ks 6c 6s Ah")  # then the lower pair
+    assert hv("Kh Kd 7c 7s 2h").ranks[:2] == (11, 5)
+
+
+def test_R_RK_03_kickers_from_highest_to_lowest() -> None:
+    assert hv("Ah Ad Kc 9s 7h") > hv("As Ac Qc 9d 7d")
+    assert hv("Ah Ad Kc 9s 7h") > hv("As Ac Kd 9d 6d")
+    assert hv("Ah Ad Kc 9s 7h").ranks == (12, 11, 7, 5)
+
+
+def test_R_RK_04_suits_never_break_ties() -> None:
+    assert hv("Ah Kd 9c 7s 3h") == hv("As Kc 9d 7h 3s")
+    assert hv("2h 3h 4h 5h 7h") == hv("2s 3s 4s 5s 7s")
+
+
+def test_R_RK_05_wheel_is_the_lowest_straight_and_no_wrap_around() -> None:
+    wheel, six_high, broadway = hv("Ah 2d 3c 4s 5h"), hv("2d 3c 4s 5h 6d"), hv("Th Jd Qc Ks Ah")
+    assert wheel < six_high < broadway
+    assert wheel.ranks == (3,)
+    assert wheel.name("pt-BR") == "Sequência, de A a 5"
+    assert [c for c in wheel.cards][-1] == parse_cards("Ah")[0]  # the ace reads low
+    assert hv("Qh Kd Ac 2s 3h").category is HandCategory.HIGH_CARD
+
+
+def test_R_RK_06_best_five_of_seven_using_two_one_or_no_hole_cards() -> None:
+    two = hand_value(parse_cards("Ah Kh Qh Jh 2c 3d Th"))
+    assert two.category is HandCategory.STRAIGHT_FLUSH and len(two.cards) == 5
+    one = hand_value(parse_cards("Ah 2c 9s 9d 9c 4h 4s"))
+    assert one.category is HandCategory.FULL_HOUSE and one.ranks == (7, 2)
+    none = hand_value(parse_cards("2c 3d Ts Js Qs Ks As"))
+    assert none.category is HandCategory.STRAIGHT_FLUSH
+    assert set(none.cards) == set(parse_cards("Ts Js Qs Ks As"))
+    with pytest.raises(ValueError):
+        hand_value(parse_cards("Ah Kh Qh Jh"))
+
+
+def test_R_RK_07_board_plays_and_players_split() -> None:
+    hand = holdem([1000, 1000], holes=["2c 3d", "2d 3c"], board="Ah Kh Qh Jh Th")
+    hand.act(1, Action.call())
+    hand.act(0, Action.check())
+    for _ in range(3):
+        hand.act(0, Action.check())
+        hand.act(1, Action.check())
+    assert hand.result is not None
+    (pot,) = hand.result.pots
+    assert pot.winners == (0, 1) and pot.shares == {0: 20, 1: 20}
+
+
+@pytest.mark.parametrize(
+    ("text", "pt", "en"),
+    [
+        ("Kh Kd 7c 7s 2h", "Dois pares, reis e setes", "Two pair, kings and sevens"),
+        ("Qh Qd Qc 5s 5h", "Full house, damas e cincos", "Full house, queens over fives"),
+        ("9h Td Jc Qs Kh", "Sequência, de 9 a K", "Straight, nine to king"),
+        ("Ah 2h 7h 9h Jh", "Flush, ás alto", "Flush, ace high"),
+        ("Ah Kd 9c 7s 3h", "Carta alta, ás", "High card, ace"),
+        ("Ah Ad 9c 7s 3h", "Par de ases", "Pair of aces"),
+        ("6h 6d 6c 7s 3h", "Trinca de seis", "Three of a kind, sixes"),
+        ("Jh Jd Jc Js 3h", "Quadra de valetes", "Four of a kind, jacks"),
+        ("5h 6h 7h 8h 9h", "Straight flush, de 5 a 9", "Straight flush, five to nine"),
+    ],
+)
+def test_R_RK_01_names_in_pt_br_and_en(text: str, pt: str, en: str) -> None:
+    assert hv(text).name("pt-BR") == pt
+    assert hv(text).name("en") == en
