@@ -1,0 +1,140 @@
+"""HTTP routes for rooms: the lobby listing and room creation.
+
+Authentication reuses the accounts' session cookie (``ahiko.server.services``); the
+dependencies ``http_player`` and ``websocket_player`` are the only places that read it, so
+tests (and other front doors) can override them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request, WebSocket
+from pydantic import BaseModel, ConfigDict, Field
+
+from ahiko.rooms.blinds import BlindIncrease, BlindSchedule, Stakes
+from ahiko.rooms.config import RoomConfig, RoomConfigError, RoomKind, Variant
+from ahiko.rooms.frames import room_summary
+from ahiko.rooms.registry import RoomRegistry
+
+SESSION_COOKIE = "ahiko_session"
+
+
+@dataclass(frozen=True)
+class Player:
+    player_id: str
+    name: str
+
+
+def get_registry(app: FastAPI | Any) -> RoomRegistry:
+    """The process's rooms, created on first use."""
+    registry = getattr(app.state, "room_registry", None)
+    if registry is None:
+        registry = RoomRegistry()
+        app.state.room_registry = registry
+    return registry
+
+
+def _player_from_cookie(app: Any, token: str | None) -> Player | None:
+    services = getattr(app.state, "services", None)
+    if services is None or not token:
+        return None
+    user = services.accounts.user_for_token(token)
+    return None if user is None else Player(str(user.id), user.username)
+
+
+async def websocket_player(websocket: WebSocket) -> Player | None:
+    """The signed-in account of a table socket, or None (a spectator)."""
+    return _player_from_cookie(websocket.app, websocket.cookies.get(SESSION_COOKIE))
+
+
+async def http_player(request: Request) -> Player | None:
+    return _player_from_cookie(request.app, request.cookies.get(SESSION_COOKIE))
+
+
+class CreateRoom(BaseModel):
+    """A recreational room or a tournament (R-RM-03, R-RM-04, R-RM-18, R-TN-02/03)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[str, Field(min_length=1, max_length=60)]
+    kind: Literal["recreational", "tournament"] = "recreational"
+    variant: Literal["holdem", "draw"] = "holdem"
+    seats: Annotated[int, Field(ge=2, le=9)] = 8
+    starting_chips: Annotated[int, Field(ge=1, le=10_000_000)] | None = None
+    small_blind: Annotated[int, Field(ge=1)] | None = None
+    big_blind: Annotated[int, Field(ge=1)] | None = None
+    ante: Annotated[int, Field(ge=0)] = 0
+    small_bet: Annotated[int, Field(ge=1)] | None = None
+    blind_increase: Literal["never", "hands", "minutes"] | None = None
+    blind_every: Annotated[int, Field(ge=1)] | None = None
+    action_deadline_s: Annotated[float, Field(gt=0, le=600)] | None = None
+    public: bool = True
+    limit_hands: Annotated[int, Field(ge=1)] | None = None
+    limit_minutes: Annotated[float, Field(gt=0)] | None = None
+
+    def to_config(self) -> RoomConfig:
+        tournament = self.kind == "tournament"
+        if self.variant == "holdem":
+            default = (
+                BlindSchedule.tournament_default()
+                if tournament
+                else BlindSchedule(Stakes(small_blind=5, big_blind=10))
+            )
+            small = self.small_blind or default.base.small_blind
+            stakes = Stakes(
+                small_blind=small, big_blind=self.big_blind or 2 * small, ante=self.ante
+            )
+        else:
+            default = BlindSchedule(
+                Stakes(ante=self.ante or 1, small_bet=10),
+                BlindIncrease.HANDS if tournament else BlindIncrease.NEVER,
+                10 if tournament else 0,
+            )
+            stakes = Stakes(ante=self.ante or 1, small_bet=self.small_bet or 10)
+        increase = BlindIncrease(self.blind_increase) if self.blind_increase else default.increase
+        every = self.blind_every or default.every
+        return RoomConfig(
+            name=self.name,
+            kind=RoomKind(self.kind),
+            variant=Variant(self.variant),
+            seats=self.seats,
+            starting_chips=self.starting_chips or 1000,
+            schedule=BlindSchedule(stakes, increase, every if increase.value != "never" else 0),
+            action_deadline_s=self.action_deadline_s,
+            public=self.public,
+            limit_hands=self.limit_hands,
+            limit_minutes=self.limit_minutes,
+        )
+
+
+router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+
+
+@router.get("")
+def list_rooms(request: Request) -> list[dict[str, Any]]:
+    """Public open rooms: id, kind, variant, tier, blinds, seats total/taken, status."""
+    return get_registry(request.app).lobby()
+
+
+@router.post("", status_code=201)
+async def create_room(
+    body: CreateRoom, request: Request, player: Annotated[Player | None, Depends(http_player)]
+) -> dict[str, Any]:
+    if player is None:
+        raise HTTPException(401, "sign in first")
+    try:
+        config = body.to_config()
+    except (RoomConfigError, ValueError) as exc:
+        raise HTTPException(422, str(exc)) from None
+    actor = get_registry(request.app).create(config, host_id=player.player_id)
+    return {**room_summary(actor.room), "ws": f"/ws/rooms/{actor.room_id}"}
+
+
+@router.get("/{room_id}")
+def get_room(room_id: str, request: Request) -> dict[str, Any]:
+    """One room by id (private rooms too: the id is the link)."""
+    actor = get_registry(request.app).get(room_id)
+    if actor is None:
+        raise HTTPException(404, f"no room {room_id}")
+    return room_summary(actor.room)

@@ -1,0 +1,92 @@
+"""Blind schedules (R-RM-04, R-TN-03): fixed, or doubling every N hands or every N minutes.
+
+A schedule is asked for the stakes only when a hand starts, so a change can never land in the
+middle of a hand. Minutes count table time while the room is running: a pause freezes the
+blinds with the clocks (R-RM-07), so the room passes the unpaused time it has measured.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ahiko.poker.config import DrawConfig, HoldemConfig
+
+TOURNAMENT_SMALL_BLIND = 25  # R-TN-03
+TOURNAMENT_BIG_BLIND = 50  # R-TN-03
+TOURNAMENT_DOUBLING_HANDS = 10  # R-TN-03
+
+
+class BlindIncrease(StrEnum):
+    NEVER = "never"
+    HANDS = "hands"
+    MINUTES = "minutes"
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """Base stakes of a room. Hold'em uses the blinds (and an optional ante); five-card
+    draw uses the ante and the small bet (big bet = twice it, R-DR-03)."""
+
+    small_blind: int = 0
+    big_blind: int = 0
+    ante: int = 0
+    small_bet: int = 0
+
+    def doubled(self, times: int) -> Stakes:
+        factor = 1 << times
+        return Stakes(
+            self.small_blind * factor,
+            self.big_blind * factor,
+            self.ante * factor,
+            self.small_bet * factor,
+        )
+
+    def holdem_config(self) -> HoldemConfig:
+        return HoldemConfig(small_blind=self.small_blind, big_blind=self.big_blind, ante=self.ante)
+
+    def draw_config(self) -> DrawConfig:
+        return DrawConfig(ante=self.ante, small_bet=self.small_bet)
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+            "ante": self.ante,
+            "small_bet": self.small_bet,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class BlindSchedule:
+    base: Stakes
+    increase: BlindIncrease = BlindIncrease.NEVER
+    every: int = 0  # hands or minutes between doublings; ignored when increase is NEVER
+    max_doublings: int = 20  # keeps integers sane in endless rooms
+
+    def __post_init__(self) -> None:
+        if self.increase is not BlindIncrease.NEVER and self.every < 1:
+            raise ValueError("a doubling interval must be at least 1 hand or 1 minute")
+
+    @classmethod
+    def tournament_default(cls) -> BlindSchedule:
+        """25/50 doubling every 10 hands (R-TN-03)."""
+        return cls(
+            Stakes(small_blind=TOURNAMENT_SMALL_BLIND, big_blind=TOURNAMENT_BIG_BLIND),
+            BlindIncrease.HANDS,
+            TOURNAMENT_DOUBLING_HANDS,
+        )
+
+    def level(self, hands_started: int, running_seconds: float) -> int:
+        """How many doublings apply to a hand that starts after ``hands_started`` dealt hands
+        and ``running_seconds`` of unpaused play."""
+        if self.increase is BlindIncrease.HANDS:
+            doublings = hands_started // self.every
+        elif self.increase is BlindIncrease.MINUTES:
+            doublings = int(running_seconds // (self.every * 60))
+        else:
+            doublings = 0
+        return min(doublings, self.max_doublings)
+
+    def stakes_for_next_hand(self, hands_started: int, running_seconds: float) -> Stakes:
+        return self.base.doubled(self.level(hands_started, running_seconds))

@@ -1,0 +1,150 @@
+"""What can be asked of a room, and its answer.
+
+Commands come from the gateway (people), from bots and from the host menu ("Sala"); each is
+answered with a ``Reply``: accepted, or refused with an error code, the rule and a message.
+A refused command changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ahiko.poker.actions import Action
+
+
+class Connection(Protocol):
+    """One subscriber to a room's frames: a WebSocket, a bot's eyes, a test recorder."""
+
+    @property
+    def player_id(self) -> str | None:
+        """The account behind it, or None for an anonymous spectator."""
+        ...
+
+    def send(self, frame: dict[str, Any]) -> None:
+        """Queue a frame; must not block and must not call back into the room."""
+        ...
+
+
+@dataclass(frozen=True)
+class Sit:
+    player_id: str
+    name: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class Leave:
+    player_id: str
+
+
+@dataclass(frozen=True)
+class Act:
+    player_id: str
+    hand_no: int
+    action: Action
+    seat: int | None = None  # when given, must be the player's own seat
+
+
+@dataclass(frozen=True)
+class Show:
+    """Voluntary show after an uncontested win (R-HE-12)."""
+
+    player_id: str
+    hand_no: int
+
+
+@dataclass(frozen=True)
+class NewEntry:
+    player_id: str  # R-RM-06
+
+
+@dataclass(frozen=True)
+class Start:
+    player_id: str
+
+
+@dataclass(frozen=True)
+class Pause:
+    player_id: str
+
+
+@dataclass(frozen=True)
+class Resume:
+    player_id: str
+
+
+@dataclass(frozen=True)
+class AddBot:
+    player_id: str
+    level: str = "easy"
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class RemoveBot:
+    player_id: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class Close:
+    player_id: str
+
+
+@dataclass(frozen=True)
+class Connect:
+    connection: Connection
+
+
+@dataclass(frozen=True)
+class Disconnect:
+    connection: Connection
+
+
+@dataclass(frozen=True)
+class SnapshotRequest:
+    connection: Connection
+
+
+Command = (
+    Sit
+    | Leave
+    | Act
+    | Show
+    | NewEntry
+    | Start
+    | Pause
+    | Resume
+    | AddBot
+    | RemoveBot
+    | Close
+    | Connect
+    | Disconnect
+    | SnapshotRequest
+)
+
+
+@dataclass(frozen=True)
+class Reply:
+    ok: bool
+    code: str = ""  # machine-readable reason when refused
+    rule: str | None = None  # the SPEC rule that refuses it, if any
+    message: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def accepted(cls, **data: Any) -> Reply:
+        return cls(True, data=data)
+
+    @classmethod
+    def refused(cls, code: str, message: str, rule: str | None = None) -> Reply:
+        return cls(False, code, rule, message)
+
+
+class Refusal(Exception):
+    """Raised inside the room to refuse a command before anything changed."""
+
+    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.reply = Reply.refused(code, message, rule)

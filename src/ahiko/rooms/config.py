@@ -1,0 +1,70 @@
+"""What a room is: kind, variant, table size, stakes, clocks, visibility and limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from ahiko.poker.config import DRAW_MAX_PLAYERS, HOLDEM_MAX_PLAYERS
+from ahiko.rooms.blinds import BlindSchedule, Stakes
+from ahiko.rooms.timing import Timing
+
+DEFAULT_SEATS = 8  # R-RM-01 / R-HE-01 (D)
+TOURNAMENT_STARTING_CHIPS = 1000  # R-TN-02
+
+
+class RoomKind(StrEnum):
+    RECREATIONAL = "recreational"
+    AHIKO = "ahiko"
+    TOURNAMENT = "tournament"
+
+
+class Variant(StrEnum):
+    HOLDEM = "holdem"
+    DRAW = "draw"
+
+
+class RoomConfigError(ValueError):
+    """A room setting out of range; the message names it."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomConfig:
+    name: str
+    kind: RoomKind = RoomKind.RECREATIONAL
+    variant: Variant = Variant.HOLDEM
+    seats: int = DEFAULT_SEATS
+    starting_chips: int = 1000
+    schedule: BlindSchedule = field(
+        default_factory=lambda: BlindSchedule(Stakes(small_blind=5, big_blind=10))
+    )
+    action_deadline_s: float | None = None  # None: no deadline (R-RM-03)
+    public: bool = True  # listed in the lobby; private rooms are reached by link
+    limit_hands: int | None = None  # R-RM-18
+    limit_minutes: float | None = None  # R-RM-18
+    tier: str | None = None  # Ahiko rooms (R-RM-10)
+    timing: Timing = field(default_factory=Timing)
+
+    def __post_init__(self) -> None:
+        top = HOLDEM_MAX_PLAYERS if self.variant is Variant.HOLDEM else DRAW_MAX_PLAYERS
+        if not 2 <= self.seats <= top:
+            raise RoomConfigError(f"{self.variant} tables have 2 to {top} seats, not {self.seats}")
+        if self.starting_chips < 1:
+            raise RoomConfigError("starting chips must be positive")
+        base = self.schedule.base
+        if self.variant is Variant.HOLDEM and not 0 < base.small_blind <= base.big_blind:
+            raise RoomConfigError("hold'em needs blinds with 0 < small <= big")
+        if self.variant is Variant.DRAW and (base.small_bet < 1 or base.ante < 0):
+            raise RoomConfigError("draw needs a positive small bet and an ante >= 0")
+        if self.action_deadline_s is not None and self.action_deadline_s <= 0:
+            raise RoomConfigError("an action deadline must be positive (or none)")
+        if self.limit_hands is not None and self.limit_hands < 1:
+            raise RoomConfigError("a hand limit must be at least 1")
+        if self.limit_minutes is not None and self.limit_minutes <= 0:
+            raise RoomConfigError("a time limit must be positive")
+        if self.kind is RoomKind.AHIKO and self.action_deadline_s is None:
+            raise RoomConfigError("Ahiko rooms always have an action deadline (R-RM-11)")
+
+    @property
+    def has_host(self) -> bool:
+        return self.kind is not RoomKind.AHIKO  # R-RM-11: Ahiko rooms have no host

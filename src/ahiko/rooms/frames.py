@@ -1,0 +1,120 @@
+"""The payloads of the frames a room sends. Cards and salts come only from the engine's
+``view`` and the fair deal's release policy, through ``TableHand``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ahiko.fairness.release import DealState
+from ahiko.poker.events import Event
+
+if TYPE_CHECKING:
+    from ahiko.rooms.room import Room
+    from ahiko.rooms.table_hand import TableHand
+
+
+def seat_entries(room: Room) -> list[dict[str, Any]]:
+    entries = []
+    for seat, occupant in room.seats.items():
+        entries.append(
+            {
+                "seat": seat,
+                "player_id": occupant.player_id,
+                "name": occupant.name,
+                "stack": occupant.stack,
+                "is_bot": occupant.is_bot,
+                "bot_level": occupant.bot_level,
+                "connected": occupant.connected,
+                "waiting": occupant.waiting,
+                "leaving": occupant.leave_after_hand,
+            }
+        )
+    return entries
+
+
+def room_summary(room: Room, *, with_seats: bool = True) -> dict[str, Any]:
+    config = room.config
+    stakes = config.schedule.stakes_for_next_hand(room.hands_dealt, room.running_seconds)
+    hand = room.hand
+    summary: dict[str, Any] = {
+        "id": room.room_id,
+        "name": config.name,
+        "kind": config.kind.value,
+        "variant": config.variant.value,
+        "tier": config.tier,
+        "public": config.public,
+        "status": room.status.value,
+        "host_id": room.host_id,
+        "blinds": stakes.as_dict(),
+        "seats_total": config.seats,
+        "seats_taken": room.seats.taken,
+        "starting_chips": config.starting_chips,
+        "action_deadline_s": config.action_deadline_s,
+        "limit_hands": config.limit_hands,
+        "limit_minutes": config.limit_minutes,
+        "hands_dealt": room.hands_dealt,
+        "hand_no": hand.hand_no if hand is not None else None,
+    }
+    if with_seats:
+        summary["seats"] = seat_entries(room)
+        summary["reserved"] = [
+            {
+                "seat": room.seats.reservation_of(o.player_id),
+                "player_id": o.player_id,
+                "name": o.name,
+            }
+            for o in room.seats.people()
+            if room.seats.reservation_of(o.player_id) is not None
+        ]
+    return summary
+
+
+def hand_frame(
+    room: Room, hand: TableHand, seat: int | None, events: list[Event], before: DealState
+) -> dict[str, Any]:
+    """What one viewer learns from a batch of engine events: the new public history entries,
+    the whole table as that seat sees it (its history is the snapshot's; here only the new
+    entries travel, as ``events``), and the openings that just became theirs."""
+    view = hand.view(seat) or {}
+    history = view.pop("history", [])
+    return {
+        "hand_no": hand.hand_no,
+        "events": history[hand.history_sent :],
+        "view": view,
+        "openings": hand.new_openings(seat, before),
+        "deadline": room.deadline(),
+    }
+
+
+def hand_state(room: Room, hand: TableHand, seat: int | None) -> dict[str, Any]:
+    return {
+        "hand_no": hand.hand_no,
+        "phase": hand.phase.value,
+        "commitment": hand.commitment(),
+        "view": hand.view(seat),
+        "openings": hand.openings(seat) if hand.engine is not None else [],
+        "deadline": room.deadline() if hand is room.hand else None,
+    }
+
+
+def snapshot_frame(room: Room, player_id: str | None) -> dict[str, Any]:
+    seat = room.seats.seat_of(player_id) if player_id is not None else None
+    current = room.hand
+    last = room.last_hand
+    frame: dict[str, Any] = {
+        "t": "snapshot",
+        "seq": room.seq,
+        "you": {
+            "player_id": player_id,
+            "seat": seat,
+            "host": player_id is not None and player_id == room.host_id,
+        },
+        "room": room.summary(),
+        "hand": hand_state(room, current, current.viewer_seat(player_id)) if current else None,
+        "last_hand": hand_state(room, last, last.viewer_seat(player_id)) if last else None,
+    }
+    if room.ranking is not None and room.ranking.finished:
+        from ahiko.rooms.tournament import results_of
+
+        frame["results"] = results_of(room)
+    return frame

@@ -1,0 +1,279 @@
+"""How a room answers each command. A handler either refuses (raising ``Refusal`` before
+changing anything) or applies the command completely."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ahiko.poker.actions import IllegalAction
+from ahiko.rooms import commands as c
+from ahiko.rooms.commands import Refusal, Reply
+from ahiko.rooms.seats import Occupant
+from ahiko.rooms.table_hand import Phase
+
+if TYPE_CHECKING:
+    from ahiko.rooms.room import Room
+
+
+def _open(room: Room) -> None:
+    if not room.is_open:
+        raise Refusal("closed", f"room {room.room_id} is {room.status}")
+
+
+def _host(room: Room, player_id: str) -> None:
+    _open(room)
+    if not room.config.has_host or player_id != room.host_id:
+        raise Refusal("not_host", "only the host may use the Sala menu", "R-RM-05")
+
+
+def sit(room: Room, cmd: c.Sit) -> Reply:
+    from ahiko.rooms.room import RoomStatus
+
+    _open(room)
+    if room.is_tournament and room.status is not RoomStatus.WAITING:
+        raise Refusal("started", "the tournament has started; seats are closed", "R-TN-02")
+    occupant = Occupant(
+        cmd.player_id,
+        cmd.name,
+        room.config.starting_chips,
+        connected=room.presence.is_connected(cmd.player_id),
+    )
+    reserved = room.seat_occupant(cmd.seat, occupant)  # R-RM-16 when a hand is running
+    if room.ranking is not None:
+        room.ranking.entrants += 1
+    room.emit_room()
+    room.wake()
+    return Reply.accepted(seat=cmd.seat, reserved=reserved)
+
+
+def leave(room: Room, player_id: str, reason: str = "left") -> Reply:
+    """Stand up. Before the cards, a participant leaving cancels the hand (R-FD-06); during
+    a hand the seat folds at its turn and leaves at the end; a tournament player is
+    eliminated at once (R-TN-05)."""
+    _open(room)
+    reservation = room.seats.cancel_reservation(player_id)
+    if reservation is not None:
+        room.chips_in -= reservation.stack
+        room.emit_room()
+        return Reply.accepted(seat=None)
+    seat = room.seats.seat_of(player_id)
+    if seat is None:
+        raise Refusal("not_seated", f"{player_id} has no seat here", "R-RM-01")
+    occupant = room.seats.get(seat)
+    assert occupant is not None
+    hand = room.hand
+    in_hand = hand is not None and hand.players.get(seat) == player_id
+    if hand is not None and in_hand and hand.phase is Phase.COMMITTED:
+        room.cancel_committed_hand(f"seat {seat} left before the deal")
+        in_hand = False
+    if room.ranking is not None and occupant.player_id not in room.ranking.eliminated:
+        from ahiko.rooms.tournament import eliminate_leaver
+
+        eliminate_leaver(room, occupant, in_hand)
+    if in_hand:
+        occupant.leave_after_hand = True
+        room.auto_act_for(seat)
+    else:
+        room.seats.remove(seat)
+        room.player_left(occupant)
+        room.cancel_timer(f"absence:{player_id}")
+    room.emit_room()
+    if room.hand is None:
+        room.wake()
+    return Reply.accepted(seat=seat, reason=reason, after_hand=in_hand)
+
+
+def act(room: Room, cmd: c.Act) -> Reply:
+    from ahiko.rooms.room import RoomStatus
+
+    _open(room)
+    hand = room.hand
+    if hand is None or hand.phase is not Phase.DEALT:
+        raise Refusal("no_hand", "no hand is being played now", "R-HE-06")
+    if cmd.hand_no != hand.hand_no:
+        raise Refusal("stale_hand", f"hand {cmd.hand_no} is not the current hand {hand.hand_no}")
+    seat = hand.seat_of(cmd.player_id)
+    if seat is None:
+        raise Refusal("not_in_hand", f"{cmd.player_id} is not dealt into hand {hand.hand_no}")
+    if cmd.seat is not None and cmd.seat != seat:
+        raise Refusal("not_your_seat", f"seat {cmd.seat} is not yours (you are at seat {seat})")
+    if room.status is RoomStatus.PAUSED:
+        raise Refusal("paused", "the room is paused", "R-RM-07")
+    if hand.to_act != seat:
+        raise Refusal(
+            "out_of_turn", f"it is seat {hand.to_act}'s turn, not seat {seat}'s", "R-HE-05"
+        )
+    try:
+        room.apply_action(seat, cmd.action)
+    except IllegalAction as exc:
+        raise Refusal("illegal_action", exc.message, exc.rule) from None
+    return Reply.accepted(hand_no=hand.hand_no)
+
+
+def show(room: Room, cmd: c.Show) -> Reply:
+    """R-HE-12: a player who won without showdown may show, until the next hand."""
+    _open(room)
+    hand = room.last_hand
+    if hand is None or hand.hand_no != cmd.hand_no:
+        raise Refusal("stale_hand", f"hand {cmd.hand_no} is not the hand just finished")
+    seat = hand.seat_of(cmd.player_id)
+    if seat is None:
+        raise Refusal("not_in_hand", f"{cmd.player_id} was not in hand {hand.hand_no}")
+    before = hand.deal_state
+    try:
+        events = hand.show(seat)
+    except IllegalAction as exc:
+        raise Refusal("illegal_action", exc.message, exc.rule) from None
+    room.after_events(hand, events, before)
+    return Reply.accepted(hand_no=hand.hand_no)
+
+
+def new_entry(room: Room, cmd: c.NewEntry) -> Reply:
+    """R-RM-06: a person with no chips, not in a hand, gets the starting chips again."""
+    _open(room)
+    if not room.is_recreational:
+        raise Refusal("not_allowed", "new entries exist only in recreational rooms", "R-RM-06")
+    seat = room.seats.seat_of(cmd.player_id)
+    occupant = room.seats.get(seat) if seat is not None else None
+    if seat is None or occupant is None or occupant.player_id != cmd.player_id:
+        raise Refusal("not_seated", f"{cmd.player_id} has no seat here", "R-RM-01")
+    if occupant.stack > 0:
+        raise Refusal(
+            "has_chips", f"a new entry needs 0 chips; you have {occupant.stack}", "R-RM-06"
+        )
+    hand = room.hand
+    if hand is not None and hand.players.get(seat) == cmd.player_id:
+        raise Refusal("in_hand", "a new entry is not possible during your hand", "R-RM-06")
+    occupant.stack = room.config.starting_chips
+    occupant.new_entries += 1
+    room.chips_in += occupant.stack
+    room.emit_room()
+    room.wake()
+    return Reply.accepted(stack=occupant.stack)
+
+
+def start(room: Room, cmd: c.Start) -> Reply:
+    """R-RM-03: two participants with chips, at least one of them a person."""
+    from ahiko.rooms.room import RoomStatus
+
+    _host(room, cmd.player_id)
+    if room.status is not RoomStatus.WAITING:
+        raise Refusal("started", f"the room is already {room.status}", "R-RM-03")
+    if not room.participants_ready():
+        raise Refusal(
+            "not_ready",
+            "starting needs two participants with chips, one of them a person",
+            "R-RM-03",
+        )
+    room._start_running()
+    room.emit_room()
+    room.schedule_next_hand(0.0)
+    return Reply.accepted()
+
+
+def pause(room: Room, cmd: c.Pause) -> Reply:
+    from ahiko.rooms.room import RoomStatus
+
+    _host(room, cmd.player_id)
+    if room.status is not RoomStatus.RUNNING:
+        raise Refusal("not_running", f"the room is {room.status}", "R-RM-07")
+    room.pause()
+    return Reply.accepted()
+
+
+def resume(room: Room, cmd: c.Resume) -> Reply:
+    from ahiko.rooms.room import RoomStatus
+
+    _host(room, cmd.player_id)
+    if room.status is not RoomStatus.PAUSED:
+        raise Refusal("not_paused", f"the room is {room.status}", "R-RM-07")
+    room.presence.auto_paused = False
+    room.resume()
+    return Reply.accepted()
+
+
+def add_bot(room: Room, cmd: c.AddBot) -> Reply:
+    """R-RM-05: a bot added during a hand plays from the next one."""
+    _host(room, cmd.player_id)
+    if room.is_tournament and room.status.value != "waiting":
+        raise Refusal("started", "the tournament has started; seats are closed", "R-TN-02")
+    free = room.seats.free_seats()
+    seat = cmd.seat if cmd.seat is not None else (free[0] if free else None)
+    if seat is None:
+        raise Refusal("full", "no free seat for a bot", "R-RM-01")
+    occupant = room.new_bot(cmd.level)
+    try:
+        reserved = room.seat_occupant(seat, occupant)
+    except Refusal:
+        room.bots.pop(occupant.player_id, None)
+        raise
+    if room.ranking is not None:
+        room.ranking.entrants += 1
+    room.emit_room()
+    room.wake()
+    return Reply.accepted(seat=seat, player_id=occupant.player_id, reserved=reserved)
+
+
+def remove_bot(room: Room, cmd: c.RemoveBot) -> Reply:
+    """R-RM-05: a bot removed while in a hand finishes it, then leaves."""
+    _host(room, cmd.player_id)
+    occupant = room.seats.get(cmd.seat)
+    if occupant is None or not occupant.is_bot:
+        raise Refusal("not_a_bot", f"seat {cmd.seat} holds no bot", "R-RM-05")
+    hand = room.hand
+    if hand is not None and hand.players.get(cmd.seat) == occupant.player_id:
+        if hand.phase is Phase.COMMITTED:
+            room.cancel_committed_hand(f"bot at seat {cmd.seat} removed before the deal")
+        else:
+            occupant.leave_after_hand = True
+            room.emit_room()
+            return Reply.accepted(seat=cmd.seat, after_hand=True)
+    room.seats.remove(cmd.seat)
+    room.player_left(occupant)
+    room.emit_room()
+    room.wake()
+    return Reply.accepted(seat=cmd.seat, after_hand=False)
+
+
+def close(room: Room, cmd: c.Close) -> Reply:
+    """R-RM-08: closing during a hand returns the bets."""
+    _host(room, cmd.player_id)
+    room.close("host")
+    return Reply.accepted(stacks=room.closed_stacks)
+
+
+def connect(room: Room, cmd: c.Connect) -> Reply:
+    cmd.connection.send(room.snapshot(cmd.connection))
+    room.presence.connect(cmd.connection)
+    return Reply.accepted()
+
+
+def disconnect(room: Room, cmd: c.Disconnect) -> Reply:
+    room.presence.disconnect(cmd.connection)
+    return Reply.accepted()
+
+
+def snapshot(room: Room, cmd: c.SnapshotRequest) -> Reply:
+    cmd.connection.send(room.snapshot(cmd.connection))
+    return Reply.accepted()
+
+
+Handler = Callable[["Room", Any], Reply]
+
+HANDLERS: dict[type, Handler] = {
+    c.Sit: sit,
+    c.Leave: lambda room, cmd: leave(room, cmd.player_id),
+    c.Act: act,
+    c.Show: show,
+    c.NewEntry: new_entry,
+    c.Start: start,
+    c.Pause: pause,
+    c.Resume: resume,
+    c.AddBot: add_bot,
+    c.RemoveBot: remove_bot,
+    c.Close: close,
+    c.Connect: connect,
+    c.Disconnect: disconnect,
+    c.SnapshotRequest: snapshot,
+}

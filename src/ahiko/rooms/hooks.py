@@ -1,0 +1,46 @@
+"""The room's extension points at hand boundaries.
+
+Recreational rooms and tournaments keep chips in memory; Ahiko rooms (issue 7) settle each
+hand in the ledger and persist durable room state. They do it by passing a ``RoomHooks``
+implementation; the room calls it synchronously, on its own thread, at these moments only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from ahiko.rooms.room import Room
+    from ahiko.rooms.seats import Occupant
+
+
+class RoomHooks(Protocol):
+    def on_hand_start(self, room: Room, hand_no: int, stacks: Mapping[int, int]) -> None:
+        """Cards are about to be dealt to these seats with these stacks."""
+
+    def on_hand_end(self, room: Room, hand_no: int, result: Mapping[str, Any]) -> None:
+        """The hand is settled; ``result`` has ``stacks`` (seat -> chips after the hand),
+        ``net`` (seat -> chips won or lost) and ``players`` (seat -> player id)."""
+
+    def on_player_left(self, room: Room, occupant: Occupant) -> None:
+        """``occupant`` left the table with ``occupant.stack`` chips."""
+
+    def on_room_closed(self, room: Room, stacks: Mapping[str, int]) -> None:
+        """The room closed; ``stacks`` are the chips each player held (player id -> chips)."""
+
+
+class NoHooks:
+    """Recreational rooms and tournaments: nothing to persist."""
+
+    def on_hand_start(self, room: Room, hand_no: int, stacks: Mapping[int, int]) -> None:
+        return None
+
+    def on_hand_end(self, room: Room, hand_no: int, result: Mapping[str, Any]) -> None:
+        return None
+
+    def on_player_left(self, room: Room, occupant: Occupant) -> None:
+        return None
+
+    def on_room_closed(self, room: Room, stacks: Mapping[str, int]) -> None:
+        return None

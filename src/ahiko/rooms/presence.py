@@ -1,0 +1,102 @@
+"""Who is watching and who is connected: connections, disconnections and absence.
+
+R-TM-02: without a deadline a disconnected player still has 30 s per decision.
+R-TM-03: after two minutes disconnected the player's withdrawal begins.
+R-TM-05: disconnected players are not dealt in (``Seats.eligible_for_hand``).
+R-RM-09: an empty recreational room pauses, then closes two minutes later.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ahiko.rooms.commands import Connection
+
+if TYPE_CHECKING:
+    from ahiko.rooms.room import Room
+
+
+class Presence:
+    def __init__(self, room: Room) -> None:
+        self._room = room
+        self._connections: list[Connection] = []
+        self.auto_paused = False  # paused by R-RM-09, not by the host
+
+    def connections(self) -> list[Connection]:
+        return list(self._connections)
+
+    def is_connected(self, player_id: str) -> bool:
+        return any(conn.player_id == player_id for conn in self._connections)
+
+    @property
+    def empty(self) -> bool:
+        return not self._connections
+
+    def connect(self, connection: Connection) -> None:
+        room = self._room
+        self._connections.append(connection)
+        room.cancel_timer("empty_close")
+        if self.auto_paused:
+            self.auto_paused = False
+            room.resume()
+        player_id = connection.player_id
+        if player_id is not None:
+            self.mark_present(player_id)
+
+    def mark_present(self, player_id: str) -> None:
+        """The player is reachable again (or for the first time) at their seat."""
+        room = self._room
+        seat = room.seats.seat_of(player_id)
+        occupant = room.seats.get(seat) if seat is not None else None
+        if occupant is None or occupant.player_id != player_id or occupant.connected:
+            return
+        occupant.connected = True
+        occupant.disconnected_since = None
+        room.cancel_timer(f"absence:{player_id}")
+        hand = room.hand
+        if hand is not None and hand.to_act == seat:
+            room.arm_turn()  # back to the room's normal clock
+        room.emit_room()
+        room.wake()
+
+    def disconnect(self, connection: Connection) -> None:
+        room = self._room
+        if connection in self._connections:
+            self._connections.remove(connection)
+        player_id = connection.player_id
+        if player_id is not None and not self.is_connected(player_id):
+            self.mark_absent(player_id)
+        if self.empty and room.is_recreational and room.is_open:
+            from ahiko.rooms.room import RoomStatus
+
+            if room.status is RoomStatus.RUNNING:
+                room.pause()
+                self.auto_paused = True
+            room.set_timer(
+                "empty_close", room.config.timing.empty_room_close_s, lambda: room.close("empty")
+            )
+
+    def mark_absent(self, player_id: str) -> None:
+        room = self._room
+        seat = room.seats.seat_of(player_id)
+        occupant = room.seats.get(seat) if seat is not None else None
+        if occupant is None or occupant.player_id != player_id or not occupant.connected:
+            return
+        occupant.connected = False
+        occupant.disconnected_since = room.clock.now()
+        room.set_timer(
+            f"absence:{player_id}",
+            room.config.timing.absence_withdrawal_s,
+            lambda: self.withdraw(player_id),
+        )
+        hand = room.hand
+        if hand is not None and hand.to_act == seat:
+            room.arm_turn()  # R-TM-02 clock when the room has no deadline
+        room.emit_room()
+
+    def withdraw(self, player_id: str) -> None:
+        """R-TM-03/04: the absentee leaves; in a hand they fold at their turn, an all-in
+        waits for the pots."""
+        from ahiko.rooms.handlers import leave
+
+        leave(self._room, player_id, reason="absent")

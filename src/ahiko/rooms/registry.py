@@ -1,0 +1,69 @@
+"""All rooms of this process, by id, and the lobby listing."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from ahiko.rooms.actor import RoomActor
+from ahiko.rooms.clock import AsyncioClock, Clock
+from ahiko.rooms.config import RoomConfig
+from ahiko.rooms.frames import room_summary
+from ahiko.rooms.hooks import RoomHooks
+from ahiko.rooms.room import Room
+
+HooksFactory = Callable[[RoomConfig], RoomHooks | None]
+
+
+class RoomRegistry:
+    def __init__(
+        self,
+        *,
+        clock: Clock | None = None,
+        signing_key: Ed25519PrivateKey | None = None,
+        hooks_factory: HooksFactory | None = None,
+        room_options: dict[str, Any] | None = None,
+    ) -> None:
+        self.clock = clock or AsyncioClock()
+        self.signing_key = signing_key
+        self._hooks_factory = hooks_factory
+        self._room_options = room_options or {}
+        self._actors: dict[str, RoomActor] = {}
+
+    def create(
+        self, config: RoomConfig, host_id: str | None = None, room_id: str | None = None
+    ) -> RoomActor:
+        room_id = room_id or f"r-{secrets.token_urlsafe(6)}"
+        if room_id in self._actors:
+            raise ValueError(f"room {room_id} exists")
+        hooks = self._hooks_factory(config) if self._hooks_factory else None
+        room = Room(
+            room_id,
+            config,
+            clock=self.clock,
+            host_id=host_id,
+            hooks=hooks,
+            signing_key=self.signing_key,
+            **self._room_options,
+        )
+        actor = RoomActor(room)
+        self._actors[room_id] = actor
+        return actor
+
+    def get(self, room_id: str) -> RoomActor | None:
+        return self._actors.get(room_id)
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Public rooms still open, as the lobby lists them."""
+        return [
+            room_summary(actor.room, with_seats=False)
+            for actor in self._actors.values()
+            if actor.room.config.public and actor.room.is_open
+        ]
+
+    async def stop_all(self) -> None:
+        for actor in self._actors.values():
+            await actor.stop()

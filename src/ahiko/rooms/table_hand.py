@@ -1,0 +1,205 @@
+"""One hand at a table: the commitment, then the engine's hand, and what each viewer may see.
+
+The room owns the clock and the people; this class owns the cards. Every card or salt that
+leaves it goes through ``ahiko.poker.view.view`` (the engine's visibility function) or
+``ahiko.fairness.release.release_openings`` (the fair deal's release policy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from enum import StrEnum
+from typing import Any
+
+from ahiko.fairness.deal import DealCommitter
+from ahiko.fairness.positions import ROLE_BOARD
+from ahiko.fairness.release import (
+    CardSlot,
+    DealState,
+    Viewer,
+    draw_slots,
+    hole_slots,
+    release_openings,
+    released_role,
+    visible_slots,
+)
+from ahiko.poker.actions import Action, LegalActions
+from ahiko.poker.cards import Card, parse_card
+from ahiko.poker.events import Event, event_to_dict
+from ahiko.poker.hand import BaseHand
+from ahiko.poker.holdem import HoldemHand
+from ahiko.poker.layout import DRAW_LAYOUT, HOLDEM_LAYOUT
+from ahiko.poker.view import view as engine_view
+from ahiko.rooms.blinds import Stakes
+from ahiko.rooms.config import Variant
+
+
+class Phase(StrEnum):
+    COMMITTED = "committed"  # commitment published, cards not yet dealt (R-FD-02)
+    DEALT = "dealt"
+    CANCELLED = "cancelled"  # R-FD-06
+
+
+def deal_order(seats: Sequence[int], button: int) -> tuple[int, ...]:
+    """Dealt seats in deal order: first seat after the button first, the button last."""
+    ordered = sorted(seats)
+    after = [s for s in ordered if s > button] + [s for s in ordered if s <= button]
+    return tuple(after)
+
+
+def layout_for(variant: Variant) -> str:
+    return HOLDEM_LAYOUT if variant is Variant.HOLDEM else DRAW_LAYOUT
+
+
+class TableHand:
+    def __init__(
+        self,
+        *,
+        hand_no: int,
+        variant: Variant,
+        stakes: Stakes,
+        players: Mapping[int, str],
+        stacks: Mapping[int, int],
+        button: int,
+        committer: DealCommitter,
+    ) -> None:
+        self.hand_no = hand_no
+        self.variant = variant
+        self.stakes = stakes
+        self.players = dict(players)  # seat -> player id, for the dealt seats
+        self.start_stacks = dict(stacks)
+        self.button = button
+        self.committer = committer
+        self.phase = Phase.COMMITTED
+        self.engine: BaseHand | None = None
+        self.deal_state = DealState()
+        self.history_sent = 0  # public history entries already broadcast
+
+    # --- lifecycle -----------------------------------------------------------------------
+    @property
+    def dealt_seats(self) -> tuple[int, ...]:
+        return self.committer.dealt_seats
+
+    def seat_of(self, player_id: str) -> int | None:
+        return next((s for s, p in self.players.items() if p == player_id), None)
+
+    def deal(self) -> list[Event]:
+        seats = sorted(self.players)
+        stacks = [self.start_stacks[s] for s in seats]
+        deck = self.committer.deck
+        hand: BaseHand
+        if self.variant is Variant.HOLDEM:
+            hand, events = HoldemHand.start(
+                self.stakes.holdem_config(),
+                seats=seats,
+                stacks=stacks,
+                button=self.button,
+                deck=deck,
+            )
+        else:
+            from ahiko.poker.draw import DrawHand
+
+            hand, events = DrawHand.start(
+                self.stakes.draw_config(),
+                seats=seats,
+                stacks=stacks,
+                button=self.button,
+                deck=deck,
+            )
+        self.engine = hand
+        self.phase = Phase.DEALT
+        self.track(events)
+        return list(events)
+
+    @property
+    def hand(self) -> BaseHand:
+        if self.engine is None:
+            raise RuntimeError("the cards are not dealt yet")
+        return self.engine
+
+    @property
+    def is_over(self) -> bool:
+        return self.engine is not None and self.engine.is_over
+
+    @property
+    def to_act(self) -> int | None:
+        if self.engine is None or self.engine.is_over:
+            return None
+        return self.engine.to_act
+
+    def legal(self) -> LegalActions:
+        return self.hand.legal_actions()
+
+    def act(self, seat: int, action: Action) -> list[Event]:
+        events = list(self.hand.act(seat, action))
+        self.track(events)
+        return events
+
+    def show(self, seat: int) -> list[Event]:
+        events = list(self.hand.show(seat))
+        self.track(events)
+        return events
+
+    def final_stacks(self) -> dict[int, int]:
+        return dict(self.hand.stacks)
+
+    # --- cards dealt and shown -----------------------------------------------------------
+    def track(self, events: Sequence[Event]) -> None:
+        """Follow the deal in the fair-deal bookkeeping: what is dealt, to whom, what shown."""
+        for event in events:
+            data = event_to_dict(event)
+            kind = data.get("kind")
+            if kind == "hole_dealt":
+                self.deal_state = self.deal_state.with_dealt(
+                    hole_slots(self.committer, int(data["seat"]))
+                )
+            elif kind == "street":
+                slots = [self._board_slot(card) for card in data.get("cards") or ()]
+                self.deal_state = self.deal_state.with_dealt(slots)
+            elif kind == "discarded":
+                seat, count = int(data["seat"]), int(data["count"])
+                self.committer.record_draw(seat, count)
+                self.deal_state = self.deal_state.with_dealt(draw_slots(self.committer, seat))
+            elif kind == "cards_shown":
+                positions = [self._position(card) for card in data.get("cards") or ()]
+                self.deal_state = self.deal_state.with_shown(positions)
+
+    def _position(self, card: Any) -> int:
+        value: Card = parse_card(card) if isinstance(card, str) else int(card)
+        return self.committer.deck.index(value)
+
+    def _board_slot(self, card: Any) -> CardSlot:
+        position = self._position(card)
+        b = position - 2 * len(self.dealt_seats)
+        return CardSlot(position, ROLE_BOARD, None, b)
+
+    # --- what a viewer gets --------------------------------------------------------------
+    def viewer_seat(self, player_id: str | None) -> int | None:
+        return None if player_id is None else self.seat_of(player_id)
+
+    def view(self, seat: int | None) -> dict[str, Any] | None:
+        if self.engine is None:
+            return None
+        return engine_view(self.engine, seat)
+
+    def openings(self, seat: int | None, state: DealState | None = None) -> list[dict[str, Any]]:
+        return [
+            o.to_json()
+            for o in release_openings(self.committer, Viewer(seat), state or self.deal_state)
+        ]
+
+    def new_openings(self, seat: int | None, before: DealState) -> list[dict[str, Any]]:
+        """Openings this viewer may hold now and could not hold at ``before``."""
+        viewer = Viewer(seat)
+        had = {slot.position for slot in visible_slots(viewer, before)}
+        fresh = sorted(
+            (slot for slot in visible_slots(viewer, self.deal_state) if slot.position not in had),
+            key=lambda slot: slot.position,
+        )
+        return [
+            self.committer.opening(released_role(viewer, slot), slot.seat, slot.k).to_json()
+            for slot in fresh
+        ]
+
+    def commitment(self) -> dict[str, Any]:
+        return self.committer.commitment.to_json()

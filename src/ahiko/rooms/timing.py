@@ -1,0 +1,29 @@
+"""Every duration a room waits for, in seconds, each citing the rule it comes from.
+
+Rooms never read these directly at call sites scattered around the code: they go through a
+``Timing`` value (defaults below), so a test or a fast simulation can shrink them all at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+COMMITMENT_DISPLAY_S = 2.0  # R-FD-02: the commitment is shown two seconds before the cards
+NEXT_HAND_DELAY_S = 8.0  # R-RM-11: a hand starts eight seconds after the previous result
+BOT_AHIKO_WAIT_S = 20.0  # R-BA-01: a person waiting alone this long may play the Bot Ahiko
+DISCONNECTED_ACTION_S = 30.0  # R-TM-02: a disconnected player's time in rooms without deadline
+ABSENCE_WITHDRAWAL_S = 120.0  # R-TM-03: after two minutes disconnected the withdrawal starts
+EMPTY_ROOM_CLOSE_S = 120.0  # R-RM-09: an empty recreational room pauses up to two minutes
+AHIKO_ACTION_DEADLINE_S = 20.0  # R-RM-11 (D): seconds per decision in Ahiko rooms
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """The durations one room uses; the defaults are the rules' values."""
+
+    commitment_display_s: float = COMMITMENT_DISPLAY_S
+    next_hand_delay_s: float = NEXT_HAND_DELAY_S
+    disconnected_action_s: float = DISCONNECTED_ACTION_S
+    absence_withdrawal_s: float = ABSENCE_WITHDRAWAL_S
+    empty_room_close_s: float = EMPTY_ROOM_CLOSE_S
+    bot_delay_s: float = 0.0  # a bot's human-like thinking time (zero in tests)

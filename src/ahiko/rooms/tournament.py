@@ -1,0 +1,78 @@
+"""Tournament rules at hand boundaries (R-TN-01..05): eliminations, leavers, the winner."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ahiko.rooms.seats import Occupant
+
+if TYPE_CHECKING:
+    from ahiko.rooms.room import Room
+    from ahiko.rooms.table_hand import TableHand
+
+
+def eliminate_busted(room: Room, hand: TableHand) -> None:
+    """R-TN-04: everyone who ends the hand with no chips is out, ranked among themselves by
+    their chips when the hand began, then by lot."""
+    ranking = room.ranking
+    assert ranking is not None
+    out: dict[str, int] = {}
+    for seat, player_id in hand.players.items():
+        occupant = room.seats.get(seat)
+        if occupant is None or occupant.player_id != player_id:
+            continue
+        if occupant.stack == 0 and player_id not in ranking.eliminated:
+            out[player_id] = hand.start_stacks[seat]
+            occupant.leave_after_hand = True
+    ranking.eliminate_in_hand(hand.hand_no, out)
+
+
+def eliminate_leaver(room: Room, occupant: Occupant, in_hand: bool) -> None:
+    """R-TN-05: leaving is elimination at once, in the position of that moment. Chips the
+    leaver still holds leave the game with them (``Room.chips_out``)."""
+    ranking = room.ranking
+    assert ranking is not None
+    if room.status.value == "waiting":
+        ranking.entrants -= 1  # not started: simply no longer an entrant
+        return
+    hand_no = room.hand.hand_no if (room.hand is not None and in_hand) else None
+    ranking.eliminate_leaver(occupant.player_id, hand_no, occupant.stack)
+
+
+def finish_if_won(room: Room) -> bool:
+    """R-TN-05: the game ends when one player has chips. Publishes the results."""
+    from ahiko.rooms.room import RoomStatus
+
+    ranking = room.ranking
+    if ranking is None or room.status not in (RoomStatus.RUNNING, RoomStatus.PAUSED):
+        return False
+    if room.hand is not None:
+        return False
+    alive = [
+        o for _, o in room.seats.items() if o.stack > 0 and o.player_id not in ranking.eliminated
+    ]
+    if len(alive) > 1:
+        return False
+    if alive:
+        ranking.declare_winner(alive[0].player_id)
+    room.finish()
+    results = results_of(room)
+    room.emit("tournament_over", lambda _seat: {"results": results})
+    return True
+
+
+def results_of(room: Room) -> list[dict[str, Any]]:
+    assert room.ranking is not None
+    names = {o.player_id: o.name for _, o in room.seats.items()}
+    names.update(room.departed_names)
+    return [
+        {
+            "place": p.place,
+            "player_id": p.player,
+            "name": names.get(p.player, p.player),
+            "eliminated_in_hand": p.eliminated_in_hand,
+            "chips_at_hand_start": p.chips_at_hand_start,
+            "by_lot": p.by_lot,
+        }
+        for p in room.ranking.placements()
+    ]

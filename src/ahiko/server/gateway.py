@@ -1,0 +1,158 @@
+"""The table WebSocket: ``/ws/rooms/{room_id}``.
+
+The gateway authenticates, validates frames against ``ahiko.server.protocol``, turns them
+into room commands and sends the room's frames back. It reaches a room only through its
+actor (``RoomActor.ask``). A malformed frame gets an ``error`` frame and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from ahiko.rooms import commands as c
+from ahiko.rooms.api import Player, get_registry, websocket_player
+from ahiko.rooms.commands import Reply
+from ahiko.server import protocol as p
+
+router = APIRouter()
+
+MAX_FRAME_BYTES = 4096
+
+
+@dataclass(eq=False)
+class SocketConnection:
+    """A room subscriber whose frames go to a queue the socket writer drains."""
+
+    account: Player | None
+    queue: asyncio.Queue[dict[str, Any] | None]
+
+    @property
+    def player_id(self) -> str | None:
+        return None if self.account is None else self.account.player_id
+
+    def send(self, frame: dict[str, Any]) -> None:
+        self.queue.put_nowait(frame)
+
+
+def command_for(frame: Any, player: Player, connection: SocketConnection) -> c.Command:
+    pid = player.player_id
+    match frame:
+        case p.ActFrame():
+            return c.Act(pid, frame.hand_no, frame.to_action(), frame.seat)
+        case p.SitFrame():
+            return c.Sit(pid, player.name, frame.seat)
+        case p.LeaveFrame():
+            return c.Leave(pid)
+        case p.ShowFrame():
+            return c.Show(pid, frame.hand_no)
+        case p.NewEntryFrame():
+            return c.NewEntry(pid)
+        case p.AddBotFrame():
+            return c.AddBot(pid, frame.level, frame.seat)
+        case p.RemoveBotFrame():
+            return c.RemoveBot(pid, frame.seat)
+        case p.HostFrame(t="start"):
+            return c.Start(pid)
+        case p.HostFrame(t="pause"):
+            return c.Pause(pid)
+        case p.HostFrame(t="resume"):
+            return c.Resume(pid)
+        case p.HostFrame(t="close"):
+            return c.Close(pid)
+    raise ValueError(f"no command for frame {frame!r}")
+
+
+@router.websocket("/ws/rooms/{room_id}")
+async def table_socket(
+    websocket: WebSocket,
+    room_id: str,
+    player: Annotated[Player | None, Depends(websocket_player)],
+) -> None:
+    registry = get_registry(websocket.app)
+    actor = registry.get(room_id)
+    await websocket.accept()
+    if actor is None:
+        await websocket.send_json(_error(0, None, "no_room", f"no room {room_id}"))
+        await websocket.close(code=4404)
+        return
+    queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+    connection = SocketConnection(player, queue)
+    writer = asyncio.create_task(_write(websocket, queue))
+    await actor.ask(c.Connect(connection))
+    try:
+        while True:
+            text = await websocket.receive_text()
+            await _handle(text, actor, player, connection)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await actor.ask(c.Disconnect(connection))
+        queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await writer
+
+
+async def _write(websocket: WebSocket, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
+    while True:
+        frame = await queue.get()
+        if frame is None:
+            return
+        try:
+            await websocket.send_text(json.dumps(frame, separators=(",", ":")))
+        except Exception:  # the socket is gone; the reader will notice
+            return
+
+
+async def _handle(
+    text: str, actor: Any, player: Player | None, connection: SocketConnection
+) -> None:
+    seq = actor.room.seq
+    if len(text) > MAX_FRAME_BYTES:
+        connection.send(
+            _error(seq, None, "malformed", f"frames are at most {MAX_FRAME_BYTES} bytes")
+        )
+        return
+    try:
+        raw = json.loads(text)
+    except ValueError:
+        connection.send(_error(seq, None, "malformed", "a frame must be a JSON object"))
+        return
+    frame_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+    try:
+        frame = p.CLIENT_FRAME.validate_python(raw)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(x) for x in e['loc']) or 'frame'}: {e['msg']}" for e in exc.errors()
+        )
+        connection.send(_error(seq, frame_id, "malformed", problems))
+        return
+    if isinstance(frame, p.SnapshotFrame):
+        await actor.ask(c.SnapshotRequest(connection))
+        connection.send(p.Ack(seq=actor.room.seq, id=frame.id).model_dump())
+        return
+    if player is None:
+        connection.send(_error(seq, frame.id, "not_signed_in", "sign in to play", "R-RM-01"))
+        return
+    try:
+        command = command_for(frame, player, connection)
+    except ValueError as exc:
+        connection.send(_error(seq, frame.id, "malformed", str(exc)))
+        return
+    reply: Reply = await actor.ask(command)
+    if reply.ok:
+        connection.send(p.Ack(seq=actor.room.seq, id=frame.id, data=reply.data).model_dump())
+    else:
+        connection.send(_error(actor.room.seq, frame.id, reply.code, reply.message, reply.rule))
+
+
+def _error(
+    seq: int, frame_id: str | None, code: str, message: str, rule: str | None = None
+) -> dict[str, Any]:
+    return p.ErrorFrame(seq=seq, id=frame_id, code=code, rule=rule, message=message).model_dump()

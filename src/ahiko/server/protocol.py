@@ -1,0 +1,186 @@
+"""Wire schemas of the table WebSocket (``/ws/rooms/{room_id}``), documented in
+``docs/protocol.md``.
+
+Every frame is a JSON object ``{"t": type, ...}``. Client frames carry an ``id`` echoed by
+the ``ack`` or ``error`` that answers them. Server frames carry ``seq``: numbered room events
+(``room``, ``commitment``, ``hand``, ``hand_cancelled``, ``tournament_over``, ``closed``)
+raise it by one; ``snapshot``, ``ack`` and ``error`` repeat the latest number.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from ahiko.poker.actions import Action, ActionKind
+from ahiko.poker.cards import CardError, parse_card
+
+# --- client -> server -----------------------------------------------------------------------
+
+
+class _ClientFrame(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class ActFrame(_ClientFrame):
+    """A decision at the table. ``amount`` is the street total for bet/raise ("raise to");
+    ``cards`` the discards of a draw (0-3 cards, e.g. ["Ah", "7c"])."""
+
+    t: Literal["act"]
+    hand_no: Annotated[int, Field(ge=1)]
+    action: ActionKind
+    amount: Annotated[int, Field(ge=0)] = 0
+    cards: Annotated[list[str], Field(max_length=5)] = []
+    seat: Annotated[int, Field(ge=0, le=8)] | None = None
+
+    def to_action(self) -> Action:
+        """The engine's action; raises ValueError on a card that is not one."""
+        try:
+            cards = tuple(parse_card(text) for text in self.cards)
+        except CardError as exc:
+            raise ValueError(str(exc)) from None
+        return Action(self.action, self.amount, cards)
+
+
+class SitFrame(_ClientFrame):
+    t: Literal["sit"]
+    seat: Annotated[int, Field(ge=0, le=8)]
+
+
+class LeaveFrame(_ClientFrame):
+    t: Literal["leave"]
+
+
+class ShowFrame(_ClientFrame):
+    t: Literal["show"]
+    hand_no: Annotated[int, Field(ge=1)]
+
+
+class NewEntryFrame(_ClientFrame):
+    t: Literal["new_entry"]
+
+
+class SnapshotFrame(_ClientFrame):
+    t: Literal["snapshot"]
+
+
+class HostFrame(_ClientFrame):
+    """The host's "Sala" menu."""
+
+    t: Literal["start", "pause", "resume", "close"]
+
+
+class AddBotFrame(_ClientFrame):
+    t: Literal["add_bot"]
+    level: Literal["random", "easy", "normal", "hard"] = "easy"
+    seat: Annotated[int, Field(ge=0, le=8)] | None = None
+
+
+class RemoveBotFrame(_ClientFrame):
+    t: Literal["remove_bot"]
+    seat: Annotated[int, Field(ge=0, le=8)]
+
+
+ClientFrame = Annotated[
+    ActFrame
+    | SitFrame
+    | LeaveFrame
+    | ShowFrame
+    | NewEntryFrame
+    | SnapshotFrame
+    | HostFrame
+    | AddBotFrame
+    | RemoveBotFrame,
+    Field(discriminator="t"),
+]
+CLIENT_FRAME: TypeAdapter[ClientFrame] = TypeAdapter(ClientFrame)
+
+# --- server -> client -----------------------------------------------------------------------
+
+
+class _ServerFrame(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    seq: Annotated[int, Field(ge=0)]
+
+
+class Ack(_ServerFrame):
+    t: Literal["ack"] = "ack"
+    id: str
+    data: dict[str, Any] = {}
+
+
+class ErrorFrame(_ServerFrame):
+    """``code`` says what was wrong (malformed, stale_hand, out_of_turn, not_your_seat,
+    illegal_action, ...), ``rule`` the SPEC rule when one applies."""
+
+    t: Literal["error"] = "error"
+    id: str | None = None
+    code: str
+    rule: str | None = None
+    message: str
+
+
+class SnapshotOut(_ServerFrame):
+    t: Literal["snapshot"] = "snapshot"
+    you: dict[str, Any]
+    room: dict[str, Any]
+    hand: dict[str, Any] | None
+    last_hand: dict[str, Any] | None
+    results: list[dict[str, Any]] | None = None
+
+
+class RoomOut(_ServerFrame):
+    t: Literal["room"] = "room"
+    room: dict[str, Any]
+
+
+class CommitmentOut(_ServerFrame):
+    t: Literal["commitment"] = "commitment"
+    hand_no: int
+    commitment: dict[str, Any]
+    cards_in_s: float
+    stakes: dict[str, int]
+
+
+class HandOut(_ServerFrame):
+    t: Literal["hand"] = "hand"
+    hand_no: int
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+    openings: list[dict[str, Any]]
+    deadline: dict[str, Any] | None
+
+
+class HandCancelledOut(_ServerFrame):
+    t: Literal["hand_cancelled"] = "hand_cancelled"
+    hand_no: int
+    rule: str
+    reason: str
+
+
+class TournamentOverOut(_ServerFrame):
+    t: Literal["tournament_over"] = "tournament_over"
+    results: list[dict[str, Any]]
+
+
+class ClosedOut(_ServerFrame):
+    t: Literal["closed"] = "closed"
+    reason: str
+    stacks: dict[str, int]
+
+
+ServerFrame = Annotated[
+    Ack
+    | ErrorFrame
+    | SnapshotOut
+    | RoomOut
+    | CommitmentOut
+    | HandOut
+    | HandCancelledOut
+    | TournamentOverOut
+    | ClosedOut,
+    Field(discriminator="t"),
+]
+SERVER_FRAME: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)

@@ -1,0 +1,153 @@
+"""Shared helpers (imported as ``rooms_helpers``) for room tests: a recording connection, a room on a manual clock, and a
+simple player policy for people."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any
+
+from ahiko.poker.actions import Action
+from ahiko.rooms import commands as c
+from ahiko.rooms.blinds import BlindSchedule, Stakes
+from ahiko.rooms.clock import ManualClock
+from ahiko.rooms.config import RoomConfig, RoomKind, Variant
+from ahiko.rooms.room import Room
+
+
+@dataclass(eq=False)
+class Recorder:
+    """A connection that keeps every frame it is sent."""
+
+    pid: str | None
+    frames: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def player_id(self) -> str | None:
+        return self.pid
+
+    def send(self, frame: dict[str, Any]) -> None:
+        self.frames.append(frame)
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f["t"] == kind]
+
+
+def holdem_config(**overrides: Any) -> RoomConfig:
+    base: dict[str, Any] = {
+        "name": "mesa",
+        "kind": RoomKind.RECREATIONAL,
+        "variant": Variant.HOLDEM,
+        "seats": 8,
+        "starting_chips": 1000,
+        "schedule": BlindSchedule(Stakes(small_blind=5, big_blind=10)),
+    }
+    base.update(overrides)
+    return RoomConfig(**base)
+
+
+def draw_config(**overrides: Any) -> RoomConfig:
+    base: dict[str, Any] = {
+        "name": "draw",
+        "variant": Variant.DRAW,
+        "seats": 6,
+        "schedule": BlindSchedule(Stakes(ante=1, small_bet=10)),
+    }
+    base.update(overrides)
+    return holdem_config(**base)
+
+
+class Table:
+    """A room on a manual clock with helpers to seat people and play their turns."""
+
+    def __init__(self, config: RoomConfig, host: str = "host", seed: int = 7) -> None:
+        self.clock = ManualClock()
+        self.room = Room("t-1", config, clock=self.clock, host_id=host, rng=Random(seed))
+        self.conns: dict[str, Recorder] = {}
+
+    def submit(self, command: c.Command) -> c.Reply:
+        return self.room.submit(command)
+
+    def ok(self, command: c.Command) -> c.Reply:
+        reply = self.room.submit(command)
+        assert reply.ok, reply
+        return reply
+
+    def connect(self, pid: str | None) -> Recorder:
+        rec = Recorder(pid)
+        self.ok(c.Connect(rec))
+        if pid is not None:
+            self.conns[pid] = rec
+        return rec
+
+    def join(self, pid: str, seat: int) -> Recorder:
+        rec = self.connect(pid)
+        self.ok(c.Sit(pid, pid.title(), seat))
+        return rec
+
+    def disconnect(self, pid: str) -> None:
+        self.ok(c.Disconnect(self.conns.pop(pid)))
+
+    def advance(self, seconds: float) -> None:
+        self.clock.advance(seconds)
+
+    def to_deal(self) -> None:
+        """Past the commitment's two seconds (R-FD-02)."""
+        self.advance(self.room.config.timing.commitment_display_s)
+
+    @property
+    def to_act_pid(self) -> str | None:
+        hand = self.room.hand
+        if hand is None or hand.to_act is None:
+            return None
+        return hand.players[hand.to_act]
+
+    def act(self, action: Action) -> c.Reply:
+        hand = self.room.hand
+        assert hand is not None and hand.to_act is not None
+        return self.submit(c.Act(hand.players[hand.to_act], hand.hand_no, action))
+
+    def passive(self) -> c.Reply:
+        """The person to act checks, calls, or stands pat."""
+        hand = self.room.hand
+        assert hand is not None
+        legal = hand.legal()
+        if legal.is_draw_phase:
+            return self.act(Action.discard(()))
+        return self.act(Action.check() if legal.can_check else Action.call())
+
+    def play_hand_passively(self, limit: int = 200) -> None:
+        """Everyone the test drives checks or calls until the hand ends."""
+        for _ in range(limit):
+            if self.room.hand is None or self.room.hand.is_over:
+                return
+            if self.room.hand.to_act is None:
+                return
+            self.passive()
+        raise AssertionError("hand did not end")
+
+    def stacks(self) -> dict[str, int]:
+        return {o.player_id: o.stack for _, o in self.room.seats.items()}
+
+    def assert_chips_conserved(self) -> None:
+        room = self.room
+        held = sum(o.stack for _, o in room.seats.items())
+        held += sum(
+            o.stack
+            for o in room.seats.people()
+            if room.seats.reservation_of(o.player_id) is not None
+        )
+        assert room.hand is None or room.hand.phase.value != "dealt"
+        assert room.chips_in == held + room.chips_out
+
+
+def random_action(rng: Random, legal: Any, hole: tuple[int, ...] = ()) -> Action:
+    if legal.is_draw_phase:
+        return Action.discard(tuple(rng.sample(sorted(hole), rng.randint(0, min(3, len(hole))))))
+    r = rng.random()
+    if legal.bet_kind is not None and r < 0.25:
+        to = rng.choice([legal.min_to, legal.max_to, (legal.min_to + legal.max_to) // 2])
+        return Action(legal.bet_kind, to)
+    if r < 0.4 and legal.can_fold and not legal.can_check:
+        return Action.fold()
+    return Action.check() if legal.can_check else Action.call()
