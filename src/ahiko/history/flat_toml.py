@@ -1,0 +1,117 @@
+"""A fast reader for the flat TOML that PHH files use, with ``tomllib`` as the fallback.
+
+Hand histories are top-level ``key = value`` lines whose values are strings, numbers,
+booleans or arrays of those (``actions`` often spread over lines with ``#`` comments).
+``tomllib`` parses them correctly but spends most of a replay's time doing so; this reader
+handles exactly that subset and gives up (``None``) on anything else — escapes, tables,
+dates, inline tables, odd spacing — so the caller falls back to ``tomllib``. It returns
+the same dict ``tomllib.loads`` would (tests compare both on every sample file).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_KEY_VALUE = re.compile(r"([A-Za-z0-9_-]+) = (.*)")
+_INT = re.compile(r"[+-]?(0|[1-9][0-9]*)")
+_FLOAT = re.compile(r"[+-]?(0|[1-9][0-9]*)\.[0-9]+")
+_ITEM = re.compile(r"""\s*(?:"([^"\\\n]*)"|'([^'\n]*)'|([^,\s\]#"']+))\s*(,?)\s*""")
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def loads_flat(text: str) -> dict[str, Any] | None:
+    """The document as ``tomllib.loads`` would give it, or None if it is not flat PHH."""
+    try:
+        return _parse(text)
+    except _Unsupported:
+        return None
+
+
+def _parse(text: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i].strip()
+        i += 1
+        if not line or line.startswith("#"):
+            continue
+        match = _KEY_VALUE.fullmatch(line)
+        if match is None:
+            raise _Unsupported
+        key, rest = match.groups()
+        if key in out:
+            raise _Unsupported
+        if rest.startswith("["):
+            body = rest[1:]
+            while not _closes(body):
+                if i >= len(lines):
+                    raise _Unsupported
+                body += "\n" + lines[i]
+                i += 1
+            out[key] = _array(body)
+        else:
+            out[key] = _scalar(_strip_comment(rest))
+    return out
+
+
+def _closes(body: str) -> bool:
+    """True once the array's closing bracket is on the last line read (outside comments)."""
+    last = body.rsplit("\n", 1)[-1]
+    return "]" in _strip_comment(last) if "#" in last else "]" in last
+
+
+def _strip_comment(text: str) -> str:
+    if "#" not in text:
+        return text.strip()
+    if '"' in text or "'" in text:
+        # a '#' may sit inside a string; only a trailing comment after the value is simple
+        value, _, _ = text.partition(" #")
+        if "#" in value:
+            raise _Unsupported
+        return value.strip()
+    return text.split("#", 1)[0].strip()
+
+
+def _array(body: str) -> list[Any]:
+    cleaned = "\n".join(_strip_comment(line) for line in body.split("\n")) if "#" in body else body
+    inner = cleaned.rstrip()
+    if not inner.endswith("]"):
+        raise _Unsupported
+    inner = inner[:-1]
+    items: list[Any] = []
+    pos = 0
+    for match in _ITEM.finditer(inner):
+        if match.start() != pos:
+            raise _Unsupported
+        double, single, bare, comma = match.groups()
+        items.append(
+            double if double is not None else single if single is not None else _scalar(bare)
+        )
+        pos = match.end()
+        if not comma:
+            break
+    if inner[pos:].strip():
+        raise _Unsupported
+    return items
+
+
+def _scalar(text: str) -> Any:
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        inner = text[1:-1]
+        if text[0] in inner or "\\" in inner or "\n" in inner:
+            raise _Unsupported
+        return inner
+    if text == "true":
+        return True
+    if text == "false":
+        return False
+    if _INT.fullmatch(text):
+        return int(text)
+    if _FLOAT.fullmatch(text):
+        return float(text)
+    raise _Unsupported

@@ -1,0 +1,211 @@
+"""The PHH hand-history document: TOML fields and the action-line grammar.
+
+PHH (the ``phh-std`` Poker Hand History format) stores one hand as TOML: the variant, stakes,
+``starting_stacks``, an ``actions`` array of lines such as ``"d dh p1 AcAs"``, ``"p2 cbr 300"``,
+``"p1 sm AcAs"``, and optional fields (``finishing_stacks``, ``players``, ...). Players are
+named by position ``p1..pn``: p1 is the first player after the button (the small blind, or the
+big blind heads-up), the button is pn. This module only reads and writes documents; turning
+them into hands of a given variant lives in ``phh_holdem`` and ``phh_draw``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any
+
+from ahiko.poker.cards import Card, CardError, format_card, parse_card
+
+from .flat_toml import loads_flat
+from .toml_writer import dumps_table
+
+UNKNOWN_CARD = "??"
+HOLDEM_VARIANT = "NT"  # PHH code for No-Limit Texas Hold'em
+DRAW_VARIANT = "FD-AHIKO"  # our code for fixed-limit five-card draw (docs/history-formats.md)
+
+# Fields written first, in this order; any other field keeps the order it was given in.
+_FIELD_ORDER = (
+    "variant",
+    "ante_trimming_status",
+    "antes",
+    "blinds_or_straddles",
+    "min_bet",
+    "small_bet",
+    "big_bet",
+    "raise_cap",
+    "starting_stacks",
+    "actions",
+)
+
+
+class PhhError(ValueError):
+    """A hand history that cannot be read or replayed; the message says where and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealHole:
+    """``d dh pN CARDS``: cards dealt to a player (``None`` = unknown card ``??``)."""
+
+    player: int  # 0-based position index (p1 -> 0)
+    cards: tuple[Card | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealBoard:
+    """``d db CARDS``: community cards."""
+
+    cards: tuple[Card | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMove:
+    """``pN VERB [ARG]``: f (fold), cc (check/call), cbr (bet/raise to), sd (discard, or
+    stand pat without cards), sm (show, or muck without cards)."""
+
+    player: int
+    verb: str
+    amount: int | None = None
+    cards: tuple[Card | None, ...] = ()
+
+
+PhhAction = DealHole | DealBoard | PlayerMove
+
+PLAYER_VERBS = frozenset({"f", "cc", "cbr", "sd", "sm"})
+
+
+@dataclass(slots=True)
+class PhhDocument:
+    """A parsed PHH file. ``fields`` keeps every TOML field (including the ones given their
+    own attribute) so that nothing is lost on a round trip."""
+
+    variant: str
+    starting_stacks: list[float]
+    actions: list[str]
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def player_count(self) -> int:
+        return len(self.starting_stacks)
+
+    @property
+    def finishing_stacks(self) -> list[float] | None:
+        value = self.fields.get("finishing_stacks")
+        return None if value is None else [_number(v, "finishing_stacks") for v in value]
+
+    @property
+    def players(self) -> list[str] | None:
+        value = self.fields.get("players")
+        return None if value is None else [str(v) for v in value]
+
+    def parsed_actions(self) -> list[PhhAction]:
+        return [parse_action(line, self.player_count) for line in self.actions]
+
+
+def loads(text: str) -> PhhDocument:
+    """Read one PHH document from TOML text."""
+    raw = loads_flat(text)
+    if raw is None:
+        try:
+            raw = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise PhhError(f"not valid TOML: {exc}") from exc
+    for name in ("variant", "starting_stacks", "actions"):
+        if name not in raw:
+            raise PhhError(f"missing required field {name!r}")
+    if not isinstance(raw["actions"], list) or not all(isinstance(a, str) for a in raw["actions"]):
+        raise PhhError("field 'actions' must be an array of strings")
+    stacks = raw["starting_stacks"]
+    if not isinstance(stacks, list) or not stacks:
+        raise PhhError("field 'starting_stacks' must be a non-empty array of numbers")
+    return PhhDocument(
+        variant=str(raw["variant"]),
+        starting_stacks=[_number(v, "starting_stacks") for v in stacks],
+        actions=list(raw["actions"]),
+        fields=dict(raw),
+    )
+
+
+def dumps(doc: PhhDocument) -> str:
+    """Write a PHH document as TOML (required fields first, ``actions`` one per line)."""
+    merged: dict[str, Any] = dict(doc.fields)
+    merged["variant"] = doc.variant
+    merged["starting_stacks"] = doc.starting_stacks
+    merged["actions"] = doc.actions
+    ordered = {k: merged[k] for k in _FIELD_ORDER if k in merged}
+    ordered.update({k: v for k, v in merged.items() if k not in ordered})
+    return dumps_table(ordered, multiline_keys=("actions",))
+
+
+def parse_action(line: str, player_count: int) -> PhhAction:
+    """Parse one action line; the ``# commentary`` part, if any, is dropped."""
+    body = line.split("#", 1)[0].strip()
+    words = body.split()
+    if not words:
+        raise PhhError(f"empty action line {line!r}")
+    try:
+        if words[0] == "d":
+            return _parse_dealing(words, player_count, line)
+        player = _parse_player(words[0], player_count, line)
+        verb = words[1] if len(words) > 1 else ""
+        if verb not in PLAYER_VERBS:
+            raise PhhError(f"unknown or unsupported action {verb!r} in {line!r}")
+        if verb == "cbr":
+            if len(words) != 3:
+                raise PhhError(f"'cbr' needs one amount in {line!r}")
+            return PlayerMove(player, verb, amount=_parse_amount(words[2], line))
+        if verb in ("sd", "sm"):
+            if len(words) > 3:
+                raise PhhError(f"too many words in {line!r}")
+            cards = parse_phh_cards(words[2]) if len(words) == 3 else ()
+            return PlayerMove(player, verb, cards=cards)
+        if len(words) != 2:
+            raise PhhError(f"unexpected words after {verb!r} in {line!r}")
+        return PlayerMove(player, verb)
+    except CardError as exc:
+        raise PhhError(f"bad card in {line!r}: {exc}") from exc
+
+
+def parse_phh_cards(text: str) -> tuple[Card | None, ...]:
+    """ "AcAs" -> (48, 51); "????" -> (None, None); "Ac??" -> (48, None)."""
+    if len(text) % 2:
+        raise CardError(f"odd number of characters in {text!r}")
+    pairs = [text[i : i + 2] for i in range(0, len(text), 2)]
+    return tuple(None if p == UNKNOWN_CARD else parse_card(p) for p in pairs)
+
+
+def format_phh_cards(cards: tuple[Card | None, ...] | list[Card | None]) -> str:
+    return "".join(UNKNOWN_CARD if c is None else format_card(c) for c in cards)
+
+
+def player_label(index: int) -> str:
+    """0 -> "p1"."""
+    return f"p{index + 1}"
+
+
+def _parse_dealing(words: list[str], player_count: int, line: str) -> PhhAction:
+    if len(words) >= 2 and words[1] == "dh" and len(words) == 4:
+        return DealHole(_parse_player(words[2], player_count, line), parse_phh_cards(words[3]))
+    if len(words) == 3 and words[1] == "db":
+        return DealBoard(parse_phh_cards(words[2]))
+    raise PhhError(f"unknown or unsupported dealing {line!r}")
+
+
+def _parse_player(word: str, player_count: int, line: str) -> int:
+    if not (word.startswith("p") and word[1:].isdigit()):
+        raise PhhError(f"expected a player like 'p1' in {line!r}, got {word!r}")
+    index = int(word[1:]) - 1
+    if not 0 <= index < player_count:
+        raise PhhError(f"player {word} out of range 1..{player_count} in {line!r}")
+    return index
+
+
+def _parse_amount(word: str, line: str) -> int:
+    if not word.isdigit():
+        raise PhhError(f"amount must be a whole number of chips in {line!r}, got {word!r}")
+    return int(word)
+
+
+def _number(value: object, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PhhError(f"field {name!r} must hold numbers, got {value!r}")
+    return value

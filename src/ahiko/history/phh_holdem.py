@@ -1,0 +1,159 @@
+"""No-Limit Hold'em (PHH variant ``NT``) to and from our engine.
+
+Position mapping: PHH names players ``p1..pn`` in position order, p1 first after the button
+and pn on the button (heads-up p1 is the big blind, p2 the button and small blind). That is
+exactly our ``dealt_seats`` order, so ``p(j+1)`` is ``dealt_seats[j]``. On import the players
+sit at the file's ``seats`` (1-based, written by our export) or else at seats ``0..n-1`` with
+the button on seat ``n-1``.
+
+Import rebuilds the deck from the dealt cards at their ``holdem-noburn-v1`` positions; unknown
+cards (``????``) and undealt positions are filled with the unused cards in ascending order,
+so a replay is deterministic. Player moves are then fed to the engine one by one; the engine
+deals the board and runs the showdown itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ahiko.poker.actions import ActionKind
+from ahiko.poker.config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
+from ahiko.poker.events import ActionTaken, CardsShown, Mucked, StreetDealt
+from ahiko.poker.holdem import HoldemHand
+
+from .deck_rebuild import holdem_deck
+from .hand_log import HandLog, VisibleCards
+from .phh import (
+    HOLDEM_VARIANT,
+    PhhDocument,
+    PhhError,
+    PlayerMove,
+    format_phh_cards,
+    player_label,
+)
+from .phh_moves import (
+    apply_move,
+    apply_voluntary_shows,
+    per_player,
+    seats_in_table_order,
+    table_seats,
+    whole_chips,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HoldemSetup:
+    """What ``HoldemHand.start`` needs, read from a PHH document."""
+
+    config: HoldemConfig
+    seats: tuple[int, ...]
+    stacks: tuple[int, ...]
+    button: int
+
+
+def holdem_setup(doc: PhhDocument) -> HoldemSetup:
+    """Stakes and seating of an ``NT`` document; refuses what our rules cannot play."""
+    if doc.variant != HOLDEM_VARIANT:
+        raise PhhError(f"variant {doc.variant!r} is not No-Limit Hold'em ({HOLDEM_VARIANT!r})")
+    n = doc.player_count
+    if not HOLDEM_MIN_PLAYERS <= n <= HOLDEM_MAX_PLAYERS:
+        raise PhhError(f"{n} players; No-Limit Hold'em takes 2..9 (R-HE-01)")
+    stacks = tuple(whole_chips(v, "starting_stacks") for v in doc.starting_stacks)
+    antes = per_player(doc.fields.get("antes", 0), n, "antes")
+    if len(set(antes)) != 1:
+        raise PhhError(f"antes {antes} differ between players; only an equal ante is supported")
+    blinds = per_player(doc.fields.get("blinds_or_straddles", []), n, "blinds_or_straddles")
+    small_blind, big_blind, *rest = blinds
+    if any(rest):
+        raise PhhError(f"blinds_or_straddles {blinds}: straddles are not supported")
+    try:
+        config = HoldemConfig(small_blind=small_blind, big_blind=big_blind, ante=antes[0])
+    except ValueError as exc:
+        raise PhhError(f"blinds_or_straddles {blinds}: {exc}") from exc
+    min_bet = doc.fields.get("min_bet", big_blind)
+    if min_bet != big_blind:
+        raise PhhError(f"min_bet {min_bet} differs from the big blind {big_blind} (R-HE-07)")
+    seats, button = table_seats(doc.fields, n)
+    return HoldemSetup(config, seats, stacks, button)
+
+
+def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
+    """Replay an ``NT`` document through our engine; the returned hand is over."""
+    setup = holdem_setup(doc)
+    actions = doc.parsed_actions()
+    deck = holdem_deck(actions, doc.player_count)
+    hand, _ = HoldemHand.start(
+        setup.config, *seats_in_table_order(setup.seats, setup.stacks), setup.button, deck
+    )
+    shows: list[PlayerMove] = []
+    for index, action in enumerate(actions):
+        if not isinstance(action, PlayerMove):
+            continue
+        if action.verb == "sm":
+            shows.append(action)
+        elif action.verb == "sd":
+            raise PhhError(f"{doc.actions[index]!r}: there is no draw in hold'em")
+        else:
+            apply_move(hand, action, setup.seats, doc.actions[index])
+    if not hand.is_over:
+        raise PhhError(f"the actions end before the hand does ({len(doc.actions)} actions)")
+    apply_voluntary_shows(hand, shows, setup.seats)
+    return hand
+
+
+def holdem_finishing_stacks(hand: HoldemHand) -> list[int]:
+    """Stacks in PHH position order (p1..pn)."""
+    return [hand.stacks[seat] for seat in HandLog(hand.events).dealt_seats]
+
+
+def holdem_to_phh(
+    hand: HoldemHand,
+    cards: VisibleCards,
+    *,
+    players: Sequence[str] | None = None,
+    extra_fields: dict[str, object] | None = None,
+) -> PhhDocument:
+    """Export a hand as an ``NT`` document. ``cards`` says which private cards may be written
+    (``VisibleCards.for_viewer`` or ``.all_cards`` for a private archive); hidden ones are
+    written ``??``."""
+    log = HandLog(hand.events)
+    config = log.holdem_config
+    order = log.dealt_seats
+    label = {seat: player_label(j) for j, seat in enumerate(order)}
+    n = len(order)
+    actions = [f"d dh {label[seat]} {format_phh_cards(cards.hole(seat))}" for seat in order]
+    for event in hand.events:
+        if isinstance(event, StreetDealt):
+            actions.append(f"d db {format_phh_cards(event.cards)}")
+        elif isinstance(event, ActionTaken):
+            actions.append(f"{label[event.seat]} {_phh_verb(event.action, event.amount)}")
+        elif isinstance(event, CardsShown):
+            shown = cards.shown(event.seat) or (None,) * len(event.cards)
+            actions.append(f"{label[event.seat]} sm {format_phh_cards(shown)}")
+        elif isinstance(event, Mucked):
+            actions.append(f"{label[event.seat]} sm")
+    starting = log.starting_stacks
+    fields: dict[str, object] = {
+        "variant": HOLDEM_VARIANT,
+        "ante_trimming_status": True,
+        "antes": [config.ante] * n,
+        "blinds_or_straddles": [config.small_blind, config.big_blind] + [0] * (n - 2),
+        "min_bet": config.big_blind,
+        "starting_stacks": [starting[s] for s in order],
+        "actions": actions,
+        "finishing_stacks": [hand.stacks[s] for s in order],
+        "seats": [s + 1 for s in order],  # table seats, 1-based, in position order
+    }
+    if players is not None:
+        fields["players"] = list(players)
+    fields.update(extra_fields or {})
+    return PhhDocument(HOLDEM_VARIANT, [starting[s] for s in order], actions, fields)
+
+
+def _phh_verb(kind: str, amount: int) -> str:
+    if kind == ActionKind.FOLD:
+        return "f"
+    if kind in (ActionKind.CHECK, ActionKind.CALL):
+        return "cc"
+    return f"cbr {amount}"

@@ -1,0 +1,125 @@
+"""Feeding PHH player moves to a hand of our engine, shared by hold'em and five-card draw."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from ahiko.poker.actions import Action, ActionKind, IllegalAction, LegalActions
+from ahiko.poker.cards import Card, format_card
+from ahiko.poker.events import CardsShown, Event
+
+from .phh import PhhError, PlayerMove, player_label
+
+
+class PlayableHand(Protocol):
+    @property
+    def to_act(self) -> int | None: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def events(self) -> tuple[Event, ...]: ...
+    def legal_actions(self) -> LegalActions: ...
+    def act(self, seat: int, action: Action) -> list[Event]: ...
+    def show(self, seat: int) -> list[Event]: ...
+
+
+def apply_move(
+    hand: PlayableHand,
+    move: PlayerMove,
+    seats: Sequence[int],
+    line: str,
+    discard: tuple[Card, ...] = (),
+) -> None:
+    """Apply a f / cc / cbr / sd move of position ``move.player`` (seat ``seats[j]``).
+    ``discard`` holds the real cards of an ``sd`` move (unknown ones already resolved)."""
+    seat = seats[move.player]
+    if hand.is_over or hand.to_act is None:
+        raise PhhError(f"{line!r}: no player may act now (the hand is over or running out)")
+    if hand.to_act != seat:
+        expected = player_label(list(seats).index(hand.to_act))
+        raise PhhError(f"{line!r}: it is {expected}'s turn, not {player_label(move.player)}'s")
+    legal = hand.legal_actions()
+    action: Action
+    if move.verb == "sd":
+        if not legal.is_draw_phase:
+            raise PhhError(f"{line!r}: this is not the draw")
+        action = Action.discard(discard)
+    elif legal.is_draw_phase:
+        raise PhhError(f"{line!r}: {player_label(move.player)} must draw ('sd') now")
+    elif move.verb == "f":
+        action = Action.fold()
+    elif move.verb == "cc":
+        action = Action.call() if legal.call_cost > 0 else Action.check()
+    else:
+        assert move.amount is not None
+        bet = legal.bet_kind is ActionKind.BET
+        action = Action.bet(move.amount) if bet else Action.raise_to(move.amount)
+    try:
+        hand.act(seat, action)
+    except IllegalAction as exc:
+        raise PhhError(f"{line!r} is illegal here: {exc}") from exc
+
+
+def apply_voluntary_shows(
+    hand: PlayableHand, shows: Sequence[PlayerMove], seats: Sequence[int]
+) -> None:
+    """A PHH ``sm CARDS`` for a seat our showdown left unshown is a voluntary show
+    (R-HE-12); our engine decides the showdown order and mucks itself."""
+    shown = {e.seat for e in hand.events if isinstance(e, CardsShown)}
+    for move in shows:
+        seat = seats[move.player]
+        if move.cards and seat not in shown:
+            try:
+                hand.show(seat)
+            except IllegalAction:
+                continue
+            shown.add(seat)
+
+
+def per_player(value: object, n: int, name: str) -> list[int]:
+    """A PHH per-player field (a number for everyone, or an array padded with zeros)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return [whole_chips(value, name)] * n
+    if not isinstance(value, list):
+        raise PhhError(f"field {name!r} must be a number or an array")
+    if len(value) > n:
+        raise PhhError(f"field {name!r} has {len(value)} entries for {n} players")
+    return [whole_chips(v, name) for v in list(value) + [0] * (n - len(value))]
+
+
+def whole_chips(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PhhError(f"field {name!r} must hold numbers, got {value!r}")
+    if value != int(value) or value < 0:
+        raise PhhError(f"field {name!r}: {value!r} is not a whole number of chips")
+    return int(value)
+
+
+def describe_cards(cards: Sequence[Card]) -> str:
+    return " ".join(format_card(c) for c in cards)
+
+
+def table_seats(fields: dict[str, object], n: int) -> tuple[tuple[int, ...], int]:
+    """Seats in position order (p1..pn) and the button seat. PHH's optional ``seats`` field
+    (1-based table seats, which our export writes) is honoured; without it pj sits at seat
+    j-1. Position order must be clockwise from the first seat after the button (pn)."""
+    raw = fields.get("seats")
+    if raw is None:
+        return tuple(range(n)), n - 1
+    if not isinstance(raw, list) or len(raw) != n:
+        raise PhhError(f"field 'seats' must list one seat per player ({n})")
+    seats = tuple(whole_chips(s, "seats") - 1 for s in raw)
+    button = seats[-1]
+    clockwise = sorted(seats, key=lambda s: (s <= button, s))
+    if len(set(seats)) != n or min(seats) < 0 or list(seats) != clockwise:
+        raise PhhError(f"field 'seats' {raw} is not in clockwise order ending with the button")
+    return seats, button
+
+
+def seats_in_table_order(
+    seats: Sequence[int], stacks: Sequence[int]
+) -> tuple[list[int], list[int]]:
+    """Seats ascending with their stacks, as a table hands them to ``start``."""
+    pairs = sorted(zip(seats, stacks, strict=True))
+    return [s for s, _ in pairs], [c for _, c in pairs]

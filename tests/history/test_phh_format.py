@@ -1,0 +1,188 @@
+"""The PHH document layer: TOML reading/writing, the action grammar and deck rebuilding."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from ahiko.history.deck_rebuild import draw_deck, holdem_deck
+from ahiko.history.flat_toml import loads_flat
+from ahiko.history.phh import (
+    DealBoard,
+    DealHole,
+    PhhError,
+    PlayerMove,
+    dumps,
+    loads,
+    parse_action,
+)
+from ahiko.history.replay import find_phh_files, replay_text, stacks_match
+from ahiko.history.toml_writer import TomlWriteError, dumps_table
+from ahiko.poker.cards import format_card, parse_card, parse_cards
+
+SAMPLES = Path("/work/shared/phh")
+
+
+def test_toml_writer_round_trips_through_tomllib() -> None:
+    fields = {
+        "variant": "NT",
+        "flag": True,
+        "ratio": 0.25,
+        "stacks": [100, 200],
+        "name with space": 'quote " and \\ and\nnewline\ttab',
+        "actions": ["d dh p1 AcAs", "p1 cc"],
+    }
+    text = dumps_table(fields, multiline_keys=("actions",))
+    assert tomllib.loads(text) == fields
+    assert '  "p1 cc",\n' in text
+
+
+def test_toml_writer_refuses_what_it_cannot_write() -> None:
+    with pytest.raises(TomlWriteError, match="non-finite"):
+        dumps_table({"x": float("inf")})
+    with pytest.raises(TomlWriteError, match="dict"):
+        dumps_table({"x": {"nested": 1}})
+
+
+def test_action_grammar_reads_every_supported_line() -> None:
+    assert parse_action("d dh p1 AcAs", 3) == DealHole(0, parse_cards("AcAs"))
+    assert parse_action("d dh p2 ????", 3) == DealHole(1, (None, None))
+    assert parse_action("d dh p3 Ac??", 3) == DealHole(2, (parse_card("Ac"), None))
+    assert parse_action("d db 7h8c9d", 3) == DealBoard(parse_cards("7h8c9d"))
+    assert parse_action("p2 cbr 300  # comment", 3) == PlayerMove(1, "cbr", amount=300)
+    assert parse_action("p1 cc", 3) == PlayerMove(0, "cc")
+    assert parse_action("p3 f", 3) == PlayerMove(2, "f")
+    assert parse_action("p1 sm AcAs", 3) == PlayerMove(0, "sm", cards=parse_cards("AcAs"))
+    assert parse_action("p1 sm", 3) == PlayerMove(0, "sm")
+    assert parse_action("p1 sd", 3) == PlayerMove(0, "sd")
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("p4 cc", "out of range"),
+        ("p1 xx", "unknown or unsupported action"),
+        ("p1 cbr", "needs one amount"),
+        ("p1 cbr 10.5", "whole number"),
+        ("d dh p1 AcAc", "duplicate|dealt twice"),
+        ("d dh p1 Zz9c", "bad card"),
+        ("q1 cc", "expected a player"),
+        ("d xx AcAs", "unsupported dealing"),
+    ],
+)
+def test_action_grammar_names_what_is_wrong(line: str, message: str) -> None:
+    with pytest.raises(PhhError, match=message):
+        if "AcAc" in line:
+            holdem_deck([parse_action("d dh p1 Ac??", 3), parse_action("d dh p2 Ac??", 3)], 3)
+        else:
+            parse_action(line, 3)
+
+
+def test_document_round_trip_keeps_every_field() -> None:
+    text = (SAMPLES / "dwan-ivey-2009.phh").read_text()
+    doc = loads(text)
+    again = loads(dumps(doc))
+    assert again.fields == doc.fields
+    assert again.actions == doc.actions
+    assert doc.players == ["Phil Ivey", "Patrik Antonius", "Tom Dwan"]
+
+
+def test_loads_names_missing_fields_and_bad_toml() -> None:
+    with pytest.raises(PhhError, match="missing required field 'actions'"):
+        loads('variant = "NT"\nstarting_stacks = [1, 2]\n')
+    with pytest.raises(PhhError, match="not valid TOML"):
+        loads("variant = ")
+
+
+def test_holdem_deck_puts_known_cards_at_their_layout_positions() -> None:
+    n = 3
+    actions = [
+        parse_action("d dh p1 AcAs", n),
+        parse_action("d dh p2 ????", n),
+        parse_action("d dh p3 7h6h", n),
+        parse_action("d db Jc3d5c", n),
+        parse_action("d db 4h", n),
+    ]
+    deck = holdem_deck(actions, n)
+    assert sorted(deck) == list(range(52))
+    # hole card k of position j at k*n + j; board b at 2n + b (holdem-noburn-v1)
+    assert [format_card(deck[p]) for p in (0, 3, 2, 5)] == ["Ac", "As", "7h", "6h"]
+    assert [format_card(deck[p]) for p in (6, 7, 8, 9)] == ["Jc", "3d", "5c", "4h"]
+    # unknown cards are filled with the lowest unused cards, deterministically
+    assert deck[1] == 0 and deck[4] == 1
+    assert holdem_deck(actions, n) == deck
+
+
+def test_draw_deck_places_replacements_in_draw_order() -> None:
+    n = 2
+    actions = [
+        parse_action("d dh p1 AcKd2h3s4c", n),
+        parse_action("d dh p2 ??????????", n),
+        parse_action("p1 sd 2h3s", n),
+        parse_action("d dh p1 QsJs", n),
+        parse_action("p2 sd ??", n),
+        parse_action("d dh p2 9c", n),
+    ]
+    deck, unknown = draw_deck(actions, n)
+    assert [format_card(deck[k * n]) for k in range(5)] == ["Ac", "Kd", "2h", "3s", "4c"]
+    assert [format_card(deck[p]) for p in (10, 11, 12)] == ["Qs", "Js", "9c"]
+    assert unknown == frozenset(k * n + 1 for k in range(5))
+
+
+def test_R_PT_05_half_chip_in_a_recorded_split_matches_our_whole_chips() -> None:
+    assert stacks_match([10113, 9887], [10112.5, 9887.5])
+    assert stacks_match([10112, 9888], [10112.5, 9887.5])
+    assert not stacks_match([10114, 9886], [10112.5, 9887.5])
+    assert not stacks_match([1, 2], [1, 2, 3])
+
+
+def test_replay_reports_foreign_variants_as_skipped_not_matched() -> None:
+    outcome = replay_text((SAMPLES / "alice-carol-wikipedia.phh").read_text(), "badugi.phh")
+    assert outcome.match is None and outcome.error is None
+    assert outcome.skipped is not None and "'FB' (fixed-limit badugi)" in outcome.skipped
+    assert outcome.passed() and not outcome.passed(strict=True)
+
+
+def test_replay_reports_broken_files_as_failures() -> None:
+    outcome = replay_text("variant = 'NT'\n", "broken.phh")
+    assert outcome.error is not None and "missing required field" in outcome.error
+    assert not outcome.passed()
+
+
+def test_find_phh_files_searches_folders_recursively(tmp_path: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "x.phh").write_text("")
+    (tmp_path / "a" / "y.txt").write_text("")
+    single = tmp_path / "z.phh"
+    single.write_text("")
+    assert find_phh_files([tmp_path / "a", single]) == [tmp_path / "a" / "b" / "x.phh", single]
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        find_phh_files([tmp_path / "missing"])
+    assert len(find_phh_files([SAMPLES])) == 158
+
+
+def test_flat_toml_reader_agrees_with_tomllib_on_every_sample() -> None:
+    texts = [p.read_text() for p in find_phh_files([SAMPLES])]
+    fast = [loads_flat(t) for t in texts]
+    assert sum(f is not None for f in fast) >= 150  # the fast path is the common one
+    for text, parsed in zip(texts, fast, strict=True):
+        if parsed is not None:
+            assert parsed == tomllib.loads(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'a = "esc\\"aped"\n',
+        "[table]\nx = 1\n",
+        'a = "p1 cc # not a comment"\n',
+        "a = 1979-05-27\n",
+        "a = { x = 1 }\n",
+        "a = [1, 2\n",
+        "a = 1\na = 2\n",
+    ],
+)
+def test_flat_toml_reader_leaves_anything_unusual_to_tomllib(text: str) -> None:
+    assert loads_flat(text) is None
