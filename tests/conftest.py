@@ -7,6 +7,8 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+pytest_plugins = ["pg"]
+
 settings.register_profile(
     "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )

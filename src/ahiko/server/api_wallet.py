@@ -1,0 +1,95 @@
+"""Routes: wallet balance, the free claim, the statement (Extrato)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Query, Request
+
+from ahiko.server.accounts import User
+from ahiko.server.services import current_user, services
+from ahiko.wallet.policy import CLAIM_AMOUNT, CLAIM_BELOW
+from ahiko.wallet.statement import MAX_PER_PAGE, StatementLine, statement
+
+router = APIRouter(prefix="/api/wallet")
+SignedIn = Annotated[User, Depends(current_user)]
+
+
+@router.get("")
+def wallet(request: Request, user: SignedIn) -> dict[str, Any]:
+    found = services(request)
+    holdings = found.wallet.holdings(user.id)
+    now = found.clock()
+    next_at = holdings.next_claim_at
+    claimable = holdings.total < CLAIM_BELOW and (next_at is None or now >= next_at)
+    return {
+        "balance": holdings.wallet,
+        "in_seats": holdings.in_seats,
+        "total": holdings.total,
+        "claim": {
+            "available": claimable,
+            "amount": CLAIM_AMOUNT,
+            "below": CLAIM_BELOW,
+            "next_at": None if next_at is None else next_at.isoformat(),
+        },
+    }
+
+
+@router.post("/claim")
+def claim(
+    request: Request,
+    user: SignedIn,
+    idempotency_key: Annotated[str | None, Header(max_length=100)] = None,
+) -> dict[str, Any]:
+    """The free 1,000 coins; a client may send ``Idempotency-Key`` to retry safely."""
+    key = f"claim:{user.id}:{idempotency_key or uuid.uuid4().hex}"
+    found = services(request)
+    receipt = found.wallet.claim(user.id, key)
+    return {
+        "amount": receipt.amount,
+        "applied": receipt.applied,
+        "balance": found.wallet.holdings(user.id).wallet,
+    }
+
+
+@router.get("/statement")
+def wallet_statement(
+    request: Request,
+    user: SignedIn,
+    page: Annotated[int, Query(ge=1)] = 1,
+    per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 20,
+) -> dict[str, Any]:
+    found = statement(services(request).engine, user.id, page, per_page)
+    return {
+        "page": found.page,
+        "per_page": found.per_page,
+        "total": found.total,
+        "pages": found.pages,
+        "lines": [_line_json(line) for line in found.lines],
+    }
+
+
+def _line_json(line: StatementLine) -> dict[str, Any]:
+    summary = line.participation
+    return {
+        "id": line.transaction_id,
+        "kind": line.kind,
+        "amount": line.amount,
+        "at": line.created_at.isoformat(),
+        "reason": line.reason,
+        "balance": line.balance_after,
+        "participation": None
+        if summary is None
+        else {
+            "id": summary.id,
+            "room_id": summary.room_id,
+            "seat": summary.seat,
+            "status": summary.status,
+            "entry": summary.entry,
+            "reloads": summary.reloads,
+            "reload_count": summary.reload_count,
+            "exit": summary.exit,
+            "net": summary.net,
+        },
+    }

@@ -1,0 +1,110 @@
+"""The ASGI application factory."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from argon2 import PasswordHasher
+from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy import text
+
+import ahiko
+from ahiko.rooms import ahiko_api
+from ahiko.rooms import api as rooms_api
+from ahiko.server import api_accounts, api_wallet, gateway
+from ahiko.server.accounts import Accounts
+from ahiko.server.errors import ApiError, error_response, install_error_handlers
+from ahiko.server.security import install_security
+from ahiko.server.services import CSRF_HEADER, Services, services
+from ahiko.server.settings import Settings
+from ahiko.store.engine import make_engine, reading
+from ahiko.store.rooms import recover_interrupted_hands
+from ahiko.wallet.ledger import Clock, utc_now
+from ahiko.wallet.operations import Wallet
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def create_app(
+    settings: Settings,
+    *,
+    clock: Clock = utc_now,
+    routers: Sequence[APIRouter] = (),
+    password_hasher: PasswordHasher | None = None,
+) -> FastAPI:
+    """The Ahiko server for ``settings``. ``routers`` are added before the static client
+    (which answers every other path); ``clock`` and ``password_hasher`` are for tests."""
+    engine = make_engine(settings.resolved_database_url)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # A hand in progress at a crash is cancelled, its chips back at the start stacks,
+        # before any room reopens; the rooms announce ``app.state.recovered_hands``.
+        app.state.recovered_hands = recover_interrupted_hands(engine)
+        yield
+        engine.dispose()
+
+    app = FastAPI(title="Ahiko", version=ahiko.__version__, lifespan=lifespan)
+    app.state.services = Services(
+        settings=settings,
+        engine=engine,
+        clock=clock,
+        accounts=Accounts(engine, clock, password_hasher),
+        wallet=Wallet(engine, clock),
+    )
+    install_error_handlers(app)
+    app.middleware("http")(_require_csrf_header)
+    install_security(app, https=settings.secure_cookies)
+    app.include_router(_core_router())
+    app.include_router(api_accounts.router)
+    app.include_router(api_wallet.router)
+    app.include_router(rooms_api.router)
+    app.include_router(ahiko_api.router)
+    app.include_router(gateway.router)
+    for router in routers:
+        app.include_router(router)
+    if (WEB_DIR / "index.html").is_file():
+        app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+    return app
+
+
+async def _require_csrf_header(
+    request: Request, call_next: Callable[[Request], Awaitable[Response]]
+) -> Response:
+    """State-changing API calls must carry a custom header, which a cross-site form cannot
+    send and a cross-site script cannot add without a CORS preflight we never grant."""
+    if (
+        request.method in UNSAFE_METHODS
+        and request.url.path.startswith("/api/")
+        and request.headers.get(CSRF_HEADER) != "1"
+    ):
+        return error_response(
+            403, "csrf", f"state-changing requests need the {CSRF_HEADER}: 1 header"
+        )
+    return await call_next(request)
+
+
+def _core_router() -> APIRouter:
+    router = APIRouter(prefix="/api")
+
+    @router.get("/health")
+    def health(request: Request) -> dict[str, Any]:
+        with reading(services(request).engine) as conn:
+            conn.execute(text("SELECT 1"))
+        return {"status": "ok", "version": ahiko.__version__}
+
+    @router.get("/fairness/public-key")
+    def fairness_public_key(request: Request) -> dict[str, Any]:
+        try:
+            keys = importlib.import_module("ahiko.fairness.keys")
+        except ImportError:
+            raise ApiError(503, "unavailable", "the fairness module is not installed") from None
+        return {"public_key": keys.public_key_hex(services(request).settings.data_dir)}
+
+    return router

@@ -1,0 +1,130 @@
+"""`ahiko serve` and `ahiko admin …` (migrate, check-ledger, reserve add, grant)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import uuid
+from typing import Any
+
+from ahiko.server.settings import Settings
+from ahiko.store.engine import make_engine
+
+
+def register(subparsers: Any) -> None:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--data-dir", help="data folder (env AHIKO_DATA_DIR, default ./data)")
+    common.add_argument(
+        "--database-url", help="SQLAlchemy URL (env AHIKO_DATABASE_URL; default SQLite in data dir)"
+    )
+
+    serve = subparsers.add_parser("serve", parents=[common], help="run the Ahiko server")
+    serve.add_argument("--host", help="address to listen on (env AHIKO_HOST, default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (env AHIKO_PORT, default 8000)")
+    serve.set_defaults(func=_serve)
+
+    admin = subparsers.add_parser("admin", help="administration: database and ledger")
+    commands = admin.add_subparsers(dest="admin_command", metavar="ACTION", required=True)
+    migrate = commands.add_parser("migrate", parents=[common], help="upgrade the database")
+    migrate.set_defaults(func=_migrate)
+    check = commands.add_parser(
+        "check-ledger", parents=[common], help="verify every ledger invariant (exit 1 if broken)"
+    )
+    check.set_defaults(func=_check_ledger)
+    reserve = commands.add_parser("reserve", help="the Bot Ahiko reserve")
+    reserve_commands = reserve.add_subparsers(
+        dest="reserve_command", metavar="ACTION", required=True
+    )
+    add = reserve_commands.add_parser(
+        "add", parents=[common], help="add coins to the reserve from the mint (R-BA-02)"
+    )
+    add.add_argument("amount", type=int)
+    add.add_argument("--reason", required=True)
+    add.set_defaults(func=_reserve_add)
+    grant = commands.add_parser("grant", parents=[common], help="give coins to a user's wallet")
+    grant.add_argument("username")
+    grant.add_argument("amount", type=int)
+    grant.add_argument("--reason", required=True)
+    grant.set_defaults(func=_grant)
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    return Settings.from_env(
+        data_dir=args.data_dir,
+        database_url=args.database_url,
+        host=getattr(args, "host", None),
+        port=getattr(args, "port", None),
+    )
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from ahiko.server.app import create_app
+
+    settings = _settings(args)
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, proxy_headers=True)
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from ahiko.store.migrate import upgrade
+
+    settings = _settings(args)
+    engine = make_engine(settings.resolved_database_url)
+    revision = upgrade(engine, settings.bot_reserve)
+    engine.dispose()
+    print(f"database at revision {revision}")
+    return 0
+
+
+def _check_ledger(args: argparse.Namespace) -> int:
+    from ahiko.wallet.check import check_ledger
+
+    engine = make_engine(_settings(args).resolved_database_url)
+    violations = check_ledger(engine)
+    engine.dispose()
+    if not violations:
+        print("ledger OK: every invariant holds")
+        return 0
+    print(f"ledger BROKEN: {len(violations)} violation(s)", file=sys.stderr)
+    for violation in violations:
+        print(f"- {violation}", file=sys.stderr)
+    return 1
+
+
+def _reserve_add(args: argparse.Namespace) -> int:
+    from ahiko.wallet import Wallet, WalletError
+
+    engine = make_engine(_settings(args).resolved_database_url)
+    wallet = Wallet(engine)
+    try:
+        wallet.reserve_add(args.amount, args.reason, f"reserve_add:{uuid.uuid4().hex}")
+        print(f"reserve now holds {wallet.reserve_balance()} coins")
+        return 0
+    except WalletError as error:
+        print(f"error: {error.message}", file=sys.stderr)
+        return 1
+    finally:
+        engine.dispose()
+
+
+def _grant(args: argparse.Namespace) -> int:
+    from ahiko.store.accounts import find_user_by_name
+    from ahiko.wallet import Wallet, WalletError
+
+    engine = make_engine(_settings(args).resolved_database_url)
+    try:
+        user = find_user_by_name(engine, args.username)
+        if user is None:
+            print(f"error: no user {args.username!r}", file=sys.stderr)
+            return 1
+        wallet = Wallet(engine)
+        wallet.grant(user.id, args.amount, args.reason, f"grant:{uuid.uuid4().hex}")
+        print(f"{user.username} now holds {wallet.holdings(user.id).wallet} coins")
+        return 0
+    except WalletError as error:
+        print(f"error: {error.message}", file=sys.stderr)
+        return 1
+    finally:
+        engine.dispose()

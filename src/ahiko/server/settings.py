@@ -1,0 +1,48 @@
+"""Server settings: each a command-line option and an environment variable."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ahiko.store.engine import default_database_url
+from ahiko.store.migrate import DEFAULT_BOT_RESERVE
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+DEFAULT_DATA_DIR = Path("./data")
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    data_dir: Path = DEFAULT_DATA_DIR
+    database_url: str | None = None  # None: the SQLite file in data_dir
+    # Secure cookies: on when served over HTTPS (AHIKO_SECURE_COOKIES=1 behind a TLS proxy).
+    secure_cookies: bool = False
+    bot_reserve: int = DEFAULT_BOT_RESERVE
+    extra: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def resolved_database_url(self) -> str:
+        return self.database_url or default_database_url(self.data_dir)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Settings:
+        """Environment first, then explicit overrides (command-line options) that are not None."""
+        env = os.environ if env is None else env
+        values: dict[str, object] = {
+            "host": env.get("AHIKO_HOST", DEFAULT_HOST),
+            "port": int(env.get("AHIKO_PORT", DEFAULT_PORT)),
+            "data_dir": Path(env.get("AHIKO_DATA_DIR", str(DEFAULT_DATA_DIR))),
+            "database_url": env.get("AHIKO_DATABASE_URL") or None,
+            "secure_cookies": env.get("AHIKO_SECURE_COOKIES", "") in ("1", "true", "yes"),
+            "bot_reserve": int(env.get("AHIKO_BOT_RESERVE", DEFAULT_BOT_RESERVE)),
+        }
+        for name, value in overrides.items():
+            if value is not None:
+                values[name] = Path(str(value)) if name == "data_dir" else value
+        return cls(**values)  # type: ignore[arg-type]

@@ -1,0 +1,102 @@
+"""Users, login sessions and login attempts: storage only (rules live in ahiko.server)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Connection, Engine, delete, func, insert, select
+
+from ahiko.store.engine import reading
+from ahiko.store.schema import login_attempts, sessions, users
+
+
+@dataclass(frozen=True, slots=True)
+class UserRecord:
+    id: int
+    username: str
+    password_hash: str
+    created_at: datetime
+
+
+def insert_user(conn: Connection, username: str, password_hash: str, now: datetime) -> int:
+    """Raises IntegrityError if the (case-insensitive) username is taken."""
+    statement = (
+        insert(users)
+        .values(
+            username=username,
+            username_key=username.lower(),
+            password_hash=password_hash,
+            created_at=now,
+        )
+        .returning(users.c.id)
+    )
+    return int(conn.execute(statement).scalar_one())
+
+
+def _user(row: object) -> UserRecord:
+    return UserRecord(row.id, row.username, row.password_hash, row.created_at)  # type: ignore[attr-defined]
+
+
+def find_user_by_name(engine: Engine, username: str) -> UserRecord | None:
+    query = select(users).where(users.c.username_key == username.lower())
+    with reading(engine) as conn:
+        row = conn.execute(query).first()
+    return None if row is None else _user(row)
+
+
+def find_user(engine: Engine, user_id: int) -> UserRecord | None:
+    with reading(engine) as conn:
+        row = conn.execute(select(users).where(users.c.id == user_id)).first()
+    return None if row is None else _user(row)
+
+
+def insert_session(
+    engine: Engine, token_hash: str, user_id: int, now: datetime, expires_at: datetime
+) -> None:
+    with engine.begin() as conn:
+        conn.execute(
+            insert(sessions).values(
+                token_hash=token_hash, user_id=user_id, created_at=now, expires_at=expires_at
+            )
+        )
+
+
+def session_user(engine: Engine, token_hash: str, now: datetime) -> UserRecord | None:
+    """The user of a live session, or None if unknown or expired."""
+    query = (
+        select(users)
+        .join(sessions, sessions.c.user_id == users.c.id)
+        .where(sessions.c.token_hash == token_hash, sessions.c.expires_at > now)
+    )
+    with reading(engine) as conn:
+        row = conn.execute(query).first()
+    return None if row is None else _user(row)
+
+
+def delete_session(engine: Engine, token_hash: str) -> None:
+    with engine.begin() as conn:
+        conn.execute(delete(sessions).where(sessions.c.token_hash == token_hash))
+
+
+def record_login_attempt(
+    engine: Engine, username: str, ip: str, succeeded: bool, now: datetime
+) -> None:
+    with engine.begin() as conn:
+        conn.execute(
+            insert(login_attempts).values(
+                username_key=username.lower()[:64], ip=ip[:64], succeeded=succeeded, at=now
+            )
+        )
+
+
+def recent_failures(engine: Engine, username: str, ip: str, since: datetime) -> tuple[int, int]:
+    """Failed logins since ``since``: (for this username, from this IP)."""
+    failed = login_attempts.c.succeeded.is_(False)
+    recent = login_attempts.c.at >= since
+    by_name = select(func.count()).where(
+        failed, recent, login_attempts.c.username_key == username.lower()[:64]
+    )
+    by_ip = select(func.count()).where(failed, recent, login_attempts.c.ip == ip[:64])
+    with reading(engine) as conn:
+        return int(conn.execute(by_name).scalar_one()), int(conn.execute(by_ip).scalar_one())

@@ -1,0 +1,181 @@
+"""The database schema as SQLAlchemy Core tables; the migrations under ``migrations/`` create
+exactly this. Chips are BIGINT, constraints are named, and no ENUM types are used (kinds are
+short strings with CHECK constraints) so one schema serves SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+# SQLite autoincrements only an INTEGER PRIMARY KEY; PostgreSQL gets BIGINT.
+BigId = BigInteger().with_variant(Integer, "sqlite")
+Chips = BigInteger
+Moment = DateTime(timezone=True)
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("username", String(20), nullable=False),
+    # Lower-cased username: "Ana" and "ana" are the same account.
+    Column("username_key", String(20), nullable=False, unique=True),
+    Column("password_hash", String(255), nullable=False),
+    Column("created_at", Moment, nullable=False),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    # SHA-256 of the cookie token: a leaked table does not leak live sessions.
+    Column("token_hash", String(64), primary_key=True),
+    Column("user_id", ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("created_at", Moment, nullable=False),
+    Column("expires_at", Moment, nullable=False),
+)
+
+login_attempts = Table(
+    "login_attempts",
+    metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("username_key", String(64), nullable=False),
+    Column("ip", String(64), nullable=False),
+    Column("succeeded", Boolean, nullable=False),
+    Column("at", Moment, nullable=False),
+    Index("ix_login_attempts_username_at", "username_key", "at"),
+    Index("ix_login_attempts_ip_at", "ip", "at"),
+)
+
+ACCOUNT_KINDS = ("mint", "wallet", "escrow", "reserve")
+
+ledger_accounts = Table(
+    "ledger_accounts",
+    metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("kind", String(16), nullable=False),
+    # Wallets belong to a user (one each); escrows are found through their participation.
+    Column("user_id", ForeignKey("users.id"), nullable=True, unique=True),
+    # Singletons: "mint", "bot_reserve".
+    Column("name", String(32), nullable=True, unique=True),
+    Column("balance", Chips, nullable=False, default=0),
+    Column("created_at", Moment, nullable=False),
+    CheckConstraint("kind IN ('mint', 'wallet', 'escrow', 'reserve')", name="kind"),
+    CheckConstraint("balance >= 0 OR kind = 'mint'", name="no_overdraft"),
+)
+
+ledger_transactions = Table(
+    "ledger_transactions",
+    metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("idempotency_key", String(128), nullable=False, unique=True),
+    Column("kind", String(24), nullable=False),
+    # SHA-256 of the operation's request: the same key with other content is refused.
+    Column("request_hash", String(64), nullable=False),
+    Column("user_id", ForeignKey("users.id"), nullable=True, index=True),
+    Column("participation_id", ForeignKey("participations.id"), nullable=True, index=True),
+    Column("amount", Chips, nullable=False),
+    Column("reason", Text, nullable=True),
+    Column("created_at", Moment, nullable=False),
+)
+
+ledger_entries = Table(
+    "ledger_entries",
+    metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("transaction_id", ForeignKey("ledger_transactions.id"), nullable=False, index=True),
+    Column("account_id", ForeignKey("ledger_accounts.id"), nullable=False, index=True),
+    Column("amount", Chips, nullable=False),
+)
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("config", JSON, nullable=False),
+    Column("status", String(16), nullable=False, default="open"),
+    Column("created_at", Moment, nullable=False),
+    Column("updated_at", Moment, nullable=False),
+    CheckConstraint("status IN ('open', 'closed')", name="status"),
+)
+
+participations = Table(
+    "participations",
+    metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("room_id", ForeignKey("rooms.id"), nullable=False, index=True),
+    Column("seat", Integer, nullable=False),
+    # A person's stay has a user; the Bot Ahiko's has none and player = 'bot_ahiko'.
+    Column("player", String(16), nullable=False),
+    Column("user_id", ForeignKey("users.id"), nullable=True, index=True),
+    Column("escrow_account_id", ForeignKey("ledger_accounts.id"), nullable=False, unique=True),
+    Column("status", String(16), nullable=False),
+    Column("entry_amount", Chips, nullable=False),
+    Column("reload_amount", Chips, nullable=False, default=0),
+    Column("reload_count", Integer, nullable=False, default=0),
+    Column("exit_amount", Chips, nullable=True),
+    Column("opened_at", Moment, nullable=False),
+    Column("closed_at", Moment, nullable=True),
+    CheckConstraint("player IN ('person', 'bot_ahiko')", name="player"),
+    CheckConstraint("status IN ('open', 'closed')", name="status"),
+    CheckConstraint(
+        "(player = 'person' AND user_id IS NOT NULL) OR (player = 'bot_ahiko' AND user_id IS NULL)",
+        name="owner",
+    ),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("room_id", ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    # 'person', 'bot' (a recreational room's bot) or 'bot_ahiko'.
+    Column("occupant", String(16), nullable=False),
+    Column("user_id", ForeignKey("users.id"), nullable=True),
+    Column("participation_id", ForeignKey("participations.id"), nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("stack", Chips, nullable=False),
+    Column("extra", JSON, nullable=True),
+    Column("updated_at", Moment, nullable=False),
+    CheckConstraint("stack >= 0", name="stack_not_negative"),
+)
+
+hands = Table(
+    "hands",
+    metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("room_id", ForeignKey("rooms.id", ondelete="CASCADE"), nullable=False),
+    Column("hand_no", Integer, nullable=False),
+    Column("status", String(16), nullable=False),
+    # {seat: chips} at the hand's start: where chips return if the hand is cancelled.
+    Column("start_stacks", JSON, nullable=False),
+    Column("events", JSON, nullable=True),
+    Column("cancel_reason", Text, nullable=True),
+    Column("started_at", Moment, nullable=False),
+    Column("ended_at", Moment, nullable=True),
+    UniqueConstraint("room_id", "hand_no", name="uq_hands_room_id_hand_no"),
+    CheckConstraint("status IN ('in_progress', 'finished', 'cancelled')", name="status"),
+)

@@ -1,0 +1,133 @@
+"""The statement (Extrato): a user's wallet movements, newest first, each with the
+participation it belongs to (entry, reloads, exit and net result; zero exits included,
+R-RM-15)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Engine, func, select
+
+from ahiko.store.engine import reading
+from ahiko.store.schema import ledger_entries, ledger_transactions, participations
+from ahiko.wallet import ledger
+from ahiko.wallet.errors import InvalidRequest
+from ahiko.wallet.ledger import as_utc
+
+MAX_PER_PAGE = 100
+# How each kind moves the wallet: +1 into it, -1 out of it.
+WALLET_SIGN = {"signup": 1, "grant": 1, "claim": 1, "cash_out": 1, "buy_in": -1, "reload": -1}
+
+
+@dataclass(frozen=True, slots=True)
+class ParticipationSummary:
+    id: int
+    room_id: str
+    seat: int
+    status: str
+    entry: int
+    reloads: int
+    reload_count: int
+    exit: int | None
+    opened_at: datetime
+    closed_at: datetime | None
+
+    @property
+    def net(self) -> int | None:
+        """Exit minus everything put in; None while the participation is open."""
+        return None if self.exit is None else self.exit - self.entry - self.reloads
+
+
+@dataclass(frozen=True, slots=True)
+class StatementLine:
+    transaction_id: int
+    kind: str
+    amount: int  # signed, as seen by the wallet
+    created_at: datetime
+    reason: str | None
+    participation: ParticipationSummary | None
+    balance_after: int  # the wallet's balance right after this line
+
+
+@dataclass(frozen=True, slots=True)
+class StatementPage:
+    lines: list[StatementLine]
+    page: int
+    per_page: int
+    total: int
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.per_page))
+
+
+def statement(engine: Engine, user_id: int, page: int = 1, per_page: int = 20) -> StatementPage:
+    if isinstance(page, bool) or not isinstance(page, int) or page < 1:
+        raise InvalidRequest(f"page must be a number from 1, got {page!r}")
+    if (
+        isinstance(per_page, bool)
+        or not isinstance(per_page, int)
+        or not 1 <= per_page <= MAX_PER_PAGE
+    ):
+        raise InvalidRequest(
+            f"per_page must be a number from 1 to {MAX_PER_PAGE}, got {per_page!r}"
+        )
+    mine = ledger_transactions.c.user_id == user_id
+    query = (
+        select(ledger_transactions, participations.c.room_id, participations.c.seat,
+               participations.c.status, participations.c.entry_amount,
+               participations.c.reload_amount, participations.c.reload_count,
+               participations.c.exit_amount, participations.c.opened_at,
+               participations.c.closed_at)
+        .outerjoin(participations, participations.c.id == ledger_transactions.c.participation_id)
+        .where(mine)
+        .order_by(ledger_transactions.c.id.desc())
+        .limit(per_page)
+        .offset((page - 1) * per_page)
+    )  # fmt: skip
+    with reading(engine) as conn:
+        total = int(conn.execute(select(func.count()).where(mine)).scalar_one())
+        rows = conn.execute(query).all()
+        # Every wallet movement is a line of this statement, so the balance after the
+        # newest line on the page is today's balance less what came later.
+        wallet_id = ledger.wallet_account(conn, user_id)
+        later = 0
+        if rows:
+            later = conn.execute(
+                select(func.coalesce(func.sum(ledger_entries.c.amount), 0)).where(
+                    ledger_entries.c.account_id == wallet_id,
+                    ledger_entries.c.transaction_id > rows[0].id,
+                )
+            ).scalar_one()
+        running = ledger.balance(conn, wallet_id) - int(later)
+    lines = []
+    for row in rows:
+        summary = None
+        if row.participation_id is not None:
+            summary = ParticipationSummary(
+                id=int(row.participation_id),
+                room_id=str(row.room_id),
+                seat=int(row.seat),
+                status=str(row.status),
+                entry=int(row.entry_amount),
+                reloads=int(row.reload_amount),
+                reload_count=int(row.reload_count),
+                exit=None if row.exit_amount is None else int(row.exit_amount),
+                opened_at=as_utc(row.opened_at),
+                closed_at=None if row.closed_at is None else as_utc(row.closed_at),
+            )
+        amount = WALLET_SIGN.get(str(row.kind), 1) * int(row.amount)
+        lines.append(
+            StatementLine(
+                transaction_id=int(row.id),
+                kind=str(row.kind),
+                amount=amount,
+                created_at=as_utc(row.created_at),
+                reason=row.reason,
+                participation=summary,
+                balance_after=running,
+            )
+        )
+        running -= amount
+    return StatementPage(lines, page, per_page, total)
