@@ -48,6 +48,11 @@ class RoomActor:
             if not future.done():
                 future.set_result(reply)
 
+    def cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()

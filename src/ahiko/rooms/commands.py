@@ -93,6 +93,35 @@ class Close:
 
 
 @dataclass(frozen=True)
+class BuyIn:
+    """Sit (or reserve, during a hand) in an Ahiko room with ``amount`` coins from the wallet,
+    confirmed by the player (R-RM-12). ``key`` is the client's idempotency key."""
+
+    player_id: str
+    name: str
+    seat: int
+    amount: int
+    key: str
+
+
+@dataclass(frozen=True)
+class Reload:
+    """More coins from the wallet to the stack, between hands (R-RM-13)."""
+
+    player_id: str
+    amount: int
+    key: str
+
+
+@dataclass(frozen=True)
+class LeaveAfterHand:
+    """ "Sair após esta mão" (R-RM-14): ``on`` False takes the decision back."""
+
+    player_id: str
+    on: bool = True
+
+
+@dataclass(frozen=True)
 class Connect:
     connection: Connection
 
@@ -119,6 +148,9 @@ Command = (
     | AddBot
     | RemoveBot
     | Close
+    | BuyIn
+    | Reload
+    | LeaveAfterHand
     | Connect
     | Disconnect
     | SnapshotRequest

@@ -31,6 +31,12 @@ def sit(room: Room, cmd: c.Sit) -> Reply:
     from ahiko.rooms.room import RoomStatus
 
     _open(room)
+    if room.is_ahiko:
+        raise Refusal(
+            "buy_in_required",
+            "an Ahiko room needs the buy-in amount confirmed: send buy_in with seat and amount",
+            "R-RM-12",
+        )
     if room.is_tournament and room.status is not RoomStatus.WAITING:
         raise Refusal("started", "the tournament has started; seats are closed", "R-TN-02")
     occupant = Occupant(
@@ -261,6 +267,8 @@ def snapshot(room: Room, cmd: c.SnapshotRequest) -> Reply:
 
 Handler = Callable[["Room", Any], Reply]
 
+from ahiko.rooms import ahiko_handlers  # noqa: E402  (it imports ``leave`` from here)
+
 HANDLERS: dict[type, Handler] = {
     c.Sit: sit,
     c.Leave: lambda room, cmd: leave(room, cmd.player_id),
@@ -273,6 +281,9 @@ HANDLERS: dict[type, Handler] = {
     c.AddBot: add_bot,
     c.RemoveBot: remove_bot,
     c.Close: close,
+    c.BuyIn: lambda room, cmd: ahiko_handlers.buy_in(room, cmd),
+    c.Reload: lambda room, cmd: ahiko_handlers.reload(room, cmd),
+    c.LeaveAfterHand: lambda room, cmd: ahiko_handlers.leave_after_hand(room, cmd),
     c.Connect: connect,
     c.Disconnect: disconnect,
     c.SnapshotRequest: snapshot,

@@ -29,6 +29,9 @@ class RoomHooks(Protocol):
     def on_room_closed(self, room: Room, stacks: Mapping[str, int]) -> None:
         """The room closed; ``stacks`` are the chips each player held (player id -> chips)."""
 
+    def on_seats_changed(self, room: Room) -> None:
+        """Seats, stacks or presence changed (called with every ``room`` frame)."""
+
 
 class NoHooks:
     """Recreational rooms and tournaments: nothing to persist."""
@@ -43,4 +46,7 @@ class NoHooks:
         return None
 
     def on_room_closed(self, room: Room, stacks: Mapping[str, int]) -> None:
+        return None
+
+    def on_seats_changed(self, room: Room) -> None:
         return None

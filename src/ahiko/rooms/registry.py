@@ -34,12 +34,17 @@ class RoomRegistry:
         self._actors: dict[str, RoomActor] = {}
 
     def create(
-        self, config: RoomConfig, host_id: str | None = None, room_id: str | None = None
+        self,
+        config: RoomConfig,
+        host_id: str | None = None,
+        room_id: str | None = None,
+        hooks: RoomHooks | None = None,
     ) -> RoomActor:
         room_id = room_id or f"r-{secrets.token_urlsafe(6)}"
         if room_id in self._actors:
             raise ValueError(f"room {room_id} exists")
-        hooks = self._hooks_factory(config) if self._hooks_factory else None
+        if hooks is None and self._hooks_factory is not None:
+            hooks = self._hooks_factory(config)
         room = Room(
             room_id,
             config,
@@ -55,6 +60,15 @@ class RoomRegistry:
 
     def get(self, room_id: str) -> RoomActor | None:
         return self._actors.get(room_id)
+
+    def actors(self) -> list[RoomActor]:
+        return list(self._actors.values())
+
+    def forget(self, room_id: str) -> None:
+        """Drop a closed room (its actor stops taking commands)."""
+        actor = self._actors.pop(room_id, None)
+        if actor is not None:
+            actor.cancel()
 
     def lobby(self) -> list[dict[str, Any]]:
         """Public rooms still open, as the lobby lists them."""

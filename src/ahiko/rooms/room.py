@@ -197,6 +197,13 @@ class Room:
     def emit_room(self) -> None:
         summary = self.summary()
         self.emit("room", lambda _seat: {"room": summary})
+        self.hooks.on_seats_changed(self)
+
+    def notify(self, player_id: str, kind: str, payload: dict[str, Any]) -> None:
+        """A frame for one player's connections only (not a numbered room event)."""
+        for connection in self.presence.connections():
+            if connection.player_id == player_id:
+                connection.send({"t": kind, "seq": self.seq, **payload})
 
     def snapshot(self, connection: c.Connection) -> dict[str, Any]:
         from ahiko.rooms.frames import snapshot_frame
@@ -234,9 +241,22 @@ class Room:
         else:
             self.set_timer("next_hand", wait, self._begin_hand)
 
+    @property
+    def is_ahiko(self) -> bool:
+        return self.config.kind is RoomKind.AHIKO
+
     def wake(self) -> None:
         """Something changed that may let a waiting table deal: try now, unless a hand or
-        the between-hands delay is already under way."""
+        the between-hands delay is already under way. An Ahiko room deals eight seconds
+        after it becomes ready (R-RM-11), and forgets that wait if it stops being ready."""
+        if self.is_ahiko:
+            if self.hand is not None or self.status is not RoomStatus.RUNNING:
+                return
+            if not self.participants_ready():
+                self.cancel_timer("next_hand")
+            elif "next_hand" not in self._timers:
+                self.schedule_next_hand()
+            return
         if "next_hand" not in self._timers and "next_hand" not in self._paused_left:
             self.schedule_next_hand(0.0)
 
@@ -576,6 +596,9 @@ class Room:
             raise Refusal("seat", exc.message, exc.rule) from None
         self.chips_in += occupant.stack
         return reserved
+
+    def is_auto_acting(self, seat: int) -> bool:
+        return seat in self._auto_act
 
     def auto_act_for(self, seat: int) -> None:
         """From now on this seat's decisions follow the timeout rule at once (a leaver, a

@@ -26,4 +26,5 @@ class Timing:
     disconnected_action_s: float = DISCONNECTED_ACTION_S
     absence_withdrawal_s: float = ABSENCE_WITHDRAWAL_S
     empty_room_close_s: float = EMPTY_ROOM_CLOSE_S
+    bot_ahiko_wait_s: float = BOT_AHIKO_WAIT_S
     bot_delay_s: float = 0.0  # a bot's human-like thinking time (zero in tests)

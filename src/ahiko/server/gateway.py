@@ -58,6 +58,12 @@ def command_for(frame: Any, player: Player, connection: SocketConnection) -> c.C
             return c.AddBot(pid, frame.level, frame.seat)
         case p.RemoveBotFrame():
             return c.RemoveBot(pid, frame.seat)
+        case p.BuyInFrame():
+            return c.BuyIn(pid, player.name, frame.seat, frame.amount, frame.key)
+        case p.ReloadFrame():
+            return c.Reload(pid, frame.amount, frame.key)
+        case p.LeaveAfterHandFrame():
+            return c.LeaveAfterHand(pid, frame.on)
         case p.HostFrame(t="start"):
             return c.Start(pid)
         case p.HostFrame(t="pause"):

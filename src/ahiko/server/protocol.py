@@ -62,6 +62,31 @@ class NewEntryFrame(_ClientFrame):
     t: Literal["new_entry"]
 
 
+class BuyInFrame(_ClientFrame):
+    """Ahiko rooms: sit (or reserve during a hand) with ``amount`` coins the player confirmed;
+    ``key`` makes a retry harmless (R-RM-12)."""
+
+    t: Literal["buy_in"]
+    seat: Annotated[int, Field(ge=0, le=8)]
+    amount: Annotated[int, Field(ge=1)]
+    key: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class ReloadFrame(_ClientFrame):
+    """Ahiko rooms: more coins to the stack, between hands (R-RM-13)."""
+
+    t: Literal["reload"]
+    amount: Annotated[int, Field(ge=1)]
+    key: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class LeaveAfterHandFrame(_ClientFrame):
+    """ "Sair após esta mão" (R-RM-14); ``on`` false takes it back."""
+
+    t: Literal["leave_after_hand"]
+    on: bool = True
+
+
 class SnapshotFrame(_ClientFrame):
     t: Literal["snapshot"]
 
@@ -92,7 +117,10 @@ ClientFrame = Annotated[
     | SnapshotFrame
     | HostFrame
     | AddBotFrame
-    | RemoveBotFrame,
+    | RemoveBotFrame
+    | BuyInFrame
+    | ReloadFrame
+    | LeaveAfterHandFrame,
     Field(discriminator="t"),
 ]
 CLIENT_FRAME: TypeAdapter[ClientFrame] = TypeAdapter(ClientFrame)
@@ -171,6 +199,24 @@ class ClosedOut(_ServerFrame):
     stacks: dict[str, int]
 
 
+class WalletOut(_ServerFrame):
+    """To one player: coins went back to their wallet (``event`` ``cash_out``)."""
+
+    t: Literal["wallet"] = "wallet"
+    event: str
+    amount: int
+    participation_id: int
+
+
+class NoticeOut(_ServerFrame):
+    """To one player: something they should know (``bot_reserve_unavailable``, R-BA-02)."""
+
+    t: Literal["notice"] = "notice"
+    code: str
+    rule: str | None = None
+    message: str
+
+
 ServerFrame = Annotated[
     Ack
     | ErrorFrame
@@ -180,7 +226,9 @@ ServerFrame = Annotated[
     | HandOut
     | HandCancelledOut
     | TournamentOverOut
-    | ClosedOut,
+    | ClosedOut
+    | WalletOut
+    | NoticeOut,
     Field(discriminator="t"),
 ]
 SERVER_FRAME: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)

@@ -1,0 +1,152 @@
+"""HTTP routes for the Ahiko rooms (``/api/ahiko``): tiers, the rooms of the lobby, buy-in,
+reload, leaving, and the player's participations. The same commands also travel over the
+table WebSocket (``docs/protocol.md``); both reach a room only through its actor.
+
+The router's lifespan opens the Ahiko rooms when the server starts (``ahiko serve``)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from ahiko.rooms import commands as c
+from ahiko.rooms.actor import RoomActor
+from ahiko.rooms.ahiko_lobby import AhikoLobby
+from ahiko.rooms.ahiko_statement import stays_of
+from ahiko.rooms.api import Player, get_registry, http_player
+from ahiko.rooms.bot_ahiko import BOT_AHIKO_ID
+from ahiko.rooms.frames import room_summary
+from ahiko.rooms.room import Room
+from ahiko.rooms.tiers import TIERS, tier_of
+from ahiko.server.errors import ApiError
+
+REFUSAL_STATUS = {"not_seated": 404, "not_ahiko": 404, "closed": 409}
+
+
+@asynccontextmanager
+async def open_ahiko_rooms(app: FastAPI) -> AsyncIterator[None]:
+    """At start: settle rooms a previous run left open, then open two rooms per tier."""
+    services = getattr(app.state, "services", None)
+    if services is not None and getattr(app.state, "ahiko_lobby", None) is None:
+        lobby = AhikoLobby(get_registry(app), services.wallet, services.engine)
+        lobby.start()
+        app.state.ahiko_lobby = lobby
+    yield
+
+
+router = APIRouter(prefix="/api/ahiko", tags=["ahiko"], lifespan=open_ahiko_rooms)
+SignedIn = Annotated[Player | None, Depends(http_player)]
+
+
+class BuyInBody(BaseModel):
+    """The amount the player saw and confirmed (R-RM-12); ``key`` makes a retry harmless."""
+
+    model_config = ConfigDict(extra="forbid")
+    seat: Annotated[int, Field(ge=0, le=8)]
+    amount: Annotated[int, Field(ge=1)]
+    key: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class ReloadBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    amount: Annotated[int, Field(ge=1)]
+    key: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class LeaveBody(BaseModel):
+    """``after_hand``: "Sair após esta mão" (R-RM-14); otherwise stand up now (R-RM-17)."""
+
+    model_config = ConfigDict(extra="forbid")
+    after_hand: bool = False
+
+
+def _signed_in(player: Player | None) -> Player:
+    if player is None:
+        raise ApiError(401, "not_signed_in", "sign in first")
+    return player
+
+
+def _lobby(request: Request) -> AhikoLobby:
+    lobby: AhikoLobby | None = getattr(request.app.state, "ahiko_lobby", None)
+    if lobby is None:
+        raise ApiError(503, "unavailable", "the Ahiko rooms are not open")
+    return lobby
+
+
+def _actor(request: Request, room_id: str) -> RoomActor:
+    actor = get_registry(request.app).get(room_id)
+    if actor is None or not actor.room.is_ahiko:
+        raise ApiError(404, "no_room", f"no Ahiko room {room_id}")
+    return actor
+
+
+async def _ask(actor: RoomActor, command: c.Command) -> dict[str, Any]:
+    reply = await actor.ask(command)
+    if not reply.ok:
+        status = REFUSAL_STATUS.get(reply.code, 409)
+        rule = f" ({reply.rule})" if reply.rule else ""
+        raise ApiError(status, reply.code, f"{reply.message}{rule}")
+    return reply.data
+
+
+def lobby_entry(room: Room) -> dict[str, Any]:
+    """A room as the Ahiko lobby lists it; the Bot Ahiko is not a person (R-BA-03)."""
+    seated = room.seats.items()
+    return {
+        **room_summary(room, with_seats=False),
+        "people": sum(1 for _, o in seated if o.is_person),
+        "bot_ahiko": any(o.player_id == BOT_AHIKO_ID for _, o in seated),
+        "free_seats": room.seats.free_seats(),
+        "buy_in": tier_of(room.config.tier).as_dict(),
+        "ws": f"/ws/rooms/{room.room_id}",
+    }
+
+
+@router.get("/tiers")
+def tiers() -> list[dict[str, object]]:
+    return [tier.as_dict() for tier in TIERS]
+
+
+@router.get("/rooms")
+def ahiko_rooms(request: Request) -> list[dict[str, Any]]:
+    return [lobby_entry(room) for room in _lobby(request).rooms()]
+
+
+@router.post("/rooms/{room_id}/buy_in")
+async def buy_in(
+    room_id: str, body: BuyInBody, request: Request, player: SignedIn
+) -> dict[str, Any]:
+    who = _signed_in(player)
+    command = c.BuyIn(who.player_id, who.name, body.seat, body.amount, body.key)
+    return await _ask(_actor(request, room_id), command)
+
+
+@router.post("/rooms/{room_id}/reload")
+async def reload(
+    room_id: str, body: ReloadBody, request: Request, player: SignedIn
+) -> dict[str, Any]:
+    who = _signed_in(player)
+    return await _ask(_actor(request, room_id), c.Reload(who.player_id, body.amount, body.key))
+
+
+@router.post("/rooms/{room_id}/leave")
+async def leave(
+    room_id: str, body: LeaveBody, request: Request, player: SignedIn
+) -> dict[str, Any]:
+    who = _signed_in(player)
+    actor = _actor(request, room_id)
+    if body.after_hand:
+        return await _ask(actor, c.LeaveAfterHand(who.player_id))
+    return await _ask(actor, c.Leave(who.player_id))
+
+
+@router.get("/participations")
+def participations(request: Request, player: SignedIn) -> list[dict[str, Any]]:
+    """The player's stays at Ahiko tables, newest first (R-RM-15)."""
+    who = _signed_in(player)
+    engine = request.app.state.services.engine
+    return [stay.as_dict() for stay in stays_of(engine, int(who.player_id))]

@@ -1,0 +1,134 @@
+"""The Bot Ahiko (R-BA-01..03): the identified house bot that keeps a lone person company.
+
+A person waiting alone at an Ahiko table for 20 seconds is joined by the Bot Ahiko, funded
+from its reserve by a ledger transaction with a buy-in in the tier's range. It leaves between
+hands when another person arrives or no eligible person remains, and its stack goes back to
+the reserve. If the reserve cannot pay, the person is told and keeps waiting (the bot tries
+again after another wait). It is a bot: never counted as a person, and it plays from its own
+seat's view only (``Room._bot_answer``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ahiko.bots.protocol import Bot, load_bot
+from ahiko.rooms.seats import Occupant
+from ahiko.wallet.errors import WalletError
+
+if TYPE_CHECKING:
+    from ahiko.rooms.ahiko_table import AhikoTable
+    from ahiko.rooms.room import Room
+
+BOT_AHIKO_ID = "bot-ahiko"
+BOT_AHIKO_NAME = "Bot Ahiko"
+BOT_AHIKO_TIMER = "bot_ahiko"
+
+
+class BotAhiko:
+    def __init__(self, level: str = "normal", factory: Callable[[str], Bot] = load_bot) -> None:
+        self.level = level
+        self._factory = factory
+        self.fundings = 0  # buy-ins taken from the reserve by this room
+        self._review_queued = False
+        self._told: str | None = None  # the person told the reserve cannot pay, this spell
+
+    # --- deciding ----------------------------------------------------------------------------
+    def review_soon(self, room: Room, table: AhikoTable) -> None:
+        """Look at the table once the current command is done (never in the middle of it)."""
+        if self._review_queued:
+            return
+        self._review_queued = True
+
+        def run() -> None:
+            self._review_queued = False
+            self.review(room, table)
+
+        room.later(run)
+
+    def review(self, room: Room, table: AhikoTable) -> None:
+        if not room.is_open:
+            return
+        seat = room.seats.seat_of(BOT_AHIKO_ID)
+        people = eligible_people(room)
+        if seat is None:
+            if lone_person(room) is not None:
+                if room.timer_left(BOT_AHIKO_TIMER) is None:
+                    wait = room.config.timing.bot_ahiko_wait_s
+                    room.set_timer(BOT_AHIKO_TIMER, wait, lambda: self._join(room, table))
+            else:
+                room.cancel_timer(BOT_AHIKO_TIMER)
+                self._told = None
+            return
+        bot = room.seats.get(seat)
+        assert bot is not None
+        if len(people) != 1:  # R-BA-03: another person arrived, or nobody eligible is left
+            self._send_away(room, seat, bot)
+        elif bot.leave_after_hand and bot.stack > 0:
+            bot.leave_after_hand = False  # the newcomer went away before the hand ended
+
+    def _send_away(self, room: Room, seat: int, bot: Occupant) -> None:
+        hand = room.hand
+        if hand is not None and hand.players.get(seat) == BOT_AHIKO_ID:
+            if not bot.leave_after_hand:
+                bot.leave_after_hand = True  # it plays the hand out, then leaves
+                room.emit_room()
+            return
+        room.seats.remove(seat)
+        room.player_left(bot)
+        room.emit_room()
+        room.wake()
+
+    # --- joining -----------------------------------------------------------------------------
+    def _join(self, room: Room, table: AhikoTable) -> None:
+        person = lone_person(room)
+        free = room.seats.free_seats()
+        if person is None or not free or room.seats.seat_of(BOT_AHIKO_ID) is not None:
+            return
+        tier = table.tier
+        amount = min(max(person.stack, tier.buy_in_min), tier.buy_in_max)
+        occupant = Occupant(BOT_AHIKO_ID, BOT_AHIKO_NAME, amount, is_bot=True, bot_level=self.level)
+        seat = _across_from(room.seats.seat_of(person.player_id) or 0, free, room.seats.size)
+        try:
+            table.fund_bot(room, occupant, seat)
+        except WalletError as error:  # R-BA-02: the person is told and waits
+            if self._told != person.player_id:
+                self._told = person.player_id
+                room.notify(
+                    person.player_id,
+                    "notice",
+                    {
+                        "code": "bot_reserve_unavailable",
+                        "rule": "R-BA-02",
+                        "message": error.message,
+                    },
+                )
+            wait = room.config.timing.bot_ahiko_wait_s
+            room.set_timer(BOT_AHIKO_TIMER, wait, lambda: self._join(room, table))
+            return
+        self.fundings += 1
+        self._told = None
+        room.bots[BOT_AHIKO_ID] = self._factory(self.level)
+        room.seat_occupant(seat, occupant)
+        room.emit_room()
+        room.wake()
+
+
+def eligible_people(room: Room) -> list[Occupant]:
+    """People who can play on: seated (or reserved) with chips, not on their way out."""
+    return [
+        o for _, o in room.seats.items() if o.is_person and o.stack > 0 and not o.leave_after_hand
+    ]
+
+
+def lone_person(room: Room) -> Occupant | None:
+    """The connected person waiting with no one else to play (R-BA-01), if any."""
+    players = [o for _, o in room.seats.items() if o.stack > 0 and not o.leave_after_hand]
+    if len(players) == 1 and players[0].is_person and players[0].connected:
+        return players[0]
+    return None
+
+
+def _across_from(seat: int, free: list[int], size: int) -> int:
+    """The free seat farthest round the table from ``seat``."""
+    return max(free, key=lambda s: min((s - seat) % size, (seat - s) % size))
