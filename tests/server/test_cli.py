@@ -60,6 +60,16 @@ def test_R_BA_02_admin_reserve_add_is_recorded(database_url, capsys):
     assert main(["admin", "check-ledger", "--database-url", database_url]) == 0
 
 
+def test_R_BA_02_admin_reserve_statement_lists_every_movement(database_url, capsys):
+    main(["admin", "reserve", "add", "700", "--reason", "top-up", "--database-url", database_url])
+    capsys.readouterr()
+    assert main(["admin", "reserve", "statement", "--database-url", database_url]) == 0
+    out = capsys.readouterr().out
+    assert "+100000" in out and "initial Bot Ahiko reserve" in out
+    assert "+700" in out and "top-up" in out
+    assert "reserve balance: 100700 coins" in out
+
+
 def test_admin_grant(database_url, capsys):
     engine = make_engine(database_url)
     with engine.begin() as conn:

@@ -1,4 +1,4 @@
-"""`ahiko serve` and `ahiko admin …` (migrate, check-ledger, reserve add, grant)."""
+"""`ahiko serve` and `ahiko admin …` (migrate, check-ledger, reserve add/statement, grant)."""
 
 from __future__ import annotations
 
@@ -41,6 +41,10 @@ def register(subparsers: Any) -> None:
     add.add_argument("amount", type=int)
     add.add_argument("--reason", required=True)
     add.set_defaults(func=_reserve_add)
+    statement = reserve_commands.add_parser(
+        "statement", parents=[common], help="every movement of the reserve (R-BA-02)"
+    )
+    statement.set_defaults(func=_reserve_statement)
     grant = commands.add_parser("grant", parents=[common], help="give coins to a user's wallet")
     grant.add_argument("username")
     grant.add_argument("amount", type=int)
@@ -107,6 +111,23 @@ def _reserve_add(args: argparse.Namespace) -> int:
         return 1
     finally:
         engine.dispose()
+
+
+def _reserve_statement(args: argparse.Namespace) -> int:
+    from ahiko.rooms.ahiko_statement import reserve_statement
+
+    engine = make_engine(_settings(args).resolved_database_url)
+    try:
+        balance, lines = reserve_statement(engine)
+    finally:
+        engine.dispose()
+    print(f"{'tx':>6}  {'when (UTC)':19}  {'kind':12}  {'amount':>9}  participation / reason")
+    for line in lines:
+        detail = line.reason or (f"#{line.participation_id}" if line.participation_id else "")
+        when = f"{line.created_at:%Y-%m-%d %H:%M:%S}"
+        print(f"{line.transaction_id:>6}  {when:19}  {line.kind:12}  {line.amount:>+9}  {detail}")
+    print(f"reserve balance: {balance} coins")
+    return 0
 
 
 def _grant(args: argparse.Namespace) -> int:
