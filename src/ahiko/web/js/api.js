@@ -1,0 +1,74 @@
+// HTTP API calls. Errors come back as JSON {error, message}; they surface as ApiError.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code || `HTTP ${status}`);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function request(method, path, body) {
+  const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  // State-changing calls carry the header a cross-site form cannot send (server CSRF rule).
+  if (method !== "GET") init.headers["X-Ahiko-CSRF"] = "1";
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (err) {
+    throw new ApiError(0, "network", err.message);
+  }
+  const text = await res.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = text;
+    }
+  }
+  if (!res.ok) {
+    const detail = data && typeof data === "object" ? data : {};
+    const message =
+      detail.message ||
+      (typeof detail.detail === "string" ? detail.detail : null) ||
+      (Array.isArray(detail.detail) ? detail.detail.map((d) => d.msg).join("; ") : null);
+    throw new ApiError(res.status, detail.error, message || `HTTP ${res.status}`);
+  }
+  return data;
+}
+
+export const api = {
+  signUp: (username, password) => request("POST", "/api/accounts", { username, password }),
+  logIn: (username, password) => request("POST", "/api/session", { username, password }),
+  logOut: () => request("DELETE", "/api/session"),
+  me: () => request("GET", "/api/me"),
+  wallet: () => request("GET", "/api/wallet"),
+  statement: (page = 1) => request("GET", `/api/wallet/statement?page=${page}&per_page=50`),
+  claim: () => request("POST", "/api/wallet/claim"),
+  rooms: () => request("GET", "/api/rooms"),
+  room: (id) => request("GET", `/api/rooms/${encodeURIComponent(id)}`),
+  createRoom: (options) => request("POST", "/api/rooms", options),
+  myHands: () => request("GET", "/api/hands"),
+  hand: (id) => request("GET", `/api/hands/${encodeURIComponent(id)}`),
+  handDownloadUrl: (id, format) =>
+    `/api/hands/${encodeURIComponent(id)}/${encodeURIComponent(format)}`,
+  text: async (path) => {
+    const res = await fetch(path, { credentials: "same-origin" });
+    if (!res.ok) throw new ApiError(res.status, "download", `HTTP ${res.status}`);
+    return res.blob();
+  },
+  publicKey: () => request("GET", "/api/fairness/public-key"),
+  ahikoRooms: () => request("GET", "/api/ahiko/rooms"),
+  // R-RM-12..17: Ahiko seats are paid from the wallet; `key` makes a retried click harmless.
+  ahikoBuyIn: (roomId, seat, amount, key) =>
+    request("POST", `/api/ahiko/rooms/${encodeURIComponent(roomId)}/buy_in`, { seat, amount, key }),
+  ahikoReload: (roomId, amount, key) =>
+    request("POST", `/api/ahiko/rooms/${encodeURIComponent(roomId)}/reload`, { amount, key }),
+  ahikoLeave: (roomId, afterHand) =>
+    request("POST", `/api/ahiko/rooms/${encodeURIComponent(roomId)}/leave`, { after_hand: afterHand }),
+};

@@ -1,0 +1,145 @@
+// The single-page app: the header, and a hash router that mounts one page at a time.
+//   #/login  #/signup  #/lobby[/ahiko|public|tournament]  #/create  #/room/<id>
+//   #/wallet  #/hands  #/hands/<id>
+
+import { api } from "./api.js";
+import { clear, h } from "./dom.js";
+import { lang, onLangChange, setLang, t } from "./i18n.js";
+import { authPage } from "./pages/auth.js";
+import { createRoomPage } from "./pages/createroom.js";
+import { handsPage } from "./pages/hands.js";
+import { lobbyPage } from "./pages/lobby.js";
+import { walletPage } from "./pages/wallet.js";
+import { TablePage } from "./table/tablepage.js";
+
+const root = document.getElementById("root");
+const session = { user: null, checked: false };
+let current = null; // the mounted page: {destroy?()}
+
+// Remembered so a visitor who never signed in is not greeted by a 401 from /api/me.
+const SIGNED_IN_KEY = "ahiko.signedIn";
+
+async function loadUser() {
+  session.user = null;
+  if (localStorage.getItem(SIGNED_IN_KEY) === "1") {
+    try {
+      session.user = await api.me();
+    } catch {
+      localStorage.removeItem(SIGNED_IN_KEY);
+    }
+  }
+  session.checked = true;
+}
+
+function header(route) {
+  const link = (href, key) =>
+    h("a", { href, "aria-current": route.startsWith(href.slice(2)) ? "page" : null }, t(key));
+  const langBtn = h(
+    "button.lang-switch",
+    {
+      type: "button",
+      "aria-label": t("lang.switch.label"),
+      onclick: () => setLang(lang() === "en" ? "pt-BR" : "en"),
+    },
+    t("lang.switch"),
+  );
+  const user = session.user;
+  return h(
+    "header.app-header",
+    h("a.brand", { href: "#/lobby" }, t("app.name")),
+    user
+      ? h(
+          "nav.app-nav",
+          { "aria-label": t("nav.main") },
+          link("#/lobby", "nav.lobby"),
+          link("#/wallet", "nav.wallet"),
+          link("#/hands", "nav.hands"),
+        )
+      : null,
+    h(
+      "div.header-right",
+      user ? h("span.who", t("auth.logged_as", { name: user.username ?? user.name ?? "" })) : null,
+      langBtn,
+      user
+        ? h(
+            "button",
+            {
+              type: "button",
+              dataset: { nav: "logout" },
+              onclick: async () => {
+                try {
+                  await api.logOut();
+                } finally {
+                  localStorage.removeItem(SIGNED_IN_KEY);
+                  session.user = null;
+                  location.hash = "#/login";
+                }
+              },
+            },
+            t("nav.logout"),
+          )
+        : null,
+    ),
+  );
+}
+
+function routeOf() {
+  return (location.hash || "#/lobby").slice(2);
+}
+
+async function mount() {
+  if (!session.checked) await loadUser();
+  current?.destroy?.();
+  current = null;
+  clear(root);
+  const route = routeOf();
+  const [name, arg] = route.split("/");
+  document.documentElement.lang = lang();
+  if (!session.user && name !== "login" && name !== "signup") {
+    sessionStorage.setItem("ahiko.after_login", location.hash);
+    location.hash = "#/login";
+    return;
+  }
+  if (name === "room" && arg) {
+    const main = h("main.page.wide");
+    root.append(main);
+    current = new TablePage(main, { roomId: decodeURIComponent(arg.split("?")[0]) });
+    return;
+  }
+  root.append(header(route));
+  const main = h("main.page");
+  root.append(main);
+  const ctx = {
+    session,
+    onLoggedIn: async () => {
+      localStorage.setItem(SIGNED_IN_KEY, "1");
+      await loadUser();
+      const next = sessionStorage.getItem("ahiko.after_login");
+      sessionStorage.removeItem("ahiko.after_login");
+      location.hash = next && !next.includes("login") && !next.includes("signup") ? next : "#/lobby";
+      mount();
+    },
+  };
+  switch (name) {
+    case "login":
+    case "signup":
+      current = authPage(main, name, ctx);
+      break;
+    case "create":
+      current = createRoomPage(main, ctx);
+      break;
+    case "wallet":
+      current = walletPage(main, ctx);
+      break;
+    case "hands":
+      current = handsPage(main, arg ? decodeURIComponent(arg) : null, ctx);
+      break;
+    default:
+      current = lobbyPage(main, arg || "ahiko", ctx);
+  }
+}
+
+window.addEventListener("hashchange", mount);
+// The table keeps its connection (and what it observed of the commitment) across a switch.
+onLangChange(() => (current?.relabel ? current.relabel() : mount()));
+mount();

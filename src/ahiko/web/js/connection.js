@@ -1,0 +1,91 @@
+// A WebSocket that reconnects by itself (backoff up to 5 s), reports its state, notices
+// missed frames by their sequence numbers and then asks for a snapshot.
+
+import { decodeFrame, encodeSnapshotRequest } from "./wire.js";
+
+const MIN_BACKOFF_MS = 300;
+const MAX_BACKOFF_MS = 5000;
+const FINAL_CLOSE_CODES = new Set([4403, 4404]); // the gateway's "refused" and "no room"
+
+export class RoomConnection {
+  constructor(url, { onMessage, onState }) {
+    this.url = url;
+    this.onMessage = onMessage;
+    this.onState = onState;
+    this.ws = null;
+    this.backoff = MIN_BACKOFF_MS;
+    this.lastSeq = null;
+    this.closed = false;
+    this.timer = null;
+    this.state = "connecting";
+  }
+
+  open() {
+    this.closed = false;
+    this.setState("connecting");
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.backoff = MIN_BACKOFF_MS;
+      this.lastSeq = null;
+      this.setState("online");
+    });
+    ws.addEventListener("message", (ev) => this.receive(ev.data));
+    ws.addEventListener("close", (ev) => this.dropped(ws, ev.code));
+    ws.addEventListener("error", () => {
+      // "close" follows and schedules the reconnect
+    });
+    return this;
+  }
+
+  receive(text) {
+    const msg = decodeFrame(text);
+    const numbered = !["snapshot", "ack", "error"].includes(msg.type) && msg.seq !== null;
+    if (msg.type === "snapshot") {
+      this.lastSeq = msg.seq;
+    } else if (numbered) {
+      if (this.lastSeq !== null && msg.seq <= this.lastSeq) return; // already applied
+      if (this.lastSeq !== null && msg.seq > this.lastSeq + 1) {
+        this.lastSeq = null;
+        this.sendRaw(encodeSnapshotRequest());
+        return;
+      }
+      this.lastSeq = msg.seq;
+    }
+    this.onMessage(msg);
+  }
+
+  dropped(ws, code) {
+    if (ws !== this.ws) return;
+    this.ws = null;
+    if (this.closed) return;
+    if (FINAL_CLOSE_CODES.has(code)) {
+      this.closed = true; // no such room, or refused: retrying cannot help
+      this.setState("gone");
+      return;
+    }
+    this.setState("offline");
+    this.timer = setTimeout(() => this.open(), this.backoff);
+    this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+  }
+
+  setState(state) {
+    this.state = state;
+    this.onState?.(state);
+  }
+
+  sendRaw(text) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(text);
+      return true;
+    }
+    return false;
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.ws?.close();
+    this.ws = null;
+  }
+}

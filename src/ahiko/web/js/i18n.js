@@ -1,0 +1,59 @@
+// Every player-facing string, pt-BR first, English second. `t(key, params)` fills {name}
+// placeholders; the chosen language is remembered in localStorage.
+
+import { EN } from "./locales/en.js";
+import { PT } from "./locales/pt-BR.js";
+
+const STORAGE_KEY = "ahiko.lang";
+
+const DICTS = { "pt-BR": PT, en: EN };
+
+function stored() {
+  try {
+    return localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+let current = stored() === "en" ? "en" : "pt-BR";
+const listeners = new Set();
+
+export function lang() {
+  return current;
+}
+
+export function setLang(next) {
+  current = next === "en" ? "en" : "pt-BR";
+  try {
+    localStorage.setItem(STORAGE_KEY, current);
+  } catch {
+    // private mode: the choice lasts for this page only
+  }
+  document.documentElement.lang = current;
+  for (const fn of listeners) fn(current);
+}
+
+export function onLangChange(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** English falls back to Portuguese for keys that read the same ("All-in", "Flop"). */
+export function t(key, params = {}) {
+  const text = DICTS[current][key] ?? PT[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+export function tList(key) {
+  return t(key).split(",");
+}
+
+/** Integer chips with the locale's thousands separator. */
+export function fmt(amount) {
+  return Number(amount).toLocaleString(current === "en" ? "en-US" : "pt-BR");
+}
+
+export function keys(which = "pt-BR") {
+  return Object.keys(DICTS[which]);
+}

@@ -1,0 +1,69 @@
+// Sign-up and log-in forms.
+
+import { api } from "../api.js";
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+
+export function authPage(main, mode, ctx) {
+  const signup = mode === "signup";
+  const error = h("p.error", { role: "alert" });
+  const user = h("input#auth-username", {
+    name: "username",
+    autocomplete: "username",
+    required: true,
+    minLength: 3,
+    maxLength: 32,
+  });
+  const pass = h("input#auth-password", {
+    name: "password",
+    type: "password",
+    autocomplete: signup ? "new-password" : "current-password",
+    required: true,
+    minLength: signup ? 8 : 1,
+  });
+  const submit = h("button.primary", { type: "submit", dataset: { auth: mode } }, t(signup ? "auth.signup" : "auth.login"));
+  const form = h(
+    "form.stack",
+    h("label", { htmlFor: "auth-username" }, t("auth.username"), user),
+    h("label", { htmlFor: "auth-password" }, t("auth.password"), pass),
+    error,
+    submit,
+  );
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    error.textContent = "";
+    submit.disabled = true;
+    try {
+      if (signup) await api.signUp(user.value.trim(), pass.value);
+      if (signup) {
+        // Some servers open the session on sign-up; log in if not.
+        try {
+          await api.me();
+        } catch {
+          await api.logIn(user.value.trim(), pass.value);
+        }
+      } else {
+        await api.logIn(user.value.trim(), pass.value);
+      }
+      await ctx.onLoggedIn();
+    } catch (err) {
+      error.textContent = err.status === 0 ? t("error.network") : err.message;
+      submit.disabled = false;
+    }
+  });
+  main.append(
+    h(
+      "section.auth-card",
+      h("h1", t("app.name")),
+      h("p.hint", t("auth.welcome")),
+      h("h2", t(signup ? "auth.signup" : "auth.login")),
+      form,
+      h(
+        "p",
+        h("a", { href: signup ? "#/login" : "#/signup" }, t(signup ? "auth.have_account" : "auth.no_account")),
+      ),
+    ),
+  );
+  user.focus();
+  return {};
+}

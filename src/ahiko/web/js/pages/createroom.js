@@ -1,0 +1,159 @@
+// The create-room form: every option of a recreational room or a tournament (R-RM-03,
+// R-RM-04, R-RM-18, R-TN-02, R-TN-03). Fields that do not apply to the chosen game hide.
+
+import { api } from "../api.js";
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { roomLink } from "./lobby.js";
+
+const SEATS = { holdem: [2, 9], draw: [2, 6] };
+
+function numberField(id, key, value, { min = 1, max, step = 1 } = {}) {
+  const input = h(`input#${id}`, { type: "number", name: id, value: String(value), min: String(min), step: String(step), required: true });
+  if (max !== undefined) input.max = String(max);
+  return { input, label: h("label", { htmlFor: id }, t(key), input) };
+}
+
+function radios(name, key, options, checked) {
+  return h(
+    "fieldset",
+    { dataset: { field: name } },
+    h("legend", t(key)),
+    options.map(([value, label]) =>
+      h("label.radio", h("input", { type: "radio", name, value, checked: value === checked }), t(label)),
+    ),
+  );
+}
+
+/** The request body for POST /api/rooms (ahiko/rooms/api.py CreateRoom) from the form. */
+export function roomOptions(form) {
+  const v = (name) => form.elements[name]?.value;
+  const n = (name) => Number.parseInt(v(name), 10);
+  const variant = v("variant");
+  const body = {
+    name: v("name").trim(),
+    kind: v("kind"),
+    variant,
+    seats: n("seats"),
+    starting_chips: n("starting_chips"),
+    public: v("visibility") === "public",
+    blind_increase: v("doubling"),
+  };
+  if (v("doubling") !== "never") body.blind_every = n("doubling_every");
+  if (v("deadline") !== "none") body.action_deadline_s = n("deadline_seconds");
+  if (v("limit") === "hands") body.limit_hands = n("limit_value");
+  if (v("limit") === "minutes") body.limit_minutes = n("limit_value");
+  if (variant === "holdem") {
+    body.small_blind = n("small_blind");
+    body.big_blind = n("big_blind");
+  } else {
+    body.ante = n("ante");
+    body.small_bet = n("small_bet");
+  }
+  return body;
+}
+
+export function createRoomPage(main) {
+  const name = h("input#name", { name: "name", required: true, maxLength: 40, value: "" });
+  const seats = numberField("seats", "create.seats", 6, { min: 2, max: 9 });
+  const chips = numberField("starting_chips", "create.starting_chips", 1000);
+  const sb = numberField("small_blind", "create.small_blind", 10);
+  const bb = numberField("big_blind", "create.big_blind", 20);
+  const ante = numberField("ante", "create.ante", 1, { min: 0 });
+  const smallBet = numberField("small_bet", "create.small_bet", 2);
+  const every = numberField("doubling_every", "create.doubling_every", 10);
+  const deadline = numberField("deadline_seconds", "create.deadline_seconds", 20, { min: 5, max: 300 });
+  const limit = numberField("limit_value", "create.limit_value", 100);
+  const error = h("p.error.full", { role: "alert" });
+  const notice = h("p.notice.full", { role: "status" });
+  const holdemFields = h("fieldset.holdem-only", h("legend", "Blinds"), sb.label, bb.label);
+  const drawFields = h("fieldset.draw-only", h("legend", t("game.draw")), ante.label, smallBet.label, h("p.hint", t("create.big_bet_hint")));
+
+  const form = h(
+    "form.create-form",
+    { novalidate: false },
+    h("label.full", { htmlFor: "name" }, t("create.name"), name),
+    radios("kind", "create.kind", [["recreational", "create.kind.recreational"], ["tournament", "create.kind.tournament"]], "recreational"),
+    radios("variant", "create.variant", [["holdem", "game.holdem"], ["draw", "game.draw"]], "holdem"),
+    h("fieldset", h("legend", t("create.seats")), seats.label, h("span.hint", t("create.seats_hint")), chips.label),
+    holdemFields,
+    drawFields,
+    h(
+      "fieldset",
+      { dataset: { field: "doubling" } },
+      h("legend", t("create.doubling")),
+      ...["never", "hands", "minutes"].map((v) =>
+        h("label.radio", h("input", { type: "radio", name: "doubling", value: v, checked: v === "never" }), t(`create.doubling.${v}`)),
+      ),
+      every.label,
+    ),
+    h(
+      "fieldset",
+      { dataset: { field: "deadline" } },
+      h("legend", t("create.deadline")),
+      ...["seconds", "none"].map((v) =>
+        h("label.radio", h("input", { type: "radio", name: "deadline", value: v, checked: v === "seconds" }), v === "none" ? t("create.deadline.none") : t("create.deadline_seconds")),
+      ),
+      deadline.label,
+    ),
+    radios("visibility", "create.visibility", [["public", "create.visibility.public"], ["private", "create.visibility.private"]], "public"),
+    h(
+      "fieldset",
+      { dataset: { field: "limit" } },
+      h("legend", t("create.limit")),
+      ...["none", "hands", "minutes"].map((v) =>
+        h("label.radio", h("input", { type: "radio", name: "limit", value: v, checked: v === "none" }), t(`create.limit.${v}`)),
+      ),
+      limit.label,
+    ),
+    error,
+    notice,
+    h(
+      "div.dialog-buttons.full",
+      h("a", { href: "#/lobby/public", class: "button-link" }, t("create.cancel")),
+      h("button.primary", { type: "submit", dataset: { create: "submit" } }, t("create.submit")),
+    ),
+  );
+
+  function sync() {
+    const variant = form.elements.variant.value;
+    const kind = form.elements.kind.value;
+    holdemFields.hidden = variant !== "holdem";
+    drawFields.hidden = variant !== "draw";
+    for (const el of holdemFields.querySelectorAll("input")) el.disabled = variant !== "holdem";
+    for (const el of drawFields.querySelectorAll("input")) el.disabled = variant !== "draw";
+    const [lo, hi] = SEATS[variant];
+    seats.input.min = String(lo);
+    seats.input.max = String(hi);
+    if (Number(seats.input.value) > hi) seats.input.value = String(hi);
+    every.input.disabled = form.elements.doubling.value === "never";
+    deadline.input.disabled = form.elements.deadline.value === "none";
+    limit.input.disabled = form.elements.limit.value === "none";
+    if (kind === "tournament" && chips.input.dataset.touched !== "1") chips.input.value = "1000";
+  }
+  chips.input.addEventListener("input", () => {
+    chips.input.dataset.touched = "1";
+  });
+  form.addEventListener("change", sync);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    error.textContent = "";
+    const body = roomOptions(form);
+    if (body.variant === "holdem" && body.big_blind < body.small_blind) {
+      error.textContent = `${t("create.big_blind")} < ${t("create.small_blind")}`;
+      return;
+    }
+    try {
+      const room = await api.createRoom(body);
+      const id = room?.id ?? room?.room_id;
+      notice.textContent = t("create.created", { link: roomLink(id) });
+      location.hash = `#/room/${encodeURIComponent(id)}`;
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
+  sync();
+  main.append(h("h1", t("create.title")), form);
+  name.focus();
+  return {};
+}

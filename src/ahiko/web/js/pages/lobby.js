@@ -1,0 +1,201 @@
+// The lobby: Ahiko rooms by tier, public recreational rooms, tournaments; filters; a link to
+// the create-room form and a box to open a private room by its link.
+
+import { api } from "../api.js";
+import { clear, h } from "../dom.js";
+import { fmt, t } from "../i18n.js";
+
+const TABS = ["ahiko", "public", "tournament"];
+const TIERS = { iniciante: [1, 2], classica: [5, 10], alta: [10, 20] };
+const REFRESH_MS = 5000;
+
+function pick(obj, ...names) {
+  for (const n of names) if (obj?.[n] !== undefined && obj[n] !== null) return obj[n];
+  return undefined;
+}
+
+/** A lobby row from whatever the rooms API calls its fields. */
+export function roomSummary(raw) {
+  const stakes = pick(raw, "stakes", "blinds") ?? {};
+  const rawBuyIn = pick(raw, "buy_in") ?? {};
+  const buyIn = { min: rawBuyIn.buy_in_min ?? rawBuyIn.min, max: rawBuyIn.buy_in_max ?? rawBuyIn.max };
+  const kind = pick(raw, "kind", "type") ?? "recreational";
+  return {
+    id: pick(raw, "id", "room_id"),
+    name: pick(raw, "name") ?? "",
+    kind,
+    tier: pick(raw, "tier") ?? null,
+    variant: pick(raw, "variant", "game") ?? "holdem",
+    stakes,
+    buyIn,
+    seatsTaken: pick(raw, "seats_taken", "players_count", "occupied") ?? (raw.players?.length ?? 0),
+    people: pick(raw, "people") ?? null,
+    botAhiko: Boolean(pick(raw, "bot_ahiko")),
+    seatCount: pick(raw, "seat_count", "seats_total", "max_seats", "seats") ?? 0,
+    status: pick(raw, "status", "state") ?? "waiting",
+    avgPot: pick(raw, "avg_pot", "average_pot") ?? null,
+    visibility: pick(raw, "visibility") ?? "public",
+  };
+}
+
+export function stakesLabel(stakes) {
+  if (stakes.small_bet) return `${fmt(stakes.small_bet)}/${fmt(stakes.big_bet ?? stakes.small_bet * 2)}`;
+  if (stakes.big_blind) return `${fmt(stakes.small_blind)}/${fmt(stakes.big_blind)}`;
+  return "—";
+}
+
+function tierOf(room) {
+  if (room.tier) return String(room.tier).toLowerCase().normalize("NFD").replace(/[^a-z]/g, "");
+  for (const [tier, [sb, bb]] of Object.entries(TIERS)) {
+    if (room.stakes.small_blind === sb && room.stakes.big_blind === bb) return tier;
+  }
+  return null;
+}
+
+function buyInLabel(room) {
+  const b = room.buyIn;
+  if (b && b.min !== undefined) return b.max && b.max !== b.min ? `${fmt(b.min)}–${fmt(b.max)}` : fmt(b.min);
+  if (typeof b === "number") return fmt(b);
+  return "—";
+}
+
+export function roomLink(id) {
+  return `${location.origin}${location.pathname}#/room/${encodeURIComponent(id)}`;
+}
+
+export function lobbyPage(main, tab, ctx) {
+  const active = TABS.includes(tab) ? tab : "ahiko";
+  const filters = { game: "all", tier: "all" };
+  const body = h("tbody");
+  const status = h("p.hint", { role: "status" });
+  let rooms = [];
+  let timer = null;
+
+  const tabs = h(
+    "div.tabs",
+    { role: "tablist" },
+    TABS.map((name) =>
+      h(
+        "button",
+        {
+          type: "button",
+          role: "tab",
+          "aria-selected": name === active ? "true" : "false",
+          dataset: { tab: name },
+          onclick: () => {
+            location.hash = `#/lobby/${name}`;
+          },
+        },
+        t(`lobby.tab.${name}`),
+      ),
+    ),
+  );
+
+  const gameSelect = h(
+    "select",
+    { "aria-label": t("lobby.filter.game"), onchange: (e) => { filters.game = e.target.value; draw(); } },
+    h("option", { value: "all" }, t("lobby.game.all")),
+    h("option", { value: "holdem" }, t("game.holdem")),
+    h("option", { value: "draw" }, t("game.draw")),
+  );
+  const tierSelect = h(
+    "select",
+    { "aria-label": t("lobby.filter.tier"), onchange: (e) => { filters.tier = e.target.value; draw(); } },
+    h("option", { value: "all" }, t("lobby.tier.all")),
+    Object.keys(TIERS).map((k) => h("option", { value: k }, t(`lobby.tier.${k}`))),
+  );
+  const linkInput = h("input#join-link", { placeholder: "https://…#/room/…", "aria-label": t("lobby.join_link") });
+  const joinForm = h(
+    "form.join-form",
+    h("label", { htmlFor: "join-link" }, t("lobby.private_link"), linkInput),
+    h("button", { type: "submit" }, t("lobby.join_link")),
+  );
+  joinForm.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const value = linkInput.value.trim();
+    const match = value.match(/#\/room\/([^?#\s]+)/) ?? value.match(/\/rooms?\/([^/?#\s]+)/);
+    const id = match ? decodeURIComponent(match[1]) : value;
+    if (id) location.hash = `#/room/${encodeURIComponent(id)}`;
+  });
+
+  const toolbar = h(
+    "div.toolbar",
+    h("label", t("lobby.filter.game"), gameSelect),
+    active === "ahiko" ? h("label", t("lobby.filter.tier"), tierSelect) : null,
+    h("span.spacer"),
+    joinForm,
+    h("a", { href: "#/create", role: "button", class: "button-link primary", dataset: { nav: "create" } }, t("lobby.create")),
+  );
+
+  const table = h(
+    "table.list.rooms",
+    h(
+      "thead",
+      h(
+        "tr",
+        h("th", t("lobby.col.name")),
+        h("th.hide-phone", t("lobby.col.game")),
+        h("th", t("lobby.col.blinds")),
+        h("th.num.hide-phone", t("lobby.col.buyin")),
+        h("th.num", t("lobby.col.seats")),
+        h("th.hide-phone", t("lobby.col.status")),
+        active === "ahiko" ? h("th.num.hide-phone", t("lobby.col.avgpot")) : null,
+        h("th", h("span.visually-hidden", t("lobby.open"))),
+      ),
+    ),
+    body,
+  );
+
+  function visible() {
+    return rooms.filter((r) => {
+      const kindTab =
+        r.kind === "ahiko" ? "ahiko" : r.kind === "tournament" ? "tournament" : "public";
+      if (kindTab !== active) return false;
+      if (active !== "ahiko" && r.visibility === "private") return false;
+      if (filters.game !== "all" && r.variant !== filters.game) return false;
+      if (active === "ahiko" && filters.tier !== "all" && tierOf(r) !== filters.tier) return false;
+      return true;
+    });
+  }
+
+  function draw() {
+    clear(body);
+    const list = visible();
+    status.textContent = list.length ? "" : t("lobby.empty");
+    for (const r of list) {
+      const open = () => {
+        location.hash = `#/room/${encodeURIComponent(r.id)}`;
+      };
+      body.append(
+        h(
+          "tr",
+          { dataset: { room: String(r.id) } },
+          h("td", h("a", { href: `#/room/${encodeURIComponent(r.id)}` }, r.name || String(r.id))),
+          h("td.hide-phone", t(`game.${r.variant}`)),
+          h("td", stakesLabel(r.stakes)),
+          h("td.num.hide-phone", buyInLabel(r)),
+          h("td.num", `${r.seatsTaken}/${r.seatCount}`),
+          h("td.hide-phone", h(`span.status-pill.status-${r.status}`, t(`status.${r.status}`))),
+          active === "ahiko" ? h("td.num.hide-phone", r.avgPot === null ? "—" : fmt(r.avgPot)) : null,
+          h("td", h("button", { type: "button", onclick: open, "aria-label": `${t("lobby.open")} ${r.name}` }, t("lobby.open"))),
+        ),
+      );
+    }
+  }
+
+  async function load() {
+    try {
+      const data = active === "ahiko" ? await api.ahikoRooms() : await api.rooms();
+      const list = Array.isArray(data) ? data : (data?.rooms ?? []);
+      rooms = list.map(roomSummary);
+      draw();
+    } catch (err) {
+      status.textContent = t("error.generic", { message: err.message });
+    }
+  }
+
+  main.append(h("h1", t("lobby.title")), tabs, toolbar, table, status);
+  load();
+  timer = setInterval(load, REFRESH_MS);
+  return { destroy: () => clearInterval(timer) };
+}

@@ -1,0 +1,310 @@
+// The action bar: only the legal actions (R-HE-06) with their amounts, a slider and a number
+// box bounded by the legal min/max (R-HE-07), presets, the draw's discard choice, and the
+// keyboard shortcuts F / C / R / Enter / Esc.
+
+import { clear, h } from "../dom.js";
+import { fmt, t } from "../i18n.js";
+
+function totalPot(view) {
+  const pots = (view.pots ?? []).reduce((sum, p) => sum + (p.amount ?? 0), 0);
+  const bets = (view.seats ?? []).reduce((sum, s) => sum + (s.bet ?? 0), 0);
+  return pots + bets;
+}
+
+function clamp(n, lo, hi) {
+  return Math.max(lo, Math.min(hi, n));
+}
+
+/** Raise-to amount for a pot fraction: call first, then add the fraction of that pot. */
+export function potSizedTo(view, legal, fraction) {
+  const toCall = legal.call_cost ?? 0;
+  const facing = (legal.committed ?? 0) + toCall;
+  const target = facing + Math.floor(fraction * (totalPot(view) + toCall));
+  return clamp(target, legal.min_to, legal.max_to);
+}
+
+export class ActionBar {
+  constructor(root, { send, onDiscardChange, preRoot = null }) {
+    this.root = root;
+    this.preRoot = preRoot; // "Passar/Desistir", "Pagar qualquer" while waiting
+    this.pre = null;
+    this.preHand = null;
+    this.send = send;
+    this.onDiscardChange = onDiscardChange;
+    this.legal = null;
+    this.view = null;
+    this.amount = 0;
+    this.selected = new Set();
+    this.pending = false;
+    this.keyHandler = (ev) => this.onKey(ev);
+    document.addEventListener("keydown", this.keyHandler);
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.keyHandler);
+  }
+
+  isOpen() {
+    return Boolean(this.legal) && !this.pending;
+  }
+
+  /** Called on every new view. The bar shows only when the viewer is the seat to act. */
+  update(view, mySeat, handNo = null) {
+    const legal = view && mySeat !== null && view.to_act === mySeat ? view.legal : null;
+    if (handNo !== this.preHand) {
+      this.preHand = handNo;
+      this.pre = null;
+    }
+    this.renderPre(view, mySeat, legal);
+    const changed = JSON.stringify(legal) !== JSON.stringify(this.legal);
+    if (changed) {
+      this.pending = false;
+      this.legal = legal;
+      this.view = view;
+      this.selected = new Set();
+      this.amount = legal ? legal.min_to : 0;
+      this.onDiscardChange?.(this.selected, Boolean(legal?.is_draw_phase));
+    } else {
+      this.view = view;
+    }
+    if (changed) this.render();
+    if (changed && legal && this.pre && !legal.is_draw_phase) this.firePre(legal);
+  }
+
+  /** The pre-chosen action, taken the moment the turn comes (then forgotten). */
+  firePre(legal) {
+    const pre = this.pre;
+    this.pre = null;
+    if (pre === "check_fold") this.choose(legal.can_check ? "check" : "fold");
+    else if (pre === "call_any") this.choose(legal.call_cost > 0 ? "call" : "check");
+  }
+
+  renderPre(view, mySeat, legal) {
+    if (!this.preRoot) return;
+    const me = (view?.seats ?? []).find((s) => s.seat === mySeat);
+    const waiting =
+      !legal && me && me.status === "active" && view.to_act !== null && view.to_act !== undefined &&
+      !["showdown", "over"].includes(view.street);
+    this.preRoot.hidden = !waiting;
+    if (!waiting) {
+      this.preRoot.replaceChildren();
+      return;
+    }
+    const box = (key) =>
+      h(
+        "label.pre-action",
+        h("input", {
+          type: "checkbox",
+          checked: this.pre === key,
+          dataset: { pre: key },
+          onchange: (ev) => {
+            this.pre = ev.target.checked ? key : null;
+            this.renderPre(view, mySeat, legal);
+          },
+        }),
+        t(`act.pre.${key}`),
+      );
+    this.preRoot.replaceChildren(box("check_fold"), box("call_any"));
+  }
+
+  toggleDiscard(card) {
+    if (!this.legal?.is_draw_phase || this.pending) return;
+    if (this.selected.has(card)) this.selected.delete(card);
+    else if (this.selected.size < (this.legal.max_discards ?? 3)) this.selected.add(card);
+    this.onDiscardChange?.(this.selected, true);
+    this.render();
+  }
+
+  render() {
+    clear(this.root);
+    const legal = this.legal;
+    this.root.hidden = !legal;
+    this.root.classList.toggle("pending", this.pending);
+    if (!legal) return;
+    this.root.append(h("h2.visually-hidden", t("act.bar")));
+    if (legal.is_draw_phase) {
+      this.renderDraw(legal);
+      return;
+    }
+    const buttons = h("div.act-buttons");
+    if (legal.can_fold) buttons.append(this.button("fold", t("act.fold")));
+    if (legal.can_check) buttons.append(this.button("check", t("act.check")));
+    if (legal.call_cost > 0) {
+      buttons.append(this.button("call", t("act.call", { amount: fmt(legal.call_cost) })));
+    }
+    const kind = legal.bet_kind ? String(legal.bet_kind).toLowerCase() : null;
+    const canSize = kind && legal.max_to > legal.min_to;
+    if (kind && !(legal.min_to === legal.max_to && this.isAllIn(legal.max_to))) {
+      const label = kind === "bet" ? "act.bet_amount" : "act.raise_amount";
+      const btn = this.button(kind, t(label, { amount: fmt(this.amount) }));
+      btn.classList.add("primary");
+      this.amountButton = btn;
+      buttons.append(btn);
+    } else {
+      this.amountButton = null;
+    }
+    if (kind && this.isAllIn(legal.max_to)) {
+      buttons.append(this.button("allin", t("act.allin_amount", { amount: fmt(legal.max_to) })));
+    }
+    if (canSize) this.root.append(this.sizer(legal, kind));
+    this.root.append(buttons, h("p.act-keys", t("act.keys")));
+  }
+
+  isAllIn(to) {
+    const legal = this.legal;
+    return to - (legal.committed ?? 0) >= legal.stack;
+  }
+
+  sizer(legal, kind) {
+    const label = kind === "bet" ? t("act.bet") : t("act.raise");
+    const range = h("input.amount-range", {
+      type: "range",
+      min: String(legal.min_to),
+      max: String(legal.max_to),
+      step: "1",
+      value: String(this.amount),
+      "aria-label": label,
+    });
+    const box = h("input.amount-box", {
+      type: "number",
+      min: String(legal.min_to),
+      max: String(legal.max_to),
+      step: "1",
+      inputMode: "numeric",
+      value: String(this.amount),
+      "aria-label": t("act.amount"),
+    });
+    this.amountBox = box;
+    const set = (value, source) => {
+      const n = Number.parseInt(value, 10);
+      if (Number.isNaN(n)) return;
+      this.amount = clamp(n, legal.min_to, legal.max_to);
+      if (source !== range) range.value = String(this.amount);
+      if (source !== box) box.value = String(this.amount);
+      if (this.amountButton) {
+        const key = kind === "bet" ? "act.bet_amount" : "act.raise_amount";
+        this.amountButton.textContent = t(key, { amount: fmt(this.amount) });
+      }
+    };
+    range.addEventListener("input", () => set(range.value, range));
+    box.addEventListener("input", () => {
+      const n = Number.parseInt(box.value, 10);
+      if (!Number.isNaN(n) && n >= legal.min_to && n <= legal.max_to) set(n, box);
+    });
+    box.addEventListener("change", () => set(box.value, null));
+    const preset = (key, value) =>
+      h(
+        "button.preset",
+        { type: "button", dataset: { preset: key }, onclick: () => set(value, null) },
+        t(`act.preset.${key}`),
+      );
+    return h(
+      "div.sizer",
+      h(
+        "div.presets",
+        preset("min", legal.min_to),
+        preset("half", potSizedTo(this.view, legal, 0.5)),
+        preset("pot", potSizedTo(this.view, legal, 1)),
+        preset("allin", legal.max_to),
+      ),
+      h("div.amount-row", range, box),
+    );
+  }
+
+  renderDraw(legal) {
+    const n = this.selected.size;
+    this.root.append(
+      h("p.draw-hint", t("act.pick_discards", { n: legal.max_discards ?? 3 })),
+      h(
+        "div.act-buttons",
+        n > 0
+          ? this.button("discard", t("act.discard", { n }), { primary: true })
+          : this.button("discard", t("act.stand_pat"), { primary: true }),
+      ),
+    );
+  }
+
+  button(action, label, { primary = false } = {}) {
+    const btn = h(
+      "button.act-btn",
+      { type: "button", dataset: { action }, onclick: () => this.choose(action) },
+      label,
+    );
+    if (primary) btn.classList.add("primary");
+    return btn;
+  }
+
+  choose(action) {
+    const legal = this.legal;
+    if (!legal || this.pending) return;
+    let payload;
+    switch (action) {
+      case "fold":
+      case "check":
+      case "call":
+        payload = { kind: action };
+        break;
+      case "bet":
+      case "raise":
+        payload = { kind: action, amount: this.amount };
+        break;
+      case "allin":
+        payload = { kind: String(legal.bet_kind).toLowerCase(), amount: legal.max_to };
+        break;
+      case "discard":
+        payload = { kind: "discard", cards: [...this.selected] };
+        break;
+      default:
+        return;
+    }
+    this.pending = true;
+    this.root.classList.add("pending");
+    for (const b of this.root.querySelectorAll("button, input")) b.disabled = true;
+    const chosen = this.root.querySelector(`[data-action="${action}"]`);
+    chosen?.classList.add("chosen");
+    chosen?.setAttribute("aria-busy", "true");
+    this.send(payload, action);
+  }
+
+  /** The server refused the action: give the choice back. */
+  refused() {
+    this.pending = false;
+    this.render();
+  }
+
+  onKey(ev) {
+    if (!this.isOpen() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const target = ev.target;
+    const inAmount = target === this.amountBox;
+    const typing = !inAmount && target instanceof HTMLElement &&
+      (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT");
+    if (typing || document.querySelector("dialog[open]")) return;
+    const key = ev.key.toLowerCase();
+    const has = (a) => this.root.querySelector(`[data-action="${a}"]`);
+    if (key === "enter") {
+      if (this.legal.is_draw_phase) this.choose("discard");
+      else if (inAmount && this.amountButton) {
+        this.amountBox.dispatchEvent(new Event("change"));
+        this.choose(this.amountButton.dataset.action);
+      } else return;
+    } else if (key === "escape") {
+      if (inAmount) this.amountBox.blur();
+      this.selected.clear();
+      this.onDiscardChange?.(this.selected, Boolean(this.legal.is_draw_phase));
+      this.amount = this.legal.min_to;
+      this.render();
+    } else if (inAmount) {
+      return;
+    } else if (key === "f" && has("fold")) {
+      this.choose("fold");
+    } else if (key === "c" && (has("check") || has("call"))) {
+      this.choose(has("check") ? "check" : "call");
+    } else if (key === "r" && this.amountBox) {
+      this.amountBox.focus();
+      this.amountBox.select();
+    } else {
+      return;
+    }
+    ev.preventDefault();
+  }
+}

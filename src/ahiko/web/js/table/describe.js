@@ -1,0 +1,140 @@
+// Words for what happened: the last action under a seat (R-HE-06), hand-log lines, and the
+// showdown's result per pot with the hand's name.
+
+import { cardLabel } from "../cards.js";
+import { bestHand, handName } from "../handeval.js";
+import { fmt, lang, t } from "../i18n.js";
+
+export function lastActionText(seatView) {
+  const last = seatView?.last_action;
+  if (!last) {
+    // Later rounds keep saying why a seat is out, so dimming is not the only signal.
+    if (seatView?.status === "allin") return t("last.allin");
+    return seatView?.status === "folded" ? t("last.fold") : "";
+  }
+  const kind = String(last.kind).toLowerCase();
+  const amount = last.amount ?? 0;
+  if (seatView.status === "allin" && ["call", "bet", "raise", "allin"].includes(kind)) {
+    return t("last.allin");
+  }
+  switch (kind) {
+    case "fold":
+      return t("last.fold");
+    case "check":
+      return t("last.check");
+    case "call":
+      return t("last.call", { amount: fmt(amount || seatView.bet || 0) });
+    case "bet":
+      return t("last.bet", { amount: fmt(amount) });
+    case "raise":
+      return t("last.raise", { amount: fmt(amount) });
+    case "allin":
+      return t("last.allin");
+    case "discard":
+      return amount || last.count
+        ? t("last.discard", { n: amount || last.count })
+        : t("last.stand_pat");
+    case "sb":
+    case "bb":
+    case "ante":
+      return t(`last.${kind}`, { amount: fmt(amount) });
+    default:
+      return kind;
+  }
+}
+
+function cardsText(cards) {
+  return (cards ?? []).map(cardLabel).join(", ");
+}
+
+/** One line for the hand log, or null for events the log does not show. */
+export function eventText(event, nameOf, handNo = null) {
+  const name = event.seat !== undefined ? nameOf(event.seat) : "";
+  switch (event.kind) {
+    case "hand_started":
+      return t("log.hand_started", { n: event.hand_no ?? handNo ?? "" });
+    case "blind_posted":
+      return t("log.blind", {
+        name,
+        blind: event.blind === "sb" ? "SB" : "BB",
+        amount: fmt(event.amount),
+      });
+    case "ante_posted":
+      return t("log.ante", { name, amount: fmt(event.amount) });
+    case "action": {
+      const kind = event.action ?? event.action_kind ?? event.kind_of ?? "";
+      const fake = {
+        last_action: { kind, amount: kind === "call" ? event.added : event.amount },
+        status: event.all_in ? "allin" : "active",
+      };
+      return t("log.action", { name, text: lastActionText(fake) });
+    }
+    case "street":
+      if (!event.cards?.length) return t(`street.${event.name}`);
+      return t("log.street", {
+        street: t(`street.${event.name}`),
+        cards: cardsText(event.cards),
+      });
+    case "discarded":
+      return event.count
+        ? t("log.discarded", { name, n: event.count })
+        : t("log.action", { name, text: t("last.stand_pat") });
+    case "bet_returned":
+      return t("log.returned", { name, amount: fmt(event.amount) });
+    case "cards_shown":
+      return t("log.shown", { name, cards: cardsText(event.cards) });
+    case "mucked":
+      return t("log.mucked", { name });
+    case "pot_awarded":
+      return potResultText(event, nameOf, {});
+    default:
+      return null;
+  }
+}
+
+/** The cards each seat showed, from the public history. */
+export function shownCards(view) {
+  const shown = {};
+  for (const s of view?.seats ?? []) if (s.cards?.length) shown[s.seat] = s.cards;
+  for (const e of view?.history ?? []) if (e.kind === "cards_shown") shown[e.seat] = e.cards;
+  return shown;
+}
+
+/** Best hand per showing seat: {seat: {value, name}}. */
+export function showdownHands(view) {
+  const out = {};
+  const board = view?.board ?? [];
+  for (const [seat, cards] of Object.entries(shownCards(view))) {
+    const value = bestHand([...cards, ...board]);
+    if (value) out[seat] = { value, name: handName(value) };
+  }
+  return out;
+}
+
+export function potAwards(view) {
+  return (view?.history ?? []).filter((e) => e.kind === "pot_awarded");
+}
+
+export function potLabel(index) {
+  return index === 0 ? t("table.main_pot") : t("table.side_pot", { n: index, amount: "" })
+    .replace(/[:\s]+$/, "");
+}
+
+/** The server's name for a seat's hand in this pot, else ours. */
+function awardHandName(award, seat, hands) {
+  const names = award.hand_names?.[seat] ?? award.hand_names?.[String(seat)];
+  return names?.[lang()] ?? names?.["pt-BR"] ?? hands[seat]?.name ?? null;
+}
+
+export function potResultText(award, nameOf, hands) {
+  const shares = award.shares ?? {};
+  const winners = award.winners ?? Object.keys(shares).map(Number);
+  const parts = winners.map((seat) => {
+    const amount = fmt(shares[seat] ?? shares[String(seat)] ?? award.amount);
+    const hand = awardHandName(award, seat, hands);
+    return hand
+      ? t("table.wins_with", { name: nameOf(seat), amount, hand })
+      : t("table.wins", { name: nameOf(seat), amount });
+  });
+  return `${potLabel(award.index ?? 0)}: ${parts.join("; ")}`;
+}

@@ -1,0 +1,138 @@
+// "Conferir cartas" (R-FD-03..05): runs the browser verifier on the cards this browser
+// received, says whether the commitment came before the cards, states the caveat, and offers
+// the proof file for download.
+
+import { api } from "../api.js";
+import { cardSvg } from "../cards.js";
+import { clear, downloadBlob, h } from "../dom.js";
+import { t } from "../i18n.js";
+import { fingerprint } from "../tablestate.js";
+
+let publicKeyHex;
+
+async function serverPublicKey() {
+  if (publicKeyHex !== undefined) return publicKeyHex;
+  try {
+    const data = await api.publicKey();
+    publicKeyHex = typeof data === "string" ? data : (data?.public_key ?? data?.key ?? null);
+  } catch {
+    publicKeyHex = null;
+  }
+  return publicKeyHex;
+}
+
+/** A failed check's words, for the row or the summary. */
+function failure(result) {
+  const bad = (result?.checks ?? []).find((c) => c.status === "fail" || c.status === "malformed");
+  return bad ? bad.detail : null;
+}
+
+/**
+ * Runs the verifier on the whole file, then on each card alone, so every card gets its own
+ * verdict from the same code (checks 1-4 of FAIRNESS.md).
+ */
+export async function runVerifier(file, expectDigest) {
+  const { verifyProof } = await import("../verify.js");
+  // An unsigned commitment is checked without a key (the signature line says "not checked").
+  const publicKey = file.commitment.sig ? await serverPublicKey() : null;
+  const options = { expectDigest };
+  if (publicKey) options.publicKeyHex = publicKey;
+  const whole = await verifyProof(file, options);
+  // Checks about the file as a whole (format, digest, signature, no card twice) hold for
+  // every card; check 3 (the opening folds to the root) is each card's own.
+  const shared = (whole.checks ?? []).filter((c) => c.name !== "openings");
+  const sharedOk = shared.every((c) => c.status !== "fail" && c.status !== "malformed");
+  const perCard = [];
+  for (const card of file.cards) {
+    const one = await verifyProof({ ...file, cards: [card] }, options);
+    perCard.push({ card, ok: Boolean(one.ok && sharedOk), error: failure(one) ?? (sharedOk ? null : failure(whole)) });
+  }
+  return { whole, perCard };
+}
+
+export function proofFilename(file) {
+  const c = file.commitment;
+  return `ahiko-${c.table_id ?? "mesa"}-mao-${c.hand_no ?? 0}.proof.json`;
+}
+
+export function downloadProof(file) {
+  const blob = new Blob([JSON.stringify(file, null, 2)], { type: "application/json" });
+  downloadBlob(blob, proofFilename(file));
+}
+
+export async function openVerifyDialog(state) {
+  const file = state.proofFile();
+  const body = h("div.verify-body");
+  const dialog = h(
+    "dialog.verify-dialog",
+    { "aria-labelledby": "verify-title" },
+    h("h2#verify-title", t("verify.title")),
+    body,
+  );
+  const close = () => dialog.close();
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+
+  if (!file) {
+    body.append(h("p", t("verify.no_proofs")), h("button", { type: "button", onclick: close }, t("verify.close")));
+    return dialog;
+  }
+  const obs = file.client_observation ?? {};
+  body.append(
+    h("p.verify-fp", t("verify.fingerprint", { fp: fingerprint(file.commitment.digest) })),
+    h(
+      `p.verify-timing.${obs.commitment_before_cards ? "before" : "midhand"}`,
+      { dataset: { before: obs.commitment_before_cards ? "true" : "false" } },
+      obs.commitment_before_cards ? t("verify.before") : t("verify.midhand"),
+    ),
+  );
+  const status = h("p.verify-summary", { role: "status" }, t("verify.running"));
+  const table = h("div.verify-cards");
+  body.append(
+    status,
+    table,
+    h("p.verify-caveat", t("verify.caveat")),
+    h(
+      "div.dialog-buttons",
+      h("button.primary", { type: "button", dataset: { verify: "download" }, onclick: () => downloadProof(file) }, t("verify.download")),
+      h("button", { type: "button", onclick: close }, t("verify.close")),
+    ),
+  );
+  if (!file.cards.length) {
+    status.textContent = t("verify.no_proofs");
+    return dialog;
+  }
+  try {
+    const { whole, perCard: rows } = await runVerifier(file, state.commitment.digest);
+    const signature = (whole.checks ?? []).find((c) => c.name === "signature");
+    if (signature) {
+      body.insertBefore(
+        h("p.verify-signature", { dataset: { status: signature.status } }, t(`verify.sig.${signature.status}`)),
+        table,
+      );
+    }
+    clear(table);
+    for (const { card, ok, error } of rows) {
+      table.append(
+        h(
+          `div.verify-row.${ok ? "ok" : "bad"}`,
+          { dataset: { position: String(card.position), ok: ok ? "true" : "false" } },
+          cardSvg(card.card, "small"),
+          h("span.verify-role", t(`verify.role.${card.role}`)),
+          h("span.verify-pos", `${t("verify.position")} ${card.position}`),
+          h("span.verify-result", ok ? `✓ ${t("verify.ok")}` : `✗ ${t("verify.bad")}${error ? ` (${error})` : ""}`),
+        ),
+      );
+    }
+    const bad = rows.filter((r) => !r.ok).length;
+    status.textContent = bad
+      ? t("verify.summary_bad", { bad, n: rows.length })
+      : t("verify.summary_ok", { n: rows.length });
+    status.dataset.ok = bad ? "false" : "true";
+  } catch (err) {
+    status.textContent = t("verify.unavailable", { error: err.message ?? String(err) });
+    status.dataset.ok = "false";
+  }
+  return dialog;
+}

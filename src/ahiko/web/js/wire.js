@@ -1,0 +1,193 @@
+// The one place that knows the WebSocket wire format (docs/protocol.md,
+// ahiko/server/protocol.py). Incoming frames become the client's own messages; outgoing
+// commands are built here. If the protocol changes, only this file changes.
+//
+// Client messages produced by decodeFrame():
+//   {type: "snapshot", seq, you, room, hand, lastHand, results}   full state on (re)connect
+//   {type: "room", seq, room}                                     seats, players, status
+//   {type: "commitment", seq, handNo, commitment, cardsInS}       a new hand's commitment
+//   {type: "hand", seq, handNo, events, view, openings, deadline} the hand after a change
+//   {type: "cancelled", seq, handNo, rule, reason}                R-FD-06
+//   {type: "results", seq, results}                               tournament over
+//   {type: "closed", seq, reason}
+//   {type: "ack", seq, id, data} / {type: "error", seq, id, code, rule, message}
+//   {type: "ignored", seq}                                        anything unknown
+
+let nextId = 0;
+
+function frameId() {
+  nextId += 1;
+  return `c${Date.now().toString(36)}-${nextId}`;
+}
+
+const RANKS = "23456789TJQKA";
+const SUITS = "cdhs";
+
+/** Cards as text: history events may carry the engine's card numbers (rank*4 + suit). */
+export function cardText(card) {
+  return typeof card === "number" ? RANKS[card >> 2] + SUITS[card & 3] : card;
+}
+
+function normalizeEvent(event) {
+  const out = { ...event };
+  for (const key of ["cards", "new_cards"]) {
+    if (Array.isArray(out[key])) out[key] = out[key].map(cardText);
+  }
+  return out;
+}
+
+function normalizeView(view) {
+  if (!view || !Array.isArray(view.history)) return view ?? null;
+  return { ...view, history: view.history.map(normalizeEvent) };
+}
+
+function handState(raw) {
+  if (!raw) return null;
+  return {
+    handNo: raw.hand_no,
+    phase: raw.phase ?? null,
+    commitment: raw.commitment ?? null,
+    view: normalizeView(raw.view),
+    openings: raw.openings ?? [],
+    deadline: raw.deadline ?? null,
+  };
+}
+
+export function decodeFrame(text) {
+  let frame;
+  try {
+    frame = JSON.parse(text);
+  } catch {
+    return { type: "error", seq: null, code: "bad_frame", message: "unreadable frame" };
+  }
+  const seq = Number.isInteger(frame.seq) ? frame.seq : null;
+  switch (frame.t) {
+    case "snapshot":
+      return {
+        type: "snapshot",
+        seq,
+        you: frame.you ?? {},
+        room: frame.room ?? null,
+        hand: handState(frame.hand),
+        lastHand: handState(frame.last_hand),
+        results: frame.results ?? null,
+      };
+    case "room":
+      return { type: "room", seq, room: frame.room };
+    case "commitment":
+      return {
+        type: "commitment",
+        seq,
+        handNo: frame.hand_no ?? frame.commitment?.hand_no,
+        commitment: frame.commitment,
+        cardsInS: frame.cards_in_s ?? 2,
+      };
+    case "hand":
+      return {
+        type: "hand",
+        seq,
+        handNo: frame.hand_no,
+        events: (frame.events ?? []).map(normalizeEvent),
+        view: normalizeView(frame.view),
+        openings: frame.openings ?? [],
+        deadline: frame.deadline ?? null,
+      };
+    case "hand_cancelled":
+      return { type: "cancelled", seq, handNo: frame.hand_no, rule: frame.rule, reason: frame.reason };
+    case "tournament_over":
+      return { type: "results", seq, results: frame.results ?? [] };
+    case "closed":
+      return { type: "closed", seq, reason: frame.reason, stacks: frame.stacks ?? {} };
+    case "ack":
+      return { type: "ack", seq, id: frame.id, data: frame.data ?? {} };
+    case "error":
+      return {
+        type: "error",
+        seq,
+        id: frame.id ?? null,
+        code: frame.code ?? frame.error,
+        rule: frame.rule ?? null,
+        message: frame.message ?? "",
+      };
+    default:
+      return { type: "ignored", seq };
+  }
+}
+
+/** A decision: `action` is {kind, amount?, cards?} with kind as in ActionKind. */
+export function encodeAction(action, handNo) {
+  const frame = { t: "act", id: frameId(), hand_no: handNo, action: action.kind };
+  if (action.kind === "bet" || action.kind === "raise") frame.amount = action.amount;
+  if (action.kind === "discard") frame.cards = action.cards ?? [];
+  return JSON.stringify(frame);
+}
+
+/** sit {seat}, leave, new_entry, show {hand_no}, start, pause, resume, close,
+ *  add_bot {level, seat?}, remove_bot {seat}. */
+export function encodeCommand(name, args = {}) {
+  return JSON.stringify({ t: name, id: frameId(), ...args });
+}
+
+export function encodeSnapshotRequest() {
+  return encodeCommand("snapshot");
+}
+
+export function roomSocketUrl(roomId) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/ws/rooms/${encodeURIComponent(roomId)}`;
+}
+
+function pick(obj, ...names) {
+  for (const n of names) if (obj && obj[n] !== undefined && obj[n] !== null) return obj[n];
+  return undefined;
+}
+
+/** A room's seat entry as the client uses it. */
+function normalizePlayer(p) {
+  return {
+    seat: p.seat,
+    playerId: pick(p, "player_id") ?? null,
+    name: pick(p, "name", "username") ?? "",
+    bot: Boolean(pick(p, "is_bot", "bot")),
+    level: pick(p, "bot_level", "level") ?? null,
+    stack: pick(p, "stack", "chips") ?? 0,
+    connected: pick(p, "connected") ?? true,
+    waiting: Boolean(pick(p, "waiting")),
+    reserved: Boolean(pick(p, "reserved")),
+    leaving: Boolean(pick(p, "leaving", "leave_after_hand")),
+  };
+}
+
+/** The room summary as the client uses it; `you` is the snapshot's {player_id, seat, host}. */
+export function normalizeRoom(raw, you = {}) {
+  if (!raw) return null;
+  const players = {};
+  for (const p of pick(raw, "seats", "players") ?? []) {
+    if (p && Number.isInteger(p.seat)) players[p.seat] = normalizePlayer(p);
+  }
+  for (const r of pick(raw, "reserved") ?? []) {
+    if (Number.isInteger(r.seat) && !players[r.seat]) {
+      players[r.seat] = normalizePlayer({ ...r, reserved: true });
+    }
+  }
+  const me = Object.values(players).find((p) => you.player_id && p.playerId === you.player_id);
+  const deadlineS = pick(raw, "action_deadline_s");
+  return {
+    id: pick(raw, "id", "room_id"),
+    name: pick(raw, "name") ?? "",
+    kind: pick(raw, "kind") ?? "recreational",
+    variant: pick(raw, "variant") ?? "holdem",
+    tier: pick(raw, "tier") ?? null,
+    seatCount: pick(raw, "seats_total", "seat_count") ?? 9,
+    stakes: pick(raw, "blinds", "stakes") ?? {},
+    status: pick(raw, "status") ?? "waiting",
+    handNo: pick(raw, "hand_no") ?? null,
+    host: Boolean(you.host) || (you.player_id != null && raw.host_id === you.player_id),
+    mySeat: me ? me.seat : null,
+    players,
+    deadlineMs: deadlineS ? Math.round(deadlineS * 1000) : null,
+    buyIn: pick(raw, "buy_in") ?? null,
+    visibility: raw.public === false ? "private" : "public",
+    startingChips: pick(raw, "starting_chips") ?? null,
+  };
+}

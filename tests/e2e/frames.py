@@ -1,0 +1,488 @@
+"""Recorded table frames for the fixture page (tests only, never shipped).
+
+Views follow docs/helpers/CONTRACT.md; commitments and card openings are real, made by
+``ahiko.fairness.deal.DealCommitter`` over a deck arranged so the hands read well in
+screenshots, so the browser verifier can check them."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from ahiko.fairness.deal import DealCommitter
+from ahiko.poker.cards import FULL_DECK, format_card, parse_card
+from ahiko.poker.layout import DRAW_LAYOUT, HOLDEM_LAYOUT
+
+Frame = dict[str, Any]
+
+SIGNING_KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
+PUBLIC_KEY_HEX = SIGNING_KEY.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+
+
+def arranged_deck(wanted: dict[int, str]) -> list[int]:
+    """A deck with the given cards at the given positions, the rest in order."""
+    placed = {pos: parse_card(text) for pos, text in wanted.items()}
+    rest = iter(c for c in FULL_DECK if c not in placed.values())
+    return [placed[p] if p in placed else next(rest) for p in range(52)]
+
+
+def _seat(
+    seat: int,
+    stack: int,
+    bet: int = 0,
+    total: int = 0,
+    status: str = "active",
+    last: dict[str, Any] | None = None,
+    cards: list[str] | None = None,
+    count: int = 2,
+    discards: int | None = None,
+) -> dict[str, Any]:
+    return {
+        "seat": seat,
+        "stack": stack,
+        "bet": bet,
+        "total_bet": total,
+        "status": status,
+        "last_action": last,
+        "cards": cards,
+        "card_count": count,
+        "discards": discards,
+    }
+
+
+def _room(
+    name: str,
+    seat_count: int,
+    players: list[tuple[int, str, bool, str | None, int]],
+    *,
+    me: int | None,
+    hand_no: int,
+    stakes: dict[str, int],
+    variant: str = "holdem",
+    host: bool = True,
+    kind: str = "recreational",
+) -> Frame:
+    """A snapshot frame (ahiko.rooms.frames.snapshot_frame) with no hand under way yet."""
+    my_id = next((f"p{s}" for s, *_ in players if s == me), None)
+    room: dict[str, Any] = {
+        "id": "fixture",
+        "name": name,
+        "kind": kind,
+        "variant": variant,
+        "tier": None,
+        "public": True,
+        "status": "running",
+        "host_id": my_id if host else "p-other",
+        "blinds": stakes,
+        "seats_total": seat_count,
+        "seats_taken": len(players),
+        "starting_chips": 1000,
+        "action_deadline_s": 20.0,
+        "limit_hands": None,
+        "limit_minutes": None,
+        "hands_dealt": hand_no - 1,
+        "hand_no": hand_no,
+        "seats": [
+            {
+                "seat": s,
+                "player_id": f"p{s}",
+                "name": n,
+                "stack": st,
+                "is_bot": b,
+                "bot_level": lvl,
+                "connected": True,
+                "waiting": False,
+                "leaving": False,
+            }
+            for s, n, b, lvl, st in players
+        ],
+        "reserved": [],
+    }
+    return {
+        "t": "snapshot",
+        "seq": 1,
+        "you": {"player_id": my_id, "seat": me, "host": host},
+        "room": room,
+        "hand": None,
+        "last_hand": None,
+    }
+
+
+def _hand(
+    seq: int, hand_no: int, view: dict[str, Any], openings: list[Frame], to_act: int | None
+) -> Frame:
+    deadline = None if to_act is None else {"seat": to_act, "seconds_left": 14.0}
+    without_history = {k: v for k, v in view.items() if k != "history"}
+    return {
+        "t": "hand",
+        "seq": seq,
+        "hand_no": hand_no,
+        "events": view["history"],
+        "view": without_history,
+        "openings": openings,
+        "deadline": deadline,
+    }
+
+
+def _commitment(seq: int, deal: DealCommitter, stakes: dict[str, int]) -> Frame:
+    return {
+        "t": "commitment",
+        "seq": seq,
+        "hand_no": deal.commitment.hand_no,
+        "commitment": deal.commitment.to_json(),
+        "cards_in_s": 2.0,
+        "stakes": stakes,
+    }
+
+
+def _openings(deal: DealCommitter, specs: list[tuple[str, int | None, int]]) -> list[Frame]:
+    return [deal.opening(role, seat, k).to_json() for role, seat, k in specs]
+
+
+HOLDEM_PLAYERS = [
+    (0, "Ana", False, None, 1000),
+    (1, "Robô Rita", True, "normal", 1000),
+    (3, "joao", False, None, 1000),
+    (4, "Bruno", False, None, 15),
+    (5, "Robô Caio", True, "hard", 1000),
+]
+HOLDEM_DEALT = [0, 1, 3, 4, 5]
+# n = 5: hole k of dealt_seats[j] at 5k + j; board at 10 + b.
+HOLDEM_DECK = arranged_deck(
+    {
+        **{0: "8c", 5: "3d"},  # Ana
+        **{1: "Js", 6: "Tc"},  # Rita
+        **{2: "Qd", 7: "Qs"},  # joao (me)
+        **{3: "Ac", 8: "Kd"},  # Bruno
+        **{4: "9h", 9: "9c"},  # Caio
+        **{10: "Qh", 11: "5c", 12: "5d", 13: "9s", 14: "2h"},  # the board
+    }
+)
+
+
+def _holdem_deal() -> DealCommitter:
+    return DealCommitter(
+        table_id="fixture",
+        hand_no=42,
+        layout=HOLDEM_LAYOUT,
+        button_seat=5,
+        dealt_seats=HOLDEM_DEALT,
+        deck=HOLDEM_DECK,
+        committed_at_ms=int(time.time() * 1000),
+        signing_key=SIGNING_KEY,
+    )
+
+
+def _preflop_history() -> list[dict[str, Any]]:
+    return [
+        {
+            "kind": "hand_started",
+            "hand_no": 42,
+            "variant": "holdem",
+            "button": 5,
+            "seats": HOLDEM_DEALT,
+            "dealt_seats": HOLDEM_DEALT,
+        },
+        {"kind": "blind_posted", "seat": 0, "amount": 10, "blind": "sb"},
+        {"kind": "blind_posted", "seat": 1, "amount": 20, "blind": "bb"},
+        {"kind": "action", "seat": 3, "action": "call", "amount": 20, "added": 20, "all_in": False},
+        {"kind": "action", "seat": 4, "action": "call", "amount": 15, "added": 15, "all_in": True},
+        {
+            "kind": "action",
+            "seat": 5,
+            "action": "raise",
+            "amount": 60,
+            "added": 60,
+            "all_in": False,
+        },
+        {"kind": "action", "seat": 0, "action": "call", "amount": 60, "added": 50, "all_in": False},
+        {"kind": "action", "seat": 1, "action": "call", "amount": 60, "added": 40, "all_in": False},
+        {"kind": "action", "seat": 3, "action": "call", "amount": 60, "added": 40, "all_in": False},
+        {"kind": "street", "name": "flop", "cards": ["Qh", "5c", "5d"], "positions": [10, 11, 12]},
+    ]
+
+
+def holdem_midhand() -> list[Frame]:
+    """Flop, five dealt, a short all-in (side pot), my turn facing a bet of 80."""
+    deal = _holdem_deal()
+    history = [
+        *_preflop_history(),
+        {"kind": "action", "seat": 0, "action": "check", "amount": 0, "added": 0, "all_in": False},
+        {"kind": "action", "seat": 1, "action": "bet", "amount": 80, "added": 80, "all_in": False},
+    ]
+    view = {
+        "variant": "holdem",
+        "viewer": 3,
+        "street": "flop",
+        "button": 5,
+        "dealt_seats": HOLDEM_DEALT,
+        "stakes": {"small_blind": 10, "big_blind": 20, "ante": 0},
+        "seats": [
+            _seat(0, 940, 0, 60, last={"kind": "check", "amount": 0}),
+            _seat(1, 860, 80, 140, last={"kind": "bet", "amount": 80}),
+            _seat(3, 940, 0, 60, cards=["Qd", "Qs"]),
+            _seat(4, 0, 0, 15, status="allin"),
+            _seat(5, 940, 0, 60),
+        ],
+        "board": ["Qh", "5c", "5d"],
+        "pots": [
+            {"amount": 75, "eligible": [0, 1, 3, 4, 5]},
+            {"amount": 180, "eligible": [0, 1, 3, 5]},
+        ],
+        "to_act": 3,
+        "legal": {
+            "seat": 3,
+            "can_fold": True,
+            "can_check": False,
+            "call_cost": 80,
+            "bet_kind": "raise",
+            "min_to": 160,
+            "max_to": 940,
+            "committed": 0,
+            "stack": 940,
+            "max_discards": 0,
+            "is_draw_phase": False,
+        },
+        "history": history,
+        "result": None,
+    }
+    openings = _openings(
+        deal,
+        [
+            ("hole", 3, 0),
+            ("hole", 3, 1),
+            ("board", None, 0),
+            ("board", None, 1),
+            ("board", None, 2),
+        ],
+    )
+    stakes = {"small_blind": 10, "big_blind": 20}
+    return [
+        _room("Mesa da Ana", 6, HOLDEM_PLAYERS, me=3, hand_no=42, stakes=stakes),
+        _commitment(2, deal, stakes),
+        _hand(3, 42, view, openings, to_act=3),
+    ]
+
+
+def holdem_showdown() -> list[Frame]:
+    """River showdown: queens full wins the main and the side pot."""
+    deal = _holdem_deal()
+    history = [
+        *_preflop_history(),
+        {"kind": "action", "seat": 0, "action": "check", "amount": 0, "added": 0, "all_in": False},
+        {"kind": "action", "seat": 1, "action": "fold", "amount": 0, "added": 0, "all_in": False},
+        {"kind": "action", "seat": 0, "action": "fold", "amount": 0, "added": 0, "all_in": False},
+        {"kind": "street", "name": "turn", "cards": ["9s"], "positions": [13]},
+        {"kind": "street", "name": "river", "cards": ["2h"], "positions": [14]},
+        {"kind": "cards_shown", "seat": 5, "cards": ["9h", "9c"], "reason": "showdown"},
+        {"kind": "cards_shown", "seat": 3, "cards": ["Qd", "Qs"], "reason": "showdown"},
+        {"kind": "cards_shown", "seat": 4, "cards": ["Ac", "Kd"], "reason": "showdown"},
+        {
+            "kind": "pot_awarded",
+            "index": 0,
+            "amount": 75,
+            "eligible": [3, 4, 5],
+            "winners": [3],
+            "shares": {"3": 75},
+            "hand_names": {
+                "3": {
+                    "pt-BR": "Full house, damas e cincos",
+                    "en": "Full house, queens full of fives",
+                }
+            },
+        },
+        {
+            "kind": "pot_awarded",
+            "index": 1,
+            "amount": 180,
+            "eligible": [3, 5],
+            "winners": [3],
+            "shares": {"3": 180},
+            "hand_names": {
+                "3": {
+                    "pt-BR": "Full house, damas e cincos",
+                    "en": "Full house, queens full of fives",
+                }
+            },
+        },
+        {"kind": "hand_ended", "stacks": {}},
+    ]
+    view = {
+        "variant": "holdem",
+        "viewer": 3,
+        "street": "over",
+        "button": 5,
+        "dealt_seats": HOLDEM_DEALT,
+        "stakes": {"small_blind": 10, "big_blind": 20, "ante": 0},
+        "seats": [
+            _seat(0, 940, 0, 60, status="folded", last=None),
+            _seat(1, 940, 0, 60, status="folded", last=None),
+            _seat(3, 1195, 0, 60, cards=["Qd", "Qs"]),
+            _seat(4, 0, 0, 15, status="allin", cards=["Ac", "Kd"]),
+            _seat(5, 940, 0, 60, cards=["9h", "9c"]),
+        ],
+        "board": ["Qh", "5c", "5d", "9s", "2h"],
+        "pots": [],
+        "to_act": None,
+        "legal": None,
+        "history": history,
+        "result": {"pots": [{"amount": 75, "winners": [3]}, {"amount": 180, "winners": [3]}]},
+    }
+    specs: list[tuple[str, int | None, int]] = [("hole", 3, 0), ("hole", 3, 1)]
+    specs += [("board", None, b) for b in range(5)]
+    specs += [("showdown", s, k) for s in (4, 5) for k in (0, 1)]
+    stakes = {"small_blind": 10, "big_blind": 20}
+    return [
+        _room("Mesa da Ana", 6, HOLDEM_PLAYERS, me=3, hand_no=42, stakes=stakes),
+        _commitment(2, deal, stakes),
+        _hand(3, 42, view, _openings(deal, specs), to_act=None),
+    ]
+
+
+DRAW_DEALT = [2, 4, 0, 1]  # button 1
+DRAW_PLAYERS = [
+    (0, "Ana", False, None, 200),
+    (1, "joao", False, None, 200),
+    (2, "Robô Rita", True, "easy", 200),
+    (4, "Bruno", False, None, 200),
+]
+
+
+def draw_table() -> list[Frame]:
+    """Five-card draw, the draw phase, my turn to pick discards."""
+    n = len(DRAW_DEALT)
+    mine = ["Kh", "Ks", "7d", "4c", "2s"]
+    deck = arranged_deck({k * n + 3: card for k, card in enumerate(mine)})
+    deal = DealCommitter(
+        table_id="fixture-draw",
+        hand_no=7,
+        layout=DRAW_LAYOUT,
+        button_seat=1,
+        dealt_seats=DRAW_DEALT,
+        deck=deck,
+        committed_at_ms=int(time.time() * 1000),
+        signing_key=SIGNING_KEY,
+    )
+    deal.record_draw(2, 3)
+    deal.record_draw(4, 1)
+    deal.record_draw(0, 0)
+    history = [
+        {
+            "kind": "hand_started",
+            "hand_no": 7,
+            "variant": "draw",
+            "button": 1,
+            "dealt_seats": DRAW_DEALT,
+        },
+        *({"kind": "ante_posted", "seat": s, "amount": 1} for s in DRAW_DEALT),
+        {"kind": "action", "seat": 2, "action": "bet", "amount": 2, "added": 2, "all_in": False},
+        {"kind": "action", "seat": 4, "action": "call", "amount": 2, "added": 2, "all_in": False},
+        {"kind": "action", "seat": 0, "action": "call", "amount": 2, "added": 2, "all_in": False},
+        {"kind": "action", "seat": 1, "action": "call", "amount": 2, "added": 2, "all_in": False},
+        {"kind": "street", "name": "draw", "cards": [], "positions": []},
+        {"kind": "discarded", "seat": 2, "count": 3},
+        {"kind": "discarded", "seat": 4, "count": 1},
+        {"kind": "discarded", "seat": 0, "count": 0},
+    ]
+    view = {
+        "variant": "draw",
+        "viewer": 1,
+        "street": "draw",
+        "button": 1,
+        "dealt_seats": DRAW_DEALT,
+        "stakes": {"ante": 1, "small_bet": 2, "big_bet": 4, "raise_cap": 4},
+        "seats": [
+            _seat(0, 197, 0, 3, last={"kind": "discard", "amount": 0}, count=5, discards=0),
+            _seat(1, 197, 0, 3, cards=mine, count=5),
+            _seat(2, 197, 0, 3, last={"kind": "discard", "amount": 3}, count=5, discards=3),
+            _seat(4, 197, 0, 3, last={"kind": "discard", "amount": 1}, count=5, discards=1),
+        ],
+        "board": [],
+        "pots": [{"amount": 12, "eligible": DRAW_DEALT}],
+        "to_act": 1,
+        "legal": {
+            "seat": 1,
+            "can_fold": False,
+            "can_check": False,
+            "call_cost": 0,
+            "bet_kind": None,
+            "min_to": 0,
+            "max_to": 0,
+            "committed": 0,
+            "stack": 197,
+            "max_discards": 3,
+            "is_draw_phase": True,
+        },
+        "history": history,
+        "result": None,
+    }
+    openings = _openings(deal, [("hole", 1, k) for k in range(5)])
+    stakes = {"ante": 1, "small_bet": 2, "big_bet": 4}
+    return [
+        _room("Draw das seis", 6, DRAW_PLAYERS, me=1, hand_no=7, variant="draw", stakes=stakes),
+        _commitment(2, deal, stakes),
+        _hand(3, 7, view, openings, to_act=1),
+    ]
+
+
+def holdem_joined() -> list[Frame]:
+    """The mid-hand table reached by a snapshot (a reload or a late join): the commitment
+    arrives together with cards already dealt (R-FD-04)."""
+    snapshot, commitment, hand = holdem_midhand()
+    snapshot["hand"] = {
+        "hand_no": 42,
+        "phase": "dealt",
+        "commitment": commitment["commitment"],
+        "view": {**hand["view"], "history": hand["events"]},
+        "openings": hand["openings"],
+        "deadline": hand["deadline"],
+    }
+    snapshot["seq"] = 3
+    return [snapshot]
+
+
+def ahiko_room() -> list[Frame]:
+    """An Ahiko room (Iniciante 1/2) with a hand under way, watched by someone not seated."""
+    snapshot, commitment, hand = holdem_midhand()
+    snapshot["you"] = {"player_id": "p-watcher", "seat": None, "host": False}
+    room = snapshot["room"]
+    room.update(kind="ahiko", tier="iniciante", name="Iniciante 1", host_id=None)
+    room["blinds"] = {"small_blind": 1, "big_blind": 2, "ante": 0, "small_bet": 0}
+    view = {**hand["view"], "viewer": None, "legal": None}
+    view["seats"] = [{**s, "cards": None} for s in view["seats"]]
+    return [snapshot, commitment, {**hand, "view": view, "openings": hand["openings"][2:]}]
+
+
+def ahiko_room_seated() -> list[Frame]:
+    """The same Ahiko room, this time as the seated player joao."""
+    snapshot, commitment, hand = holdem_midhand()
+    snapshot["you"]["host"] = False
+    snapshot["room"].update(kind="ahiko", tier="iniciante", name="Iniciante 1", host_id=None)
+    return [snapshot, commitment, hand]
+
+
+FIXTURES = {
+    f.__name__: f
+    for f in (
+        holdem_midhand,
+        holdem_showdown,
+        draw_table,
+        holdem_joined,
+        ahiko_room,
+        ahiko_room_seated,
+    )
+}
+
+
+def tampered(name: str) -> list[Frame]:
+    """The same frames with one opened card changed: the verifier must flag it."""
+    frames = FIXTURES[name]()
+    for frame in frames:
+        if frame.get("t") == "hand":
+            first = frame["openings"][0]
+            card = parse_card(first["card"])
+            first["card"] = format_card((card + 4) % 52)
+    return frames

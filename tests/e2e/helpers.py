@@ -1,0 +1,36 @@
+"""Opening the fixture table page and reading what it sent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .conftest import DESKTOP, open_page
+
+
+def open_fixture(
+    browser: Any,
+    base: str,
+    name: str,
+    viewport: dict[str, int] = DESKTOP,
+    lang: str | None = None,
+    upto: int | None = None,
+) -> Any:
+    page = open_page(browser, viewport)
+    query = f"f={name}"
+    if lang:
+        query += f"&lang={lang}"
+    if upto is not None:
+        query += f"&upto={upto}"
+    page.goto(f"{base}/tests/e2e/fixtures/table.html?{query}")
+    page.wait_for_selector("body[data-ready=true]", timeout=10_000)
+    return page
+
+
+def sent_frames(page: Any) -> list[dict[str, Any]]:
+    return page.evaluate("window.fixture.sent")
+
+
+def close(page: Any) -> None:
+    errors = list(page.console_errors)
+    page.context.close()
+    assert errors == [], f"console errors: {errors}"

@@ -1,0 +1,125 @@
+"""Driving the real client like a person: sign up, create a room, sit, use the "Sala" menu,
+and play by clicking the action buttons."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .conftest import DESKTOP, open_page
+
+
+def sign_up(browser: Any, base: str, username: str, viewport: dict[str, int] = DESKTOP) -> Any:
+    page = open_page(browser, viewport)
+    page.sent = []  # act frames this page sent over its table socket
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: page.sent.append(payload)))
+    page.goto(f"{base}/#/signup")
+    page.fill("#auth-username", username)
+    page.fill("#auth-password", "segredo-forte-1")
+    page.click('[data-auth="signup"]')
+    page.wait_for_selector("table.rooms")
+    return page
+
+
+def create_room(page: Any, name: str) -> str:
+    page.click('[data-nav="create"]')
+    page.fill("#name", name)
+    page.click('[data-create="submit"]')
+    page.wait_for_selector(".felt")
+    page.wait_for_selector('.conn[data-conn="online"]')
+    return page.url.rsplit("/", 1)[-1]
+
+
+def sit(page: Any, seat: int) -> None:
+    page.click(f'[data-seat="{seat}"] .sit-btn')
+    page.wait_for_selector(f'[data-seat="{seat}"].me')
+
+
+def host_menu(page: Any, item: str, level: str | None = None) -> None:
+    page.click('[data-open="room-menu"]')
+    if level:
+        page.select_option("#bot-level", level)
+    page.click(f'[data-menu="{item}"]')
+
+
+def hand_number(page: Any) -> int | None:
+    el = page.query_selector(".hand-no")
+    if el is None:
+        return None
+    match = re.search(r"\d+", el.inner_text())
+    return int(match.group()) if match else None
+
+
+def acts_sent(page: Any) -> list[dict[str, Any]]:
+    frames = [json.loads(p) for p in page.sent if isinstance(p, str)]
+    return [f for f in frames if f.get("t") == "act"]
+
+
+@dataclass
+class PlayLog:
+    finished: set[int] = field(default_factory=set)
+    showdowns: set[int] = field(default_factory=set)
+    raised_to: int | None = None
+    clicks: int = 0
+
+
+def act_once(page: Any, log: PlayLog, raise_by_slider: bool) -> bool:
+    """Click one legal action if it is this page's turn; True if it clicked."""
+    bar = page.query_selector(".action-bar:not([hidden]):not(.pending)")
+    if bar is None:
+        return False
+    slider = page.query_selector(".amount-range")
+    sized = page.query_selector('[data-action="raise"], [data-action="bet"]')
+    try:
+        if raise_by_slider and log.raised_to is None and slider is not None and sized is not None:
+            slider.focus()
+            for _ in range(3):
+                page.keyboard.press("ArrowRight")
+            log.raised_to = int(page.locator(".amount-box").input_value())
+            sized.click()
+        elif page.query_selector('[data-action="check"]'):
+            page.click('[data-action="check"]')
+        elif page.query_selector('[data-action="call"]'):
+            page.click('[data-action="call"]')
+        elif page.query_selector('[data-action="discard"]'):
+            page.click('[data-action="discard"]')
+        else:
+            return False
+    except Exception:  # the bar re-rendered under the click: try again on the next turn
+        return False
+    log.clicks += 1
+    return True
+
+
+def note_results(page: Any, log: PlayLog) -> None:
+    n = hand_number(page)
+    if n is None or page.query_selector(".result-line") is None:
+        return
+    log.finished.add(n)
+    if page.query_selector(".seat-hand"):
+        log.showdowns.add(n)
+
+
+def play(
+    pages: list[Any],
+    until: Any,
+    timeout_s: float = 100,
+    raise_by_slider: bool = False,
+    on_tick: Any = None,
+) -> PlayLog:
+    """Every page clicks when it is its turn, until ``until(log)`` or the timeout."""
+    log = PlayLog()
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        for page in pages:
+            act_once(page, log, raise_by_slider and page is pages[0])
+            note_results(page, log)
+        if on_tick is not None:
+            on_tick(log)
+        if until(log):
+            return log
+        pages[0].wait_for_timeout(60)
+    raise AssertionError(f"gave up after {timeout_s}s: {log}")

@@ -1,0 +1,112 @@
+"""The client's own logic run in the browser: hand names, the replayer's fold of events, and
+the connection's sequence-gap handling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import open_page
+from .frames import holdem_showdown
+
+pytestmark = pytest.mark.browser
+
+WEB = "/src/ahiko/web/js"
+
+
+@pytest.fixture
+def page(browser, static_url):  # type: ignore[no-untyped-def]
+    page = open_page(browser)
+    page.goto(f"{static_url}/tests/e2e/fixtures/modules.html")
+    yield page
+    errors = list(page.console_errors)
+    page.context.close()
+    assert errors == []
+
+
+def name_of(page: Any, cards: list[str], lang: str = "pt-BR") -> str:
+    return page.evaluate(
+        """async ([web, cards, lang]) => {
+            const i18n = await import(`${web}/i18n.js`);
+            i18n.setLang(lang);
+            const { bestHand, handName } = await import(`${web}/handeval.js`);
+            return handName(bestHand(cards));
+        }""",
+        [WEB, cards, lang],
+    )
+
+
+@pytest.mark.parametrize(
+    ("cards", "name"),
+    [
+        (["Qd", "Qs", "Qh", "5c", "5d", "9s", "2h"], "Full house, damas e cincos"),
+        (["9c", "Td", "Jh", "Qs", "Kc", "2d", "2h"], "Sequência, de 9 a K"),
+        (["Ah", "2c", "3d", "4s", "5h", "Kd", "Kc"], "Sequência, de A a 5"),  # R-RK-05
+        (["Qh", "Kd", "Ac", "2s", "3h", "8d", "9c"], "Carta alta, ás"),  # no wrap-around
+        (["Ah", "Kh", "Qh", "Jh", "Th", "2c", "2d"], "Royal flush"),
+        (["Kc", "Kd", "7h", "7s", "2c", "2d", "Ah"], "Dois pares, reis e setes"),  # R-RK-02
+        (["9h", "9c", "9d", "9s", "2c", "3d", "4h"], "Quadra de noves"),
+        (["2h", "7h", "9h", "Jh", "Kh", "Ac", "Ad"], "Flush, rei alto"),
+    ],
+)
+def test_R_RK_01_hand_names_in_portuguese(page, cards, name):
+    assert name_of(page, cards) == name
+
+
+def test_R_RK_01_hand_names_in_english(page):
+    assert name_of(page, ["Qd", "Qs", "Qh", "5c", "5d"], "en") == "Full house, queens full of fives"
+
+
+def test_replayer_folds_the_events_of_a_finished_hand(page):
+    history = next(f for f in holdem_showdown() if f["t"] == "hand")["events"]
+    start = {**history[0], "seats": [0, 1, 3, 4, 5], "stacks": [1000, 1000, 1000, 15, 1000]}
+    steps = page.evaluate(
+        """async ([web, events]) => {
+            const { replayViews } = await import(`${web}/replay.js`);
+            return replayViews(events, 3);
+        }""",
+        [WEB, [start, *history[1:]]],
+    )
+    assert len(steps) == len(history) - 1  # every step but hand_ended
+    last = steps[-1]
+    assert last["street"] == "over"
+    assert last["board"] == ["Qh", "5c", "5d", "9s", "2h"]
+    stacks = {s["seat"]: s["stack"] for s in last["seats"]}
+    assert stacks == {0: 940, 1: 940, 3: 1195, 4: 0, 5: 940}  # R-PT-01: 75 + 180 to seat 3
+    assert sum(stacks.values()) == 4015
+
+
+def test_a_gap_in_sequence_numbers_asks_for_a_snapshot(page):
+    result = page.evaluate(
+        """async (web) => {
+            const { RoomConnection } = await import(`${web}/connection.js`);
+            const got = [];
+            const conn = new RoomConnection("ws://unused", { onMessage: (m) => got.push(m.type) });
+            const sent = [];
+            conn.sendRaw = (text) => sent.push(JSON.parse(text).t);
+            const frame = (f) => conn.receive(JSON.stringify(f));
+            frame({t: "snapshot", seq: 4, you: {}, room: null, hand: null, last_hand: null});
+            frame({t: "room", seq: 5, room: {}});
+            frame({t: "room", seq: 5, room: {}});          // a duplicate: dropped
+            frame({t: "ack", seq: 5, id: "a1", data: {}});  // acks repeat the number
+            frame({t: "room", seq: 7, room: {}});          // 6 is missing
+            return { got, sent };
+        }""",
+        WEB,
+    )
+    assert result == {"got": ["snapshot", "room", "ack"], "sent": ["snapshot"]}
+
+
+def test_history_cards_sent_as_numbers_are_read_as_text(page):
+    decoded = page.evaluate(
+        """async (web) => {
+            const { decodeFrame } = await import(`${web}/wire.js`);
+            const frame = {t: "hand", seq: 3, hand_no: 1, openings: [], deadline: null,
+                           events: [{kind: "street", name: "flop", cards: [50, 0, 51]}],
+                           view: {board: ["Ah", "2c", "As"], seats: []}};
+            return decodeFrame(JSON.stringify(frame)).events[0].cards;
+        }""",
+        WEB,
+    )
+    assert decoded == ["Ah", "2c", "As"]
