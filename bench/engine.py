@@ -51,6 +51,7 @@ def ours_random_hands(count: int, seed: int) -> None:
     config = HoldemConfig(SMALL_BLIND, BIG_BLIND)
     seats = list(range(PLAYERS))
     deck = list(range(52))
+    fold, call, check = Action.fold(), Action.call(), Action.check()  # immutable: reused
     for i in range(count):
         rng.shuffle(deck)
         hand, _ = HoldemHand.start(config, seats, [STACK] * PLAYERS, i % PLAYERS, deck)
@@ -60,9 +61,9 @@ def ours_random_hands(count: int, seed: int) -> None:
             legal = hand.legal_actions()
             move = choose(rng, legal.call_cost > 0, legal.bet_kind is not None)
             if move == "fold":
-                action = Action.fold()
+                action = fold
             elif move == "call":
-                action = Action.call() if legal.call_cost > 0 else Action.check()
+                action = call if legal.call_cost > 0 else check
             else:
                 to = legal.min_to if move == "min" else legal.max_to
                 bet = legal.bet_kind is ActionKind.BET

@@ -76,9 +76,8 @@ def test_R_FD_01_chi_square_catches_the_naive_swap_any_shuffle() -> None:
     assert _chi_square(naive) > CHI_SQUARE_LIMIT
 
 
-# Modules that never deal and take a caller's Random only to choose actions for tests and
-# benchmarks. Any other module of these packages importing ``random`` fails this test.
-NOT_DEALING = {"poker/random_play.py"}
+# Modules exempt from this test. None: any module of these packages importing ``random`` fails.
+NOT_DEALING: set[str] = set()
 
 
 @pytest.mark.parametrize("package", ["fairness", "poker"])

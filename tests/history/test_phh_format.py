@@ -186,3 +186,33 @@ def test_flat_toml_reader_agrees_with_tomllib_on_every_sample() -> None:
 )
 def test_flat_toml_reader_leaves_anything_unusual_to_tomllib(text: str) -> None:
     assert loads_flat(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a = [1, 20, 300]",
+        "a = [1, 2, ]",
+        "a = [0, 0]",
+        "a = [1, 2.5, -3]",
+        "a = ['p1 cc', 'p2 cbr 300', '']",
+        "a = ['']",
+        "a = []",
+        "a = ['a#b', 'c']",
+        "a = ['x', 'y'] # comment",
+        "a = ['x', 'y z' , ]",
+        "a = [1, 'mixed']",
+    ],
+)
+def test_flat_toml_one_line_arrays_read_as_tomllib_reads_them(text: str) -> None:
+    assert loads_flat(text) == tomllib.loads(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["a = [']", "a = ['a'b']", "a = ['a', 'b''c']", "a = [01, 2]", "a = [1, 02]", "a = [1, , 2]"],
+)
+def test_flat_toml_malformed_one_line_arrays_are_left_to_tomllib(text: str) -> None:
+    assert loads_flat(text) is None
+    with pytest.raises(tomllib.TOMLDecodeError):
+        tomllib.loads(text)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from random import Random
+from typing import TypeVar
 
 import pytest
 from poker_testkit import draw, holdem
@@ -14,6 +16,8 @@ from ahiko.poker.events import ActionTaken, event_from_dict, event_to_dict
 from ahiko.poker.holdem import HoldemHand
 from ahiko.poker.random_play import random_play
 from ahiko.poker.view import view
+
+T = TypeVar("T")
 
 
 def played_holdem(seed: int) -> HoldemHand:
@@ -105,3 +109,32 @@ def test_R_PT_01_view_pots_gather_finished_rounds() -> None:
     v = view(hand, None)
     assert v["pots"] == [{"amount": 60, "eligible": [0, 1, 2]}]
     assert v["seats"][0]["bet"] == 50 and v["seats"][0]["total_bet"] == 70
+
+
+class CountingRng:
+    """Not a ``random.Random``: random play needs only randint, choice and sample."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def randint(self, a: int, b: int) -> int:
+        self.calls += 1
+        return a + self.calls % (b - a + 1)
+
+    def choice(self, seq: Sequence[T]) -> T:
+        self.calls += 1
+        return seq[self.calls % len(seq)]
+
+    def sample(self, population: Sequence[T], k: int) -> list[T]:
+        self.calls += 1
+        return list(population[:k])
+
+
+def test_R_HE_12_random_play_takes_any_rng_with_the_three_methods() -> None:
+    hand = holdem([1000, 400, 1500, 60], holes=["Ah Ad", "Kh Kd", "Qh Qd", "Jh Jd"])
+    rng = CountingRng()
+    random_play(hand, rng)
+    assert hand.is_over and rng.calls > 0
+    drawn = draw([50, 50, 50])
+    random_play(drawn, CountingRng())
+    assert drawn.is_over

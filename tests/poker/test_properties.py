@@ -88,8 +88,8 @@ def play_and_check(hand: BaseHand, rng: Random) -> None:
     assert hand.is_over, "the hand did not end"
     again = type(hand).from_events(hand.events)
     assert again.events == hand.events and again.result == hand.result
-    for seat in (None, *hand.dealt_seats):
-        assert view(again, seat) == view(hand, seat)
+    for viewer in (None, *hand.dealt_seats):
+        assert view(again, viewer) == view(hand, viewer)
 
 
 @given(

@@ -16,8 +16,7 @@ from ahiko.poker.layout import (
     HOLDEM_HOLE_CARDS,
     draw_hole_position,
     draw_replacement_position,
-    holdem_board_position,
-    holdem_hole_position,
+    holdem_positions,
 )
 
 from .phh import DealBoard, DealHole, PhhAction, PhhError, player_label
@@ -26,40 +25,49 @@ from .phh import DealBoard, DealHole, PhhAction, PhhError, player_label
 class _Placement:
     def __init__(self) -> None:
         self.cards: dict[int, Card] = {}
+        self.placed: set[Card] = set()
         self.unknown: set[int] = set()
 
     def put(self, position: int, card: Card | None) -> None:
         if card is None:
             self.unknown.add(position)
             return
-        if card in self.cards.values():
+        if card in self.placed:
             raise PhhError(f"card {format_card(card)} is dealt twice")
         self.cards[position] = card
+        self.placed.add(card)
 
     def deck(self) -> tuple[Card, ...]:
-        unused = iter(sorted(set(range(DECK_SIZE)) - set(self.cards.values())))
-        return tuple(self.cards[p] if p in self.cards else next(unused) for p in range(DECK_SIZE))
+        placed = self.placed
+        unused = [c for c in range(DECK_SIZE) if c not in placed]
+        unused.reverse()  # lowest last: pop() hands them out lowest first
+        spare = unused.pop
+        get = self.cards.get
+        return tuple([spare() if (c := get(p)) is None else c for p in range(DECK_SIZE)])
 
 
 def holdem_deck(actions: Sequence[PhhAction], player_count: int) -> tuple[Card, ...]:
     """``holdem-noburn-v1``: hole card k of position j at ``k*n + j``, board b at ``2n + b``."""
     n = player_count
     placement = _Placement()
+    put = placement.put
+    hole, board = holdem_positions(n)
     hole_counts = [0] * n
     board_count = 0
     for action in actions:
         if isinstance(action, DealHole):
+            j = action.player
             for card in action.cards:
-                k = hole_counts[action.player]
+                k = hole_counts[j]
                 if k >= HOLDEM_HOLE_CARDS:
-                    raise PhhError(f"{player_label(action.player)} is dealt more than 2 cards")
-                placement.put(holdem_hole_position(n, action.player, k), card)
-                hole_counts[action.player] = k + 1
+                    raise PhhError(f"{player_label(j)} is dealt more than 2 cards")
+                put(hole[j][k], card)
+                hole_counts[j] = k + 1
         elif isinstance(action, DealBoard):
             for card in action.cards:
                 if board_count >= HOLDEM_BOARD_CARDS:
                     raise PhhError("more than 5 board cards")
-                placement.put(holdem_board_position(n, board_count), card)
+                put(board[board_count], card)
                 board_count += 1
     return placement.deck()
 

@@ -10,13 +10,21 @@ the same dict ``tomllib.loads`` would (tests compare both on every sample file).
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
-_KEY_VALUE = re.compile(r"([A-Za-z0-9_-]+) = (.*)")
+_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _INT = re.compile(r"[+-]?(0|[1-9][0-9]*)")
 _FLOAT = re.compile(r"[+-]?(0|[1-9][0-9]*)\.[0-9]+")
 _ITEM = re.compile(r"""\s*(?:"([^"\\\n]*)"|'([^'\n]*)'|([^,\s\]#"']+))\s*(,?)\s*""")
+# Whole one-line arrays of literal strings or of numbers (most PHH fields): read in one go.
+_LITERAL = r"'[^'\n]*'"
+_NUMBER = r"[+-]?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?"
+_LITERAL_ARRAY = re.compile(rf"\[\s*(?:{_LITERAL}\s*,\s*)*(?:{_LITERAL}\s*)?\]")
+_NUMBER_ARRAY = re.compile(rf"\[\s*(?:{_NUMBER}\s*,\s*)*(?:{_NUMBER}\s*)?\]")
+_LITERAL_ITEM = re.compile(r"'([^'\n]*)'")
+_NUMBER_ITEM = re.compile(_NUMBER)
 
 
 class _Unsupported(Exception):
@@ -40,13 +48,16 @@ def _parse(text: str) -> dict[str, Any]:
         i += 1
         if not line or line.startswith("#"):
             continue
-        match = _KEY_VALUE.fullmatch(line)
-        if match is None:
+        key, equals, rest = line.partition(" = ")
+        if not equals or not _KEY.fullmatch(key):
             raise _Unsupported
-        key, rest = match.groups()
         if key in out:
             raise _Unsupported
         if rest.startswith("["):
+            simple = _one_line_array(rest)
+            if simple is not None:
+                out[key] = simple
+                continue
             body = rest[1:]
             while not _closes(body):
                 if i >= len(lines):
@@ -57,6 +68,32 @@ def _parse(text: str) -> dict[str, Any]:
         else:
             out[key] = _scalar(_strip_comment(rest))
     return out
+
+
+def _one_line_array(text: str) -> list[Any] | None:
+    """The array if ``text`` is exactly one whole array of literal strings or of numbers."""
+    if len(text) >= 4 and text[:2] == "['" and text[-2:] == "']":  # usual: ['a', 'b']
+        inner = text[2:-2]
+        strings = inner.split("', '")
+        # no quote inside an item: the only quotes are the separators' two each
+        if "\n" not in inner and inner.count("'") == 2 * (len(strings) - 1):
+            return strings
+    elif text[-1] == "]":  # [1, 20, 300]
+        inner = text[1:-1]
+        if inner.isascii() and inner.replace(", ", "").isdigit():
+            # Only digits and ", " inside: JSON reads exactly what TOML would, and refuses
+            # what TOML refuses too (leading zeros, empty items).
+            try:
+                numbers: list[Any] = json.loads(text)
+            except ValueError:
+                pass
+            else:
+                return numbers
+    if _LITERAL_ARRAY.fullmatch(text):
+        return _LITERAL_ITEM.findall(text)
+    if _NUMBER_ARRAY.fullmatch(text):
+        return [float(x) if "." in x else int(x) for x in _NUMBER_ITEM.findall(text)]
+    return None
 
 
 def _closes(body: str) -> bool:

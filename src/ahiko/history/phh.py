@@ -14,7 +14,8 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ahiko.poker.cards import Card, CardError, format_card, parse_card
+from ahiko.poker.cards import DECK_SIZE, Card, CardError, format_card, parse_card
+from ahiko.poker.fast_init import fast_init
 
 from .flat_toml import loads_flat
 from .toml_writer import dumps_table
@@ -42,6 +43,7 @@ class PhhError(ValueError):
     """A hand history that cannot be read or replayed; the message says where and why."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DealHole:
     """``d dh pN CARDS``: cards dealt to a player (``None`` = unknown card ``??``)."""
@@ -50,6 +52,7 @@ class DealHole:
     cards: tuple[Card | None, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DealBoard:
     """``d db CARDS``: community cards."""
@@ -57,6 +60,7 @@ class DealBoard:
     cards: tuple[Card | None, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayerMove:
     """``pN VERB [ARG]``: f (fold), cc (check/call), cbr (bet/raise to), sd (discard, or
@@ -71,6 +75,12 @@ class PlayerMove:
 PhhAction = DealHole | DealBoard | PlayerMove
 
 PLAYER_VERBS = frozenset({"f", "cc", "cbr", "sd", "sm"})
+
+# Every card as written ("Ah") and the unknown card, for the common case of a clean file.
+_CARD_CODES: dict[str, Card | None] = {format_card(c): c for c in range(DECK_SIZE)}
+_CARD_CODES[UNKNOWN_CARD] = None
+# "p1".."p9" as written; anything else (and any error) goes through _parse_player.
+_PLAYER_INDEX = {f"p{k + 1}": k for k in range(9)}
 
 
 @dataclass(slots=True)
@@ -98,7 +108,8 @@ class PhhDocument:
         return None if value is None else [str(v) for v in value]
 
     def parsed_actions(self) -> list[PhhAction]:
-        return [parse_action(line, self.player_count) for line in self.actions]
+        n = self.player_count
+        return [parse_action(line, n) for line in self.actions]
 
 
 def loads(text: str) -> PhhDocument:
@@ -138,27 +149,28 @@ def dumps(doc: PhhDocument) -> str:
 
 def parse_action(line: str, player_count: int) -> PhhAction:
     """Parse one action line; the ``# commentary`` part, if any, is dropped."""
-    body = line.split("#", 1)[0].strip()
-    words = body.split()
+    words = (line.split("#", 1)[0] if "#" in line else line).split()
     if not words:
         raise PhhError(f"empty action line {line!r}")
+    count = len(words)
     try:
         if words[0] == "d":
             return _parse_dealing(words, player_count, line)
-        player = _parse_player(words[0], player_count, line)
-        verb = words[1] if len(words) > 1 else ""
+        player = _PLAYER_INDEX.get(words[0], player_count)
+        if player >= player_count:
+            player = _parse_player(words[0], player_count, line)
+        verb = words[1] if count > 1 else ""
         if verb not in PLAYER_VERBS:
             raise PhhError(f"unknown or unsupported action {verb!r} in {line!r}")
         if verb == "cbr":
-            if len(words) != 3:
+            if count != 3:
                 raise PhhError(f"'cbr' needs one amount in {line!r}")
-            return PlayerMove(player, verb, amount=_parse_amount(words[2], line))
-        if verb in ("sd", "sm"):
-            if len(words) > 3:
+            return PlayerMove(player, verb, _parse_amount(words[2], line))
+        if verb == "sd" or verb == "sm":
+            if count > 3:
                 raise PhhError(f"too many words in {line!r}")
-            cards = parse_phh_cards(words[2]) if len(words) == 3 else ()
-            return PlayerMove(player, verb, cards=cards)
-        if len(words) != 2:
+            return PlayerMove(player, verb, None, parse_phh_cards(words[2]) if count == 3 else ())
+        if count != 2:
             raise PhhError(f"unexpected words after {verb!r} in {line!r}")
         return PlayerMove(player, verb)
     except CardError as exc:
@@ -169,8 +181,12 @@ def parse_phh_cards(text: str) -> tuple[Card | None, ...]:
     """ "AcAs" -> (48, 51); "????" -> (None, None); "Ac??" -> (48, None)."""
     if len(text) % 2:
         raise CardError(f"odd number of characters in {text!r}")
-    pairs = [text[i : i + 2] for i in range(0, len(text), 2)]
-    return tuple(None if p == UNKNOWN_CARD else parse_card(p) for p in pairs)
+    codes = _CARD_CODES
+    try:
+        return tuple([codes[text[i : i + 2]] for i in range(0, len(text), 2)])
+    except KeyError:  # another spelling ("ah") or junk: the full parser decides
+        pairs = [text[i : i + 2] for i in range(0, len(text), 2)]
+        return tuple(None if p == UNKNOWN_CARD else parse_card(p) for p in pairs)
 
 
 def format_phh_cards(cards: tuple[Card | None, ...] | list[Card | None]) -> str:
@@ -183,8 +199,11 @@ def player_label(index: int) -> str:
 
 
 def _parse_dealing(words: list[str], player_count: int, line: str) -> PhhAction:
-    if len(words) >= 2 and words[1] == "dh" and len(words) == 4:
-        return DealHole(_parse_player(words[2], player_count, line), parse_phh_cards(words[3]))
+    if len(words) == 4 and words[1] == "dh":
+        player = _PLAYER_INDEX.get(words[2], player_count)
+        if player >= player_count:
+            player = _parse_player(words[2], player_count, line)
+        return DealHole(player, parse_phh_cards(words[3]))
     if len(words) == 3 and words[1] == "db":
         return DealBoard(parse_phh_cards(words[2]))
     raise PhhError(f"unknown or unsupported dealing {line!r}")

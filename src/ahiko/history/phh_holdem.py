@@ -87,15 +87,16 @@ def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
         setup.config, *seats_in_table_order(setup.seats, setup.stacks), setup.button, deck
     )
     shows: list[PlayerMove] = []
+    seats, lines = setup.seats, doc.actions
     for index, action in enumerate(actions):
         if not isinstance(action, PlayerMove):
             continue
         if action.verb == "sm":
             shows.append(action)
         elif action.verb == "sd":
-            raise PhhError(f"{doc.actions[index]!r}: there is no draw in hold'em")
+            raise PhhError(f"{lines[index]!r}: there is no draw in hold'em")
         else:
-            apply_move(hand, action, setup.seats, doc.actions[index])
+            apply_move(hand, action, seats, lines[index], may_draw=False)
     if not hand.is_over:
         raise PhhError(f"the actions end before the hand does ({len(doc.actions)} actions)")
     apply_voluntary_shows(hand, shows, setup.seats)

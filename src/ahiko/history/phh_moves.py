@@ -11,6 +11,8 @@ from ahiko.poker.events import CardsShown, Event
 
 from .phh import PhhError, PlayerMove, player_label
 
+_FOLD, _CHECK, _CALL = Action.fold(), Action.check(), Action.call()
+
 
 class PlayableHand(Protocol):
     @property
@@ -30,31 +32,43 @@ def apply_move(
     seats: Sequence[int],
     line: str,
     discard: tuple[Card, ...] = (),
+    *,
+    may_draw: bool = True,
 ) -> None:
     """Apply a f / cc / cbr / sd move of position ``move.player`` (seat ``seats[j]``).
-    ``discard`` holds the real cards of an ``sd`` move (unknown ones already resolved)."""
+    ``discard`` holds the real cards of an ``sd`` move (unknown ones already resolved);
+    ``may_draw=False`` (hold'em) lets a fold go straight to the engine, which checks it."""
     seat = seats[move.player]
-    if hand.is_over or hand.to_act is None:
+    to_act = hand.to_act
+    if to_act is None or hand.is_over:
         raise PhhError(f"{line!r}: no player may act now (the hand is over or running out)")
-    if hand.to_act != seat:
-        expected = player_label(list(seats).index(hand.to_act))
+    if to_act != seat:
+        expected = player_label(list(seats).index(to_act))
         raise PhhError(f"{line!r}: it is {expected}'s turn, not {player_label(move.player)}'s")
+    verb = move.verb
+    if verb == "f" and not may_draw:
+        _act(hand, seat, _FOLD, line)
+        return
     legal = hand.legal_actions()
     action: Action
-    if move.verb == "sd":
+    if verb == "sd":
         if not legal.is_draw_phase:
             raise PhhError(f"{line!r}: this is not the draw")
         action = Action.discard(discard)
     elif legal.is_draw_phase:
         raise PhhError(f"{line!r}: {player_label(move.player)} must draw ('sd') now")
-    elif move.verb == "f":
-        action = Action.fold()
-    elif move.verb == "cc":
-        action = Action.call() if legal.call_cost > 0 else Action.check()
+    elif verb == "f":
+        action = _FOLD
+    elif verb == "cc":
+        action = _CALL if legal.call_cost > 0 else _CHECK
     else:
         assert move.amount is not None
         bet = legal.bet_kind is ActionKind.BET
         action = Action.bet(move.amount) if bet else Action.raise_to(move.amount)
+    _act(hand, seat, action, line)
+
+
+def _act(hand: PlayableHand, seat: int, action: Action, line: str) -> None:
     try:
         hand.act(seat, action)
     except IllegalAction as exc:
@@ -66,6 +80,8 @@ def apply_voluntary_shows(
 ) -> None:
     """A PHH ``sm CARDS`` for a seat our showdown left unshown is a voluntary show
     (R-HE-12); our engine decides the showdown order and mucks itself."""
+    if not shows:
+        return
     shown = {e.seat for e in hand.events if isinstance(e, CardsShown)}
     for move in shows:
         seat = seats[move.player]
@@ -89,6 +105,8 @@ def per_player(value: object, n: int, name: str) -> list[int]:
 
 
 def whole_chips(value: object, name: str) -> int:
+    if type(value) is int and value >= 0:  # the usual case; bool is not int here
+        return value
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise PhhError(f"field {name!r} must hold numbers, got {value!r}")
     if value != int(value) or value < 0:

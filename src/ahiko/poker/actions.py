@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .cards import Card
+from .fast_init import fast_init
 
 
 class ActionKind(StrEnum):
@@ -23,6 +24,7 @@ class ActionKind(StrEnum):
     DISCARD = "discard"  # five-card draw only: discard 0..3 cards ("stand pat" = no cards)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Action:
     kind: ActionKind
@@ -54,6 +56,7 @@ class Action:
         return cls(ActionKind.DISCARD, 0, tuple(cards))
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class LegalActions:
     """Everything the seat to act may do now, with exact bounds (R-HE-06, R-HE-07)."""

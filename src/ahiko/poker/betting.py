@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .actions import Action, ActionKind, IllegalAction, LegalActions
+from .events import ActionTaken
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,16 +32,6 @@ class Rules:
     size: str  # amount outside the allowed range
     reopen: str  # raising closed by a short all-in
     cap: str  # raise cap reached (limit)
-
-
-@dataclass(frozen=True, slots=True)
-class Applied:
-    """What an accepted action did."""
-
-    kind: ActionKind
-    amount: int  # the seat's street total after it (0 for fold/check)
-    added: int
-    all_in: bool
 
 
 class BettingRound:
@@ -109,25 +100,31 @@ class BettingRound:
 
     def begin(self, first: int) -> None:
         """Queue every seat that can still act, starting at index ``first``."""
-        self.queue = [
-            j
-            for j in ((first + k) % self.n for k in range(self.n))
-            if not self.folded[j] and self.stacks[j] > 0 and self._can_lose_more(j)
-        ]
+        n, folded, stacks, bets = self.n, self.folded, self.stacks, self.bets
+        # A seat can lose more only if another live seat reaches past its bet: compare each
+        # seat with the largest reach (bet + stack) among the others.
+        best = second = -1
+        best_at = -1
+        for k in range(n):
+            if not folded[k]:
+                reach = bets[k] + stacks[k]
+                if reach > best:
+                    best, second, best_at = reach, best, k
+                elif reach > second:
+                    second = reach
+        queue = []
+        for j in [*range(first, n), *range(first)]:
+            if not folded[j] and stacks[j] > 0 and (second if j == best_at else best) > bets[j]:
+                queue.append(j)
         # Nobody can respond to a lone player who has already matched: no betting (R-HE-11).
-        if len(self.queue) == 1 and self.bets[self.queue[0]] >= self.max_bet:
-            self.queue = []
-
-    def _can_lose_more(self, j: int) -> bool:
-        """Whether some other player in the hand could still make seat j put in more chips."""
-        return any(
-            k != j and not self.folded[k] and self.bets[k] + self.stacks[k] > self.bets[j]
-            for k in range(self.n)
-        )
+        if len(queue) == 1 and bets[queue[0]] >= self.max_bet:
+            queue = []
+        self.queue = queue
 
     @property
     def to_act(self) -> int | None:
-        return self.queue[0] if self.queue else None
+        queue = self.queue
+        return queue[0] if queue else None
 
     def is_done(self) -> bool:
         return not self.queue or self.folded.count(False) <= 1
@@ -136,13 +133,14 @@ class BettingRound:
 
     def _raise_block(self, i: int) -> tuple[str, str] | None:
         """Why seat i may not bet/raise now (rule id, reason), or None if it may."""
-        stack, to_call = self.stacks[i], self.max_bet - self.bets[i]
-        if stack <= to_call:
+        stacks, bets, folded, max_bet = self.stacks, self.bets, self.folded, self.max_bet
+        to_call = max_bet - bets[i]
+        if stacks[i] <= to_call:
             return self.rules.size, "your stack only covers a call"
-        if not any(
-            j != i and not self.folded[j] and self.stacks[j] + self.bets[j] > self.max_bet
-            for j in range(self.n)
-        ):
+        for j in range(self.n):
+            if j != i and not folded[j] and stacks[j] + bets[j] > max_bet:
+                break
+        else:
             return self.rules.actions, "every opponent is all-in: nobody could call a raise"
         acted = self.acted_level[i]
         if acted is not None:
@@ -159,42 +157,40 @@ class BettingRound:
             self.fixed_limit
             and self.cap is not None
             and self.raise_count >= self.cap
-            and self.folded.count(False) > 2
+            and folded.count(False) > 2
         ):
             return self.rules.cap, f"the cap of {self.cap} bets and raises is reached"
         return None
 
-    def _raise_bounds(self, i: int) -> tuple[int, int]:
-        all_in_to = self.stacks[i] + self.bets[i]
-        if self.fixed_limit:
-            target = min(self.level + self.min_bet, all_in_to)
-            return target, target
-        lowest = self.max_bet + max(self.max_raise, self.min_bet)
-        return min(lowest, all_in_to), all_in_to
-
     def legal(self, i: int) -> LegalActions:
         cached = self._legal_cache
-        if cached is not None and cached.seat == self.seats[i]:
+        seat = self.seats[i]
+        if cached is not None and cached.seat == seat:
             return cached
-        stack, bet = self.stacks[i], self.bets[i]
-        to_call = self.max_bet - bet
+        stack, bet, max_bet = self.stacks[i], self.bets[i], self.max_bet
+        to_call = max_bet - bet
         kind: ActionKind | None = None
         lo = hi = 0
         if self._raise_block(i) is None:
-            kind = ActionKind.BET if self.max_bet == 0 else ActionKind.RAISE
-            lo, hi = self._raise_bounds(i)
-        self._legal_cache = LegalActions(
-            seat=self.seats[i],
-            can_fold=to_call > 0,
-            can_check=to_call == 0,
-            call_cost=min(stack, to_call) if to_call > 0 else 0,
-            bet_kind=kind,
-            min_to=lo,
-            max_to=hi,
-            committed=bet,
-            stack=stack,
+            kind = ActionKind.BET if max_bet == 0 else ActionKind.RAISE
+            hi = stack + bet  # all-in
+            if self.fixed_limit:
+                lo = hi = min(self.level + self.min_bet, hi)
+            else:
+                lo = min(max_bet + max(self.max_raise, self.min_bet), hi)
+        legal = LegalActions(
+            seat,
+            to_call > 0,
+            to_call == 0,
+            (stack if stack < to_call else to_call) if to_call > 0 else 0,
+            kind,
+            lo,
+            hi,
+            bet,
+            stack,
         )
-        return self._legal_cache
+        self._legal_cache = legal
+        return legal
 
     def check_action(self, i: int, action: Action) -> None:
         """Raise IllegalAction if seat i may not take ``action`` now; change nothing."""
@@ -237,52 +233,57 @@ class BettingRound:
 
     # --- doing it -----------------------------------------------------------------------
 
-    def apply(self, i: int, action: Action) -> Applied:
-        """Apply an action already accepted by ``check_action``."""
+    def apply(self, i: int, action: Action) -> ActionTaken:
+        """Apply an action already accepted by ``check_action``; returns its event."""
         kind = action.kind
+        name = kind._value_
+        seat = self.seats[i]
         self._legal_cache = None
-        self.queue.pop(0)
+        del self.queue[0]
         if kind is ActionKind.FOLD:
             self.folded[i] = True
-            self.last_action[i] = ("fold", 0)
-            return Applied(kind, 0, 0, False)
+            self.last_action[i] = (name, 0)
+            return ActionTaken(seat, name, 0, 0, False)
         self.acted_level[i] = self.level if self.fixed_limit else 0
         if kind is ActionKind.CHECK:
-            self.last_action[i] = ("check", 0)
-            return Applied(kind, 0, 0, False)
+            self.last_action[i] = (name, 0)
+            return ActionTaken(seat, name, 0, 0, False)
+        stacks, bets = self.stacks, self.bets
         if kind is ActionKind.CALL:
-            added = min(self.stacks[i], self.max_bet - self.bets[i])
-            self.stacks[i] -= added
-            self.bets[i] += added
-            self.last_action[i] = ("call", self.bets[i])
-            return Applied(kind, self.bets[i], added, self.stacks[i] == 0)
+            added = self.max_bet - bets[i]
+            if stacks[i] < added:
+                added = stacks[i]
+            stacks[i] -= added
+            to = bets[i] = bets[i] + added
+            self.last_action[i] = (name, to)
+            return ActionTaken(seat, name, to, added, stacks[i] == 0)
         to = action.amount
-        added = to - self.bets[i]
+        added = to - bets[i]
         increment = to - self.max_bet
-        self.stacks[i] -= added
-        self.bets[i] = to
+        stacks[i] -= added
+        bets[i] = to
         self.max_bet = to
         if self.fixed_limit:
             if 2 * (to - self.level) >= self.min_bet:  # full, or an all-in of half or more
                 self.level += self.min_bet
                 self.raise_count += 1
             self.acted_level[i] = self.level
-        else:
-            self.max_raise = max(self.max_raise, increment)
+        elif increment > self.max_raise:
+            self.max_raise = increment
         self.last_aggressor = i
-        self.last_action[i] = (kind.value, to)
-        self.queue = [
-            j
-            for j in ((i + k) % self.n for k in range(1, self.n))
-            if not self.folded[j] and self.stacks[j] > 0
-        ]
-        return Applied(kind, to, added, self.stacks[i] == 0)
+        self.last_action[i] = (name, to)
+        n, folded = self.n, self.folded
+        self.queue = [j for j in [*range(i + 1, n), *range(i)] if not folded[j] and stacks[j] > 0]
+        return ActionTaken(seat, name, to, added, stacks[i] == 0)
 
     def uncalled(self) -> tuple[int, int] | None:
         """(index, amount) of a bet nobody matched (R-PT-03), once the round is over."""
-        bets = self.bets
-        highest = max(bets)
-        top = bets.index(highest)
-        second = max(bets[:top] + bets[top + 1 :], default=0)
+        highest = second = 0
+        top = 0
+        for k, bet in enumerate(self.bets):
+            if bet > highest:
+                highest, second, top = bet, highest, k
+            elif bet > second:
+                second = bet
         excess = highest - second
         return (top, excess) if excess > 0 else None

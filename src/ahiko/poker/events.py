@@ -34,8 +34,10 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from .cards import Card
+from .fast_init import fast_init
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandStarted:
     kind: ClassVar[str] = "hand_started"
@@ -48,6 +50,7 @@ class HandStarted:
     layout: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AntePosted:
     kind: ClassVar[str] = "ante_posted"
@@ -56,6 +59,7 @@ class AntePosted:
     all_in: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BlindPosted:
     kind: ClassVar[str] = "blind_posted"
@@ -65,6 +69,7 @@ class BlindPosted:
     all_in: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HoleDealt:
     kind: ClassVar[str] = "hole_dealt"
@@ -73,6 +78,7 @@ class HoleDealt:
     positions: tuple[int, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ActionTaken:
     kind: ClassVar[str] = "action"
@@ -83,6 +89,7 @@ class ActionTaken:
     all_in: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class StreetDealt:
     kind: ClassVar[str] = "street"
@@ -91,6 +98,7 @@ class StreetDealt:
     positions: tuple[int, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Discarded:
     kind: ClassVar[str] = "discarded"
@@ -101,6 +109,7 @@ class Discarded:
     positions: tuple[int, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BetReturned:
     kind: ClassVar[str] = "bet_returned"
@@ -108,6 +117,7 @@ class BetReturned:
     amount: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardsShown:
     kind: ClassVar[str] = "cards_shown"
@@ -116,12 +126,14 @@ class CardsShown:
     reason: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Mucked:
     kind: ClassVar[str] = "mucked"
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PotAwarded:
     kind: ClassVar[str] = "pot_awarded"
@@ -133,6 +145,7 @@ class PotAwarded:
     hand_names: dict[int, dict[str, str]]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandEnded:
     kind: ClassVar[str] = "hand_ended"

@@ -8,6 +8,7 @@ The attributes without a leading underscore are read by ``view.py``; treat them 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from typing import ClassVar, Self
 
@@ -35,7 +36,9 @@ from .result import HandResult, PotResult
 
 def button_order(seats: Sequence[int], button: int) -> list[int]:
     """Seats clockwise starting with the first seat after the button (the button last)."""
-    return sorted(seats, key=lambda s: (s <= button, s))
+    ordered = sorted(seats)
+    first = bisect_right(ordered, button)
+    return ordered[first:] + ordered[:first]
 
 
 class BaseHand:
@@ -57,7 +60,7 @@ class BaseHand:
             )
         if len(set(seats)) != len(seats) or len(stacks) != len(seats):
             raise ValueError("seats must be distinct, with one stack per seat")
-        if any(not isinstance(s, int) or s <= 0 for s in stacks):
+        if not all(isinstance(s, int) and s > 0 for s in stacks):
             raise ValueError("every stack must be a positive integer number of chips")
         self.deck = validate_deck(deck)
         self.button = button
@@ -189,23 +192,23 @@ class BaseHand:
         raise NotImplementedError
 
     def _to_act_index(self) -> int | None:
-        if self.result is not None or self.round is None:
+        betting = self.round
+        if self.result is not None or betting is None or not betting.queue:
             return None
-        return self.round.to_act
+        return betting.queue[0]
 
     def _legal(self, i: int) -> LegalActions:
         assert self.round is not None
         return self.round.legal(i)
 
     def _act(self, i: int, action: Action) -> None:
-        assert self.round is not None
-        self.round.check_action(i, action)
-        done = self.round.apply(i, action)
-        self.total[i] += done.added
-        self.log.append(
-            ActionTaken(self.order[i], done.kind.value, done.amount, done.added, done.all_in)
-        )
-        if self.round.is_done():
+        betting = self.round
+        assert betting is not None
+        betting.check_action(i, action)
+        event = betting.apply(i, action)
+        self.total[i] += event.added
+        self.log.append(event)
+        if not betting.queue or self.folded.count(False) <= 1:
             self._advance()
 
     def _advance(self) -> None:
@@ -244,15 +247,17 @@ class BaseHand:
             self.log.append(AntePosted(self.order[i], paid, self.chips[i] == 0))
 
     def _deal_private(self, per_player: int) -> None:
-        n = self.n
+        n, deck, order, holes, log = self.n, self.deck, self.order, self.holes, self.log
+        end = per_player * n
         for j in range(n):
-            positions = tuple(k * n + j for k in range(per_player))
-            cards = tuple(self.deck[p] for p in positions)
-            self.holes[j] = list(cards)
-            self.log.append(HoleDealt(self.order[j], cards, positions))
+            positions = tuple(range(j, end, n))  # card k at k*n + j
+            cards = deck[j:end:n]  # the same positions, as one slice of the deck tuple
+            holes[j] = list(cards)
+            log.append(HoleDealt(order[j], cards, positions))
 
     def _deal_street(self, name: str, positions: tuple[int, ...]) -> None:
-        cards = tuple(self.deck[p] for p in positions)
+        deck = self.deck
+        cards = tuple([deck[p] for p in positions])
         self.community.extend(cards)
         self.street = name
         self.log.append(StreetDealt(name, cards, positions))
@@ -282,7 +287,7 @@ class BaseHand:
         return self.folded.count(False)
 
     def _live(self) -> list[int]:
-        return [i for i in range(self.n) if not self.folded[i]]
+        return [i for i, folded in enumerate(self.folded) if not folded]
 
     def _pots(self) -> list[Pot]:
         return build_pots(self.order, self.total, [not f for f in self.folded])
@@ -344,21 +349,28 @@ class BaseHand:
     def _finish(
         self, awards: list[PotResult], names: dict[int, dict[str, str]], *, showdown: bool
     ) -> None:
+        chips, index, log, order, starting = (
+            self.chips,
+            self.index,
+            self.log,
+            self.order,
+            self.starting,
+        )
         for k, award in enumerate(awards):
-            for seat, chips in award.shares.items():
-                self.chips[self.index[seat]] += chips
-            pot_names = {s: names[s] for s in award.eligible if s in names}
-            self.log.append(
+            for seat, won in award.shares.items():
+                chips[index[seat]] += won
+            pot_names = {s: names[s] for s in award.eligible if s in names} if names else {}
+            log.append(
                 PotAwarded(
                     k, award.amount, award.eligible, award.winners, dict(award.shares), pot_names
                 )
             )
-        final = self.stacks
+        final = dict(zip(order, chips, strict=True))
         self.street = "over"
-        self.log.append(HandEnded(final))
+        log.append(HandEnded(final))
         self.result = HandResult(
             pots=tuple(awards),
-            net={s: self.chips[i] - self.starting[i] for i, s in enumerate(self.order)},
+            net={s: chips[i] - starting[i] for i, s in enumerate(order)},
             stacks=final,
             showdown=showdown,
         )

@@ -23,10 +23,10 @@ from .cards import Card
 from .config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
 from .events import BlindPosted, Event, HandStarted
 from .hand import BaseHand
-from .layout import HOLDEM_LAYOUT, holdem_board_position
+from .layout import HOLDEM_LAYOUT, holdem_positions
 
 _NEXT_STREET = {"preflop": "flop", "flop": "turn", "turn": "river"}
-_STREET_BOARD = {"flop": (0, 1, 2), "turn": (3,), "river": (4,)}
+_STREET_BOARD = {"flop": slice(0, 3), "turn": slice(3, 4), "river": slice(4, 5)}
 
 
 class HoldemHand(BaseHand):
@@ -110,9 +110,8 @@ class HoldemHand(BaseHand):
                 self._showdown()
                 return
             name = _NEXT_STREET[self.street]
-            self._deal_street(
-                name, tuple(holdem_board_position(self.n, b) for b in _STREET_BOARD[name])
-            )
+            _, board = holdem_positions(self.n)
+            self._deal_street(name, board[_STREET_BOARD[name]])
             betting = self._new_round(min_bet=self.config.big_blind, fixed_limit=False, cap=None)
             betting.begin(0)
             if not betting.is_done():

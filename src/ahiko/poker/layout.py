@@ -7,6 +7,8 @@ which takes cards from the deck by them, and the fair-deal verifier, which check
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 HOLDEM_LAYOUT = "holdem-noburn-v1"
 DRAW_LAYOUT = "draw5-v1"
 KNOWN_LAYOUTS = (HOLDEM_LAYOUT, DRAW_LAYOUT)
@@ -26,6 +28,17 @@ def holdem_board_position(n: int, b: int) -> int:
     """Board card b (0..4): flop 0-2, turn 3, river 4."""
     _check(0 <= b < HOLDEM_BOARD_CARDS, "board card index")
     return 2 * n + b
+
+
+@lru_cache(maxsize=16)
+def holdem_positions(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Every position of an n-player hold'em deal, ``(hole, board)``: hole card k of the j-th
+    dealt seat at ``hole[j][k]``, board card b at ``board[b]``. Computed once per table size."""
+    hole = tuple(
+        tuple(holdem_hole_position(n, j, k) for k in range(HOLDEM_HOLE_CARDS)) for j in range(n)
+    )
+    board = tuple(holdem_board_position(n, b) for b in range(HOLDEM_BOARD_CARDS))
+    return hole, board
 
 
 def draw_hole_position(n: int, j: int, k: int) -> int:

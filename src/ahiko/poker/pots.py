@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .fast_init import fast_init
 
+
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Pot:
     amount: int
@@ -27,6 +30,14 @@ def build_pots(
     returned) join the last pot.
     """
     levels = sorted({c for c, alive in zip(contributions, live, strict=True) if alive and c > 0})
+    if len(levels) == 1:  # the usual case: every live seat put in the same, one pot
+        (level,) = levels
+        eligible = tuple(
+            s
+            for s, c, alive in zip(seats, contributions, live, strict=True)
+            if alive and c >= level
+        )
+        return [Pot(sum(contributions), eligible)]
     pots: list[Pot] = []
     previous = 0
     for n, level in enumerate(levels):

@@ -1,17 +1,32 @@
 """Play a hand to the end at random: uniform over the legal kinds of action, then uniform
 over the amounts (bet/raise) or the discards (draw). Pure given ``rng``; used by the property
-tests and the benchmark."""
+tests and the benchmark.
+
+``rng`` is any object with ``randint``, ``choice`` and ``sample`` (``random.Random`` fits);
+this module never imports ``random`` itself, as no rules code may (FAIRNESS.md).
+"""
 
 from __future__ import annotations
 
-from random import Random
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
 from .actions import Action, ActionKind, LegalActions
 from .events import Event
 from .hand import BaseHand
 
+T = TypeVar("T")
 
-def random_action(legal: LegalActions, hand_cards: tuple[int, ...], rng: Random) -> Action:
+
+class ActionRng(Protocol):
+    """The few methods of a random number generator that choosing actions needs."""
+
+    def randint(self, a: int, b: int) -> int: ...
+    def choice(self, seq: Sequence[T]) -> T: ...
+    def sample(self, population: Sequence[T], k: int) -> list[T]: ...
+
+
+def random_action(legal: LegalActions, hand_cards: tuple[int, ...], rng: ActionRng) -> Action:
     """A uniformly chosen legal action for ``legal`` (``hand_cards``: the seat's cards, draw)."""
     if legal.is_draw_phase:
         count = rng.randint(0, legal.max_discards)
@@ -31,7 +46,7 @@ def random_action(legal: LegalActions, hand_cards: tuple[int, ...], rng: Random)
     return Action(kind)
 
 
-def random_play(hand: BaseHand, rng: Random) -> list[Event]:
+def random_play(hand: BaseHand, rng: ActionRng) -> list[Event]:
     """Act at random until the hand is over; returns the events this produced."""
     produced: list[Event] = []
     while True:

@@ -227,8 +227,14 @@ def _name_pt(v: HandValue) -> str:
             return f"Straight flush, de {_RANK_CHARS[low]} a {_RANK_CHARS[high]}"
 
 
-@lru_cache(maxsize=8192)  # there are 7,462 distinct five-card values
-def _strength_names(strength: int) -> tuple[tuple[str, str], ...]:
+# A name reads only the category and the first two deciding ranks (eval7's top three
+# nibbles), so values sharing ``strength >> _NAME_SHIFT`` share their names.
+_NAME_SHIFT = 12
+
+
+@lru_cache(maxsize=4096)
+def _names_of_key(key: int) -> tuple[tuple[str, str], ...]:
+    strength = key << _NAME_SHIFT
     category = HandCategory(strength >> 24)
     ranks = tuple((strength >> (16 - 4 * k)) & 0xF for k in range(_DECIDING_RANKS[category]))
     value = HandValue(strength, category, ranks, ())
@@ -237,4 +243,4 @@ def _strength_names(strength: int) -> tuple[tuple[str, str], ...]:
 
 def strength_names(strength: int) -> dict[str, str]:
     """Readable names, in every language, of a ``hand_strength`` value."""
-    return dict(_strength_names(strength))
+    return dict(_names_of_key(strength >> _NAME_SHIFT))

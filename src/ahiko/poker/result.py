@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .fast_init import fast_init
 
+
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PotResult:
     amount: int
@@ -14,6 +17,7 @@ class PotResult:
     shares: dict[int, int]  # seat -> chips won from this pot
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandResult:
     pots: tuple[PotResult, ...]  # main pot first
