@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
     from ahiko.rooms.seats import Occupant
+    from ahiko.rooms.table_hand import TableHand
 
 
 class RoomHooks(Protocol):
@@ -31,6 +32,17 @@ class RoomHooks(Protocol):
 
     def on_seats_changed(self, room: Room) -> None:
         """Seats, stacks or presence changed (called with every ``room`` frame)."""
+
+
+class HandArchiver(Protocol):
+    """Keeps finished hands of every room kind for their players (``ahiko.rooms.hand_archive``).
+    Called on the room's thread; it must not raise."""
+
+    def hand_finished(self, room: Room, hand: TableHand) -> None:
+        """``hand`` is settled (``room.last_hand``); stacks are already updated."""
+
+    def hand_shown(self, room: Room, hand: TableHand) -> None:
+        """A player showed after ``hand`` ended (R-HE-12): what its players may see grew."""
 
 
 class NoHooks:

@@ -28,7 +28,7 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.clock import Clock, TimerHandle
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.config import RoomConfig, RoomKind
-from ahiko.rooms.hooks import NoHooks, RoomHooks
+from ahiko.rooms.hooks import HandArchiver, NoHooks, RoomHooks
 from ahiko.rooms.presence import Presence
 from ahiko.rooms.ranking import TournamentRanking
 from ahiko.rooms.seats import Occupant, SeatError, Seats
@@ -58,12 +58,14 @@ class Room:
         signing_key: Ed25519PrivateKey | None = None,
         bot_factory: BotFactory = load_bot,
         randbelow: RandBelow = secrets.randbelow,
+        archive: HandArchiver | None = None,
     ) -> None:
         self.room_id = room_id
         self.config = config
         self.clock = clock
         self.host_id = host_id
         self.hooks: RoomHooks = hooks or NoHooks()
+        self.archive = archive  # every finished hand, for "my hands" downloads
         self.rng = rng or Random()
         self._signing_key = signing_key
         self._bot_factory = bot_factory
@@ -115,6 +117,16 @@ class Room:
     @property
     def is_open(self) -> bool:
         return self.status not in (RoomStatus.CLOSED, RoomStatus.FINISHED)
+
+    @property
+    def next_hand_no(self) -> int:
+        return self._next_hand_no
+
+    def continue_numbering(self, next_hand_no: int, button: int | None) -> None:
+        """A room reopened after a restart: hand numbers go on, never reused (R-FD-06), and
+        the button moves on from ``button``. The commitment chain starts anew (GENESIS_PREV)."""
+        self._next_hand_no = next_hand_no
+        self._button = button
 
     # --- entry points ----------------------------------------------------------------------
     def submit(self, command: c.Command) -> Reply:
@@ -353,6 +365,8 @@ class Room:
         self.emit("hand", lambda seat: hand_frame(self, hand, seat, events, before))
         public = hand.view(None)
         hand.history_sent = len(public["history"]) if public else 0
+        if self.hand is not hand and self.last_hand is hand and self.archive is not None:
+            self.archive.hand_shown(self, hand)  # a show after the hand (R-HE-12)
         if self.hand is hand and hand.is_over:
             self._finish_hand()
         elif self.hand is hand:
@@ -444,6 +458,8 @@ class Room:
         self.hand = None
         self.last_hand = hand
         net = {s: final[s] - hand.start_stacks[s] for s in final}
+        if self.archive is not None:
+            self.archive.hand_finished(self, hand)
         self.hooks.on_hand_end(
             self, hand.hand_no, {"stacks": final, "net": net, "players": dict(hand.players)}
         )

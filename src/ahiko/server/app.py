@@ -16,7 +16,7 @@ from sqlalchemy import text
 import ahiko
 from ahiko.rooms import ahiko_api
 from ahiko.rooms import api as rooms_api
-from ahiko.server import api_accounts, api_wallet, gateway
+from ahiko.server import api_accounts, api_hands, api_wallet, gateway
 from ahiko.server.accounts import Accounts
 from ahiko.server.errors import ApiError, error_response, install_error_handlers
 from ahiko.server.security import install_security
@@ -64,6 +64,7 @@ def create_app(
     app.include_router(_core_router())
     app.include_router(api_accounts.router)
     app.include_router(api_wallet.router)
+    app.include_router(api_hands.router)  # before the rooms: it opens their registry
     app.include_router(rooms_api.router)
     app.include_router(ahiko_api.router)
     app.include_router(gateway.router)

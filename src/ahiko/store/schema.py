@@ -179,3 +179,52 @@ hands = Table(
     UniqueConstraint("room_id", "hand_no", name="uq_hands_room_id_hand_no"),
     CheckConstraint("status IN ('in_progress', 'finished', 'cancelled')", name="status"),
 )
+
+# The hand archive ("my hands", issue 6/8): every finished hand of every room kind, with what
+# its downloads need later. ``deal`` holds server-side secrets (deck order, salts): they leave
+# the server only through the fair deal's release policy. Recreational and tournament rooms
+# are not in ``rooms``, so ``room_id`` is plain text here.
+archived_hands = Table(
+    "archived_hands",
+    metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("room_id", String(64), nullable=False),
+    Column("room_kind", String(16), nullable=False),
+    Column("room_name", String(100), nullable=False),
+    Column("variant", String(8), nullable=False),
+    Column("max_seats", Integer, nullable=False),
+    Column("hand_no", Integer, nullable=False),
+    # The public commitment as broadcast (with its signature, if any).
+    Column("commitment", JSON, nullable=False),
+    # The full private event log (``event_to_dict`` of every engine event).
+    Column("events", JSON, nullable=False),
+    # {deck, salts, draws, dealt, shown}: see ``ahiko.rooms.hand_archive``.
+    Column("deal", JSON, nullable=False),
+    Column("started_at", Moment, nullable=False),
+    Column("ended_at", Moment, nullable=False),
+    UniqueConstraint("room_id", "hand_no", name="uq_archived_hands_room_id_hand_no"),
+    CheckConstraint("variant IN ('holdem', 'draw')", name="variant"),
+)
+
+# Who played an archived hand: one row per dealt seat. ``user_id`` is set for people (no
+# foreign key: an archive row must never be refused because of an account's fate).
+archived_hand_players = Table(
+    "archived_hand_players",
+    metadata,
+    Column(
+        "hand_id",
+        ForeignKey("archived_hands.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", String(64), nullable=False),
+    Column("user_id", BigInteger, nullable=True),
+    Column("name", String(64), nullable=False),
+    # 'person', 'bot' (a recreational room's bot) or 'bot_ahiko'.
+    Column("occupant", String(16), nullable=False),
+    Column("start_stack", Chips, nullable=False),
+    Column("net", Chips, nullable=False),
+    Column("showed", Boolean, nullable=False, default=False),
+    Index("ix_archived_hand_players_user_id_hand_id", "user_id", "hand_id"),
+    CheckConstraint("occupant IN ('person', 'bot', 'bot_ahiko')", name="occupant"),
+)

@@ -1,0 +1,128 @@
+"""Routes: "my hands" — a player's finished hands, their histories and proof files.
+
+``GET /api/hands`` lists the hands the signed-in user was dealt into; ``GET
+/api/hands/{id}?format=pokerstars|phh`` is one hand's history as that user saw it; ``GET
+/api/hands/{id}/proof`` its pokerfair-proof/1 file. A hand the user did not play answers
+exactly like an unknown one (404), so ids reveal nothing.
+
+The router's lifespan gives the process's rooms their archive (``ahiko.rooms.hand_archive``):
+it opens the room registry with the archive and the server's signing key, before any other
+part of the server opens rooms, so every room kind keeps its hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
+
+from ahiko.fairness.keys import load_or_create_signing_key
+from ahiko.rooms.clock import Clock
+from ahiko.rooms.hand_archive import ArchiveCorrupt, HandArchive
+from ahiko.rooms.hand_downloads import Download, HistoryFormat, history_download, proof_download
+from ahiko.rooms.registry import RoomRegistry
+from ahiko.server.accounts import User
+from ahiko.server.errors import ApiError
+from ahiko.server.services import Services, current_user, services
+from ahiko.store.hand_archive import (
+    MAX_PER_PAGE,
+    ArchivedHand,
+    HandSummary,
+    archived_hand_for,
+    hands_of_user,
+)
+
+
+def archiving_registry(app: FastAPI, clock: Clock | None = None) -> RoomRegistry:
+    """A room registry whose rooms archive every finished hand in the server's database and
+    sign their commitments with the server's key (``/api/fairness/public-key``)."""
+    found: Services = app.state.services
+    return RoomRegistry(
+        clock=clock,
+        signing_key=load_or_create_signing_key(found.settings.data_dir),
+        room_options={"archive": HandArchive(found.engine)},
+    )
+
+
+@asynccontextmanager
+async def open_hand_archive(app: FastAPI) -> AsyncIterator[None]:
+    """Rooms opened by this process archive their hands; a registry made beforehand (a
+    test's) is left as it is."""
+    if getattr(app.state, "room_registry", None) is None:
+        app.state.room_registry = archiving_registry(app)
+    yield
+
+
+router = APIRouter(prefix="/api/hands", tags=["hands"], lifespan=open_hand_archive)
+SignedIn = Annotated[User, Depends(current_user)]
+
+
+@router.get("")
+def my_hands(
+    request: Request,
+    user: SignedIn,
+    page: Annotated[int, Query(ge=1)] = 1,
+    per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 20,
+) -> dict[str, Any]:
+    found = hands_of_user(services(request).engine, user.id, page, per_page)
+    return {
+        "page": found.page,
+        "per_page": found.per_page,
+        "total": found.total,
+        "pages": found.pages,
+        "hands": [_summary_json(hand) for hand in found.hands],
+    }
+
+
+@router.get("/{hand_id}")
+def hand_history(
+    hand_id: int,
+    request: Request,
+    user: SignedIn,
+    fmt: Annotated[HistoryFormat, Query(alias="format")] = "pokerstars",
+) -> Response:
+    archived, seat = _my_hand(request, user, hand_id)
+    return _attachment(history_download(archived, seat, fmt))
+
+
+@router.get("/{hand_id}/proof")
+def hand_proof(hand_id: int, request: Request, user: SignedIn) -> Response:
+    archived, seat = _my_hand(request, user, hand_id)
+    try:
+        download = proof_download(archived, seat)
+    except ArchiveCorrupt as exc:
+        raise ApiError(500, "archive_corrupt", str(exc)) from None
+    return _attachment(download)
+
+
+def _my_hand(request: Request, user: User, hand_id: int) -> tuple[ArchivedHand, int]:
+    archived = archived_hand_for(services(request).engine, hand_id, user.id)
+    seat = None if archived is None else archived.seat_of_user(user.id)
+    if archived is None or seat is None:
+        raise ApiError(404, "no_hand", f"no hand {hand_id} among your hands")
+    return archived, seat
+
+
+def _attachment(download: Download) -> Response:
+    return Response(
+        download.text,
+        media_type=f"{download.media_type}; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{download.filename}"'},
+    )
+
+
+def _summary_json(hand: HandSummary) -> dict[str, Any]:
+    return {
+        "id": hand.id,
+        "room_id": hand.room_id,
+        "room_name": hand.room_name,
+        "room_kind": hand.room_kind,
+        "variant": hand.variant,
+        "hand_no": hand.hand_no,
+        "seat": hand.seat,
+        "net": hand.net,
+        "started_at": hand.started_at.isoformat(),
+        "ended_at": hand.ended_at.isoformat(),
+    }

@@ -1,0 +1,266 @@
+"""The hand archive on disk: finished hands of every room kind and who played them.
+
+A hand is written once when it ends (``insert_archived_hand``) and may change once more, when
+a player who won without showdown shows (``record_show``). Reads serve "my hands": a user's
+page of hands (``hands_of_user``) and one hand, only for a user who played it
+(``archived_hand_for``). ``deal`` carries server-side secrets (deck order and salts); this
+module stores it and never interprets it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, func, insert, select, update
+
+from ahiko.store.engine import reading
+from ahiko.store.schema import archived_hand_players, archived_hands
+
+MAX_PER_PAGE = 100
+OCCUPANT_KINDS = ("person", "bot", "bot_ahiko")
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedPlayer:
+    seat: int
+    player_id: str
+    user_id: int | None  # people only
+    name: str
+    occupant: str  # "person", "bot" or "bot_ahiko"
+    start_stack: int
+    net: int
+    showed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedHand:
+    room_id: str
+    room_kind: str
+    room_name: str
+    variant: str
+    max_seats: int
+    hand_no: int
+    commitment: Mapping[str, Any]
+    events: Sequence[Mapping[str, Any]]
+    deal: Mapping[str, Any]
+    players: tuple[ArchivedPlayer, ...]
+    started_at: datetime
+    ended_at: datetime
+    id: int | None = None  # set once stored
+
+    def seat_of_user(self, user_id: int) -> int | None:
+        return next((p.seat for p in self.players if p.user_id == user_id), None)
+
+    def names(self) -> dict[int, str]:
+        return {p.seat: p.name for p in self.players}
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """One line of a user's hand list."""
+
+    id: int
+    room_id: str
+    room_kind: str
+    room_name: str
+    variant: str
+    hand_no: int
+    seat: int
+    net: int
+    started_at: datetime
+    ended_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class HandPage:
+    hands: list[HandSummary]
+    page: int
+    per_page: int
+    total: int
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.per_page))
+
+
+def insert_archived_hand(engine: Engine, hand: ArchivedHand) -> int:
+    """Stores ``hand`` and its players in one transaction; returns the new hand id."""
+    for player in hand.players:
+        if player.occupant not in OCCUPANT_KINDS:
+            raise ValueError(f"seat {player.seat}: unknown occupant kind {player.occupant!r}")
+    with engine.begin() as conn:
+        hand_id = conn.execute(
+            insert(archived_hands)
+            .values(
+                room_id=hand.room_id,
+                room_kind=hand.room_kind,
+                room_name=hand.room_name,
+                variant=hand.variant,
+                max_seats=hand.max_seats,
+                hand_no=hand.hand_no,
+                commitment=dict(hand.commitment),
+                events=[dict(event) for event in hand.events],
+                deal=dict(hand.deal),
+                started_at=hand.started_at,
+                ended_at=hand.ended_at,
+            )
+            .returning(archived_hands.c.id)
+        ).scalar_one()
+        conn.execute(
+            insert(archived_hand_players),
+            [
+                {
+                    "hand_id": hand_id,
+                    "seat": p.seat,
+                    "player_id": p.player_id,
+                    "user_id": p.user_id,
+                    "name": p.name,
+                    "occupant": p.occupant,
+                    "start_stack": p.start_stack,
+                    "net": p.net,
+                    "showed": p.showed,
+                }
+                for p in hand.players
+            ],
+        )
+    return int(hand_id)
+
+
+def record_show(
+    engine: Engine,
+    room_id: str,
+    hand_no: int,
+    events: Sequence[Mapping[str, Any]],
+    deal: Mapping[str, Any],
+    shown_seats: Sequence[int],
+) -> bool:
+    """A voluntary show after the hand (R-HE-12): the new log, deal state and shown seats.
+    Returns False when the hand is not in the archive (nothing changes then)."""
+    with engine.begin() as conn:
+        hand_id = conn.execute(
+            select(archived_hands.c.id).where(
+                archived_hands.c.room_id == room_id, archived_hands.c.hand_no == hand_no
+            )
+        ).scalar_one_or_none()
+        if hand_id is None:
+            return False
+        conn.execute(
+            update(archived_hands)
+            .where(archived_hands.c.id == hand_id)
+            .values(events=[dict(event) for event in events], deal=dict(deal))
+        )
+        conn.execute(
+            update(archived_hand_players)
+            .where(
+                archived_hand_players.c.hand_id == hand_id,
+                archived_hand_players.c.seat.in_(list(shown_seats)),
+            )
+            .values(showed=True)
+        )
+    return True
+
+
+def hands_of_user(engine: Engine, user_id: int, page: int = 1, per_page: int = 20) -> HandPage:
+    """The hands ``user_id`` was dealt into, newest first."""
+    if page < 1 or not 1 <= per_page <= MAX_PER_PAGE:
+        raise ValueError(f"page must be >= 1 and per_page 1..{MAX_PER_PAGE}")
+    mine = archived_hand_players.c.user_id == user_id
+    query = (
+        select(
+            archived_hands.c.id,
+            archived_hands.c.room_id,
+            archived_hands.c.room_kind,
+            archived_hands.c.room_name,
+            archived_hands.c.variant,
+            archived_hands.c.hand_no,
+            archived_hand_players.c.seat,
+            archived_hand_players.c.net,
+            archived_hands.c.started_at,
+            archived_hands.c.ended_at,
+        )
+        .join(archived_hand_players, archived_hand_players.c.hand_id == archived_hands.c.id)
+        .where(mine)
+        .order_by(archived_hands.c.id.desc())
+        .limit(per_page)
+        .offset((page - 1) * per_page)
+    )
+    with reading(engine) as conn:
+        total = conn.execute(
+            select(func.count()).select_from(archived_hand_players).where(mine)
+        ).scalar_one()
+        rows = conn.execute(query).all()
+    return HandPage(
+        [
+            HandSummary(
+                id=int(row.id),
+                room_id=row.room_id,
+                room_kind=row.room_kind,
+                room_name=row.room_name,
+                variant=row.variant,
+                hand_no=int(row.hand_no),
+                seat=int(row.seat),
+                net=int(row.net),
+                started_at=_utc(row.started_at),
+                ended_at=_utc(row.ended_at),
+            )
+            for row in rows
+        ],
+        page,
+        per_page,
+        int(total),
+    )
+
+
+def archived_hand_for(engine: Engine, hand_id: int, user_id: int) -> ArchivedHand | None:
+    """Hand ``hand_id`` if ``user_id`` was dealt into it; None otherwise (unknown or not
+    theirs look the same)."""
+    with reading(engine) as conn:
+        played = conn.execute(
+            select(archived_hand_players.c.seat).where(
+                archived_hand_players.c.hand_id == hand_id,
+                archived_hand_players.c.user_id == user_id,
+            )
+        ).first()
+        if played is None:
+            return None
+        row = conn.execute(select(archived_hands).where(archived_hands.c.id == hand_id)).one()
+        players = conn.execute(
+            select(archived_hand_players)
+            .where(archived_hand_players.c.hand_id == hand_id)
+            .order_by(archived_hand_players.c.seat)
+        ).all()
+    return ArchivedHand(
+        id=int(row.id),
+        room_id=row.room_id,
+        room_kind=row.room_kind,
+        room_name=row.room_name,
+        variant=row.variant,
+        max_seats=int(row.max_seats),
+        hand_no=int(row.hand_no),
+        commitment=dict(row.commitment),
+        events=list(row.events),
+        deal=dict(row.deal),
+        players=tuple(
+            ArchivedPlayer(
+                seat=int(p.seat),
+                player_id=p.player_id,
+                user_id=None if p.user_id is None else int(p.user_id),
+                name=p.name,
+                occupant=p.occupant,
+                start_stack=int(p.start_stack),
+                net=int(p.net),
+                showed=bool(p.showed),
+            )
+            for p in players
+        ),
+        started_at=_utc(row.started_at),
+        ended_at=_utc(row.ended_at),
+    )
+
+
+def _utc(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes; every moment stored here is UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
