@@ -1,16 +1,25 @@
 """The Ahiko rooms of this process (R-RM-10): two per tier at start; another opens when
 every room of a tier is full; surplus empty rooms close down to two per tier.
 
-On start the rooms a previous run left open are settled first: any hand it was playing is
-cancelled (stacks back to the hand's start, ``recover_interrupted_hands``) and every open
-participation is paid out — people to their wallets, the Bot Ahiko to its reserve."""
+Rooms are durable (issues 5 and 9). On start, the rooms a previous run left open reopen with
+the same ids, seats, stacks and open participations (``reopen_previous_rooms``): a hand it was
+playing is cancelled (every stack back to that hand's start, recorded as cancelled, by
+``recover_interrupted_hands``); escrows already hold those stacks, which is verified, so no
+coin moves. Hand numbers go on past every number the room used (R-FD-06) and the commitment
+chain starts anew (the digest of an interrupted hand is not stored). The people seated come
+back disconnected: not dealt in (R-TM-05) until they reconnect with their session, and paid
+out two minutes after the restart if they do not (R-TM-03, R-TM-07). The Bot Ahiko, if it was
+seated, goes back to its reserve at start; it joins again by R-BA-01 if a person waits alone.
+Recreational rooms are not stored, so they do not survive a restart."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from sqlalchemy import Connection, Engine, select
+from sqlalchemy import Connection, Engine
 
 from ahiko.bots.protocol import Bot, load_bot
 from ahiko.rooms.actor import RoomActor
@@ -18,11 +27,40 @@ from ahiko.rooms.ahiko_table import AhikoTable, room_record
 from ahiko.rooms.bot_ahiko import BotAhiko
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.room import Room
+from ahiko.rooms.seats import Occupant
 from ahiko.rooms.tiers import ROOMS_PER_TIER, TIERS, Tier, ahiko_config, tier_of
 from ahiko.rooms.timing import AHIKO_ACTION_DEADLINE_S, Timing
-from ahiko.store.rooms import load_rooms, recover_interrupted_hands, save_room, write_seats
-from ahiko.store.schema import participations
+from ahiko.store.rooms import (
+    OpenStay,
+    SeatRecord,
+    StoredRoom,
+    bot_stay_count,
+    last_button,
+    load_rooms,
+    open_stays,
+    recover_interrupted_hands,
+    save_room,
+    write_seats,
+)
 from ahiko.wallet.operations import Receipt, Wallet
+
+log = logging.getLogger(__name__)
+
+# A hand may have been committed to (and its number shown) but not yet stored when the
+# previous run died: one number is left out after the last stored one.
+UNSTORED_COMMITMENTS = 1
+
+
+@dataclass
+class Reopened:
+    """What reopening one room found and did."""
+
+    room_id: str
+    people: list[int] = field(default_factory=list)  # seats given back to people
+    bot_returned: bool = False  # the Bot Ahiko's stack went back to the reserve
+    paid_out: list[int] = field(default_factory=list)  # open stays with no seat, paid out
+    corrections: list[str] = field(default_factory=list)  # seats that disagreed with escrows
+    next_hand_no: int = 1
 
 
 class AhikoLobby:
@@ -48,23 +86,30 @@ class AhikoLobby:
         self.run_id = run_id or secrets.token_hex(3)  # room ids are never reused across runs
         self._opened: dict[str, int] = {tier.key: 0 for tier in TIERS}
         self._rebalance_queued: set[str] = set()
+        self._starting = False  # no rebalancing while the previous run's rooms reopen
+        self.reopened: list[Reopened] = []
 
     # --- opening and closing ----------------------------------------------------------------
     def start(self) -> None:
-        self.settle_previous_runs()
+        self._starting = True
+        try:
+            self.reopened = self.reopen_previous_rooms()
+        finally:
+            self._starting = False
         for tier in TIERS:
-            for _ in range(ROOMS_PER_TIER):
+            while len(self.rooms(tier)) < ROOMS_PER_TIER:
                 self.open_room(tier)
+            self.rebalance(tier)
 
     def open_room(self, tier: Tier) -> RoomActor:
         self._opened[tier.key] += 1
         number = self._opened[tier.key]
         room_id = f"{tier.key}-{self.run_id}-{number}"
+        return self._create(room_id, tier, f"{tier.name} {number}")
+
+    def _create(self, room_id: str, tier: Tier, name: str) -> RoomActor:
         config = ahiko_config(
-            tier,
-            f"{tier.name} {number}",
-            action_deadline_s=self.action_deadline_s,
-            timing=self.timing,
+            tier, name, action_deadline_s=self.action_deadline_s, timing=self.timing
         )
         save_room(self.engine, room_id, "ahiko", room_record(config, tier))
         table = AhikoTable(
@@ -87,7 +132,7 @@ class AhikoLobby:
 
     def _changed(self, room: Room) -> None:
         key = room.config.tier or ""
-        if key in self._rebalance_queued:
+        if self._starting or key in self._rebalance_queued:
             return
         self._rebalance_queued.add(key)
 
@@ -116,27 +161,125 @@ class AhikoLobby:
                 rooms = others
 
     # --- a previous run -----------------------------------------------------------------------
-    def settle_previous_runs(self) -> None:
+    def reopen_previous_rooms(self) -> list[Reopened]:
+        """Cancel what the previous run left in progress, then reopen each of its open Ahiko
+        rooms as it stood at its last hand boundary."""
         recover_interrupted_hands(self.engine)
-        for stored in load_rooms(self.engine):
-            if stored.kind != "ahiko":
+        stored_rooms = load_rooms(self.engine, include_closed=True)
+        self._skip_used_numbers(stored_rooms)
+        return [
+            self._reopen(stored)
+            for stored in stored_rooms
+            if stored.kind == "ahiko"
+            and stored.status == "open"
+            and stored.config.get("tier") in TIER_KEYS
+        ]
+
+    def _skip_used_numbers(self, stored_rooms: list[StoredRoom]) -> None:
+        """New rooms of a run id seen before (fixed in tests) take numbers never used."""
+        for stored in stored_rooms:
+            tier_key, _, rest = stored.id.partition("-")
+            run_id, _, number = rest.rpartition("-")
+            if tier_key in self._opened and run_id == self.run_id and number.isdigit():
+                self._opened[tier_key] = max(self._opened[tier_key], int(number))
+
+    def _reopen(self, stored: StoredRoom) -> Reopened:
+        tier = tier_of(stored.config["tier"])
+        name = str(stored.config.get("name") or tier.name)
+        actor = self._create(stored.id, tier, name)
+        room = actor.room
+        table = room.hooks
+        assert isinstance(table, AhikoTable)
+        report = Reopened(stored.id)
+        kept = self._settle_seats(stored, table, report)
+        table.recorded_hand_no = stored.last_hand_no
+        table.bot.fundings = bot_stay_count(self.engine, stored.id)
+        report.next_hand_no = stored.last_hand_no + 1 + UNSTORED_COMMITMENTS
+        room.continue_numbering(report.next_hand_no, last_button(self.engine, stored.id))
+        room.fire(lambda: _seat_absent(room, table, kept))
+        report.people = [record.seat for record in kept]
+        for problem in report.corrections:
+            log.warning("reopening room %s: %s", stored.id, problem)
+        return report
+
+    def _settle_seats(
+        self, stored: StoredRoom, table: AhikoTable, report: Reopened
+    ) -> list[SeatRecord]:
+        """The people's seats to give back, each checked against its open participation's
+        escrow (the ledger wins a disagreement, which is reported). The Bot Ahiko and any
+        open participation without a seat are paid back, the seats written with it."""
+        stays = {stay.participation_id: stay for stay in open_stays(self.engine, stored.id)}
+        kept: list[SeatRecord] = []
+        for record in stored.seats:
+            stay = stays.pop(record.participation_id or -1, None)
+            if stay is None or record.occupant not in ("person", "bot_ahiko"):
+                report.corrections.append(
+                    f"seat {record.seat} ({record.name}) has no open participation: left empty"
+                )
                 continue
-            with self.engine.connect() as conn:
-                rows = conn.execute(
-                    select(participations.c.id, participations.c.player).where(
-                        participations.c.room_id == stored.id,
-                        participations.c.status == "open",
-                    )
-                ).all()
-            room_id = stored.id
+            if stay.escrow != record.stack:
+                report.corrections.append(
+                    f"seat {record.seat} ({record.name}) had {record.stack} chips but its "
+                    f"escrow holds {stay.escrow}: the escrow's amount is kept"
+                )
+                record = _with_stack(record, stay.escrow)
+            if stay.player == "bot_ahiko":
+                stays[stay.participation_id] = stay  # paid back below, with the others
+                continue
+            kept.append(record)
+        changed = len(kept) != len(stored.seats) or any(
+            record not in stored.seats for record in kept
+        )
+        leftovers = list(stays.values())
+        if not leftovers and changed:
+            with self.engine.begin() as conn:
+                write_seats(conn, stored.id, kept)
+        for n, stay in enumerate(leftovers):
+            last = n == len(leftovers) - 1
+            self._pay_back(stored.id, stay, kept if last else None)
+            if stay.player == "bot_ahiko":
+                report.bot_returned = True
+            else:
+                report.paid_out.append(stay.participation_id)
+        return kept
 
-            def clear_seats(conn: Connection, _receipt: Receipt, room_id: str = room_id) -> None:
-                write_seats(conn, room_id, [])
+    def _pay_back(self, room_id: str, stay: OpenStay, seats: list[SeatRecord] | None) -> None:
+        """Close ``stay`` to its owner's wallet (or the reserve); ``seats``, when given, are
+        written in the same transaction."""
 
-            for participation_id, player in rows:
-                key = f"exit:{participation_id}"
-                if player == "bot_ahiko":
-                    self.wallet.bot_return(int(participation_id), key, clear_seats)
-                else:
-                    self.wallet.cash_out(int(participation_id), key, also=clear_seats)
-            save_room(self.engine, stored.id, stored.kind, stored.config, "closed")
+        def write(conn: Connection, _receipt: Receipt) -> None:
+            if seats is not None:
+                write_seats(conn, room_id, seats)
+
+        key = f"exit:{stay.participation_id}"
+        if stay.player == "bot_ahiko":
+            self.wallet.bot_return(stay.participation_id, key, write)
+        else:
+            self.wallet.cash_out(stay.participation_id, key, also=write)
+
+
+TIER_KEYS = frozenset(tier.key for tier in TIERS)
+
+
+def _with_stack(record: SeatRecord, stack: int) -> SeatRecord:
+    return SeatRecord(
+        record.seat,
+        record.occupant,
+        record.name,
+        stack,
+        record.user_id,
+        record.participation_id,
+        record.extra,
+    )
+
+
+def _seat_absent(room: Room, table: AhikoTable, kept: list[SeatRecord]) -> None:
+    """Give the people their seats back, away until they reconnect: not dealt in (R-TM-05),
+    withdrawn two minutes from now if they do not come back (R-TM-03, R-TM-07)."""
+    for record in kept:
+        assert record.user_id is not None and record.participation_id is not None
+        occupant = Occupant(str(record.user_id), record.name, record.stack)
+        room.seat_occupant(record.seat, occupant)
+        table.participations[occupant.player_id] = record.participation_id
+        room.presence.mark_absent(occupant.player_id)
+    room.emit_room()

@@ -21,7 +21,14 @@ from ahiko.rooms.bot_ahiko import BotAhiko
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.tiers import Tier
-from ahiko.store.rooms import SeatRecord, begin_hand, finish_hand, save_room, write_seats
+from ahiko.store.rooms import (
+    SeatRecord,
+    finish_hand,
+    record_unplayed_hands,
+    save_room,
+    start_hand,
+    write_seats,
+)
 from ahiko.wallet.errors import WalletError
 from ahiko.wallet.operations import AmountRange, Receipt, Wallet
 
@@ -29,13 +36,14 @@ if TYPE_CHECKING:
     from ahiko.rooms.room import Room
 
 REPLAY_MEMORY = 1024  # answered requests kept per room for idempotent retries
+UNPLAYED_REASON = "a participant left before the deal (R-FD-06)"
 
 
 def room_record(room_config: Any, tier: Tier) -> dict[str, Any]:
     """The JSON config stored for an Ahiko room."""
     return {
-        "name": room_config.name,
         **tier.as_dict(),
+        "name": room_config.name,  # the room's, not the tier's
         "tier": tier.key,
         "seats": room_config.seats,
         "action_deadline_s": room_config.action_deadline_s,
@@ -61,6 +69,7 @@ class AhikoTable:
         self.tier = tier
         self.bot = bot or BotAhiko()
         self.participations: dict[str, int] = {}  # player id -> open participation id
+        self.recorded_hand_no = 0  # the highest hand number the store holds for this room
         self._on_change = on_change
         self._replies: OrderedDict[tuple[str, str, str], Reply] = OrderedDict()
 
@@ -178,7 +187,17 @@ class AhikoTable:
 
     # --- RoomHooks --------------------------------------------------------------------------
     def on_hand_start(self, room: Room, hand_no: int, stacks: Mapping[int, int]) -> None:
-        begin_hand(self.engine, room.room_id, hand_no, stacks)
+        unplayed = range(self.recorded_hand_no + 1, hand_no)
+        with self.engine.begin() as conn:
+            record_unplayed_hands(conn, room.room_id, unplayed, UNPLAYED_REASON)
+            start_hand(conn, room.room_id, hand_no, stacks)
+        self.recorded_hand_no = hand_no
+
+    def _unplayed(self, room: Room) -> range:
+        """Hand numbers committed to and cancelled before the deal since the last one stored
+        (the current hand excluded): recorded so that a restart never reuses them."""
+        upper = room.hand.hand_no if room.hand is not None else room.next_hand_no
+        return range(self.recorded_hand_no + 1, upper)
 
     def on_hand_end(self, room: Room, hand_no: int, result: Mapping[str, Any]) -> None:
         """Settle the net result between escrows; record the hand and the seats with it."""
@@ -209,9 +228,11 @@ class AhikoTable:
         if participation_id is None:
             return
         records = self.records(room)
+        unplayed = self._unplayed(room)
 
         def also(conn: Connection, _receipt: Receipt) -> None:
             write_seats(conn, room.room_id, records)
+            record_unplayed_hands(conn, room.room_id, unplayed, UNPLAYED_REASON)
 
         key = f"exit:{participation_id}"
         if occupant.is_bot:
@@ -227,6 +248,7 @@ class AhikoTable:
                     "participation_id": participation_id,
                 },
             )
+        self.recorded_hand_no = max(self.recorded_hand_no, unplayed.stop - 1)
 
     def on_room_closed(self, room: Room, stacks: Mapping[str, int]) -> None:
         for _seat, occupant in room.seats.items():

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, insert, select, update
+from sqlalchemy import Connection, Engine, delete, func, insert, select, update
 
 from ahiko.store.engine import reading
-from ahiko.store.schema import hands, rooms, seats
+from ahiko.store.schema import hands, ledger_accounts, participations, rooms, seats
 
 HAND_STATUSES = ("finished", "cancelled")
 
@@ -127,15 +127,31 @@ def write_seats(conn: Connection, room_id: str, seated: Sequence[SeatRecord]) ->
 def begin_hand(engine: Engine, room_id: str, hand_no: int, start_stacks: Mapping[int, int]) -> None:
     """Records that hand ``hand_no`` started with these stacks ({seat: chips})."""
     with engine.begin() as conn:
-        conn.execute(
-            insert(hands).values(
-                room_id=room_id,
-                hand_no=hand_no,
-                status="in_progress",
-                start_stacks={str(seat): chips for seat, chips in start_stacks.items()},
-                started_at=_now(),
-            )
+        start_hand(conn, room_id, hand_no, start_stacks)
+
+
+def start_hand(
+    conn: Connection, room_id: str, hand_no: int, start_stacks: Mapping[int, int]
+) -> None:
+    """``begin_hand`` on the caller's transaction."""
+    conn.execute(
+        insert(hands).values(
+            room_id=room_id,
+            hand_no=hand_no,
+            status="in_progress",
+            start_stacks={str(seat): chips for seat, chips in start_stacks.items()},
+            started_at=_now(),
         )
+    )
+
+
+def record_unplayed_hands(
+    conn: Connection, room_id: str, hand_nos: Sequence[int], reason: str
+) -> None:
+    """Numbers that were committed to but never dealt (R-FD-06): recorded as cancelled, so
+    that no later run of the room gives one of them to another hand."""
+    for hand_no in hand_nos:
+        finish_hand(conn, room_id, hand_no, None, "cancelled", reason)
 
 
 def record_hand(
@@ -212,7 +228,9 @@ def load_rooms(engine: Engine, include_closed: bool = False) -> list[StoredRoom]
             query = query.where(rooms.c.status == "open")
         room_rows = conn.execute(query).all()
         seat_rows = conn.execute(select(seats).order_by(seats.c.room_id, seats.c.seat)).all()
-        hand_rows = conn.execute(select(hands.c.room_id, hands.c.hand_no)).all()
+        hand_rows = conn.execute(
+            select(hands.c.room_id, func.max(hands.c.hand_no)).group_by(hands.c.room_id)
+        ).all()
     by_room: dict[str, list[SeatRecord]] = {}
     for row in seat_rows:
         by_room.setdefault(row.room_id, []).append(
@@ -264,3 +282,63 @@ def recover_interrupted_hands(engine: Engine) -> list[InterruptedHand]:
             finish_hand(conn, room_id, hand_no, None, "cancelled", "server restarted mid-hand")
             recovered.append(InterruptedHand(room_id, hand_no, stacks))
     return recovered
+
+
+# --- reopening a room after a restart ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OpenStay:
+    """An open participation of a room and what its escrow holds."""
+
+    participation_id: int
+    player: str  # "person" or "bot_ahiko"
+    user_id: int | None
+    seat: int
+    escrow: int
+
+
+def open_stays(engine: Engine, room_id: str) -> list[OpenStay]:
+    query = (
+        select(
+            participations.c.id,
+            participations.c.player,
+            participations.c.user_id,
+            participations.c.seat,
+            ledger_accounts.c.balance,
+        )
+        .join(ledger_accounts, ledger_accounts.c.id == participations.c.escrow_account_id)
+        .where(participations.c.room_id == room_id, participations.c.status == "open")
+        .order_by(participations.c.id)
+    )
+    with reading(engine) as conn:
+        rows = conn.execute(query).all()
+    return [
+        OpenStay(int(pid), str(player), user_id, int(seat), int(balance))
+        for pid, player, user_id, seat, balance in rows
+    ]
+
+
+def bot_stay_count(engine: Engine, room_id: str) -> int:
+    """How many times the Bot Ahiko was funded at this room, over every run."""
+    query = select(func.count()).where(
+        participations.c.room_id == room_id, participations.c.player == "bot_ahiko"
+    )
+    with reading(engine) as conn:
+        return int(conn.execute(query).scalar_one())
+
+
+def last_button(engine: Engine, room_id: str) -> int | None:
+    """The button of the room's last finished hand (from its ``hand_started`` event)."""
+    query = (
+        select(hands.c.events)
+        .where(hands.c.room_id == room_id, hands.c.status == "finished")
+        .order_by(hands.c.hand_no.desc())
+        .limit(1)
+    )
+    with reading(engine) as conn:
+        events = conn.execute(query).scalar_one_or_none()
+    for event in events or []:
+        if event.get("kind") == "hand_started":
+            return int(event["button"])
+    return None
