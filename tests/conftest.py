@@ -24,5 +24,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return
     skipped = len(reporter.stats.get("skipped", [])) + len(reporter.stats.get("xfailed", []))
     if skipped:
-        reporter.write_line(f"CI=true: {skipped} skipped/xfailed test(s) — failing the run", red=True)
+        reporter.write_line(
+            f"CI=true: {skipped} skipped/xfailed test(s) — failing the run", red=True
+        )
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
