@@ -1,0 +1,114 @@
+"""Bot decision time: p50 and p99 per level and variant on random situations.
+
+Situations are views of real hands (ahiko.poker) played at random to a random decision point:
+half heads-up, half multiway (3 to 9 seats in hold'em, 3 to 6 in draw), stacks from 5 to
+300 big blinds. Each level decides on every situation; times are wall-clock milliseconds per
+decision. Targets (issue 4): p99 <= 20 ms for easy and normal, <= 200 ms for hard, whose
+heads-up Monte Carlo uses HEADS_UP_SAMPLES (>= 9,600 for +-1% equity at 95%).
+``--json`` prints one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from typing import Any
+
+from ahiko.bots import holdem_hard
+from ahiko.bots.protocol import load_bot
+from ahiko.poker.config import DrawConfig, HoldemConfig
+from ahiko.poker.draw import DrawHand
+from ahiko.poker.holdem import HoldemHand
+from ahiko.poker.random_play import random_action
+from ahiko.poker.view import view
+
+LEVELS = ("random", "easy", "normal", "hard")
+TARGET_MS = {"random": 20.0, "easy": 20.0, "normal": 20.0, "hard": 200.0}
+
+
+def situations(variant: str, count: int, seed: int) -> list[dict[str, Any]]:
+    rng = random.Random(f"bench-bots:{variant}:{seed}")
+    out: list[dict[str, Any]] = []
+    while len(out) < count:
+        heads_up = len(out) % 2 == 0
+        n = 2 if heads_up else rng.randint(3, 9 if variant == "holdem" else 6)
+        seats = list(range(n))
+        unit = 2 if variant == "holdem" else 4
+        stacks = [unit * rng.choice([5, 20, 50, 100, 100, 300]) for _ in seats]
+        deck = list(range(52))
+        rng.shuffle(deck)
+        if variant == "holdem":
+            hand: Any = HoldemHand.start(HoldemConfig(1, 2), seats, stacks, 0, deck)[0]
+        else:
+            hand = DrawHand.start(DrawConfig(ante=1, small_bet=2), seats, stacks, 0, deck)[0]
+        stop = rng.randint(0, 12)
+        steps = 0
+        while not hand.is_over:
+            seat = hand.to_act
+            if steps == stop:
+                out.append(view(hand, seat))
+                break
+            legal = hand.legal_actions()
+            action = random_action(legal, tuple(hand.hole_cards(seat)), rng)
+            if action.kind == "fold" and rng.random() < 0.7 and legal.can_call:
+                action = type(action).call()  # keep more players in the hand
+            hand.act(seat, action)
+            steps += 1
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def measure(count: int, seed: int) -> dict[str, float | int]:
+    figures: dict[str, float | int] = {
+        "situations_per_variant": count,
+        "hard_heads_up_mc_samples": holdem_hard.HEADS_UP_SAMPLES,
+        "hard_multiway_mc_samples": holdem_hard.MULTIWAY_SAMPLES,
+    }
+    for variant in ("holdem", "draw"):
+        views = situations(variant, count, seed)
+        for level in LEVELS:
+            bot = load_bot(level)
+            t0 = time.perf_counter()
+            bot.decide(views[0], random.Random(0))  # one-off set-up (draw hard's library)
+            figures[f"{variant}_{level}_first_call_ms"] = round(
+                (time.perf_counter() - t0) * 1000, 1
+            )
+            times = []
+            for i, v in enumerate(views):
+                rng = random.Random(i)
+                t0 = time.perf_counter()
+                bot.decide(v, rng)
+                times.append((time.perf_counter() - t0) * 1000)
+            figures[f"{variant}_{level}_p50_ms"] = round(statistics.median(times), 3)
+            figures[f"{variant}_{level}_p99_ms"] = round(percentile(times, 0.99), 3)
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--situations", type=int, default=300, help="per variant")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    figures = measure(args.situations, args.seed)
+    if args.json:
+        print(json.dumps(figures))
+        return 0
+    for key, value in figures.items():
+        level = key.split("_")[1] if key.endswith("_ms") else ""
+        note = f"  (target <= {TARGET_MS[level]:g})" if key.endswith("p99_ms") else ""
+        print(f"{key:32} {value}{note}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

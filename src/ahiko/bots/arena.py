@@ -1,0 +1,239 @@
+"""Duplicate matches between two bots (heads-up), the yardstick of the bot levels.
+
+Each deal is played twice with the seats swapped, so both bots play both hands of the same
+cards; a bot's rng is seeded from the match seed, the deal and its seat, and every hand gets
+fresh bot instances (no memory between the halves). Hold'em results are all-in adjusted:
+when no more betting is possible before the river, each player is credited their equity
+share of the pot instead of the run-out. Win rates are in big blinds per 100 hands (draw:
+big bets per 100 hands) with a 95% confidence interval over the pairs.
+
+The arena drives the rules engine and shuffles with ``random.Random``: it is a measuring
+tool, not the fair deal of rooms.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+import eval7
+
+from ahiko.poker.actions import IllegalAction
+from ahiko.poker.cards import DECK_SIZE, Card
+from ahiko.poker.config import DrawConfig, HoldemConfig
+from ahiko.poker.draw import DrawHand
+from ahiko.poker.holdem import HoldemHand
+from ahiko.poker.result import HandResult
+from ahiko.poker.view import view
+
+from .cards7 import E7_CARDS
+from .equity import e7_range, seed_from
+from .protocol import Bot, load_bot_class
+
+SEATS = (0, 1)
+HOLDEM_BLINDS = (1, 2)
+DRAW_STAKES = DrawConfig(ante=1, small_bet=2, big_bet=4)
+PREFLOP_ALLIN_SAMPLES = 40_000
+VARIANTS = ("holdem", "draw")
+
+
+class ArenaError(RuntimeError):
+    """A bot broke the rules of the match (an illegal action), named with the situation."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    a: str
+    b: str
+    variant: str
+    pairs: int
+    pair_results: tuple[float, ...]  # A's result per duplicate pair, in big blinds
+    bb_per_100: float
+    ci95_low: float
+    ci95_high: float
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "pairs": self.pairs,
+            "bb_per_100": round(self.bb_per_100, 2),
+            "ci95_low": round(self.ci95_low, 2),
+            "ci95_high": round(self.ci95_high, 2),
+        }
+
+
+def big_blind_of(variant: str) -> int:
+    return HOLDEM_BLINDS[1] if variant == "holdem" else DRAW_STAKES.big_bet
+
+
+def _start(variant: str, deck: Sequence[Card], button: int, stack: int) -> HoldemHand | DrawHand:
+    stacks = [stack, stack]
+    if variant == "holdem":
+        config = HoldemConfig(small_blind=HOLDEM_BLINDS[0], big_blind=HOLDEM_BLINDS[1])
+        return HoldemHand.start(config, list(SEATS), stacks, button, list(deck))[0]
+    return DrawHand.start(DRAW_STAKES, list(SEATS), stacks, button, list(deck))[0]
+
+
+def play_hand(
+    variant: str,
+    bots: dict[int, Bot],
+    rngs: dict[int, random.Random],
+    deck: Sequence[Card],
+    button: int,
+    stack: int,
+) -> dict[int, float]:
+    """Play one hand to the end; each seat's net chips (hold'em: all-in adjusted)."""
+    hand = _start(variant, deck, button, stack)
+    while not hand.is_over:
+        seat = hand.to_act
+        if seat is None:
+            raise ArenaError("the engine reports no seat to act in an unfinished hand")
+        seat_view = view(hand, seat)
+        action = bots[seat].decide(seat_view, rngs[seat])
+        try:
+            hand.act(seat, action)
+        except IllegalAction as exc:
+            name = type(bots[seat]).__name__
+            raise ArenaError(f"{name} at seat {seat} played {action}: {exc}") from exc
+    result = hand.result
+    if result is None:
+        raise ArenaError("the engine reports a finished hand without a result")
+    if isinstance(hand, HoldemHand):
+        adjusted = _allin_adjusted(hand, result)
+        if adjusted is not None:
+            return adjusted
+    return {s: float(result.net[s]) for s in SEATS}
+
+
+def _allin_adjusted(hand: HoldemHand, result: HandResult) -> dict[int, float] | None:
+    """Equity-share results when the last action left nobody able to bet before the river."""
+    events: list[Any] = list(hand.events)
+    last_action = max((i for i, e in enumerate(events) if e.kind == "action"), default=-1)
+    board_then: list[Card] = []
+    for e in events[:last_action]:
+        if e.kind == "street":
+            board_then.extend(e.cards)
+    contenders = [s for s in SEATS if not _folded(events, s)]
+    if len(board_then) >= 5 or len(contenders) < 2 or not result.showdown:
+        return None
+    equities = showdown_equities(
+        {s: tuple(hand.hole_cards(s)) for s in contenders}, tuple(board_then), random.Random(0)
+    )
+    out: dict[int, float] = {}
+    for s in SEATS:
+        won = sum(p.shares.get(s, 0) for p in result.pots)
+        put_in = won - result.net[s]
+        credit = 0.0
+        for p in result.pots:
+            if s not in p.eligible:
+                continue
+            live = [x for x in p.eligible if x in contenders]
+            credit += p.amount * (equities[s] if len(live) > 1 else 1.0)
+        out[s] = credit - put_in
+    return out
+
+
+def _folded(events: list[Any], seat: int) -> bool:
+    return any(e.kind == "action" and e.seat == seat and e.action == "fold" for e in events)
+
+
+def showdown_equities(
+    holes: dict[int, tuple[Card, ...]], board: tuple[Card, ...], rng: random.Random
+) -> dict[int, float]:
+    """Heads-up pot shares: exact over every remaining board after the flop, Monte Carlo
+    (40,000 trials) before it."""
+    (s1, h1), (s2, h2) = holes.items()
+    if not board:
+        seed_from(rng)
+        opponent = e7_range([(h2[0], h2[1])])
+        mine = [E7_CARDS[c] for c in h1]
+        eq = float(eval7.py_hand_vs_range_monte_carlo(mine, opponent, [], PREFLOP_ALLIN_SAMPLES))
+        return {s1: eq, s2: 1.0 - eq}
+    dead = set(h1) | set(h2) | set(board)
+    rest = [c for c in range(DECK_SIZE) if c not in dead]
+    e1 = [E7_CARDS[c] for c in (*h1, *board)]
+    e2 = [E7_CARDS[c] for c in (*h2, *board)]
+    won = 0.0
+    total = 0
+    for runout in combinations(rest, 5 - len(board)):
+        extra = [E7_CARDS[c] for c in runout]
+        v1 = eval7.evaluate(e1 + extra)
+        v2 = eval7.evaluate(e2 + extra)
+        won += 1.0 if v1 > v2 else 0.5 if v1 == v2 else 0.0
+        total += 1
+    return {s1: won / total, s2: 1.0 - won / total}
+
+
+def deal_deck(seed: int, deal: int) -> list[Card]:
+    deck = list(range(DECK_SIZE))
+    random.Random(f"arena:{seed}:{deal}").shuffle(deck)
+    return deck
+
+
+def play_pair(
+    variant: str, a: Callable[[], Bot], b: Callable[[], Bot], seed: int, deal: int, stack_bb: int
+) -> float:
+    """A's net over both halves of one duplicate deal, in big blinds."""
+    bb = big_blind_of(variant)
+    deck = deal_deck(seed, deal)
+    button = SEATS[deal % 2]
+    total = 0.0
+    for a_seat in SEATS:
+        b_seat = 1 - a_seat
+        bots = {a_seat: a(), b_seat: b()}
+        rngs = {s: random.Random(f"bot:{seed}:{deal}:{s}") for s in SEATS}
+        net = play_hand(variant, bots, rngs, deck, button, stack_bb * bb)
+        total += net[a_seat]
+    return total / bb
+
+
+def summarise(a: str, b: str, variant: str, pair_results: Sequence[float]) -> MatchResult:
+    n = len(pair_results)
+    mean = sum(pair_results) / n if n else 0.0
+    var = sum((x - mean) ** 2 for x in pair_results) / (n - 1) if n > 1 else 0.0
+    half = 1.96 * math.sqrt(var / n) if n > 1 else math.inf
+    per100 = 50.0  # a pair is two hands
+    return MatchResult(
+        a=a,
+        b=b,
+        variant=variant,
+        pairs=n,
+        pair_results=tuple(pair_results),
+        bb_per_100=mean * per100,
+        ci95_low=(mean - half) * per100,
+        ci95_high=(mean + half) * per100,
+    )
+
+
+def _play_range(args: tuple[str, str, str, int, int, int, int]) -> list[float]:
+    variant, a, b, seed, first, last, stack_bb = args
+    a_cls, b_cls = load_bot_class(a), load_bot_class(b)
+    return [play_pair(variant, a_cls, b_cls, seed, d, stack_bb) for d in range(first, last)]
+
+
+def run_match(
+    variant: str, a: str, b: str, pairs: int, seed: int, stack_bb: int = 100, workers: int = 1
+) -> MatchResult:
+    """A duplicate match of ``pairs`` deals; bots by level name or ``package.module:Class``."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}; use one of {', '.join(VARIANTS)}")
+    if pairs < 1 or stack_bb < 1:
+        raise ValueError("pairs and stack-bb must be positive")
+    load_bot_class(a), load_bot_class(b)  # fail early on a bad name
+    if workers <= 1:
+        results = _play_range((variant, a, b, seed, 0, pairs, stack_bb))
+    else:
+        import multiprocessing
+
+        step = math.ceil(pairs / workers)
+        chunks = [
+            (variant, a, b, seed, i, min(pairs, i + step), stack_bb) for i in range(0, pairs, step)
+        ]
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            results = [x for part in pool.map(_play_range, chunks) for x in part]
+    return summarise(a, b, variant, results)

@@ -1,0 +1,48 @@
+"""``ahiko arena``: a duplicate match between two bots, A's win rate with a 95% interval."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .arena import VARIANTS, ArenaError, run_match
+from .protocol import LEVELS, BotLoadError
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "arena",
+        help="heads-up duplicate match between two bots",
+        description="Each deal is played twice with seats swapped; prints A's bb/100 "
+        "(draw: big bets/100) with a 95%% confidence interval.",
+    )
+    p.add_argument("--variant", choices=VARIANTS, default="holdem")
+    bot_help = f"a level ({', '.join(LEVELS)}) or package.module:Class"
+    p.add_argument("--a", required=True, help=bot_help)
+    p.add_argument("--b", required=True, help=bot_help)
+    p.add_argument("--pairs", type=int, default=1000, help="duplicate deals (2 hands each)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--stack-bb", type=int, default=100, help="starting stacks in big blinds")
+    p.add_argument("--workers", type=int, default=1, help="processes (the machine is shared)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_arena)
+
+
+def _arena(args: argparse.Namespace) -> int:
+    try:
+        r = run_match(
+            args.variant, args.a, args.b, args.pairs, args.seed, args.stack_bb, args.workers
+        )
+    except (BotLoadError, ValueError, ArenaError) as exc:
+        print(f"arena: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(r.to_json_dict()))
+    else:
+        unit = "bb/100" if args.variant == "holdem" else "big bets/100"
+        print(
+            f"{r.a} vs {r.b} ({r.variant}, {r.pairs} duplicate pairs): "
+            f"{r.bb_per_100:+.1f} {unit}, 95% CI [{r.ci95_low:+.1f}, {r.ci95_high:+.1f}]"
+        )
+    return 0

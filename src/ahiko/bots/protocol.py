@@ -1,0 +1,54 @@
+"""The Bot protocol and loading bots by level name or import path.
+
+A bot is any object with ``decide(view, rng) -> Action``: ``view`` is the dict that
+``ahiko.poker.view.view`` returns for the bot's own seat (R-AI-01: own cards, public cards,
+public history, legal actions), ``rng`` the only source of randomness it may use. In the
+draw phase of five-card draw (``view["legal"]["is_draw_phase"]``) the answer is
+``Action.discard(cards)``. Bots keep no memory between calls.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any, Protocol, runtime_checkable
+
+from ahiko.poker.actions import Action
+
+LEVELS: dict[str, str] = {
+    "random": "ahiko.bots.random_bot:RandomBot",
+    "easy": "ahiko.bots.levels:EasyBot",
+    "normal": "ahiko.bots.levels:NormalBot",
+    "hard": "ahiko.bots.levels:HardBot",
+}
+
+
+@runtime_checkable
+class Bot(Protocol):
+    def decide(self, view: dict[str, Any], rng: random.Random) -> Action: ...
+
+
+class BotLoadError(ValueError):
+    """A bot name or import path that does not name a bot."""
+
+
+def load_bot_class(name: str) -> type[Bot]:
+    """A level name (``random``, ``easy``, ``normal``, ``hard``) or ``package.module:Class``."""
+    path = LEVELS.get(name, name)
+    module_name, sep, attr = path.partition(":")
+    if not sep or not module_name or not attr:
+        raise BotLoadError(
+            f"bot {name!r} is neither a level ({', '.join(LEVELS)}) nor 'package.module:Class'"
+        )
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise BotLoadError(f"cannot import module {module_name!r} for bot {name!r}: {exc}") from exc
+    cls = getattr(module, attr, None)
+    if cls is None or not callable(getattr(cls, "decide", None)):
+        raise BotLoadError(f"{path!r} has no class {attr!r} with a decide(view, rng) method")
+    return cls  # type: ignore[no-any-return]
+
+
+def load_bot(name: str) -> Bot:
+    return load_bot_class(name)()

@@ -1,0 +1,97 @@
+"""Hold'em equity on eval7's Monte Carlo (R-AI-04), checked against known equities."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ahiko.bots.arena import showdown_equities
+from ahiko.bots.equity import equity_multiway, equity_vs_range, full_range, without_dead
+from ahiko.bots.holdem_hard import bluff_share, defence_share
+from ahiko.bots.holdem_ranges import continuing_range
+from ahiko.bots.preflop import (
+    EQUITY_VS_RANDOM,
+    class_of,
+    combos_of,
+    equity_vs_random_class,
+    percentile,
+)
+from ahiko.poker.cards import parse_cards
+
+
+def _range(*classes: str) -> dict[tuple[int, int], float]:
+    return {c: 1.0 for cls in classes for c in combos_of(cls)}
+
+
+@pytest.mark.parametrize(
+    ("hole", "villain", "expected"),
+    [("AsAh", "KK", 0.819), ("AsKs", "QQ", 0.461), ("7c7d", "AKo", 0.553)],
+)
+def test_R_AI_04_heads_up_preflop_equities_match_known_values(
+    hole: str, villain: str, expected: float
+) -> None:
+    eq = equity_vs_range(parse_cards(hole), (), _range(villain), 40_000, random.Random(1))
+    assert eq == pytest.approx(expected, abs=0.012)
+
+
+def test_R_AI_04_flop_monte_carlo_agrees_with_exact_enumeration() -> None:
+    hole, villain, board = parse_cards("AhKh"), parse_cards("QsQd"), parse_cards("Qh7h2c")
+    exact = showdown_equities({0: hole, 1: villain}, board, random.Random(0))[0]
+    mc = equity_vs_range(hole, board, {(villain[0], villain[1]): 1.0}, 40_000, random.Random(2))
+    assert 0.2 < exact < 0.3
+    assert mc == pytest.approx(exact, abs=0.01)
+
+
+def test_R_AI_04_multiway_equity_of_aces_against_two_random_hands() -> None:
+    eq = equity_multiway(
+        parse_cards("AsAh"), (), [full_range(), full_range()], 20_000, random.Random(3)
+    )
+    assert eq == pytest.approx(0.735, abs=0.015)
+
+
+def test_R_AI_04_equity_is_a_function_of_the_bot_rng() -> None:
+    args = (parse_cards("JcTc"), parse_cards("9c8d2s"), full_range())
+    a = equity_vs_range(*args, 2_000, random.Random(7))
+    b = equity_vs_range(*args, 2_000, random.Random(7))
+    assert a == b
+
+
+def test_R_AI_04_range_weights_are_honoured() -> None:
+    # Mostly kings with a sliver of 7-2: close to AA vs KK, not the 50/50 blend.
+    mixed = _range("KK") | {c: 0.02 for c in combos_of("72o")}
+    eq = equity_vs_range(parse_cards("AsAh"), (), mixed, 20_000, random.Random(4))
+    assert eq == pytest.approx(0.822, abs=0.015)
+
+
+@pytest.mark.parametrize("cls", ["AA", "AKs", "T9s", "72o", "55"])
+def test_R_AI_03_preflop_table_matches_a_fresh_measurement(cls: str) -> None:
+    fresh = equity_vs_random_class(cls, 40_000, random.Random(cls))
+    assert fresh == pytest.approx(EQUITY_VS_RANDOM[cls], abs=0.012)
+
+
+def test_R_AI_03_preflop_classes_and_percentiles() -> None:
+    assert len(EQUITY_VS_RANDOM) == 169
+    assert sum(len(combos_of(c)) for c in EQUITY_VS_RANDOM) == 1326
+    assert class_of(*parse_cards("KdAd")) == "AKs"
+    assert class_of(*parse_cards("7h2c")) == "72o"
+    assert percentile("AA") == pytest.approx(6 / 1326)
+    assert percentile("72o") > 0.95
+    assert percentile("AKs") < percentile("AKo") < percentile("KQo")
+
+
+def test_R_AI_04_bluff_and_defence_frequencies_from_bet_size() -> None:
+    assert bluff_share(100, 100) == pytest.approx(1 / 3)  # pot-sized bet
+    assert bluff_share(50, 100) == pytest.approx(0.25)
+    assert defence_share(100, 100) == pytest.approx(0.5)
+    assert defence_share(50, 100) == pytest.approx(2 / 3)
+
+
+def test_R_AI_04_continuing_range_keeps_the_strongest_share() -> None:
+    board = parse_cards("Kh7d2c")
+    weights = without_dead(_range("KK", "77", "QJo"), board)  # 6 sets among 18 combos
+    kept = continuing_range(weights, board, 6 / 18)
+    sets = [w for c, w in kept.items() if c[0] >> 2 == c[1] >> 2]
+    junk = [w for c, w in kept.items() if c[0] >> 2 != c[1] >> 2]
+    assert len(sets) == 6 and min(sets) == 1.0
+    assert len(junk) == 12 and max(junk) < 0.1
