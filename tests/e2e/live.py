@@ -1,5 +1,6 @@
 """A real Ahiko server in a thread for the end-to-end tests: fresh SQLite database, the real
-app, rooms whose between-hands pause is shortened (the 2 s commitment display is kept)."""
+app, rooms whose between-hands pause is shortened (the 2 s commitment display is kept) and
+whose finished hands are archived for "Minhas mãos", as in production."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import uvicorn
 from ahiko.fairness.keys import load_or_create_signing_key
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.config import RoomConfig
+from ahiko.rooms.hand_archive import HandArchive
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.timing import Timing
 from ahiko.server.app import create_app
@@ -54,7 +56,10 @@ def live_server(data_dir: Path) -> Iterator[str]:
         response.headers["Content-Security-Policy"] = CSP
         return response
 
-    app.state.room_registry = FastRooms(signing_key=load_or_create_signing_key(data_dir))
+    app.state.room_registry = FastRooms(
+        signing_key=load_or_create_signing_key(data_dir),
+        room_options={"archive": HandArchive(app.state.services.engine)},
+    )
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=settings.port, log_level="warning")
     )

@@ -77,6 +77,40 @@ def test_replayer_folds_the_events_of_a_finished_hand(page):
     assert sum(stacks.values()) == 4015
 
 
+def test_R_DR_07_replayer_swaps_in_the_viewers_own_draw_and_shows_no_hidden_hand(page):
+    # The shape of GET /api/hands/{id}?format=json: only the viewer's draw carries cards.
+    events = [
+        {
+            "kind": "hand_started",
+            "variant": "draw",
+            "config": {"ante": 5, "small_bet": 10, "big_bet": 20, "raise_cap": 4},
+            "seats": [0, 1],
+            "stacks": [500, 500],
+            "button": 1,
+            "dealt_seats": [0, 1],
+            "layout": "draw5",
+        },
+        {"kind": "hole_dealt", "seat": 0, "cards": ["2c", "7d", "Ks", "Kd", "9h"]},
+        {"kind": "hole_dealt", "seat": 1, "positions": [5, 6, 7, 8, 9]},
+        {"kind": "street", "name": "draw", "cards": [], "positions": []},
+        {"kind": "discarded", "seat": 0, "count": 2, "cards": ["2c", "7d"],
+         "new_cards": ["Ah", "Kh"], "positions": [10, 11]},
+        {"kind": "discarded", "seat": 1, "count": 3, "positions": [12, 13, 14]},
+        {"kind": "cards_shown", "seat": 1, "cards": None, "reason": "showdown"},
+    ]  # fmt: skip
+    last = page.evaluate(
+        """async ([web, events]) => {
+            const { replayViews } = await import(`${web}/replay.js`);
+            return replayViews(events, 0).at(-1);
+        }""",
+        [WEB, events],
+    )
+    seats = {s["seat"]: s for s in last["seats"]}
+    assert seats[0]["cards"] == ["Ks", "Kd", "9h", "Ah", "Kh"]
+    assert seats[1]["cards"] is None and seats[1]["discards"] == 3
+    assert not [e for e in last["history"] if e["kind"] == "cards_shown"]
+
+
 def test_a_gap_in_sequence_numbers_asks_for_a_snapshot(page):
     result = page.evaluate(
         """async (web) => {
@@ -110,3 +144,21 @@ def test_history_cards_sent_as_numbers_are_read_as_text(page):
         WEB,
     )
     assert decoded == ["Ah", "2c", "As"]
+
+
+def test_R_DR_07_a_folded_draw_player_sees_no_showdown_hand_and_the_table_does_not_break(
+    page: Any,
+) -> None:
+    hands = page.evaluate(
+        """async (web) => {
+            const { showdownHands } = await import(`${web}/table/describe.js`);
+            const view = {
+                board: [],
+                seats: [{ seat: 0, cards: ["Ah", "Ad", "Kc", "Kd", "2s"] }],
+                history: [{ kind: "cards_shown", seat: 1, cards: null, reason: "showdown" }],
+            };
+            return showdownHands(view);
+        }""",
+        WEB,
+    )
+    assert list(hands) == ["0"]

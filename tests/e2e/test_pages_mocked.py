@@ -1,30 +1,38 @@
-"""Pages whose server side is not there yet ("Minhas mãos", Ahiko rooms' buy-in), driven
-with the API answered by the test (Playwright routes) in the format the client expects."""
+"""Pages driven with the API answered by the test (Playwright routes): "Minhas mãos" in the
+shapes of docs/hands-api.md, and Ahiko rooms' buy-in. The live counterpart of "Minhas mãos"
+is tests/e2e/test_my_hands_live.py."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from .conftest import open_page, screenshot
+from .conftest import open_page
 from .frames import holdem_showdown
 from .helpers import close, open_fixture
 
 pytestmark = pytest.mark.browser
 
 SHOWDOWN_EVENTS = next(f for f in holdem_showdown() if f["t"] == "hand")["events"]
-HAND = {
-    "id": "h-42",
-    "hand_no": 42,
+HAND = {  # GET /api/hands/{id}?format=json
+    "id": 42,
+    "hand_no": 7,
+    "room_id": "r1",
     "room_name": "Mesa da Ana",
+    "room_kind": "recreational",
+    "variant": "holdem",
     "seat_count": 6,
     "viewer": 3,
     "players": [
-        {"seat": s, "name": n}
+        {"seat": s, "name": n, "bot": s == 4}
         for s, n in [(0, "Ana"), (1, "Rita"), (3, "joao"), (4, "Bruno"), (5, "Caio")]
     ],
+    "started_at": "2026-11-29T20:59:00+00:00",
+    "ended_at": "2026-11-29T21:00:00+00:00",
     "events": [
         {**SHOWDOWN_EVENTS[0], "seats": [0, 1, 3, 4, 5], "stacks": [1000, 1000, 1000, 15, 1000]},
         {"kind": "hole_dealt", "seat": 3, "cards": ["Qd", "Qs"], "positions": [2, 7]},
@@ -33,18 +41,24 @@ HAND = {
 }
 
 
-def mocked_app(browser: Any, base: str, routes: dict[str, Any]) -> Any:
+Answer = Any | Callable[[dict[str, str]], Any]
+
+
+def mocked_app(browser: Any, base: str, routes: dict[str, Answer]) -> Any:
+    """A page whose /api/* calls get ``routes[path]`` (or ``routes[path](query)``), else 404."""
     page = open_page(browser)
     page.context.add_init_script("localStorage.setItem('ahiko.signedIn', '1')")
 
     def answer(route: Any) -> None:
-        path = route.request.url.split("://", 1)[1].split("/", 1)[1].split("?")[0]
-        body = routes.get("/" + path)
+        url = urlsplit(route.request.url)
+        found = routes.get(url.path)
+        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+        body = found(query) if callable(found) else found
         if body is None:
             route.fulfill(
                 status=404,
                 content_type="application/json",
-                body=json.dumps({"error": "not_found", "message": path}),
+                body=json.dumps({"error": "not_found", "message": url.path}),
             )
         else:
             route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
@@ -53,31 +67,69 @@ def mocked_app(browser: Any, base: str, routes: dict[str, Any]) -> Any:
     return page
 
 
-def test_my_hands_lists_downloads_and_replays_a_hand_step_by_step(browser, static_url):
+def hand_page(query: dict[str, str]) -> dict[str, Any]:
+    """GET /api/hands: 25 hands, newest (id 42) first."""
+    page, per_page = int(query.get("page", "1")), int(query.get("per_page", "20"))
+    ids = list(range(42, 17, -1))[(page - 1) * per_page : page * per_page]
+    return {
+        "page": page,
+        "per_page": per_page,
+        "total": 25,
+        "pages": -(-25 // per_page),
+        "hands": [
+            {
+                "id": i,
+                "room_id": "r1",
+                "room_name": "Mesa da Ana",
+                "room_kind": "recreational",
+                "variant": "holdem",
+                "hand_no": i - 35,
+                "seat": 3,
+                "net": 195 if i == 42 else -10,
+                "started_at": "2026-11-29T20:59:00+00:00",
+                "ended_at": "2026-11-29T21:00:00+00:00",
+            }
+            for i in ids
+        ],
+    }
+
+
+def test_R_RM_18_my_hands_pages_downloads_and_replays_a_hand_step_by_step(browser, static_url):
     page = mocked_app(
         browser,
         static_url,
         {
             "/api/me": {"id": 1, "username": "joao", "wallet": 900},
-            "/api/hands": [
-                {
-                    "id": "h-42",
-                    "hand_no": 42,
-                    "room_name": "Mesa da Ana",
-                    "ended_at": "2026-11-29T21:00:00+00:00",
-                    "net": 195,
-                }
-            ],
-            "/api/hands/h-42": HAND,
+            "/api/hands": hand_page,
+            "/api/hands/42": HAND,
         },
     )
     page.goto(f"{static_url}/src/ahiko/web/index.html#/hands")
-    page.wait_for_selector('tr[data-hand="h-42"]')
-    formats = page.eval_on_selector_all("[data-format]", "els => els.map(e => e.dataset.format)")
+    page.wait_for_selector('tr[data-hand="42"]')
+    assert page.locator("tbody tr").count() == 20
+    assert page.inner_text(".pager-page") == "Página 1 de 2"
+    assert page.is_disabled('[data-pager="newer"]')
+    page.click('[data-pager="older"]')
+    page.wait_for_selector('tr[data-hand="18"]')
+    assert page.locator("tbody tr").count() == 5
+    assert page.inner_text(".pager-page") == "Página 2 de 2"
+    page.click('[data-pager="newer"]')
+    page.wait_for_selector('tr[data-hand="42"]')
+    first = 'tr[data-hand="42"]'
+    assert page.inner_text(f"{first} td.num") == "+195"
+    formats = page.eval_on_selector_all(
+        f"{first} [data-format]", "els => els.map(e => e.dataset.format)"
+    )
     assert formats == ["pokerstars", "phh", "proof"]
-    assert page.get_attribute('[data-format="phh"]', "href") == "/api/hands/h-42/phh"
-    page.click('tr[data-hand="h-42"] button')
+    hrefs = {f: page.get_attribute(f'{first} [data-format="{f}"]', "href") for f in formats}
+    assert hrefs == {
+        "pokerstars": "/api/hands/42?format=pokerstars",
+        "phh": "/api/hands/42?format=phh",
+        "proof": "/api/hands/42/proof",
+    }
+    page.click(f'{first} [data-replay="open"]')
     page.wait_for_selector(".replayer .seat")
+    assert page.inner_text(".replayer h2") == "Mão nº 7"
     assert page.inner_text(".replay-step") == f"Passo 1 de {len(HAND['events']) - 1}"
     assert page.locator('.replayer [data-seat="3"] .card[data-card="Qd"]').count() == 0
     page.click('[data-replay="next"]')
@@ -87,7 +139,6 @@ def test_my_hands_lists_downloads_and_replays_a_hand_step_by_step(browser, stati
     page.click('[data-replay="last"]')
     assert "joao ganha 75" in page.inner_text(".replayer .results")
     assert page.locator(".replayer .board .card").count() == 5
-    screenshot(page, "my-hands-1280")
     close(page)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
 import socket
 import subprocess
@@ -17,6 +18,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -32,13 +34,17 @@ from ahiko.fairness.verify import verify_text
 from ahiko.history.phh import loads, parse_phh_cards
 from ahiko.history.phh_draw import draw_from_phh
 from ahiko.history.phh_holdem import holdem_from_phh
-from ahiko.poker.actions import Action
+from ahiko.poker.actions import Action, ActionKind
 from ahiko.poker.cards import format_card
+from ahiko.poker.config import DrawConfig
+from ahiko.poker.draw import DrawHand
+from ahiko.poker.events import event_to_dict
 from ahiko.rooms import commands as c
 from ahiko.rooms.blinds import BlindSchedule, Stakes
 from ahiko.rooms.clock import AsyncioClock, ManualClock
 from ahiko.rooms.config import RoomConfig, RoomKind, Variant
 from ahiko.rooms.hand_archive import HandArchive
+from ahiko.rooms.hand_replay import replay_document
 from ahiko.rooms.room import Room
 from ahiko.server.api_hands import archiving_registry
 from ahiko.server.app import create_app
@@ -46,7 +52,7 @@ from ahiko.server.security import RateLimit
 from ahiko.server.services import CSRF_HEADER, Services
 from ahiko.server.settings import Settings
 from ahiko.store.engine import make_engine
-from ahiko.store.hand_archive import ArchivedHand, archived_hand_for
+from ahiko.store.hand_archive import ArchivedHand, ArchivedPlayer, archived_hand_for
 from ahiko.store.migrate import upgrade
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -370,6 +376,118 @@ def test_R_FD_03_histories_hold_only_cards_the_player_saw(session, username):
         order = truth.commitment["dealt_seats"]
         assert replayed.is_over and document.finishing_stacks == [final[str(s)] for s in order]
     assert hidden_somewhere > 0  # the folder's and the bot's mucked cards were really kept out
+
+
+def _replay_cards(events: list[dict[str, Any]]) -> set[str]:
+    return {card for e in events for name in ("cards", "new_cards") for card in e.get(name) or ()}
+
+
+def test_R_FD_03_R_DR_07_replay_json_holds_only_cards_the_player_saw(session):
+    hidden_somewhere = 0
+    for username in ("ana", "bia"):
+        account = session.accounts[username]
+        for listed in _my_hands(session, account):
+            truth = _truth(session, listed["id"], account)
+            seat = listed["seat"]
+            seen = _visibility(truth, seat)
+            hidden_somewhere += len(seen.forbidden)
+            response = account.get(session.server, f"/api/hands/{listed['id']}", format="json")
+            assert response.status_code == 200, response.text
+            assert response.headers["content-type"].startswith("application/json")
+            replay = response.json()
+            assert (replay["id"], replay["hand_no"], replay["viewer"]) == (
+                listed["id"],
+                listed["hand_no"],
+                seat,
+            )
+            assert replay["room_name"] == listed["room_name"] and replay["seat_count"] == 4
+            names = {p["seat"]: (p["name"], p["bot"]) for p in replay["players"]}
+            assert names[seat] == (username, False) and names[2][1] is True
+            events = replay["events"]
+            assert [e["kind"] for e in events] == [e["kind"] for e in truth.events]
+            cards = _replay_cards(events)
+            assert cards <= seen.allowed and not cards & seen.forbidden
+            mine = next(e for e in events if e["kind"] == "hole_dealt" and e["seat"] == seat)
+            true_mine = next(
+                e for e in truth.events if e["kind"] == "hole_dealt" and e["seat"] == seat
+            )
+            assert mine["cards"] == [_text(c) for c in true_mine["cards"]]
+            others = [e for e in events if e["kind"] in ("hole_dealt", "discarded")]
+            assert all("cards" not in e for e in others if e["seat"] != seat)
+            folded = any(
+                e["kind"] == "action" and e["seat"] == seat and e["action"] == "fold"
+                for e in truth.events
+            )
+            if truth.variant == "draw" and folded:
+                shown = [e for e in events if e["kind"] == "cards_shown" and e["seat"] != seat]
+                assert all(e["cards"] is None for e in shown)  # also pinned down below
+    assert hidden_somewhere > 0
+
+
+def _draw_hand_where_seat_0_folds() -> ArchivedHand:
+    """Seat 1 bets, seat 0 folds, seats 1 and 2 each draw one card and both show."""
+    deck = list(range(52))
+    random.Random(1).shuffle(deck)  # a deal where both seats show
+    hand, _ = DrawHand.start(DrawConfig(ante=1, small_bet=10), [0, 1, 2], [100] * 3, 2, deck)
+    while not hand.is_over:
+        seat, legal = hand.to_act, hand.legal_actions()
+        assert seat is not None
+        if legal.is_draw_phase:
+            action = Action.discard(tuple(hand.holes[hand.index[seat]][:1]))
+        elif seat == 0 and legal.can_call:
+            action = Action.fold()
+        elif seat == 1 and legal.bet_kind == ActionKind.BET:
+            action = Action.bet(legal.min_to)
+        else:
+            action = Action.call() if legal.can_call else Action.check()
+        hand.act(seat, action)
+    at = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)
+    return ArchivedHand(
+        room_id="r1",
+        room_kind="recreational",
+        room_name="Mesa",
+        variant="draw",
+        max_seats=3,
+        hand_no=1,
+        commitment={},
+        events=[event_to_dict(e) for e in hand.events],
+        deal={"deck": deck},
+        players=tuple(
+            ArchivedPlayer(s, f"p{s}", s + 1, f"p{s}", "person", 100, 0) for s in range(3)
+        ),
+        started_at=at,
+        ended_at=at,
+        id=9,
+    )
+
+
+@pytest.mark.parametrize("viewer", [0, 1])
+def test_R_DR_07_a_folded_draw_player_replays_no_showdown_cards(viewer):
+    archived = _draw_hand_where_seat_0_folds()
+    dealt: dict[int, set[str]] = {}
+    shown: set[str] = set()
+    for e in archived.events:
+        if e["kind"] in ("hole_dealt", "discarded"):
+            new = e["cards"] if e["kind"] == "hole_dealt" else e["new_cards"]
+            dealt.setdefault(e["seat"], set()).update(format_card(c) for c in new)
+        elif e["kind"] == "cards_shown" and e["seat"] != viewer:
+            shown.update(format_card(c) for c in e["cards"])
+    assert shown  # the others went to showdown
+    replay = replay_document(archived, viewer)
+    cards = _replay_cards(replay["events"])
+    mine = next(
+        e["cards"] for e in archived.events if e["kind"] == "hole_dealt" and e["seat"] == viewer
+    )
+    assert {format_card(c) for c in mine} <= cards
+    others = set().union(*(c for s, c in dealt.items() if s != viewer))
+    if viewer == 0:  # folded: sees neither the shown hands nor who won with what
+        assert not cards & others
+        awards = [e for e in replay["events"] if e["kind"] == "pot_awarded"]
+        assert awards and all(set(a["hand_names"]) <= {"0"} for a in awards)
+    else:
+        assert cards & others == shown & others
+        own_draw = next(e for e in replay["events"] if e["kind"] == "discarded" and e["seat"] == 1)
+        assert len(own_draw["new_cards"]) == 1
 
 
 @pytest.mark.parametrize("username", ["ana", "bia"])

@@ -1,8 +1,9 @@
 """Routes: "my hands" — a player's finished hands, their histories and proof files.
 
 ``GET /api/hands`` lists the hands the signed-in user was dealt into; ``GET
-/api/hands/{id}?format=pokerstars|phh`` is one hand's history as that user saw it; ``GET
-/api/hands/{id}/proof`` its pokerfair-proof/1 file. A hand the user did not play answers
+/api/hands/{id}?format=pokerstars|phh`` is one hand's history as that user saw it (a file),
+``?format=json`` the same for the browser's replayer; ``GET /api/hands/{id}/proof`` its
+pokerfair-proof/1 file. A hand the user did not play answers
 exactly like an unknown one (404), so ids reveal nothing.
 
 The router's lifespan gives the process's rooms their archive (``ahiko.rooms.hand_archive``):
@@ -14,14 +15,15 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
 
 from ahiko.fairness.keys import load_or_create_signing_key
 from ahiko.rooms.clock import Clock
 from ahiko.rooms.hand_archive import ArchiveCorrupt, HandArchive
-from ahiko.rooms.hand_downloads import Download, HistoryFormat, history_download, proof_download
+from ahiko.rooms.hand_downloads import Download, history_download, proof_download
+from ahiko.rooms.hand_replay import replay_document
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.server.accounts import User
 from ahiko.server.errors import ApiError
@@ -55,6 +57,8 @@ async def open_hand_archive(app: FastAPI) -> AsyncIterator[None]:
     yield
 
 
+HandFormat = Literal["pokerstars", "phh", "json"]
+
 router = APIRouter(prefix="/api/hands", tags=["hands"], lifespan=open_hand_archive)
 SignedIn = Annotated[User, Depends(current_user)]
 
@@ -81,9 +85,11 @@ def hand_history(
     hand_id: int,
     request: Request,
     user: SignedIn,
-    fmt: Annotated[HistoryFormat, Query(alias="format")] = "pokerstars",
-) -> Response:
+    fmt: Annotated[HandFormat, Query(alias="format")] = "pokerstars",
+) -> Any:
     archived, seat = _my_hand(request, user, hand_id)
+    if fmt == "json":
+        return replay_document(archived, seat)
     return _attachment(history_download(archived, seat, fmt))
 
 

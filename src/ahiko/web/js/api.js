@@ -53,10 +53,14 @@ export const api = {
   rooms: () => request("GET", "/api/rooms"),
   room: (id) => request("GET", `/api/rooms/${encodeURIComponent(id)}`),
   createRoom: (options) => request("POST", "/api/rooms", options),
-  myHands: () => request("GET", "/api/hands"),
-  hand: (id) => request("GET", `/api/hands/${encodeURIComponent(id)}`),
+  myHands: (page = 1, perPage = 20) => request("GET", `/api/hands?page=${page}&per_page=${perPage}`),
+  // The hand as this player saw it, for the replayer (docs/hands-api.md).
+  hand: (id) => request("GET", `/api/hands/${encodeURIComponent(id)}?format=json`),
+  // format: "pokerstars" | "phh" (hand histories) or "proof" (pokerfair-proof/1 file).
   handDownloadUrl: (id, format) =>
-    `/api/hands/${encodeURIComponent(id)}/${encodeURIComponent(format)}`,
+    format === "proof"
+      ? `/api/hands/${encodeURIComponent(id)}/proof`
+      : `/api/hands/${encodeURIComponent(id)}?format=${encodeURIComponent(format)}`,
   text: async (path) => {
     const res = await fetch(path, { credentials: "same-origin" });
     if (!res.ok) throw new ApiError(res.status, "download", `HTTP ${res.status}`);

@@ -81,6 +81,10 @@ export function replayViews(events, viewer = null) {
         break;
       case "discarded":
         if (s) {
+          // Only the viewer's own draw carries cards: the kept ones stay, the new ones follow.
+          if (s.cards && e.cards && e.new_cards) {
+            s.cards = s.cards.filter((c) => !e.cards.includes(c)).concat(e.new_cards);
+          }
           s.discards = e.count;
           s.last_action = { kind: "discard", amount: e.count };
         }
@@ -93,7 +97,7 @@ export function replayViews(events, viewer = null) {
         }
         break;
       case "cards_shown":
-        if (s) s.cards = [...e.cards];
+        if (s && e.cards) s.cards = [...e.cards]; // null: a folded draw player sees none (R-DR-07)
         break;
       case "pot_awarded":
         for (const x of seats.values()) {
@@ -110,7 +114,9 @@ export function replayViews(events, viewer = null) {
       default:
         break;
     }
-    if (e.kind !== "hole_dealt") history.push(e);
+    // A showdown this viewer may not see (R-DR-07) stays out of the table's log.
+    const unseen = e.kind === "hole_dealt" || (e.kind === "cards_shown" && !e.cards);
+    if (!unseen) history.push(e);
     if (SHOWN_STEPS.has(e.kind) || e.kind === "hand_started") views.push(snapshot());
   }
   return views;

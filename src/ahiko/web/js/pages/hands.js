@@ -64,10 +64,17 @@ function replayer(detail) {
   return section;
 }
 
+const PER_PAGE = 20;
+
 export function handsPage(main, handId) {
   const body = h("tbody");
   const status = h("p.hint", { role: "status" });
   const replay = h("div.replay-slot");
+  const pageText = h("span.pager-page");
+  const newer = h("button", { type: "button", dataset: { pager: "newer" }, onclick: () => load(current - 1) }, t("hands.newer"));
+  const older = h("button", { type: "button", dataset: { pager: "older" }, onclick: () => load(current + 1) }, t("hands.older"));
+  const pager = h("nav.pager", { hidden: true, "aria-label": t("hands.title") }, newer, pageText, older);
+  let current = 1;
 
   async function openReplay(id) {
     clear(replay);
@@ -78,34 +85,41 @@ export function handsPage(main, handId) {
     }
   }
 
-  async function load() {
+  function row(hand) {
+    const id = hand.id;
+    const net = hand.net ?? 0;
+    const at = pick(hand, "ended_at", "started_at");
+    return h(
+      "tr",
+      { dataset: { hand: String(id) } },
+      h("td", `#${hand.hand_no ?? id}`),
+      h("td", hand.room_name ?? ""),
+      h("td.hide-phone", at ? new Date(at).toLocaleString(lang()) : ""),
+      h(`td.num.${net < 0 ? "amount-neg" : "amount-pos"}`, `${net > 0 ? "+" : ""}${fmt(net)}`),
+      h(
+        "td",
+        FORMATS.map(([format, key]) =>
+          h("a", { href: api.handDownloadUrl(id, format), download: "", dataset: { format } }, t(key)),
+        ).flatMap((a, k) => (k ? [" · ", a] : [a])),
+      ),
+      h("td", h("button", { type: "button", dataset: { replay: "open" }, onclick: () => { location.hash = `#/hands/${encodeURIComponent(id)}`; } }, t("hands.replay"))),
+    );
+  }
+
+  // GET /api/hands answers {page, per_page, total, pages, hands}, newest first.
+  async function load(page) {
     try {
-      const data = await api.myHands();
-      const hands = Array.isArray(data) ? data : (data?.hands ?? []);
+      const data = await api.myHands(page, PER_PAGE);
+      const hands = data?.hands ?? [];
+      current = data?.page ?? page;
+      const pages = data?.pages ?? 1;
       clear(body);
+      body.append(...hands.map(row));
       status.textContent = hands.length ? "" : t("hands.empty");
-      for (const hand of hands) {
-        const id = pick(hand, "id", "hand_id");
-        const net = pick(hand, "net", "result") ?? 0;
-        const at = pick(hand, "ended_at", "at", "started_at");
-        body.append(
-          h(
-            "tr",
-            { dataset: { hand: String(id) } },
-            h("td", `#${pick(hand, "hand_no") ?? id}`),
-            h("td", pick(hand, "room_name", "room") ?? ""),
-            h("td.hide-phone", at ? new Date(at).toLocaleString(lang()) : ""),
-            h(`td.num.${net < 0 ? "amount-neg" : "amount-pos"}`, `${net > 0 ? "+" : ""}${fmt(net)}`),
-            h(
-              "td",
-              FORMATS.map(([format, key]) =>
-                h("a", { href: api.handDownloadUrl(id, format), download: "", dataset: { format } }, t(key)),
-              ).flatMap((a, k) => (k ? [" · ", a] : [a])),
-            ),
-            h("td", h("button", { type: "button", onclick: () => { location.hash = `#/hands/${encodeURIComponent(id)}`; } }, t("hands.replay"))),
-          ),
-        );
-      }
+      pager.hidden = pages <= 1;
+      newer.disabled = current <= 1;
+      older.disabled = current >= pages;
+      pageText.textContent = t("hands.page", { page: current, pages });
     } catch (err) {
       status.textContent = t("error.generic", { message: err.message });
     }
@@ -130,9 +144,10 @@ export function handsPage(main, handId) {
       body,
     ),
     status,
+    pager,
     replay,
   );
-  load();
+  load(1);
   if (handId) openReplay(handId);
   return {};
 }

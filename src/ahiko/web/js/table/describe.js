@@ -96,7 +96,8 @@ export function eventText(event, nameOf, handNo = null) {
 export function shownCards(view) {
   const shown = {};
   for (const s of view?.seats ?? []) if (s.cards?.length) shown[s.seat] = s.cards;
-  for (const e of view?.history ?? []) if (e.kind === "cards_shown") shown[e.seat] = e.cards;
+  // A folded draw player gets cards_shown with cards: null (R-DR-07): nothing to show.
+  for (const e of view?.history ?? []) if (e.kind === "cards_shown" && e.cards?.length) shown[e.seat] = e.cards;
   return shown;
 }
 

@@ -1,0 +1,97 @@
+"""'Minhas mãos' end to end: a person plays a hand against a bot at a real server, then finds
+it in the list, steps through the replayer and downloads its PokerStars text and proof file,
+which `ahiko verify` accepts (R-RM-18, R-FD-03)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import SCREENSHOTS
+from .helpers import close
+from .live import live_server
+from .play import create_room, host_menu, play, sign_up, sit
+
+pytestmark = pytest.mark.browser
+
+AHIKO = Path(sys.executable).with_name("ahiko")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):  # type: ignore[no-untyped-def]
+    with live_server(tmp_path_factory.mktemp("ahiko-my-hands")) as url:
+        yield url
+
+
+def _get_json(page, path):  # type: ignore[no-untyped-def]
+    return page.evaluate("path => fetch(path).then(r => r.json())", path)
+
+
+def test_R_RM_18_R_FD_03_a_played_hand_is_listed_replayed_downloaded_and_verified(
+    browser, server, tmp_path
+):
+    page = sign_up(browser, server, "rui")
+    create_room(page, "Mesa do Rui")
+    sit(page, 0)
+    host_menu(page, "add_bot", level="easy")
+    page.wait_for_selector('[data-seat="1"] .badge-bot')
+    host_menu(page, "start")
+    play([page], lambda g: len(g.finished) >= 1, timeout_s=60)
+
+    page.evaluate("location.hash = '#/hands'")  # the table page has no site header
+    first = "tbody tr[data-hand]"
+    page.wait_for_selector(first, timeout=10_000)
+    hand_id = page.get_attribute(first, "data-hand")
+    assert "Mesa do Rui" in page.inner_text(first)
+    listed = _get_json(page, "/api/hands")["hands"][0]
+    assert str(listed["id"]) == hand_id and listed["seat"] == 0
+    replay = _get_json(page, f"/api/hands/{hand_id}?format=json")
+    my_cards = next(e for e in replay["events"] if e["kind"] == "hole_dealt" and e["seat"] == 0)
+    assert all(
+        "cards" not in e for e in replay["events"] if e["kind"] == "hole_dealt" and e["seat"] != 0
+    )
+
+    page.click(f'{first} [data-replay="open"]')
+    page.wait_for_selector(".replayer .seat")
+    step = page.inner_text(".replay-step")  # "Passo 1 de N"
+    steps = int(step.rsplit(" ", 1)[1])
+    assert steps >= 4
+    for _ in range(steps - 1):
+        page.click('[data-replay="next"]')
+    assert page.inner_text(".replay-step") == f"Passo {steps} de {steps}"
+    shown = page.eval_on_selector_all(
+        '.replayer [data-seat="0"] .card[data-card]', "els => els.map(e => e.dataset.card)"
+    )
+    assert sorted(shown) == sorted(my_cards["cards"])
+    assert page.locator(".replayer .results").count() == 1
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)  # the whole page: list, pager, replayer
+    page.screenshot(path=str(SCREENSHOTS / "my-hands-1280.png"), full_page=True)
+
+    with page.expect_download() as stars_info:
+        page.click(f'{first} [data-format="pokerstars"]')
+    stars_path = tmp_path / "hand.txt"
+    stars_info.value.save_as(stars_path)
+    stars = stars_path.read_text()
+    assert stars.startswith(f"PokerStars Hand #{hand_id}:")
+    assert f"Dealt to rui [{' '.join(my_cards['cards'])}]" in stars
+
+    with page.expect_download() as proof_info:
+        page.click(f'{first} [data-format="proof"]')
+    proof_path = tmp_path / "proof.json"
+    proof_info.value.save_as(proof_path)
+    assert proof_info.value.suggested_filename.endswith("-proof.json")
+    proof = json.loads(proof_path.read_text())
+    key = _get_json(page, "/api/fairness/public-key")["public_key"]
+    verdict = subprocess.run(
+        [str(AHIKO), "verify", "--pubkey", key, str(proof_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert verdict.returncode == 0, verdict.stdout + verdict.stderr
+    assert {c["card"] for c in proof["cards"] if c["role"] == "hole"} == set(my_cards["cards"])
+    close(page)
