@@ -175,7 +175,7 @@ export function lobbyPage(main, tab, ctx) {
           h("td", stakesLabel(r.stakes)),
           h("td.num.hide-phone", buyInLabel(r)),
           h("td.num", `${r.seatsTaken}/${r.seatCount}`),
-          h("td.hide-phone", h(`span.status-pill.status-${r.status}`, t(`status.${r.status}`))),
+          h("td.hide-phone", h(`span.status-pill.status-${shownStatus(r)}`, t(`status.${shownStatus(r)}`))),
           active === "ahiko" ? h("td.num.hide-phone", r.avgPot === null ? "—" : fmt(r.avgPot)) : null,
           h("td", h("button", { type: "button", onclick: open, "aria-label": `${t("lobby.open")} ${r.name}` }, t("lobby.open"))),
         ),
@@ -198,4 +198,9 @@ export function lobbyPage(main, tab, ctx) {
   load();
   timer = setInterval(load, REFRESH_MS);
   return { destroy: () => clearInterval(timer) };
+}
+
+/** An open Ahiko room with nobody seated is waiting for players, not "in play". */
+function shownStatus(room) {
+  return room.status === "running" && room.seats_taken === 0 ? "waiting" : room.status;
 }
