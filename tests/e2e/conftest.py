@@ -95,6 +95,15 @@ def browser():  # type: ignore[no-untyped-def]
         b.close()
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a real Ahiko server (live.py) for the module's tests."""
+    from .live import live_server  # live.py reads this module's CSP
+
+    with live_server(tmp_path_factory.mktemp("ahiko-live")) as url:
+        yield url
+
+
 class ConsoleErrors(list[str]):
     """Console errors and uncaught exceptions seen by a page: the tests expect none."""
 

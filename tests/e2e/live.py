@@ -5,15 +5,10 @@ whose finished hands are archived for "Minhas mãos", as in production."""
 from __future__ import annotations
 
 import dataclasses
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-
-import uvicorn
 
 from ahiko.fairness.keys import load_or_create_signing_key
 from ahiko.rooms.actor import RoomActor
@@ -25,6 +20,7 @@ from ahiko.server.app import create_app
 from ahiko.server.settings import Settings
 from ahiko.store.engine import make_engine
 from ahiko.store.migrate import upgrade
+from live_server import free_port, serving
 
 from .conftest import CSP
 
@@ -36,15 +32,9 @@ class FastRooms(RoomRegistry):
         return super().create(dataclasses.replace(config, timing=FAST), *args, **kwargs)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
 def live_server(data_dir: Path) -> Iterator[str]:
-    settings = Settings.from_env({}, data_dir=data_dir, port=_free_port())
+    settings = Settings.from_env({}, data_dir=data_dir, port=free_port())
     engine = make_engine(settings.resolved_database_url)
     upgrade(engine, settings.bot_reserve)
     engine.dispose()
@@ -60,18 +50,5 @@ def live_server(data_dir: Path) -> Iterator[str]:
         signing_key=load_or_create_signing_key(data_dir),
         room_options={"archive": HandArchive(app.state.services.engine)},
     )
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=settings.port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    try:
+    with serving(app, port=settings.port, ws="auto"):
         yield f"http://127.0.0.1:{settings.port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)

@@ -11,18 +11,11 @@ import pytest
 
 from .conftest import PHONE, screenshot
 from .helpers import close
-from .live import live_server
 from .play import acts_sent, create_room, host_menu, play, sign_up, sit
 
 pytestmark = pytest.mark.browser
 
 AHIKO = Path(sys.executable).with_name("ahiko")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):  # type: ignore[no-untyped-def]
-    with live_server(tmp_path_factory.mktemp("ahiko-live")) as url:
-        yield url
 
 
 def test_R_RM_03_sign_up_create_room_with_two_bots_and_play_three_hands(browser, server, tmp_path):

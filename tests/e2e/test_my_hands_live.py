@@ -13,18 +13,11 @@ import pytest
 
 from .conftest import SCREENSHOTS
 from .helpers import close
-from .live import live_server
 from .play import create_room, host_menu, play, sign_up, sit
 
 pytestmark = pytest.mark.browser
 
 AHIKO = Path(sys.executable).with_name("ahiko")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):  # type: ignore[no-untyped-def]
-    with live_server(tmp_path_factory.mktemp("ahiko-my-hands")) as url:
-        yield url
 
 
 def _get_json(page, path):  # type: ignore[no-untyped-def]

@@ -6,15 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from random import Random
 from typing import Any
 
-import uvicorn
 import websockets
 from fastapi import FastAPI, Request, WebSocket
 
@@ -22,8 +18,7 @@ from ahiko.rooms import api as rooms_api
 from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.server import gateway
-
-SPEED = 2000.0  # the rule durations, 2000 times faster
+from live_server import SPEED, serving
 
 
 def header_player(headers: Any) -> rooms_api.Player | None:
@@ -52,26 +47,8 @@ def build_app() -> FastAPI:
 @contextmanager
 def live_server() -> Iterator[tuple[str, FastAPI]]:
     app = build_app()
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.01)
-    try:
+    with serving(app) as port:
         yield f"127.0.0.1:{port}", app
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 class Client:

@@ -7,62 +7,31 @@ room clocks 2000 times faster. Their "my hands" lists then hold every hand they 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 import websockets
-from argon2 import PasswordHasher
 from fastapi import FastAPI
-from rooms_live import SPEED, Client
+from rooms_live import Client
 
 from ahiko.rooms.api import SESSION_COOKIE
-from ahiko.rooms.clock import AsyncioClock
-from ahiko.server.api_hands import archiving_registry
-from ahiko.server.app import create_app
-from ahiko.server.security import RateLimit, SecurityPolicy
 from ahiko.server.services import CSRF_HEADER
 from ahiko.server.settings import Settings
+from live_server import create_account, fast_app, serving
 
-FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 HANDS = 50
 
 
 @pytest.fixture
 def server(sqlite_url: str, tmp_path: Path) -> Iterator[tuple[str, FastAPI]]:
-    settings = Settings(data_dir=tmp_path / "data", database_url=sqlite_url)
-    app = create_app(settings, password_hasher=FAST_HASHER)
-    app.state.room_registry = archiving_registry(app, clock=AsyncioClock(speed=SPEED))
-    # The room clocks run 2000 times faster than the rules' durations, so a player's
-    # frames arrive much faster than a person's: scale the per-socket frame allowance.
-    policy: SecurityPolicy = app.state.security
-    app.state.security = dataclasses.replace(policy, ws_frames=RateLimit(100_000, 1.0))
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
+    app = fast_app(Settings(data_dir=tmp_path / "data", database_url=sqlite_url))
     try:
-        yield f"127.0.0.1:{port}", app
+        with serving(app) as port:
+            yield f"127.0.0.1:{port}", app
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
         app.state.services.engine.dispose()
 
 
@@ -77,10 +46,7 @@ class Account:
 
     def sign_up_and_log_in(self) -> None:
         credentials = {"username": self.username, "password": "a long pass phrase"}
-        created = httpx.post(
-            f"http://{self.address}/api/accounts", json=credentials, headers={CSRF_HEADER: "1"}
-        )
-        assert created.status_code == 201, created.text
+        create_account(f"http://{self.address}", self.username, credentials["password"])
         logged_in = self.http.post("/api/session", json=credentials)
         assert logged_in.status_code == 200, logged_in.text
         self.user_id = str(logged_in.json()["id"])

@@ -1,31 +1,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
 from ahiko.server.app import create_app
 from ahiko.server.services import CSRF_HEADER, Services
 from ahiko.server.settings import Settings
-
-# argon2id still, with a cost low enough for tests; production uses the library defaults.
-FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
-
-
-class ManualClock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
+from live_server import FAST_HASHER
+from wall_clock import ManualClock
 
 
 @pytest.fixture

@@ -11,22 +11,18 @@ import asyncio
 import json
 import random
 import re
-import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 import websockets
-from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -41,27 +37,23 @@ from ahiko.poker.draw import DrawHand
 from ahiko.poker.events import event_to_dict
 from ahiko.rooms import commands as c
 from ahiko.rooms.blinds import BlindSchedule, Stakes
-from ahiko.rooms.clock import AsyncioClock, ManualClock
+from ahiko.rooms.clock import ManualClock
 from ahiko.rooms.config import RoomConfig, RoomKind, Variant
 from ahiko.rooms.hand_archive import HandArchive
 from ahiko.rooms.hand_replay import replay_document
 from ahiko.rooms.room import Room
-from ahiko.server.api_hands import archiving_registry
-from ahiko.server.app import create_app
-from ahiko.server.security import RateLimit
 from ahiko.server.services import CSRF_HEADER, Services
 from ahiko.server.settings import Settings
 from ahiko.store.engine import make_engine
 from ahiko.store.hand_archive import ArchivedHand, ArchivedPlayer, archived_hand_for
 from ahiko.store.migrate import upgrade
+from live_server import create_account, fast_app, serving
 
 ROOT = Path(__file__).resolve().parents[2]
-SPEED = 2000.0
 PASSWORD = "correct horse"
 CSRF = {CSRF_HEADER: "1"}
 CARD = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])")
 HANDS_PER_ROOM = 6
-FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 
 
 # --- a live server ---------------------------------------------------------------------------
@@ -80,9 +72,7 @@ class Server:
         return httpx.Client(base_url=self.base, headers=CSRF, cookies=cookies, timeout=10)
 
     def sign_up(self, username: str) -> Account:
-        with self.http() as http:
-            response = http.post("/api/accounts", json={"username": username, "password": PASSWORD})
-        assert response.status_code == 201, response.text
+        response = create_account(self.base, username, PASSWORD)
         return Account(username, int(response.json()["id"]), response.cookies["ahiko_session"])
 
     def ws_url(self, room_id: str) -> str:
@@ -100,29 +90,12 @@ class Account:
             return http.get(path, params=params)
 
 
-def _start_server(tmp: Path) -> tuple[uvicorn.Server, threading.Thread, Server]:
+def _fast_app(tmp: Path) -> FastAPI:
     url = f"sqlite:///{tmp / 'hands.sqlite3'}"
     engine = make_engine(url)
     upgrade(engine)
     engine.dispose()
-    app = create_app(Settings(data_dir=tmp / "data", database_url=url), password_hasher=FAST_HASHER)
-    app.state.room_registry = archiving_registry(app, clock=AsyncioClock(speed=SPEED))
-    app.state.security = replace(app.state.security, ws_frames=RateLimit(100_000, 1.0))
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.01)
-    return server, thread, Server(f"http://127.0.0.1:{port}", app)
+    return fast_app(Settings(data_dir=tmp / "data", database_url=url))
 
 
 # --- players over the table WebSocket --------------------------------------------------------
@@ -232,8 +205,9 @@ class Session:
 @pytest.fixture(scope="module")
 def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     tmp = tmp_path_factory.mktemp("hands")
-    uv, thread, server = _start_server(tmp)
-    try:
+    app = _fast_app(tmp)
+    with serving(app) as port:
+        server = Server(f"http://127.0.0.1:{port}", app)
         accounts = {name: server.sign_up(name) for name in ("ana", "bia", "cai")}
 
         async def play_both() -> dict[str, PlayedRoom]:
@@ -244,9 +218,6 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
             }
 
         yield Session(server, accounts, asyncio.run(play_both()), tmp)
-    finally:
-        uv.should_exit = True
-        thread.join(timeout=10)
 
 
 # --- the truth, from the archive's private record --------------------------------------------

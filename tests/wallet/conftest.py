@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import Engine, func, select
@@ -12,17 +11,7 @@ from ahiko.store.rooms import save_room
 from ahiko.store.schema import ledger_accounts, ledger_entries, ledger_transactions, participations
 from ahiko.wallet import Wallet
 from ahiko.wallet.operations import open_wallet
-
-
-class ManualClock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
+from wall_clock import ManualClock
 
 
 @pytest.fixture

@@ -16,10 +16,9 @@ from ahiko.poker.actions import Action
 
 from .cards7 import STRAIGHT
 from .draw_eval import DrawHandInfo, analyse
-from .draw_normal import price
 from .draw_ranges import draw_equity
 from .holdem_hard import bluff_share
-from .situation import Situation, aggressive, check_or_fold, passive, situation_from_view
+from .situation import Situation, aggressive, check_or_fold, passive, price, situation_from_view
 
 PREDRAW_SAMPLES = 500
 POSTDRAW_SAMPLES = 700

@@ -16,16 +16,11 @@ from ahiko.poker.actions import Action
 
 from .cards7 import PAIR, STRAIGHT, TRIPS, TWO_PAIR
 from .draw_eval import DrawHandInfo, analyse
-from .situation import Situation, aggressive, check_or_fold, passive, situation_from_view
+from .situation import Situation, aggressive, check_or_fold, passive, price, situation_from_view
 
 SEVENS, NINES, JACKS, QUEENS = 5, 7, 9, 10
 CHECKED_TO_BLUFF = 0.6
 DRAW_HIT = {"flush": 0.191, "straight": 0.17}  # FACTS.md improvement odds
-
-
-def price(sit: Situation) -> float:
-    call = sit.legal.call_cost
-    return call / (sit.pot + call) if call else 0.0
 
 
 def pair_wins(pair_rank: int, opponent_draws: list[int], raises: int) -> float:

@@ -13,7 +13,7 @@ from ahiko.poker.actions import Action
 
 from . import holdem_features as hf
 from .equity import equity_multiway
-from .holdem_normal import OPEN_PERCENTILE_BY_PLAYERS_BEHIND, OPEN_PERCENTILE_EARLY, price
+from .holdem_normal import OPEN_PERCENTILE_BY_PLAYERS_BEHIND, OPEN_PERCENTILE_EARLY
 from .holdem_ranges import continuing_range, opponent_ranges
 from .preflop import hand_percentile
 from .situation import (
@@ -22,6 +22,7 @@ from .situation import (
     check_or_fold,
     passive,
     pot_sized_to,
+    price,
     situation_from_view,
 )
 

@@ -23,6 +23,7 @@ from .situation import (
     check_or_fold,
     passive,
     pot_sized_to,
+    price,
     situation_from_view,
 )
 
@@ -36,12 +37,6 @@ MADE_EQUITY = {
     hf.STRONG: 0.82,
     hf.MONSTER: 0.92,
 }
-
-
-def price(sit: Situation) -> float:
-    """Pot odds: the share of the final pot a call would be."""
-    call = sit.legal.call_cost
-    return call / (sit.pot + call) if call else 0.0
 
 
 class HoldemNormalBot:

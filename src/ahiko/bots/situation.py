@@ -228,6 +228,12 @@ def pot_sized_to(sit: Situation, fraction: float) -> int:
     return sit.legal.committed + sit.to_call + round(fraction * pot_after_call)
 
 
+def price(sit: Situation) -> float:
+    """Pot odds: the share of the final pot a call would be."""
+    call = sit.legal.call_cost
+    return call / (sit.pot + call) if call else 0.0
+
+
 def is_legal(action: Action, legal: LegalActions, hole: tuple[Card, ...] = ()) -> bool:
     """The bounds check the engine does, for tests and the arena's sanity checks."""
     k = action.kind

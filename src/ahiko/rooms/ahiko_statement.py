@@ -14,62 +14,25 @@ from ahiko.store.engine import reading
 from ahiko.store.schema import ledger_accounts, ledger_entries, ledger_transactions, participations
 from ahiko.wallet import ledger
 from ahiko.wallet.ledger import as_utc
+from ahiko.wallet.statement import (
+    PARTICIPATION_COLUMNS,
+    ParticipationSummary,
+    participation_summary,
+)
 
-
-@dataclass(frozen=True, slots=True)
-class Stay:
-    """One participation: what went in, what came out."""
-
-    participation_id: int
-    room_id: str
-    seat: int
-    status: str
-    entry: int
-    reloads: int
-    reload_count: int
-    exit: int | None
-    opened_at: datetime
-    closed_at: datetime | None
-
-    @property
-    def net(self) -> int | None:
-        return None if self.exit is None else self.exit - self.entry - self.reloads
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "participation_id": self.participation_id,
-            "room_id": self.room_id,
-            "seat": self.seat,
-            "status": self.status,
-            "entry": self.entry,
-            "reloads": self.reloads,
-            "reload_count": self.reload_count,
-            "exit": self.exit,
-            "net": self.net,
-            "opened_at": self.opened_at.isoformat(),
-            "closed_at": None if self.closed_at is None else self.closed_at.isoformat(),
-        }
+# A stay at a table is a participation, summarised as in the wallet's statement.
+Stay = ParticipationSummary
 
 
 def _stays(engine: Engine, where: Any) -> list[Stay]:
-    query = select(participations).where(where).order_by(participations.c.id.desc())
+    query = (
+        select(participations.c.id, *PARTICIPATION_COLUMNS)
+        .where(where)
+        .order_by(participations.c.id.desc())
+    )
     with reading(engine) as conn:
         rows = conn.execute(query).all()
-    return [
-        Stay(
-            participation_id=int(row.id),
-            room_id=str(row.room_id),
-            seat=int(row.seat),
-            status=str(row.status),
-            entry=int(row.entry_amount),
-            reloads=int(row.reload_amount),
-            reload_count=int(row.reload_count),
-            exit=None if row.exit_amount is None else int(row.exit_amount),
-            opened_at=as_utc(row.opened_at),
-            closed_at=None if row.closed_at is None else as_utc(row.closed_at),
-        )
-        for row in rows
-    ]
+    return [participation_summary(row, int(row.id)) for row in rows]
 
 
 def stays_of(engine: Engine, user_id: int) -> list[Stay]:

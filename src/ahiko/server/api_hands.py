@@ -27,6 +27,7 @@ from ahiko.rooms.hand_replay import replay_document
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.server.accounts import User
 from ahiko.server.errors import ApiError
+from ahiko.server.paging import PageNumber, page_json
 from ahiko.server.services import Services, current_user, services
 from ahiko.store.hand_archive import (
     MAX_PER_PAGE,
@@ -67,17 +68,11 @@ SignedIn = Annotated[User, Depends(current_user)]
 def my_hands(
     request: Request,
     user: SignedIn,
-    page: Annotated[int, Query(ge=1)] = 1,
+    page: PageNumber = 1,
     per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 20,
 ) -> dict[str, Any]:
     found = hands_of_user(services(request).engine, user.id, page, per_page)
-    return {
-        "page": found.page,
-        "per_page": found.per_page,
-        "total": found.total,
-        "pages": found.pages,
-        "hands": [_summary_json(hand) for hand in found.hands],
-    }
+    return page_json(found, "hands", [_summary_json(hand) for hand in found.hands])
 
 
 @router.get("/{hand_id}")

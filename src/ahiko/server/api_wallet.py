@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Header, Query, Request
 
 from ahiko.server.accounts import User
+from ahiko.server.paging import PageNumber, page_json
 from ahiko.server.services import current_user, services
 from ahiko.wallet.policy import CLAIM_AMOUNT, CLAIM_BELOW
 from ahiko.wallet.statement import MAX_PER_PAGE, StatementLine, statement
@@ -57,17 +58,11 @@ def claim(
 def wallet_statement(
     request: Request,
     user: SignedIn,
-    page: Annotated[int, Query(ge=1)] = 1,
+    page: PageNumber = 1,
     per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 20,
 ) -> dict[str, Any]:
     found = statement(services(request).engine, user.id, page, per_page)
-    return {
-        "page": found.page,
-        "per_page": found.per_page,
-        "total": found.total,
-        "pages": found.pages,
-        "lines": [_line_json(line) for line in found.lines],
-    }
+    return page_json(found, "lines", [_line_json(line) for line in found.lines])
 
 
 def _line_json(line: StatementLine) -> dict[str, Any]:
@@ -82,7 +77,7 @@ def _line_json(line: StatementLine) -> dict[str, Any]:
         "participation": None
         if summary is None
         else {
-            "id": summary.id,
+            "id": summary.participation_id,
             "room_id": summary.room_id,
             "seat": summary.seat,
             "status": summary.status,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Engine, func, select
 
@@ -22,7 +23,9 @@ WALLET_SIGN = {"signup": 1, "grant": 1, "claim": 1, "cash_out": 1, "buy_in": -1,
 
 @dataclass(frozen=True, slots=True)
 class ParticipationSummary:
-    id: int
+    """One participation (a stay at a table): what went in, what came out."""
+
+    participation_id: int
     room_id: str
     seat: int
     status: str
@@ -37,6 +40,51 @@ class ParticipationSummary:
     def net(self) -> int | None:
         """Exit minus everything put in; None while the participation is open."""
         return None if self.exit is None else self.exit - self.entry - self.reloads
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "participation_id": self.participation_id,
+            "room_id": self.room_id,
+            "seat": self.seat,
+            "status": self.status,
+            "entry": self.entry,
+            "reloads": self.reloads,
+            "reload_count": self.reload_count,
+            "exit": self.exit,
+            "net": self.net,
+            "opened_at": self.opened_at.isoformat(),
+            "closed_at": None if self.closed_at is None else self.closed_at.isoformat(),
+        }
+
+
+# The participation columns participation_summary reads (besides the id).
+PARTICIPATION_COLUMNS = (
+    participations.c.room_id,
+    participations.c.seat,
+    participations.c.status,
+    participations.c.entry_amount,
+    participations.c.reload_amount,
+    participations.c.reload_count,
+    participations.c.exit_amount,
+    participations.c.opened_at,
+    participations.c.closed_at,
+)
+
+
+def participation_summary(row: Any, participation_id: int) -> ParticipationSummary:
+    """The summary of a row holding PARTICIPATION_COLUMNS."""
+    return ParticipationSummary(
+        participation_id=participation_id,
+        room_id=str(row.room_id),
+        seat=int(row.seat),
+        status=str(row.status),
+        entry=int(row.entry_amount),
+        reloads=int(row.reload_amount),
+        reload_count=int(row.reload_count),
+        exit=None if row.exit_amount is None else int(row.exit_amount),
+        opened_at=as_utc(row.opened_at),
+        closed_at=None if row.closed_at is None else as_utc(row.closed_at),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,17 +123,13 @@ def statement(engine: Engine, user_id: int, page: int = 1, per_page: int = 20) -
         )
     mine = ledger_transactions.c.user_id == user_id
     query = (
-        select(ledger_transactions, participations.c.room_id, participations.c.seat,
-               participations.c.status, participations.c.entry_amount,
-               participations.c.reload_amount, participations.c.reload_count,
-               participations.c.exit_amount, participations.c.opened_at,
-               participations.c.closed_at)
+        select(ledger_transactions, *PARTICIPATION_COLUMNS)
         .outerjoin(participations, participations.c.id == ledger_transactions.c.participation_id)
         .where(mine)
         .order_by(ledger_transactions.c.id.desc())
         .limit(per_page)
         .offset((page - 1) * per_page)
-    )  # fmt: skip
+    )
     with reading(engine) as conn:
         total = int(conn.execute(select(func.count()).where(mine)).scalar_one())
         rows = conn.execute(query).all()
@@ -105,18 +149,7 @@ def statement(engine: Engine, user_id: int, page: int = 1, per_page: int = 20) -
     for row in rows:
         summary = None
         if row.participation_id is not None:
-            summary = ParticipationSummary(
-                id=int(row.participation_id),
-                room_id=str(row.room_id),
-                seat=int(row.seat),
-                status=str(row.status),
-                entry=int(row.entry_amount),
-                reloads=int(row.reload_amount),
-                reload_count=int(row.reload_count),
-                exit=None if row.exit_amount is None else int(row.exit_amount),
-                opened_at=as_utc(row.opened_at),
-                closed_at=None if row.closed_at is None else as_utc(row.closed_at),
-            )
+            summary = participation_summary(row, int(row.participation_id))
         amount = WALLET_SIGN.get(str(row.kind), 1) * int(row.amount)
         lines.append(
             StatementLine(

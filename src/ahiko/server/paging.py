@@ -1,0 +1,32 @@
+"""The ``page`` / ``per_page`` query parameters of the listing routes and the page fields
+of their answers."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Protocol
+
+from fastapi import Query
+
+PageNumber = Annotated[int, Query(ge=1)]
+
+
+class Paged(Protocol):
+    @property
+    def page(self) -> int: ...
+    @property
+    def per_page(self) -> int: ...
+    @property
+    def total(self) -> int: ...
+    @property
+    def pages(self) -> int: ...
+
+
+def page_json(found: Paged, items_key: str, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """A page of a listing: where it stands in the whole, then its items under ``items_key``."""
+    return {
+        "page": found.page,
+        "per_page": found.per_page,
+        "total": found.total,
+        "pages": found.pages,
+        items_key: items,
+    }
