@@ -72,6 +72,21 @@ def test_replay_names_an_out_of_turn_move() -> None:
     assert outcome.error is not None and "it is p3's turn, not p1's" in outcome.error
 
 
+def test_R_HE_05_replay_names_an_out_of_turn_fold_and_a_move_after_the_end() -> None:
+    early_fold = SPLIT_WITH_ODD_CHIP.replace('"p3 f", "p1 cc"', '"p1 f", "p3 f"')
+    with pytest.raises(PhhError, match="it is p3's turn, not p1's"):
+        holdem_from_phh(loads(early_fold))
+    one_more = SPLIT_WITH_ODD_CHIP.replace('"p1 cc", "p2 cc"]', '"p1 cc", "p2 cc", "p1 f"]')
+    with pytest.raises(PhhError, match="no player may act now"):
+        holdem_from_phh(loads(one_more))
+
+
+def test_R_HE_06_replay_rejects_a_fold_when_checking_is_free() -> None:
+    free_fold = SPLIT_WITH_ODD_CHIP.replace('"d db AsKsQs", "p1 cc"', '"d db AsKsQs", "p1 f"')
+    with pytest.raises(PhhError, match="'p1 f' is illegal here: R-HE-06: nothing to call"):
+        holdem_from_phh(loads(free_fold))
+
+
 def test_R_HE_07_replay_rejects_an_illegal_raise_with_the_rule() -> None:
     text = SPLIT_WITH_ODD_CHIP.replace('"p3 f"', '"p3 cbr 15"')
     with pytest.raises(PhhError, match="R-HE-07"):

@@ -216,3 +216,75 @@ def test_flat_toml_malformed_one_line_arrays_are_left_to_tomllib(text: str) -> N
     assert loads_flat(text) is None
     with pytest.raises(tomllib.TOMLDecodeError):
         tomllib.loads(text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "d dh p1 2cAs",  # 2c is card 0
+        "d dh p2 2c??",
+        "d db 2c3d4h",
+        "d db 2c",
+        "d db ??",
+        "p3 cbr 225",
+        "p1 cbr 0",
+        "p2 f",
+        "p3 cc",
+        "p1 sm",
+        "p2 sd",
+    ],
+)
+def test_action_grammar_fast_paths_agree_with_the_full_grammar(line: str) -> None:
+    padded = line.replace(" ", "  ")  # off every fast path: the full grammar reads it
+    assert parse_action(line, 3) == parse_action(padded, 3)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("p4 f", "out of range"),
+        ("p4 cbr 10", "out of range"),
+        ("d dh p4 AcKd", "out of range"),
+        ("p1 cbr 1x", "whole number"),
+        ("d db AcZz", "bad card"),
+    ],
+)
+def test_action_grammar_fast_paths_leave_errors_to_the_full_grammar(
+    line: str, message: str
+) -> None:
+    with pytest.raises(PhhError, match=message):
+        parse_action(line, 3)
+
+
+def test_holdem_deck_refuses_a_third_hole_card_and_a_sixth_board_card() -> None:
+    with pytest.raises(PhhError, match="p1 is dealt more than 2 cards"):
+        holdem_deck([parse_action("d dh p1 AcKd", 2), parse_action("d dh p1 Qh", 2)], 2)
+    with pytest.raises(PhhError, match="more than 5 board cards"):
+        holdem_deck([parse_action("d db AcKdQh", 2), parse_action("d db JhTh9h", 2)], 2)
+
+
+@pytest.mark.parametrize("text", ["a = [0, 10, 0]", "a = [7]", "n = 0", "n = 1200"])
+def test_flat_toml_whole_numbers_read_as_tomllib_reads_them(text: str) -> None:
+    assert loads_flat(text) == tomllib.loads(text)
+
+
+@pytest.mark.parametrize("text", ["n = 012", "a = [0, 00]"])
+def test_flat_toml_leading_zeros_are_left_to_tomllib(text: str) -> None:
+    assert loads_flat(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a = 1\nb = 'x'\n",  # one value per line: the one-scan path
+        "a = 1\n\nb = [1, 2]\n",  # a blank line: the line-by-line path
+        "a = [1, 2] # note\nb = true",
+        "a = [\n  'p1 cc',  # comment\n  'p2 f',\n]\n",
+    ],
+)
+def test_flat_toml_both_paths_read_as_tomllib_reads(text: str) -> None:
+    assert loads_flat(text) == tomllib.loads(text)
+
+
+def test_flat_toml_leaves_a_key_given_twice_to_tomllib() -> None:
+    assert loads_flat("a = 1\na = 2\n") is None

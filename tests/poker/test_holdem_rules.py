@@ -326,3 +326,26 @@ def test_R_HE_11_no_decision_for_a_big_blind_nobody_can_make_put_in_more() -> No
         hand.act(seat, Action.call())  # all-in calls
     assert hand.is_over and hand.to_act is None
     assert hand.result is not None and hand.result.showdown
+
+
+def test_R_HE_06_betting_now_tells_check_from_call_and_bet_from_raise() -> None:
+    hand = holdem([1000, 1000, 1000])
+    seat = hand.to_act
+    assert seat is not None
+    assert hand.betting_now() == (seat, 20, 0)  # pre-flop: facing the big blind, a raise
+    check_to_flop(hand)
+    first = hand.to_act
+    assert first is not None and hand.betting_now() == (first, 0, 0)  # nothing bet: check/bet
+    hand.act(first, Action.bet(50))
+    assert hand.betting_now() == (hand.to_act, 50, 0)
+
+
+def test_R_HE_07_bet_bounds_are_the_bounds_of_legal_actions() -> None:
+    hand = holdem([1000] * 4)
+    hand.act(2, Action.raise_to(40))
+    hand.act(3, Action.raise_to(100))
+    legal = hand.legal_actions()
+    bounds = hand.round.bet_bounds(0) if hand.round is not None else None
+    assert bounds == (legal.bet_kind, legal.min_to, legal.max_to) == (ActionKind.RAISE, 160, 1000)
+    with pytest.raises(IllegalAction, match=r"there is a bet: raise instead \(to 160\.\.1000\)"):
+        hand.act(0, Action.bet(200))

@@ -24,52 +24,74 @@ from .phh import DealBoard, DealHole, PhhAction, PhhError, player_label
 
 class _Placement:
     def __init__(self) -> None:
-        self.cards: dict[int, Card] = {}
-        self.placed: set[Card] = set()
+        self.cards: list[Card | None] = [None] * DECK_SIZE  # by deck position
+        self.placed = [False] * DECK_SIZE  # by card
         self.unknown: set[int] = set()
 
-    def put(self, position: int, card: Card | None) -> None:
-        if card is None:
-            self.unknown.add(position)
-            return
-        if card in self.placed:
-            raise PhhError(f"card {format_card(card)} is dealt twice")
-        self.cards[position] = card
-        self.placed.add(card)
+    def put(self, positions: Sequence[int], cards: Sequence[Card | None]) -> None:
+        """Place ``cards[k]`` at ``positions[k]``; an unknown card (None) leaves it open."""
+        at, placed = self.cards, self.placed
+        for position, card in zip(positions, cards, strict=True):
+            if position >= DECK_SIZE:
+                raise PhhError(f"more cards are dealt than the deck's {DECK_SIZE}")
+            if card is None:
+                self.unknown.add(position)
+            elif placed[card]:
+                raise PhhError(f"card {format_card(card)} is dealt twice")
+            else:
+                at[position] = card
+                placed[card] = True
 
     def deck(self) -> tuple[Card, ...]:
         placed = self.placed
-        unused = [c for c in range(DECK_SIZE) if c not in placed]
+        unused = [c for c in range(DECK_SIZE) if not placed[c]]
         unused.reverse()  # lowest last: pop() hands them out lowest first
         spare = unused.pop
-        get = self.cards.get
-        return tuple([spare() if (c := get(p)) is None else c for p in range(DECK_SIZE)])
+        return tuple([spare() if c is None else c for c in self.cards])
+
+
+class HoldemDealing:
+    """``holdem-noburn-v1``: hole card k of position j at ``k*n + j``, board b at ``2n + b``.
+    Takes the dealing lines one at a time, so a reader can place cards as it parses."""
+
+    __slots__ = ("_board", "_board_count", "_hole", "_hole_counts", "_placement")
+
+    def __init__(self, player_count: int) -> None:
+        self._placement = _Placement()
+        self._hole, self._board = holdem_positions(player_count)
+        self._hole_counts = [0] * player_count
+        self._board_count = 0
+
+    def hole(self, deal: DealHole) -> None:
+        j = deal.player
+        k = self._hole_counts[j]
+        end = k + len(deal.cards)
+        if end > HOLDEM_HOLE_CARDS:
+            raise PhhError(f"{player_label(j)} is dealt more than 2 cards")
+        self._placement.put(self._hole[j][k:end], deal.cards)
+        self._hole_counts[j] = end
+
+    def board(self, deal: DealBoard) -> None:
+        b = self._board_count
+        end = b + len(deal.cards)
+        if end > HOLDEM_BOARD_CARDS:
+            raise PhhError("more than 5 board cards")
+        self._placement.put(self._board[b:end], deal.cards)
+        self._board_count = end
+
+    def deck(self) -> tuple[Card, ...]:
+        return self._placement.deck()
 
 
 def holdem_deck(actions: Sequence[PhhAction], player_count: int) -> tuple[Card, ...]:
-    """``holdem-noburn-v1``: hole card k of position j at ``k*n + j``, board b at ``2n + b``."""
-    n = player_count
-    placement = _Placement()
-    put = placement.put
-    hole, board = holdem_positions(n)
-    hole_counts = [0] * n
-    board_count = 0
+    """The deck of a hold'em hand from its parsed lines (see :class:`HoldemDealing`)."""
+    dealing = HoldemDealing(player_count)
     for action in actions:
         if isinstance(action, DealHole):
-            j = action.player
-            for card in action.cards:
-                k = hole_counts[j]
-                if k >= HOLDEM_HOLE_CARDS:
-                    raise PhhError(f"{player_label(j)} is dealt more than 2 cards")
-                put(hole[j][k], card)
-                hole_counts[j] = k + 1
+            dealing.hole(action)
         elif isinstance(action, DealBoard):
-            for card in action.cards:
-                if board_count >= HOLDEM_BOARD_CARDS:
-                    raise PhhError("more than 5 board cards")
-                put(board[board_count], card)
-                board_count += 1
-    return placement.deck()
+            dealing.board(action)
+    return dealing.deck()
 
 
 def draw_deck(
@@ -93,11 +115,12 @@ def draw_deck(
                     f"{player_label(action.player)} must first be dealt 5 cards, "
                     f"got {len(action.cards)}"
                 )
-            for k, card in enumerate(action.cards):
-                placement.put(draw_hole_position(n, action.player, k), card)
+            positions = [draw_hole_position(n, action.player, k) for k in range(DRAW_HAND_CARDS)]
+            placement.put(positions, action.cards)
             first_deal[action.player] = DRAW_HAND_CARDS
         else:
-            for card in action.cards:
-                placement.put(draw_replacement_position(n, replacements), card)
-                replacements += 1
+            count = len(action.cards)
+            start = draw_replacement_position(n, replacements)
+            placement.put(range(start, start + count), action.cards)
+            replacements += count
     return placement.deck(), frozenset(placement.unknown)

@@ -10,11 +10,12 @@ the same dict ``tomllib.loads`` would (tests compare both on every sample file).
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 _KEY = re.compile(r"[A-Za-z0-9_-]+")
+# A document that is only ``key = value`` lines, no blank or comment line: the usual file.
+_KEY_VALUE_LINE = re.compile(r"^([A-Za-z0-9_-]+) = (.*)$", re.MULTILINE)
 _INT = re.compile(r"[+-]?(0|[1-9][0-9]*)")
 _FLOAT = re.compile(r"[+-]?(0|[1-9][0-9]*)\.[0-9]+")
 _ITEM = re.compile(r"""\s*(?:"([^"\\\n]*)"|'([^'\n]*)'|([^,\s\]#"']+))\s*(,?)\s*""")
@@ -34,19 +35,44 @@ class _Unsupported(Exception):
 def loads_flat(text: str) -> dict[str, Any] | None:
     """The document as ``tomllib.loads`` would give it, or None if it is not flat PHH."""
     try:
+        return _parse_one_value_per_line(text)
+    except _Unsupported:
+        pass
+    try:
         return _parse(text)
     except _Unsupported:
         return None
 
 
+def _parse_one_value_per_line(text: str) -> dict[str, Any]:
+    """The usual file, each line ``key = value``, read with one regex scan; anything else
+    (blank lines, comments, arrays over several lines) is left to ``_parse``."""
+    pairs = _KEY_VALUE_LINE.findall(text)
+    if len(pairs) != text.count("\n") + (not text.endswith("\n")):
+        raise _Unsupported
+    out: dict[str, Any] = {}
+    for key, rest in pairs:
+        if rest[:1] == "[":
+            value = _one_line_array(rest)
+            if value is None:
+                raise _Unsupported
+            out[key] = value
+        else:
+            out[key] = _scalar(_strip_comment(rest))
+    if len(out) != len(pairs):  # a key given twice: TOML refuses it
+        raise _Unsupported
+    return out
+
+
 def _parse(text: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     lines = text.split("\n")
+    count = len(lines)
     i = 0
-    while i < len(lines):
+    while i < count:
         line = lines[i].strip()
         i += 1
-        if not line or line.startswith("#"):
+        if not line or line[0] == "#":
             continue
         key, equals, rest = line.partition(" = ")
         if not equals or not _KEY.fullmatch(key):
@@ -80,15 +106,18 @@ def _one_line_array(text: str) -> list[Any] | None:
             return strings
     elif text[-1] == "]":  # [1, 20, 300]
         inner = text[1:-1]
-        if inner.isascii() and inner.replace(", ", "").isdigit():
-            # Only digits and ", " inside: JSON reads exactly what TOML would, and refuses
-            # what TOML refuses too (leading zeros, empty items).
+        # Only digits and ", " inside: whole numbers, unless an item has a leading zero
+        # (TOML refuses it: the slow path below judges) or is empty (int refuses it).
+        padded = f", {inner},"  # every item between " " and ","
+        if (
+            inner.isascii()
+            and inner.replace(", ", "").isdigit()
+            and padded.count(" 0") == padded.count(" 0,")  # only "0" itself starts with 0
+        ):
             try:
-                numbers: list[Any] = json.loads(text)
+                return list(map(int, inner.split(", ")))
             except ValueError:
                 pass
-            else:
-                return numbers
     if _LITERAL_ARRAY.fullmatch(text):
         return _LITERAL_ITEM.findall(text)
     if _NUMBER_ARRAY.fullmatch(text):
@@ -147,6 +176,8 @@ def _scalar(text: str) -> Any:
         return True
     if text == "false":
         return False
+    if text.isdigit() and text.isascii() and (text[0] != "0" or text == "0"):
+        return int(text)
     if _INT.fullmatch(text):
         return int(text)
     if _FLOAT.fullmatch(text):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from ahiko.poker.cards import DECK_SIZE, Card, CardError, format_card, parse_card
@@ -81,6 +82,13 @@ _CARD_CODES: dict[str, Card | None] = {format_card(c): c for c in range(DECK_SIZ
 _CARD_CODES[UNKNOWN_CARD] = None
 # "p1".."p9" as written; anything else (and any error) goes through _parse_player.
 _PLAYER_INDEX = {f"p{k + 1}": k for k in range(9)}
+# The most frequent lines, whole ("p3 f", "p1 cc", "p2 sm"), already parsed; moves are frozen,
+# so one object serves every file. A table smaller than p9 only uses the first entries.
+_COMMON_LINES: dict[str, PlayerMove] = {
+    f"{label} {verb}": PlayerMove(k, verb)
+    for label, k in _PLAYER_INDEX.items()
+    for verb in ("f", "cc", "sm", "sd")
+}
 
 
 @dataclass(slots=True)
@@ -123,15 +131,18 @@ def loads(text: str) -> PhhDocument:
     for name in ("variant", "starting_stacks", "actions"):
         if name not in raw:
             raise PhhError(f"missing required field {name!r}")
-    if not isinstance(raw["actions"], list) or not all(isinstance(a, str) for a in raw["actions"]):
+    actions = raw["actions"]
+    if not isinstance(actions, list) or not all(map(isinstance, actions, repeat(str))):
         raise PhhError("field 'actions' must be an array of strings")
     stacks = raw["starting_stacks"]
     if not isinstance(stacks, list) or not stacks:
         raise PhhError("field 'starting_stacks' must be a non-empty array of numbers")
+    if not set(map(type, stacks)) <= _NUMBER_TYPES:
+        stacks = [_number(v, "starting_stacks") for v in stacks]  # names the bad value
     return PhhDocument(
         variant=str(raw["variant"]),
-        starting_stacks=[_number(v, "starting_stacks") for v in stacks],
-        actions=list(raw["actions"]),
+        starting_stacks=list(stacks),
+        actions=list(actions),
         fields=dict(raw),
     )
 
@@ -149,6 +160,26 @@ def dumps(doc: PhhDocument) -> str:
 
 def parse_action(line: str, player_count: int) -> PhhAction:
     """Parse one action line; the ``# commentary`` part, if any, is dropped."""
+    common = _COMMON_LINES.get(line)
+    if common is not None and common.player < player_count:
+        return common
+    # Fast paths for the usual spellings; anything else (and every error) takes the full
+    # grammar below.
+    head = line[:5]
+    if head == "d dh " and len(line) == 12:  # "d dh p1 AcKd"
+        player = _PLAYER_INDEX.get(line[5:7], player_count)
+        first, second = _CARD_CODES.get(line[8:10], -1), _CARD_CODES.get(line[10:12], -1)
+        if player < player_count and first != -1 and second != -1 and line[7] == " ":
+            return DealHole(player, (first, second))
+    elif head == "d db " and len(line) in (11, 7):  # "d db 7dAcAd", "d db 9h"
+        cards = tuple([_CARD_CODES.get(line[i : i + 2], -1) for i in range(5, len(line), 2)])
+        if -1 not in cards:
+            return DealBoard(cards)
+    elif line[2:7] == " cbr ":  # "p5 cbr 225"
+        player = _PLAYER_INDEX.get(line[:2], player_count)
+        amount = line[7:]
+        if player < player_count and amount.isascii() and amount.isdigit():
+            return PlayerMove(player, "cbr", int(amount))
     words = (line.split("#", 1)[0] if "#" in line else line).split()
     if not words:
         raise PhhError(f"empty action line {line!r}")
@@ -222,6 +253,9 @@ def _parse_amount(word: str, line: str) -> int:
     if not word.isdigit():
         raise PhhError(f"amount must be a whole number of chips in {line!r}, got {word!r}")
     return int(word)
+
+
+_NUMBER_TYPES = {int, float}  # what a numeric field may hold (bool is not a number here)
 
 
 def _number(value: object, name: str) -> float:

@@ -22,23 +22,26 @@ from ahiko.poker.config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemCon
 from ahiko.poker.events import ActionTaken, CardsShown, Mucked, StreetDealt
 from ahiko.poker.holdem import HoldemHand
 
-from .deck_rebuild import holdem_deck
+from .deck_rebuild import HoldemDealing
 from .hand_log import HandLog, VisibleCards
 from .phh import (
     HOLDEM_VARIANT,
+    DealBoard,
+    DealHole,
     PhhDocument,
     PhhError,
     PlayerMove,
     format_phh_cards,
+    parse_action,
     player_label,
 )
 from .phh_moves import (
-    apply_move,
+    apply_holdem_move,
     apply_voluntary_shows,
+    chip_counts,
     per_player,
     seats_in_table_order,
     table_seats,
-    whole_chips,
 )
 
 
@@ -59,7 +62,7 @@ def holdem_setup(doc: PhhDocument) -> HoldemSetup:
     n = doc.player_count
     if not HOLDEM_MIN_PLAYERS <= n <= HOLDEM_MAX_PLAYERS:
         raise PhhError(f"{n} players; No-Limit Hold'em takes 2..9 (R-HE-01)")
-    stacks = tuple(whole_chips(v, "starting_stacks") for v in doc.starting_stacks)
+    stacks = tuple(chip_counts(list(doc.starting_stacks), "starting_stacks"))
     antes = per_player(doc.fields.get("antes", 0), n, "antes")
     if len(set(antes)) != 1:
         raise PhhError(f"antes {antes} differ between players; only an equal ante is supported")
@@ -81,25 +84,36 @@ def holdem_setup(doc: PhhDocument) -> HoldemSetup:
 def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
     """Replay an ``NT`` document through our engine; the returned hand is over."""
     setup = holdem_setup(doc)
-    actions = doc.parsed_actions()
-    deck = holdem_deck(actions, doc.player_count)
-    hand, _ = HoldemHand.start(
-        setup.config, *seats_in_table_order(setup.seats, setup.stacks), setup.button, deck
-    )
+    n = doc.player_count
+    # One pass over the lines: dealt cards go straight to their deck positions, player
+    # moves wait for the deck to be complete.
+    dealing = HoldemDealing(n)
+    moves: list[tuple[PlayerMove, str]] = []
     shows: list[PlayerMove] = []
-    seats, lines = setup.seats, doc.actions
-    for index, action in enumerate(actions):
-        if not isinstance(action, PlayerMove):
-            continue
-        if action.verb == "sm":
-            shows.append(action)
-        elif action.verb == "sd":
-            raise PhhError(f"{lines[index]!r}: there is no draw in hold'em")
+    for line in doc.actions:
+        action = parse_action(line, n)
+        if type(action) is PlayerMove:
+            verb = action.verb
+            if verb == "sm":
+                shows.append(action)
+            elif verb == "sd":
+                raise PhhError(f"{line!r}: there is no draw in hold'em")
+            else:
+                moves.append((action, line))
+        elif type(action) is DealHole:
+            dealing.hole(action)
         else:
-            apply_move(hand, action, seats, lines[index], may_draw=False)
+            assert isinstance(action, DealBoard)
+            dealing.board(action)
+    hand, _ = HoldemHand.start(
+        setup.config, *seats_in_table_order(setup.seats, setup.stacks), setup.button, dealing.deck()
+    )
+    seats = setup.seats
+    for move, line in moves:
+        apply_holdem_move(hand, move, seats, line)
     if not hand.is_over:
         raise PhhError(f"the actions end before the hand does ({len(doc.actions)} actions)")
-    apply_voluntary_shows(hand, shows, setup.seats)
+    apply_voluntary_shows(hand, shows, seats)
     return hand
 
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, cast
 
 from ahiko.poker.actions import Action, ActionKind, IllegalAction, LegalActions
 from ahiko.poker.cards import Card, format_card
 from ahiko.poker.events import CardsShown, Event
+from ahiko.poker.holdem import HoldemHand
 
 from .phh import PhhError, PlayerMove, player_label
 
@@ -32,40 +33,70 @@ def apply_move(
     seats: Sequence[int],
     line: str,
     discard: tuple[Card, ...] = (),
-    *,
-    may_draw: bool = True,
 ) -> None:
-    """Apply a f / cc / cbr / sd move of position ``move.player`` (seat ``seats[j]``).
-    ``discard`` holds the real cards of an ``sd`` move (unknown ones already resolved);
-    ``may_draw=False`` (hold'em) lets a fold go straight to the engine, which checks it."""
-    seat = seats[move.player]
-    to_act = hand.to_act
-    if to_act is None or hand.is_over:
-        raise PhhError(f"{line!r}: no player may act now (the hand is over or running out)")
-    if to_act != seat:
-        expected = player_label(list(seats).index(to_act))
-        raise PhhError(f"{line!r}: it is {expected}'s turn, not {player_label(move.player)}'s")
-    verb = move.verb
-    if verb == "f" and not may_draw:
-        _act(hand, seat, _FOLD, line)
-        return
+    """Apply a f / cc / cbr / sd move of position ``move.player`` (seat ``seats[j]``) to a
+    hand that may be in its draw. ``discard`` holds the real cards of an ``sd`` move
+    (unknown ones already resolved)."""
+    seat = _seat_to_act(hand, move, seats, line)
     legal = hand.legal_actions()
     action: Action
-    if verb == "sd":
+    if move.verb == "sd":
         if not legal.is_draw_phase:
             raise PhhError(f"{line!r}: this is not the draw")
         action = Action.discard(discard)
     elif legal.is_draw_phase:
         raise PhhError(f"{line!r}: {player_label(move.player)} must draw ('sd') now")
-    elif verb == "f":
-        action = _FOLD
-    elif verb == "cc":
-        action = _CALL if legal.call_cost > 0 else _CHECK
     else:
-        assert move.amount is not None
-        bet = legal.bet_kind is ActionKind.BET
-        action = Action.bet(move.amount) if bet else Action.raise_to(move.amount)
+        action = _betting_action(move, legal.call_cost > 0, legal.bet_kind is ActionKind.BET)
     _act(hand, seat, action, line)
+
+
+def apply_holdem_move(hand: HoldemHand, move: PlayerMove, seats: Sequence[int], line: str) -> None:
+    """Apply a f / cc / cbr move to a hold'em hand. Only the action's kind is read here
+    (check or call, bet or raise); the engine validates the action itself as for any
+    player. A fold needs no reading: the engine judges it, turn included."""
+    seat = seats[move.player]
+    if move.verb == "f":
+        action = _FOLD
+    else:
+        now = hand.betting_now()
+        if now is None or now[0] != seat:
+            raise _turn_error(None if now is None else now[0], move, seats, line)
+        _, highest, mine = now
+        action = _betting_action(move, highest > mine, highest == 0)
+    try:
+        hand.act(seat, action)
+    except IllegalAction as exc:
+        to_act = hand.to_act
+        if to_act != seat:  # out of turn: say so in positions, as for any other move
+            raise _turn_error(to_act, move, seats, line) from None
+        raise PhhError(f"{line!r} is illegal here: {exc}") from exc
+
+
+def _seat_to_act(hand: PlayableHand, move: PlayerMove, seats: Sequence[int], line: str) -> int:
+    """The move's seat, once it is that seat's turn."""
+    seat = seats[move.player]
+    to_act = hand.to_act
+    if to_act != seat:
+        raise _turn_error(to_act, move, seats, line)
+    return seat
+
+
+def _turn_error(to_act: int | None, move: PlayerMove, seats: Sequence[int], line: str) -> PhhError:
+    if to_act is None:
+        return PhhError(f"{line!r}: no player may act now (the hand is over or running out)")
+    expected = player_label(list(seats).index(to_act))
+    return PhhError(f"{line!r}: it is {expected}'s turn, not {player_label(move.player)}'s")
+
+
+def _betting_action(move: PlayerMove, facing_bet: bool, no_bet_yet: bool) -> Action:
+    verb = move.verb
+    if verb == "f":
+        return _FOLD
+    if verb == "cc":
+        return _CALL if facing_bet else _CHECK
+    assert verb == "cbr" and move.amount is not None
+    return Action(ActionKind.BET if no_bet_yet else ActionKind.RAISE, move.amount)
 
 
 def _act(hand: PlayableHand, seat: int, action: Action, line: str) -> None:
@@ -101,7 +132,16 @@ def per_player(value: object, n: int, name: str) -> list[int]:
         raise PhhError(f"field {name!r} must be a number or an array")
     if len(value) > n:
         raise PhhError(f"field {name!r} has {len(value)} entries for {n} players")
-    return [whole_chips(v, name) for v in list(value) + [0] * (n - len(value))]
+    return chip_counts(value + [0] * (n - len(value)), name)
+
+
+def chip_counts(values: list[object], name: str) -> list[int]:
+    """``values`` as whole chip counts; the first one that is not is named in the error."""
+    if set(map(type, values)) == {int}:
+        counts = cast(list[int], values)
+        if min(counts) >= 0:
+            return counts
+    return [whole_chips(v, name) for v in values]
 
 
 def whole_chips(value: object, name: str) -> int:

@@ -22,6 +22,16 @@ from dataclasses import dataclass
 from .actions import Action, ActionKind, IllegalAction, LegalActions
 from .events import ActionTaken
 
+# The kinds as module constants: an enum member read through its class costs a metaclass
+# lookup, and these comparisons run on every action.
+_FOLD, _CHECK, _CALL, _BET, _RAISE = (
+    ActionKind.FOLD,
+    ActionKind.CHECK,
+    ActionKind.CALL,
+    ActionKind.BET,
+    ActionKind.RAISE,
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
@@ -162,22 +172,28 @@ class BettingRound:
             return self.rules.cap, f"the cap of {self.cap} bets and raises is reached"
         return None
 
+    def bet_bounds(self, i: int) -> tuple[ActionKind, int, int] | None:
+        """The bet/raise seat i may make now: (BET or RAISE, least and most street total),
+        or None if it may not (``_raise_block`` says why)."""
+        if self._raise_block(i) is not None:
+            return None
+        max_bet = self.max_bet
+        hi = self.stacks[i] + self.bets[i]  # all-in
+        if self.fixed_limit:
+            lo = hi = min(self.level + self.min_bet, hi)
+        else:
+            lo = min(max_bet + max(self.max_raise, self.min_bet), hi)
+        return (_BET if max_bet == 0 else _RAISE), lo, hi
+
     def legal(self, i: int) -> LegalActions:
         cached = self._legal_cache
         seat = self.seats[i]
         if cached is not None and cached.seat == seat:
             return cached
-        stack, bet, max_bet = self.stacks[i], self.bets[i], self.max_bet
-        to_call = max_bet - bet
-        kind: ActionKind | None = None
-        lo = hi = 0
-        if self._raise_block(i) is None:
-            kind = ActionKind.BET if max_bet == 0 else ActionKind.RAISE
-            hi = stack + bet  # all-in
-            if self.fixed_limit:
-                lo = hi = min(self.level + self.min_bet, hi)
-            else:
-                lo = min(max_bet + max(self.max_raise, self.min_bet), hi)
+        stack, bet = self.stacks[i], self.bets[i]
+        to_call = self.max_bet - bet
+        bounds = self.bet_bounds(i)
+        kind, lo, hi = (None, 0, 0) if bounds is None else bounds
         legal = LegalActions(
             seat,
             to_call > 0,
@@ -196,33 +212,33 @@ class BettingRound:
         """Raise IllegalAction if seat i may not take ``action`` now; change nothing."""
         to_call = self.max_bet - self.bets[i]
         kind = action.kind
-        if kind is ActionKind.FOLD:
+        if kind is _FOLD:
             if to_call <= 0:
                 raise IllegalAction(self.rules.actions, "nothing to call: check instead of fold")
-        elif kind is ActionKind.CHECK:
+        elif kind is _CHECK:
             if to_call > 0:
                 raise IllegalAction(
                     self.rules.actions, f"cannot check facing a bet: call {to_call} or fold"
                 )
-        elif kind is ActionKind.CALL:
+        elif kind is _CALL:
             if to_call <= 0:
                 raise IllegalAction(self.rules.actions, "nothing to call: check instead")
-        elif kind in (ActionKind.BET, ActionKind.RAISE):
-            legal = self.legal(i)
-            expected, lo, hi = legal.bet_kind, legal.min_to, legal.max_to
-            if expected is None:
+        elif kind is _BET or kind is _RAISE:
+            bounds = self.bet_bounds(i)
+            if bounds is None:
                 block = self._raise_block(i)
                 assert block is not None
                 raise IllegalAction(*block)
+            expected, lo, hi = bounds
             if kind is not expected:
-                word = "bet" if expected is ActionKind.BET else "raise"
+                word = "bet" if expected is _BET else "raise"
                 raise IllegalAction(
                     self.rules.actions,
-                    f"{'no bet yet' if expected is ActionKind.BET else 'there is a bet'}: "
+                    f"{'no bet yet' if expected is _BET else 'there is a bet'}: "
                     f"{word} instead (to {lo}..{hi})",
                 )
             if not lo <= action.amount <= hi:
-                word = "bet" if kind is ActionKind.BET else "raise"
+                word = "bet" if kind is _BET else "raise"
                 if lo == hi:
                     msg = f"{word} must be to exactly {lo}"
                 else:
@@ -240,16 +256,16 @@ class BettingRound:
         seat = self.seats[i]
         self._legal_cache = None
         del self.queue[0]
-        if kind is ActionKind.FOLD:
+        if kind is _FOLD:
             self.folded[i] = True
             self.last_action[i] = (name, 0)
             return ActionTaken(seat, name, 0, 0, False)
         self.acted_level[i] = self.level if self.fixed_limit else 0
-        if kind is ActionKind.CHECK:
+        if kind is _CHECK:
             self.last_action[i] = (name, 0)
             return ActionTaken(seat, name, 0, 0, False)
         stacks, bets = self.stacks, self.bets
-        if kind is ActionKind.CALL:
+        if kind is _CALL:
             added = self.max_bet - bets[i]
             if stacks[i] < added:
                 added = stacks[i]
@@ -278,12 +294,7 @@ class BettingRound:
 
     def uncalled(self) -> tuple[int, int] | None:
         """(index, amount) of a bet nobody matched (R-PT-03), once the round is over."""
-        highest = second = 0
-        top = 0
-        for k, bet in enumerate(self.bets):
-            if bet > highest:
-                highest, second, top = bet, highest, k
-            elif bet > second:
-                second = bet
+        bets = self.bets
+        second, highest = sorted(bets)[-2:]
         excess = highest - second
-        return (top, excess) if excess > 0 else None
+        return (bets.index(highest), excess) if excess > 0 else None

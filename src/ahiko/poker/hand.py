@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
+from functools import lru_cache
+from itertools import repeat
 from typing import ClassVar, Self
 
 from .actions import Action, ActionKind, IllegalAction, LegalActions
@@ -60,15 +62,14 @@ class BaseHand:
             )
         if len(set(seats)) != len(seats) or len(stacks) != len(seats):
             raise ValueError("seats must be distinct, with one stack per seat")
-        if not all(isinstance(s, int) and s > 0 for s in stacks):
+        if not all(map(isinstance, stacks, repeat(int))) or min(stacks) <= 0:
             raise ValueError("every stack must be a positive integer number of chips")
         self.deck = validate_deck(deck)
         self.button = button
         self.order = button_order(seats, button)
         self.n = len(seats)
-        self.index = {s: i for i, s in enumerate(self.order)}
-        by_seat = dict(zip(seats, stacks, strict=True))
-        self.starting = [by_seat[s] for s in self.order]
+        self.index = dict(zip(self.order, range(self.n), strict=True))
+        self.starting = list(map(dict(zip(seats, stacks, strict=True)).__getitem__, self.order))
         self.chips = list(self.starting)
         self.total = [0] * self.n  # chips put in this hand (after uncalled bets came back)
         self.folded = [False] * self.n
@@ -249,8 +250,7 @@ class BaseHand:
     def _deal_private(self, per_player: int) -> None:
         n, deck, order, holes, log = self.n, self.deck, self.order, self.holes, self.log
         end = per_player * n
-        for j in range(n):
-            positions = tuple(range(j, end, n))  # card k at k*n + j
+        for j, positions in enumerate(_private_positions(n, per_player)):
             cards = deck[j:end:n]  # the same positions, as one slice of the deck tuple
             holes[j] = list(cards)
             log.append(HoleDealt(order[j], cards, positions))
@@ -300,8 +300,7 @@ class BaseHand:
 
     def _finish_uncontested(self) -> None:
         """Everyone else folded: the last player takes every pot unseen (R-HE-10)."""
-        (winner,) = self._live()
-        seat = self.order[winner]
+        seat = self.order[self.folded.index(False)]  # the only one who did not fold
         awards = [PotResult(p.amount, p.eligible, (seat,), {seat: p.amount}) for p in self._pots()]
         self._finish(awards, {}, showdown=False)
 
@@ -374,6 +373,12 @@ class BaseHand:
             stacks=final,
             showdown=showdown,
         )
+
+
+@lru_cache(maxsize=64)
+def _private_positions(n: int, per_player: int) -> tuple[tuple[int, ...], ...]:
+    """Deck positions of each dealt seat's private cards: card k of seat j at ``k*n + j``."""
+    return tuple(tuple(range(j, per_player * n, n)) for j in range(n))
 
 
 def _deck_from_events(events: Sequence[Event]) -> tuple[Card, ...]:

@@ -73,6 +73,17 @@ class HoldemHand(BaseHand):
         cfg = self.config
         return {"small_blind": cfg.small_blind, "big_blind": cfg.big_blind, "ante": cfg.ante}
 
+    def betting_now(self) -> tuple[int, int, int] | None:
+        """(seat to act, the round's highest bet, that seat's street bet), or None when
+        nobody is to act: tells a check from a call and a bet from a raise without building
+        ``legal_actions()`` (replays use it)."""
+        i = self._to_act_index()
+        if i is None:
+            return None
+        betting = self.round
+        assert betting is not None
+        return self.order[i], betting.max_bet, betting.bets[i]
+
     @property
     def small_blind_seat(self) -> int:
         return self.order[self._blind_indices()[0]]
