@@ -26,7 +26,7 @@ from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PHH_DIR = Path("/work/shared/phh/pluribus")
+PHH_DIR = Path(__file__).resolve().parents[2] / "shared" / "phh" / "pluribus"  # ../shared
 PLAYERS = 6
 SMALL_BLIND, BIG_BLIND = 50, 100
 STACK = 100 * BIG_BLIND

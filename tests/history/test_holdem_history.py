@@ -18,7 +18,7 @@ from ahiko.poker.cards import parse_cards
 from ahiko.poker.config import HoldemConfig
 from ahiko.poker.holdem import HoldemHand
 
-SAMPLES = Path("/work/shared/phh")
+SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "phh"  # ../shared beside the repo
 
 SPLIT_WITH_ODD_CHIP = """
 variant = "NT"
