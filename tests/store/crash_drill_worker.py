@@ -1,4 +1,4 @@
-"""A stand-in for an Ahiko table process, for the SIGKILL drill (test_crash_drill.py).
+"""A stand-in for an Ahiko table process, for the SIGKILL drill (test_store_crash_drill.py).
 
 Plays random hands forever with the store's durable-room protocol: on start, recover; per
 hand, ``begin_hand`` with the start stacks, then settle in the ledger, record the hand and save
