@@ -190,6 +190,19 @@ def test_create_room_form_sends_every_option(browser, server):
     close(page)
 
 
+def test_R_HE_01_R_TN_03_create_form_defaults_eight_seats_and_tournament_blinds(browser, server):
+    page = sign_up(browser, server, "gui")
+    page.click('[data-nav="create"]')
+    assert page.input_value("#seats") == "8"
+    page.check('input[name="variant"][value="draw"]')
+    assert page.input_value("#seats") == "6"  # R-DR-01: at most six
+    page.check('input[name="variant"][value="holdem"]')
+    page.check('input[name="kind"][value="tournament"]')
+    assert (page.input_value("#small_blind"), page.input_value("#big_blind")) == ("25", "50")
+    assert page.input_value("#starting_chips") == "1000"  # R-TN-02
+    close(page)
+
+
 def test_R_RM_15_wallet_shows_balance_and_statement(browser, server):
     page = sign_up(browser, server, "fabi")
     page.click('a[href="#/wallet"]')

@@ -55,7 +55,7 @@ export function roomOptions(form) {
 
 export function createRoomPage(main) {
   const name = h("input#name", { name: "name", required: true, maxLength: 40, value: "" });
-  const seats = numberField("seats", "create.seats", 6, { min: 2, max: 9 });
+  const seats = numberField("seats", "create.seats", 8, { min: 2, max: 9 }); // R-HE-01: 8 by default
   const chips = numberField("starting_chips", "create.starting_chips", 1000);
   const sb = numberField("small_blind", "create.small_blind", 10);
   const bb = numberField("big_blind", "create.big_blind", 20);
@@ -130,10 +130,17 @@ export function createRoomPage(main) {
     deadline.input.disabled = form.elements.deadline.value === "none";
     limit.input.disabled = form.elements.limit.value === "none";
     if (kind === "tournament" && chips.input.dataset.touched !== "1") chips.input.value = "1000";
+    // R-TN-03: tournament blinds start at 25/50 unless the host chose others.
+    if (kind === "tournament" && sb.input.dataset.touched !== "1" && bb.input.dataset.touched !== "1") {
+      sb.input.value = "25";
+      bb.input.value = "50";
+    }
   }
-  chips.input.addEventListener("input", () => {
-    chips.input.dataset.touched = "1";
-  });
+  for (const field of [chips, sb, bb]) {
+    field.input.addEventListener("input", () => {
+      field.input.dataset.touched = "1";
+    });
+  }
   form.addEventListener("change", sync);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
