@@ -12,12 +12,14 @@ from ahiko.history.flat_toml import loads_flat
 from ahiko.history.phh import (
     DealBoard,
     DealHole,
+    PhhDocument,
     PhhError,
     PlayerMove,
     dumps,
     loads,
     parse_action,
 )
+from ahiko.history.phh_holdem import holdem_from_phh
 from ahiko.history.replay import find_phh_files, replay_text, stacks_match
 from ahiko.history.toml_writer import TomlWriteError, dumps_table
 from ahiko.poker.cards import format_card, parse_card, parse_cards
@@ -288,3 +290,25 @@ def test_flat_toml_both_paths_read_as_tomllib_reads(text: str) -> None:
 
 def test_flat_toml_leaves_a_key_given_twice_to_tomllib() -> None:
     assert loads_flat("a = 1\na = 2\n") is None
+
+
+@pytest.mark.parametrize(
+    ("hole_lines", "message"),
+    [
+        (["d dh p1 AcAc", "d dh p2 KdKh"], "card Ac is dealt twice"),
+        (["d dh p1 AcKd", "d dh p2 AcQh"], "card Ac is dealt twice"),
+        (["d dh p1 AcKd", "d dh p1 QhJh"], "p1 is dealt more than 2 cards"),
+        (["d dh p1 AcKd", "d dh p3 QhJh"], "player p3 out of range"),
+    ],
+)
+def test_R_HE_04_replay_fast_hole_lines_name_the_same_errors(
+    hole_lines: list[str], message: str
+) -> None:
+    doc = PhhDocument(
+        "NT",
+        [1000, 1000],
+        [*hole_lines, "p2 f"],
+        {"antes": 0, "blinds_or_straddles": [5, 10], "min_bet": 10},
+    )
+    with pytest.raises(PhhError, match=message):
+        holdem_from_phh(doc)

@@ -71,6 +71,19 @@ class HoldemDealing:
         self._placement.put(self._hole[j][k:end], deal.cards)
         self._hole_counts[j] = end
 
+    def hole_pair(self, j: int, first: Card, second: Card) -> None:
+        """Both known hole cards of position ``j`` at once (the usual ``d dh`` line)."""
+        placement = self._placement
+        placed = placement.placed
+        if self._hole_counts[j] or placed[first] or placed[second] or first == second:
+            self.hole(DealHole(j, (first, second)))  # the general path names the error
+            return
+        hole = self._hole[j]
+        placement.cards[hole[0]] = first
+        placement.cards[hole[1]] = second
+        placed[first] = placed[second] = True
+        self._hole_counts[j] = HOLDEM_HOLE_CARDS
+
     def board(self, deal: DealBoard) -> None:
         b = self._board_count
         end = b + len(deal.cards)

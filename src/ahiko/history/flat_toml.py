@@ -18,6 +18,9 @@ _KEY = re.compile(r"[A-Za-z0-9_-]+")
 _KEY_VALUE_LINE = re.compile(r"^([A-Za-z0-9_-]+) = (.*)$", re.MULTILINE)
 _INT = re.compile(r"[+-]?(0|[1-9][0-9]*)")
 _FLOAT = re.compile(r"[+-]?(0|[1-9][0-9]*)\.[0-9]+")
+# A whole number as TOML writes it (no sign, no leading zero), alone or as "1, 20, 300".
+_WHOLE = re.compile(r"0|[1-9][0-9]*")
+_WHOLE_NUMBERS = re.compile(r"(?:0|[1-9][0-9]*)(?:, (?:0|[1-9][0-9]*))*")
 _ITEM = re.compile(r"""\s*(?:"([^"\\\n]*)"|'([^'\n]*)'|([^,\s\]#"']+))\s*(,?)\s*""")
 # Whole one-line arrays of literal strings or of numbers (most PHH fields): read in one go.
 _LITERAL = r"'[^'\n]*'"
@@ -52,11 +55,16 @@ def _parse_one_value_per_line(text: str) -> dict[str, Any]:
         raise _Unsupported
     out: dict[str, Any] = {}
     for key, rest in pairs:
-        if rest[:1] == "[":
+        first = rest[:1]
+        if first == "[":
             value = _one_line_array(rest)
             if value is None:
                 raise _Unsupported
             out[key] = value
+        elif first == "'" and rest.count("'") == 2 and rest[-1] == "'" and "\n" not in rest:
+            out[key] = rest[1:-1]  # the usual string: 'NT'
+        elif _WHOLE.fullmatch(rest):
+            out[key] = int(rest)
         else:
             out[key] = _scalar(_strip_comment(rest))
     if len(out) != len(pairs):  # a key given twice: TOML refuses it
@@ -106,18 +114,8 @@ def _one_line_array(text: str) -> list[Any] | None:
             return strings
     elif text[-1] == "]":  # [1, 20, 300]
         inner = text[1:-1]
-        # Only digits and ", " inside: whole numbers, unless an item has a leading zero
-        # (TOML refuses it: the slow path below judges) or is empty (int refuses it).
-        padded = f", {inner},"  # every item between " " and ","
-        if (
-            inner.isascii()
-            and inner.replace(", ", "").isdigit()
-            and padded.count(" 0") == padded.count(" 0,")  # only "0" itself starts with 0
-        ):
-            try:
-                return list(map(int, inner.split(", ")))
-            except ValueError:
-                pass
+        if _WHOLE_NUMBERS.fullmatch(inner):  # no leading zero, sign or "_": TOML's integers
+            return list(map(int, inner.split(", ")))
     if _LITERAL_ARRAY.fullmatch(text):
         return _LITERAL_ITEM.findall(text)
     if _NUMBER_ARRAY.fullmatch(text):

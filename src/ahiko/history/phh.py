@@ -78,15 +78,15 @@ PhhAction = DealHole | DealBoard | PlayerMove
 PLAYER_VERBS = frozenset({"f", "cc", "cbr", "sd", "sm"})
 
 # Every card as written ("Ah") and the unknown card, for the common case of a clean file.
-_CARD_CODES: dict[str, Card | None] = {format_card(c): c for c in range(DECK_SIZE)}
-_CARD_CODES[UNKNOWN_CARD] = None
+KNOWN_CARD_CODES: dict[str, Card] = {format_card(c): c for c in range(DECK_SIZE)}
+CARD_CODES: dict[str, Card | None] = {**KNOWN_CARD_CODES, UNKNOWN_CARD: None}
 # "p1".."p9" as written; anything else (and any error) goes through _parse_player.
-_PLAYER_INDEX = {f"p{k + 1}": k for k in range(9)}
+PLAYER_INDEX = {f"p{k + 1}": k for k in range(9)}
 # The most frequent lines, whole ("p3 f", "p1 cc", "p2 sm"), already parsed; moves are frozen,
 # so one object serves every file. A table smaller than p9 only uses the first entries.
-_COMMON_LINES: dict[str, PlayerMove] = {
+COMMON_LINES: dict[str, PlayerMove] = {
     f"{label} {verb}": PlayerMove(k, verb)
-    for label, k in _PLAYER_INDEX.items()
+    for label, k in PLAYER_INDEX.items()
     for verb in ("f", "cc", "sm", "sd")
 }
 
@@ -160,23 +160,23 @@ def dumps(doc: PhhDocument) -> str:
 
 def parse_action(line: str, player_count: int) -> PhhAction:
     """Parse one action line; the ``# commentary`` part, if any, is dropped."""
-    common = _COMMON_LINES.get(line)
+    common = COMMON_LINES.get(line)
     if common is not None and common.player < player_count:
         return common
     # Fast paths for the usual spellings; anything else (and every error) takes the full
     # grammar below.
     head = line[:5]
     if head == "d dh " and len(line) == 12:  # "d dh p1 AcKd"
-        player = _PLAYER_INDEX.get(line[5:7], player_count)
-        first, second = _CARD_CODES.get(line[8:10], -1), _CARD_CODES.get(line[10:12], -1)
+        player = PLAYER_INDEX.get(line[5:7], player_count)
+        first, second = CARD_CODES.get(line[8:10], -1), CARD_CODES.get(line[10:12], -1)
         if player < player_count and first != -1 and second != -1 and line[7] == " ":
             return DealHole(player, (first, second))
     elif head == "d db " and len(line) in (11, 7):  # "d db 7dAcAd", "d db 9h"
-        cards = tuple([_CARD_CODES.get(line[i : i + 2], -1) for i in range(5, len(line), 2)])
+        cards = tuple([CARD_CODES.get(line[i : i + 2], -1) for i in range(5, len(line), 2)])
         if -1 not in cards:
             return DealBoard(cards)
     elif line[2:7] == " cbr ":  # "p5 cbr 225"
-        player = _PLAYER_INDEX.get(line[:2], player_count)
+        player = PLAYER_INDEX.get(line[:2], player_count)
         amount = line[7:]
         if player < player_count and amount.isascii() and amount.isdigit():
             return PlayerMove(player, "cbr", int(amount))
@@ -187,7 +187,7 @@ def parse_action(line: str, player_count: int) -> PhhAction:
     try:
         if words[0] == "d":
             return _parse_dealing(words, player_count, line)
-        player = _PLAYER_INDEX.get(words[0], player_count)
+        player = PLAYER_INDEX.get(words[0], player_count)
         if player >= player_count:
             player = _parse_player(words[0], player_count, line)
         verb = words[1] if count > 1 else ""
@@ -212,7 +212,7 @@ def parse_phh_cards(text: str) -> tuple[Card | None, ...]:
     """ "AcAs" -> (48, 51); "????" -> (None, None); "Ac??" -> (48, None)."""
     if len(text) % 2:
         raise CardError(f"odd number of characters in {text!r}")
-    codes = _CARD_CODES
+    codes = CARD_CODES
     try:
         return tuple([codes[text[i : i + 2]] for i in range(0, len(text), 2)])
     except KeyError:  # another spelling ("ah") or junk: the full parser decides
@@ -231,7 +231,7 @@ def player_label(index: int) -> str:
 
 def _parse_dealing(words: list[str], player_count: int, line: str) -> PhhAction:
     if len(words) == 4 and words[1] == "dh":
-        player = _PLAYER_INDEX.get(words[2], player_count)
+        player = PLAYER_INDEX.get(words[2], player_count)
         if player >= player_count:
             player = _parse_player(words[2], player_count, line)
         return DealHole(player, parse_phh_cards(words[3]))

@@ -25,9 +25,13 @@ from ahiko.poker.holdem import HoldemHand
 from .deck_rebuild import HoldemDealing
 from .hand_log import HandLog, VisibleCards
 from .phh import (
+    COMMON_LINES,
     HOLDEM_VARIANT,
+    KNOWN_CARD_CODES,
+    PLAYER_INDEX,
     DealBoard,
     DealHole,
+    PhhAction,
     PhhDocument,
     PhhError,
     PlayerMove,
@@ -90,8 +94,19 @@ def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
     dealing = HoldemDealing(n)
     moves: list[tuple[PlayerMove, str]] = []
     shows: list[PlayerMove] = []
+    common = COMMON_LINES
     for line in doc.actions:
-        action = parse_action(line, n)
+        # The most frequent lines ("p3 f", "p1 cc") are looked up whole, without a call.
+        action: PhhAction | None = common.get(line)
+        if action is None or (type(action) is PlayerMove and action.player >= n):
+            if line[:5] == "d dh " and len(line) == 12 and line[7] == " ":  # "d dh p1 AcKd"
+                j = PLAYER_INDEX.get(line[5:7], n)
+                cards = KNOWN_CARD_CODES  # "??" and other spellings take the full parser
+                first, second = cards.get(line[8:10], -1), cards.get(line[10:12], -1)
+                if j < n and first >= 0 and second >= 0:
+                    dealing.hole_pair(j, first, second)
+                    continue
+            action = parse_action(line, n)
         if type(action) is PlayerMove:
             verb = action.verb
             if verb == "sm":
