@@ -1,0 +1,492 @@
+"""Load test: N simulated players as real WebSocket clients against a server process.
+
+    python bench/load.py --players 1000 --tables 125 --think 1 --duration 120 [--json]
+
+The server runs as a separate process on 127.0.0.1 with a fresh temporary data folder
+(``python bench/load.py --serve ...``: the real ``create_app``, with cheap argon2 parameters
+and relaxed sign-up limits so that creating thousands of accounts does not dominate the run).
+Every player signs up through the API, the first player of each table creates a recreational
+room, everyone sits (tables of up to 8) and answers its legal actions after a think time.
+
+Latency is action → broadcast: from the moment a client sends an ``act`` frame until every
+client at that table has received the ``hand`` frame carrying that action. The run ends with
+``ahiko admin check-ledger``. ``--json`` prints one line:
+``{"players","tables","hands","p50_ms","p95_ms","p99_ms","errors","ledger_ok", ...}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import random
+import sys
+import time
+from contextlib import suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load_server import (
+    LoopLag,
+    ServerProcess,
+    check_ledger,
+    percentile,
+    running_server,
+    serve,
+)
+
+CSRF = {"X-Ahiko-CSRF": "1"}
+SEATS_PER_TABLE = 8
+ACTION_DEADLINE_S = 30.0  # generous: a late answer should show as latency, not as a fold
+LATENCY_GIVE_UP_S = 10.0  # an action whose broadcast never completes counts as an error
+HTTP_TIMEOUT_S = 120.0  # set-up requests queue behind the tables already playing
+AHIKO_TIER = "iniciante"  # R-RM-10: blinds 1/2, buy-in 100-200
+AHIKO_BUY_IN = 200
+
+# --- the players -------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    latencies_ms: list[float] = field(default_factory=list)
+    frames: int = 0
+    errors: int = 0
+    error_samples: list[str] = field(default_factory=list)
+    actions: int = 0
+    hands: int = 0
+
+    def error(self, text: str) -> None:
+        self.errors += 1
+        if len(self.error_samples) < 10:
+            self.error_samples.append(text)
+
+
+@dataclass
+class Table:
+    index: int
+    players: list[Player] = field(default_factory=list)
+    room_id: str = ""
+    # seat -> (sent at, names of the clients still to receive the resulting event)
+    pending: dict[int, tuple[float, set[str]]] = field(default_factory=dict)
+    measuring: bool = False
+
+
+@dataclass
+class Player:
+    name: str
+    cookie: str
+    table: Table
+    seat: int
+    rng: random.Random
+    ws: Any = None
+    ids: int = 0
+    player_id: str = ""
+    reloads: int = 0
+    thinking: bool = False  # an answer to the current turn is scheduled or sent
+
+    async def send(self, t: str, **fields: Any) -> None:
+        self.ids += 1
+        await self.ws.send(json.dumps({"t": t, "id": f"{self.ids}", **fields}))
+
+
+def choose(rng: random.Random, view: dict[str, Any], legal: dict[str, Any]) -> dict[str, Any]:
+    """Mostly checks and calls, some minimum bets/raises and folds: hands run to showdown
+    often enough to exercise every street."""
+    if legal.get("is_draw_phase"):
+        return {"action": "discard", "cards": []}
+    r = rng.random()
+    if legal["bet_kind"] and r < 0.15:
+        return {"action": legal["bet_kind"], "amount": legal["min_to"]}
+    if r < 0.25 and legal["can_fold"] and not legal["can_check"]:
+        return {"action": "fold"}
+    return {"action": "check" if legal["can_check"] else "call"}
+
+
+class LoadRun:
+    def __init__(
+        self, base: str, players: int, tables: int, think: float, seed: int, rooms: str = "ahiko"
+    ) -> None:
+        self.base = base
+        self.rooms = rooms
+        self.round = 0  # the crash drill seats the same players again after each restart
+        self.ws_base = base.replace("http://", "ws://")
+        self.think = think
+        self.rng = random.Random(seed)
+        self.stats = Stats()
+        self.tables = [Table(i) for i in range(tables)]
+        self.n_players = players
+        self.stopping = False
+        self.tasks: list[asyncio.Task[None]] = []
+        self.thinking: set[asyncio.Task[None]] = set()
+
+    async def sign_up_all(self) -> None:
+        limits = httpx.Limits(max_connections=8)
+        async with httpx.AsyncClient(
+            base_url=self.base, headers=CSRF, limits=limits, timeout=HTTP_TIMEOUT_S
+        ) as http:
+            gate = asyncio.Semaphore(8)
+
+            async def one(k: int) -> Player:
+                name = f"load{k}_{self.rng.randrange(10**6)}"
+                async with gate:
+                    response = await http.post(
+                        "/api/accounts", json={"username": name, "password": "load-password"}
+                    )
+                response.raise_for_status()
+                # Tables fill one after another; only the last may have free seats (the
+                # Ahiko lobby opens a new room only when every room of the tier is full).
+                per_table = math.ceil(self.n_players / len(self.tables))
+                if per_table > SEATS_PER_TABLE:
+                    raise ValueError(
+                        f"{self.n_players} players do not fit {len(self.tables)} tables"
+                    )
+                table, seat = self.tables[k // per_table], k % per_table
+                cookie = response.cookies["ahiko_session"]
+                rng = random.Random(self.rng.random())
+                return Player(name, cookie, table, seat, rng, player_id=str(response.json()["id"]))
+
+            players = await asyncio.gather(*(one(k) for k in range(self.n_players)))
+            for player in sorted(players, key=lambda p: p.seat):
+                player.table.players.append(player)
+            self.tables = [table for table in self.tables if table.players]
+            if self.rooms == "recreational":
+                for table in self.tables:
+                    await self.create_room(http, table)
+
+    async def create_room(self, http: httpx.AsyncClient, table: Table) -> None:
+        response = await http.post(
+            "/api/rooms",
+            json={"name": f"Carga {table.index}", "action_deadline_s": ACTION_DEADLINE_S},
+            headers={"Cookie": f"ahiko_session={table.players[0].cookie}"},
+        )
+        response.raise_for_status()
+        table.room_id = response.json()["id"]
+
+    async def empty_ahiko_room(self, http: httpx.AsyncClient, taken: set[str]) -> str:
+        """An empty room of the first tier; the lobby opens another whenever every room of
+        a tier is full (R-RM-10)."""
+        for _attempt in range(100):
+            for room in (await http.get("/api/ahiko/rooms")).json():
+                if (
+                    room["tier"] == AHIKO_TIER
+                    and room["id"] not in taken
+                    and len(room["free_seats"]) == room["seats_total"]
+                ):
+                    return str(room["id"])
+            await asyncio.sleep(0.05)
+        raise RuntimeError("the Ahiko lobby opened no empty room")
+
+    async def buy_in_all(self) -> None:
+        """Ahiko rooms: each table's players buy in at the tier's maximum (R-RM-12), one
+        table after another so that the lobby keeps opening rooms."""
+        async with httpx.AsyncClient(
+            base_url=self.base, headers=CSRF, timeout=HTTP_TIMEOUT_S
+        ) as http:
+            taken: set[str] = set()
+            for table in self.tables:
+                table.room_id = await self.empty_ahiko_room(http, taken)
+                taken.add(table.room_id)
+                await self.connect_table(table)
+
+                async def one(player: Player) -> None:
+                    response = await http.post(
+                        f"/api/ahiko/rooms/{player.table.room_id}/buy_in",
+                        json={
+                            "seat": player.seat,
+                            "amount": AHIKO_BUY_IN,
+                            "key": f"{player.name}-{self.round}",
+                        },
+                        headers={"Cookie": f"ahiko_session={player.cookie}"},
+                    )
+                    if response.status_code != 200:
+                        self.stats.error(f"{player.name}: buy-in {response.text}")
+
+                await asyncio.gather(*(one(p) for p in table.players))
+
+    def restart(self, base: str, *, keep_rooms: bool) -> None:
+        """The same players, against a restarted server at ``base``: new sockets; the same
+        rooms and seats when the server kept them (``keep_rooms``), else new ones."""
+        self.base = base
+        self.ws_base = base.replace("http://", "ws://")
+        self.round += 1
+        self.stopping = False
+        self.tasks = []
+        for table in self.tables:
+            table.pending.clear()
+            if not keep_rooms:
+                table.room_id = ""
+            for player in table.players:
+                player.ws = None
+                player.thinking = False
+
+    async def connect_table(self, table: Table) -> None:
+        async def one(player: Player) -> None:
+            player.ws = await websockets.connect(
+                f"{self.ws_base}/ws/rooms/{table.room_id}",
+                additional_headers={"Cookie": f"ahiko_session={player.cookie}"},
+                open_timeout=60,
+                ping_interval=None,
+            )
+            await player.ws.recv()  # the snapshot
+            self.tasks.append(asyncio.create_task(self.play(player)))
+
+        await asyncio.gather(*(one(p) for p in table.players))
+
+    async def seat_everyone(self) -> None:
+        if all(table.room_id for table in self.tables):  # back at kept seats after a restart
+            await asyncio.gather(*(self.connect_table(t) for t in self.tables))
+            return
+        if self.rooms == "ahiko":
+            await self.buy_in_all()
+            return
+        gate = asyncio.Semaphore(8)
+
+        async def table_ready(table: Table) -> None:
+            async with gate:
+                await self.connect_table(table)
+                for player in table.players:
+                    await player.send("sit", seat=player.seat)
+                if len(table.players) >= 2:
+                    await table.players[0].send("start")
+
+        await asyncio.gather(*(table_ready(t) for t in self.tables))
+
+    async def play(self, player: Player) -> None:
+        try:
+            async for raw in player.ws:
+                self.stats.frames += 1
+                frame = json.loads(raw)
+                kind = frame["t"]
+                if kind == "hand":
+                    self.on_hand(player, frame)
+                elif kind == "error":
+                    if frame.get("code") != "stale_hand":  # a think that outlived the turn
+                        self.stats.error(
+                            f"{player.name}: {frame.get('code')} {frame.get('message')}"
+                        )
+                elif kind == "room":
+                    await self.maybe_reenter(player, frame["room"])
+        except websockets.ConnectionClosed as exc:
+            if not self.stopping:
+                self.stats.error(f"{player.name}: connection closed {exc}")
+
+    def on_hand(self, player: Player, frame: dict[str, Any]) -> None:
+        table = player.table
+        now = time.perf_counter()
+        for event in frame.get("events", ()):
+            if event.get("kind") == "hand_ended" and player is table.players[0] and table.measuring:
+                self.stats.hands += 1
+            if event.get("kind") != "action":
+                continue
+            if event.get("seat") == player.seat:
+                player.thinking = False
+            if event.get("seat") not in table.pending:
+                continue
+            sent_at, waiting = table.pending[event["seat"]]
+            waiting.discard(player.name)
+            if not waiting:
+                del table.pending[event["seat"]]
+                if table.measuring:
+                    self.stats.latencies_ms.append((now - sent_at) * 1000)
+        view = frame.get("view") or {}
+        legal = view.get("legal")
+        if legal and view.get("to_act") == player.seat and not player.thinking:
+            player.thinking = True
+            task = asyncio.create_task(self.act(player, frame["hand_no"], view, legal))
+            self.thinking.add(task)
+            task.add_done_callback(self.thinking.discard)
+
+    async def act(
+        self, player: Player, hand_no: int, view: dict[str, Any], legal: dict[str, Any]
+    ) -> None:
+        await asyncio.sleep(player.rng.uniform(0.5, 1.5) * self.think)
+        if self.stopping:
+            return
+        table = player.table
+        table.pending[player.seat] = (time.perf_counter(), {p.name for p in table.players})
+        self.stats.actions += 1
+        with suppress(websockets.ConnectionClosed):
+            await player.send("act", hand_no=hand_no, **choose(player.rng, view, legal))
+
+    async def maybe_reenter(self, player: Player, room: dict[str, Any]) -> None:
+        """A busted player takes chips again: a new entry (R-RM-06) or a reload (R-RM-13)."""
+        seats = room.get("seats", ())
+        mine = next((s for s in seats if s["player_id"] == player.player_id), None)
+        if mine is None or mine["stack"] != 0 or room.get("hand_no") is not None:
+            return
+        if room.get("kind") != "ahiko":
+            await player.send("new_entry")
+            return
+        player.reloads += 1
+        async with httpx.AsyncClient(
+            base_url=self.base, headers=CSRF, timeout=HTTP_TIMEOUT_S
+        ) as http:
+            await http.post(
+                f"/api/ahiko/rooms/{player.table.room_id}/reload",
+                json={"amount": AHIKO_BUY_IN, "key": f"{player.name}-reload-{player.reloads}"},
+                headers={"Cookie": f"ahiko_session={player.cookie}"},
+            )
+
+    def expire_pending(self) -> None:
+        now = time.perf_counter()
+        for table in self.tables:
+            for seat, (sent_at, _waiting) in list(table.pending.items()):
+                if now - sent_at > LATENCY_GIVE_UP_S:
+                    del table.pending[seat]
+                    self.stats.error(f"table {table.index}: action of seat {seat} not broadcast")
+
+    async def close_all(self) -> None:
+        self.stopping = True
+        for table in self.tables:
+            for player in table.players:
+                if player.ws is not None:
+                    with suppress(Exception):
+                        await player.ws.close()
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+async def measure(
+    server: ServerProcess,
+    players: int,
+    tables: int,
+    think: float,
+    duration: float,
+    seed: int,
+    warmup: float,
+    rooms: str = "ahiko",
+) -> dict[str, Any]:
+    run = LoadRun(server.base, players, tables, think, seed, rooms)
+    client_lag = LoopLag()
+    started = time.perf_counter()
+    await run.sign_up_all()
+    await run.seat_everyone()
+    setup_s = time.perf_counter() - started
+    await asyncio.sleep(warmup)
+    for table in run.tables:
+        table.measuring = True
+    frames0, cpu0, wall0 = run.stats.frames, server.cpu_seconds(), time.perf_counter()
+    client_cpu0 = time.process_time()
+    client_lag.start()
+    end = wall0 + duration
+    while time.perf_counter() < end:
+        await asyncio.sleep(min(1.0, end - time.perf_counter()))
+        run.expire_pending()
+    wall = time.perf_counter() - wall0
+    cpu = server.cpu_seconds() - cpu0
+    client_cpu = time.process_time() - client_cpu0
+    memory = server.memory_kib()
+    frames = run.stats.frames - frames0
+    assert client_lag.task is not None
+    client_lag.task.cancel()
+    await run.close_all()
+    s = run.stats
+    return {
+        "players": players,
+        "tables": tables,
+        "think_s": think,
+        "duration_s": round(wall, 1),
+        "setup_s": round(setup_s, 1),
+        "hands": s.hands,
+        "actions_measured": len(s.latencies_ms),
+        "p50_ms": round(percentile(s.latencies_ms, 50), 1),
+        "p95_ms": round(percentile(s.latencies_ms, 95), 1),
+        "p99_ms": round(percentile(s.latencies_ms, 99), 1),
+        "max_ms": round(max(s.latencies_ms, default=float("nan")), 1),
+        "frames_per_s": round(frames / wall, 1),
+        "errors": s.errors,
+        "error_samples": s.error_samples,
+        "server_cpu_pct": round(100 * cpu / wall, 1),
+        "client_cpu_pct": round(100 * client_cpu / wall, 1),
+        "client_loop_lag": client_lag.summary(),
+        "load_average_1m": os.getloadavg()[0],
+        "server_rss_mib": round(memory.get("VmRSS", 0) / 1024, 1),
+        "server_peak_rss_mib": round(memory.get("VmHWM", 0) / 1024, 1),
+    }
+
+
+def run_load(
+    players: int,
+    tables: int,
+    think: float,
+    duration: float,
+    seed: int = 1,
+    warmup: float = 5.0,
+    profile: Path | None = None,
+    rooms: str = "ahiko",
+    experiment: str | None = None,
+) -> dict[str, Any]:
+    env = {"AHIKO_BENCH_EXPERIMENT": experiment} if experiment else {}
+    with running_server(profile=profile, env=env) as server:
+        result = asyncio.run(measure(server, players, tables, think, duration, seed, warmup, rooms))
+        server.stop()
+        ledger_ok, ledger_text = check_ledger(server.data_dir)
+        log = server.log_path.read_text(errors="replace")
+        lag_file = server.data_dir / "loop_lag.json"
+        result["server_loop_lag"] = json.loads(lag_file.read_text()) if lag_file.exists() else None
+    result["rooms"] = rooms
+    if experiment:
+        result["experiment"] = experiment
+    result["ledger_ok"] = ledger_ok
+    result["ledger"] = ledger_text
+    result["server_log_tracebacks"] = log.count("Traceback")
+    if "Traceback" in log:
+        result["first_traceback"] = log[log.index("Traceback") :][:1500]
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--serve"]:
+        serve(Path(argv[1]), int(argv[2]))
+        return 0
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--players", type=int, default=50)
+    parser.add_argument("--tables", type=int, default=0, help="default: players / 8, rounded up")
+    parser.add_argument("--think", type=float, default=1.0, help="mean think time, seconds")
+    parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--rooms", choices=("ahiko", "recreational"), default="ahiko", help="kind of tables"
+    )
+    parser.add_argument("--profile", type=Path, help="write the server's cProfile stats here")
+    parser.add_argument(
+        "--experiment",
+        choices=("cached_history", "gc_off", "gc_tuned"),
+        help="patch the server to measure a fix",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON line")
+    args = parser.parse_args(argv)
+    tables = args.tables or math.ceil(args.players / SEATS_PER_TABLE)
+    result = run_load(
+        args.players,
+        tables,
+        args.think,
+        args.duration,
+        args.seed,
+        args.warmup,
+        args.profile,
+        args.rooms,
+        args.experiment,
+    )
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:>22}: {value}")
+    return 0 if result["ledger_ok"] and result["errors"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,253 @@
+"""The server side of ``bench/load.py``: the Ahiko server as a separate process on
+127.0.0.1 (the real ``create_app`` with cheap argon2 parameters and relaxed sign-up limits),
+its CPU and memory from ``/proc``, its event-loop lag, and ``ahiko admin check-ledger``.
+
+``python bench/load.py --serve DATA_DIR PORT`` runs ``serve`` in the child process.
+Environment for the child: ``AHIKO_BENCH_SPEED`` (room clock speed-up, tests only),
+``AHIKO_BENCH_LOG_LEVEL`` (``info``: every log line, for the leak tests) and
+``AHIKO_BENCH_EXPERIMENT`` (``cached_history``, ``gc_off``, ``gc_tuned``: measure a proposed fix).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import gc
+import json
+import logging
+import math
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+LOAD_SCRIPT = Path(__file__).resolve().parent / "load.py"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def serve(data_dir: Path, port: int) -> None:
+    """The server side of the bench (runs in the child process)."""
+    import uvicorn
+    from argon2 import PasswordHasher
+
+    from ahiko.rooms.clock import AsyncioClock
+    from ahiko.server.api_hands import archiving_registry
+    from ahiko.server.app import create_app
+    from ahiko.server.security import RateLimit
+    from ahiko.server.settings import Settings
+    from ahiko.store.engine import make_engine
+    from ahiko.store.migrate import upgrade
+
+    settings = Settings(host="127.0.0.1", port=port, data_dir=data_dir)
+    log_level = os.environ.get("AHIKO_BENCH_LOG_LEVEL", "warning")
+    if log_level in ("info", "debug"):  # the leak tests read every line our code logs
+        logging.basicConfig(level=logging.INFO)
+        logging.getLogger("ahiko").setLevel(logging.DEBUG)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    engine = make_engine(settings.resolved_database_url)
+    upgrade(engine, settings.bot_reserve)
+    engine.dispose()
+    app = create_app(
+        settings, password_hasher=PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+    )
+    # Thousands of players sign up from one loopback address.
+    app.state.security = dataclasses.replace(
+        app.state.security, sign_up=RateLimit(1_000_000, 60.0), log_in=RateLimit(1_000_000, 60.0)
+    )
+    experiment = os.environ.get("AHIKO_BENCH_EXPERIMENT")
+    if experiment == "cached_history":
+        cache_public_history()
+    elif experiment == "gc_off":  # are the loop's stalls the cyclic garbage collector?
+        gc.disable()
+    elif experiment == "gc_tuned":  # the proposed fix: fewer, younger collections
+        gc.freeze()
+        gc.set_threshold(50_000, 50, 100)
+    speed = float(os.environ.get("AHIKO_BENCH_SPEED", "1"))
+    if speed != 1:  # every rule duration shortened (tests); the load bench runs at 1
+        app.state.room_registry = archiving_registry(app, clock=AsyncioClock(speed=speed))
+    probe = LagProbe(app)
+    uvicorn.run(probe, host="127.0.0.1", port=port, log_level=log_level, ws="websockets-sansio")
+    (data_dir / "loop_lag.json").write_text(json.dumps(probe.lag.summary()))
+
+
+class LoopLag:
+    """How late a 10 ms sleep wakes up: the time the event loop was busy with something
+    else. Its tail is what one slow callback (a blocking database write, a big broadcast)
+    adds to every other table's latency."""
+
+    PERIOD_S = 0.01
+
+    def __init__(self) -> None:
+        self.samples_ms: list[float] = []
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(self.PERIOD_S)
+            self.samples_ms.append((time.perf_counter() - before - self.PERIOD_S) * 1000)
+
+    def summary(self) -> dict[str, float]:
+        s = self.samples_ms
+        busy = sum(x for x in s if x > 50)
+        return {
+            "p50_ms": round(percentile(s, 50), 1),
+            "p99_ms": round(percentile(s, 99), 1),
+            "max_ms": round(max(s, default=float("nan")), 1),
+            "stalls_over_50ms": sum(1 for x in s if x > 50),
+            "stalled_s": round(busy / 1000, 1),
+        }
+
+
+class LagProbe:
+    """Wraps the server app: starts a ``LoopLag`` with the server's event loop."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.lag = LoopLag()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan" and self.lag.task is None:
+            self.lag.start()
+        await self.app(scope, receive, send)
+
+
+def cache_public_history() -> None:
+    """An experiment, not a fix (``AHIKO_BENCH_EXPERIMENT=cached_history``): convert each
+    public history event to its dict once, instead of once per viewer per frame, to measure
+    what the fix proposed for ``poker/view.py`` and ``rooms/frames.py`` would gain."""
+    from ahiko.poker import view as view_module
+
+    original = view_module._public
+    cache: dict[tuple[int, bool, int | None], tuple[Any, dict[str, Any]]] = {}
+
+    def cached(event: Any, blind_to_others: bool, my_seat: int | None) -> dict[str, Any]:
+        key = (id(event), blind_to_others, my_seat if blind_to_others else None)
+        hit = cache.get(key)
+        if hit is not None and hit[0] is event:
+            return hit[1]
+        if len(cache) > 500_000:
+            cache.clear()
+        found = original(event, blind_to_others, my_seat)
+        cache[key] = (event, found)
+        return found
+
+    view_module._public = cached
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class ServerProcess:
+    data_dir: Path
+    port: int
+    log_path: Path
+    profile: Path | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        args = [str(LOAD_SCRIPT), "--serve", str(self.data_dir), str(self.port)]
+        if self.profile is not None:
+            args = ["-m", "cProfile", "-o", str(self.profile), *args]
+        log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(
+            [PYTHON, *args],
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, **self.env},
+        )
+        log.close()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+            with suppress(httpx.HTTPError):
+                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError("the server did not answer /api/health within 60 s")
+
+    def stop(self, sig: int = signal.SIGINT) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(sig)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs (the crash drill)."""
+        self.stop(signal.SIGKILL)
+
+    def cpu_seconds(self) -> float:
+        assert self.proc is not None
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime
+
+    def memory_kib(self) -> dict[str, int]:
+        assert self.proc is not None
+        found = {}
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            name, _, value = line.partition(":")
+            if name in ("VmRSS", "VmHWM"):
+                found[name] = int(value.split()[0])
+        return found
+
+
+def check_ledger(data_dir: Path) -> tuple[bool, str]:
+    proc = subprocess.run(
+        [str(Path(PYTHON).parent / "ahiko"), "admin", "check-ledger", "--data-dir", str(data_dir)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return proc.returncode == 0, (proc.stdout + proc.stderr).strip()
+
+
+@contextmanager
+def running_server(
+    data_dir: Path | None = None, profile: Path | None = None, env: dict[str, str] | None = None
+) -> Iterator[ServerProcess]:
+    with tempfile.TemporaryDirectory(prefix="ahiko-load-") as tmp:
+        folder = data_dir or Path(tmp) / "data"
+        server = ServerProcess(folder, free_port(), Path(tmp) / "server.log", profile, env or {})
+        server.start()
+        try:
+            yield server
+        finally:
+            server.stop()
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))
+    return ordered[index]
