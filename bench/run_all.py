@@ -39,11 +39,22 @@ BENCHMARKS: list[tuple[str, list[str], int, str]] = [
     ),
     (
         "bench/load.py",
-        ["--players", "1000", "--tables", "125", "--think", "1", "--duration", "60"],
+        [
+            "--players",
+            "1000",
+            "--tables",
+            "125",
+            "--think",
+            "1",
+            "--duration",
+            "60",
+            "--warmup",
+            "20",
+        ],
         1,
         "1,000 players on 125 tables, 1 s think: p99 < 100 ms, zero errors, ledger clean",
     ),
-    ("bench/crash.py", [], 1, "20 SIGKILLs under load: ledger clean, no coin lost"),
+    ("bench/crash.py", ["--kills", "20"], 1, "20 SIGKILLs under load: ledger clean, no coin lost"),
 ]
 
 
