@@ -117,6 +117,20 @@ def test_holdem_deck_puts_known_cards_at_their_layout_positions() -> None:
     assert holdem_deck(actions, n) == deck
 
 
+@pytest.mark.parametrize("board", [[], ["d db Jc3d5c"], ["d db Jc3d5c", "d db 4h", "d db 2c"]])
+def test_holdem_deck_fills_undealt_positions_with_the_unused_cards_ascending(
+    board: list[str],
+) -> None:
+    n = 2
+    lines = ["d dh p1 AcAs", "d dh p2 7h6h", *board]
+    deck = holdem_deck([parse_action(line, n) for line in lines], n)
+    board_cards = parse_cards("".join(line[5:] for line in board))
+    dealt = len(board_cards) + 2 * n
+    # holdem-noburn-v1 heads-up: p1 at 0 and 2, p2 at 1 and 3, the board from 4
+    assert deck[:dealt] == parse_cards("Ac7hAs6h") + board_cards
+    assert list(deck[dealt:]) == sorted(set(range(52)) - set(deck[:dealt]))
+
+
 def test_draw_deck_places_replacements_in_draw_order() -> None:
     n = 2
     actions = [
@@ -312,3 +326,30 @@ def test_R_HE_04_replay_fast_hole_lines_name_the_same_errors(
     )
     with pytest.raises(PhhError, match=message):
         holdem_from_phh(doc)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a = [1e5, -2, 0.5, 1.5E+3, -0]",  # JSON numbers: TOML reads them the same
+        "a = [ 1 ,2,3 ]",
+        "a = [NaN]",  # JSON, not TOML: must not be read
+        "a = [Infinity, -Infinity]",
+        "a = [nan, inf]",  # TOML, not JSON
+        "a = [null]",
+        "a = [1,\r2]",
+        "a = [1, 2]\r\nb = 'x'\r\n",  # CRLF lines: TOML, left to tomllib
+        "a = [[1], [2]]",
+        "a = [true, false]",
+        'a = [1, "x"]',
+        "a = [+1, 1_000, 0x10]",
+        "a = [1, 2]]",
+    ],
+)
+def test_flat_toml_number_arrays_read_as_tomllib_or_not_at_all(text: str) -> None:
+    try:
+        expected = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        assert loads_flat(text) is None
+    else:
+        assert loads_flat(text) in (expected, None)

@@ -8,7 +8,14 @@ from poker_testkit import holdem, holdem_deck
 from ahiko.poker.actions import Action, ActionKind, IllegalAction
 from ahiko.poker.cards import parse_cards
 from ahiko.poker.config import HoldemConfig
-from ahiko.poker.events import BlindPosted, CardsShown, HoleDealt, Mucked, StreetDealt
+from ahiko.poker.events import (
+    ActionTaken,
+    BlindPosted,
+    CardsShown,
+    HoleDealt,
+    Mucked,
+    StreetDealt,
+)
 from ahiko.poker.holdem import HoldemHand
 from ahiko.poker.view import view
 
@@ -349,3 +356,43 @@ def test_R_HE_07_bet_bounds_are_the_bounds_of_legal_actions() -> None:
     assert bounds == (legal.bet_kind, legal.min_to, legal.max_to) == (ActionKind.RAISE, 160, 1000)
     with pytest.raises(IllegalAction, match=r"there is a bet: raise instead \(to 160\.\.1000\)"):
         hand.act(0, Action.bet(200))
+
+
+def test_R_HE_06_check_or_call_checks_or_calls_as_the_seat_faces() -> None:
+    hand = holdem([1000, 1000, 1000])  # seat 0 small blind, 1 big blind, 2 button acts first
+    (call,) = hand.check_or_call(2)
+    assert isinstance(call, ActionTaken)
+    assert (call.action, call.amount, call.added) == ("call", 20, 20)
+    hand.check_or_call(0)
+    check = hand.check_or_call(1)[0]  # closes the round: the flop follows
+    assert isinstance(check, ActionTaken) and (check.action, check.added) == ("check", 0)
+    assert hand.street == "flop"
+
+
+def test_R_HE_07_bet_or_raise_to_bets_or_raises_within_the_bounds() -> None:
+    hand = holdem([1000, 1000, 1000])
+    before = hand.events
+    with pytest.raises(IllegalAction, match="min raise is to 40") as error:
+        hand.bet_or_raise_to(2, 30)
+    assert error.value.rule == "R-HE-07" and hand.events == before
+    (raised,) = hand.bet_or_raise_to(2, 40)
+    assert isinstance(raised, ActionTaken) and (raised.action, raised.amount) == ("raise", 40)
+    check_to_flop(hand)
+    first = hand.to_act
+    assert first is not None
+    (bet,) = hand.bet_or_raise_to(first, 20)
+    assert isinstance(bet, ActionTaken) and (bet.action, bet.amount) == ("bet", 20)
+
+
+def test_R_HE_05_check_or_call_and_bet_or_raise_to_refuse_out_of_turn_like_act() -> None:
+    hand = holdem([1000, 1000, 1000])
+    before = hand.events
+    for attempt in (lambda: hand.check_or_call(0), lambda: hand.bet_or_raise_to(0, 40)):
+        with pytest.raises(IllegalAction, match="it is seat 2's turn, not seat 0's"):
+            attempt()
+    with pytest.raises(IllegalAction, match="seat 7 is not in this hand"):
+        hand.check_or_call(7)
+    assert hand.events == before
+    check_down(hand)
+    with pytest.raises(IllegalAction, match="the hand is over"):
+        hand.bet_or_raise_to(0, 40)

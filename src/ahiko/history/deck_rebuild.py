@@ -8,6 +8,9 @@ the same file always gives the same deck.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
+from operator import not_
+from typing import cast
 
 from ahiko.poker.cards import DECK_SIZE, Card, format_card
 from ahiko.poker.layout import (
@@ -43,11 +46,16 @@ class _Placement:
                 placed[card] = True
 
     def deck(self) -> tuple[Card, ...]:
-        placed = self.placed
-        unused = [c for c in range(DECK_SIZE) if not placed[c]]
+        cards = self.cards
+        unused = list(compress(range(DECK_SIZE), map(not_, self.placed)))
+        open_from = cards.index(None) if unused else DECK_SIZE
+        if cards.count(None) == DECK_SIZE - open_from:
+            # The usual deal: every open position comes after the known ones, so the unused
+            # cards simply follow in ascending order.
+            return (*cast(list[Card], cards[:open_from]), *unused)
         unused.reverse()  # lowest last: pop() hands them out lowest first
         spare = unused.pop
-        return tuple([spare() if c is None else c for c in self.cards])
+        return tuple([spare() if c is None else c for c in cards])
 
 
 class HoldemDealing:

@@ -10,7 +10,9 @@ the same dict ``tomllib.loads`` would (tests compare both on every sample file).
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 _KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -18,16 +20,22 @@ _KEY = re.compile(r"[A-Za-z0-9_-]+")
 _KEY_VALUE_LINE = re.compile(r"^([A-Za-z0-9_-]+) = (.*)$", re.MULTILINE)
 _INT = re.compile(r"[+-]?(0|[1-9][0-9]*)")
 _FLOAT = re.compile(r"[+-]?(0|[1-9][0-9]*)\.[0-9]+")
-# A whole number as TOML writes it (no sign, no leading zero), alone or as "1, 20, 300".
+# A whole number as TOML writes it (no sign, no leading zero).
 _WHOLE = re.compile(r"0|[1-9][0-9]*")
-_WHOLE_NUMBERS = re.compile(r"(?:0|[1-9][0-9]*)(?:, (?:0|[1-9][0-9]*))*")
 _ITEM = re.compile(r"""\s*(?:"([^"\\\n]*)"|'([^'\n]*)'|([^,\s\]#"']+))\s*(,?)\s*""")
 # Whole one-line arrays of literal strings or of numbers (most PHH fields): read in one go.
 _LITERAL = r"'[^'\n]*'"
 _NUMBER = r"[+-]?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?"
-_LITERAL_ARRAY = re.compile(rf"\[\s*(?:{_LITERAL}\s*,\s*)*(?:{_LITERAL}\s*)?\]")
-_NUMBER_ARRAY = re.compile(rf"\[\s*(?:{_NUMBER}\s*,\s*)*(?:{_NUMBER}\s*)?\]")
+_WS = r"[ \t]*"  # TOML's whitespace within one line
+_LITERAL_ARRAY = re.compile(rf"\[{_WS}(?:{_LITERAL}{_WS},{_WS})*(?:{_LITERAL}{_WS})?\]")
+_NUMBER_ARRAY = re.compile(rf"\[{_WS}(?:{_NUMBER}{_WS},{_WS})*(?:{_NUMBER}{_WS})?\]")
 _LITERAL_ITEM = re.compile(r"'([^'\n]*)'")
+# JSON's number grammar is a subset of TOML's with the same values, so an array the C JSON
+# scanner reads as numbers only reads the same in TOML, except NaN and Infinity (not TOML;
+# text with "N" or "I" never takes this path) and "\r" (kept away from this reader).
+_Scanner = Callable[[str, int], tuple[Any, int]]  # (value, index after it)
+_scan_json: _Scanner = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+_NUMBER_TYPES = {int, float}
 _NUMBER_ITEM = re.compile(_NUMBER)
 
 
@@ -37,6 +45,8 @@ class _Unsupported(Exception):
 
 def loads_flat(text: str) -> dict[str, Any] | None:
     """The document as ``tomllib.loads`` would give it, or None if it is not flat PHH."""
+    if "\r" in text:  # CRLF or a stray carriage return: tomllib knows where each is allowed
+        return None
     try:
         return _parse_one_value_per_line(text)
     except _Unsupported:
@@ -112,10 +122,13 @@ def _one_line_array(text: str) -> list[Any] | None:
         # no quote inside an item: the only quotes are the separators' two each
         if "\n" not in inner and inner.count("'") == 2 * (len(strings) - 1):
             return strings
-    elif text[-1] == "]":  # [1, 20, 300]
-        inner = text[1:-1]
-        if _WHOLE_NUMBERS.fullmatch(inner):  # no leading zero, sign or "_": TOML's integers
-            return list(map(int, inner.split(", ")))
+    elif text[-1] == "]" and "N" not in text and "I" not in text:
+        try:  # [1, 20, 300]
+            value, end = _scan_json(text, 0)
+        except (ValueError, StopIteration, RecursionError):
+            value, end = None, 0
+        if end == len(text) and type(value) is list and set(map(type, value)) <= _NUMBER_TYPES:
+            return value
     if _LITERAL_ARRAY.fullmatch(text):
         return _LITERAL_ITEM.findall(text)
     if _NUMBER_ARRAY.fullmatch(text):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import repeat
 from typing import Any
 
@@ -82,6 +83,8 @@ KNOWN_CARD_CODES: dict[str, Card] = {format_card(c): c for c in range(DECK_SIZE)
 CARD_CODES: dict[str, Card | None] = {**KNOWN_CARD_CODES, UNKNOWN_CARD: None}
 # "p1".."p9" as written; anything else (and any error) goes through _parse_player.
 PLAYER_INDEX = {f"p{k + 1}": k for k in range(9)}
+# "d dh p1 ".."d dh p9 ": the start of the usual hole-card line, with its position index.
+HOLE_LINE_PREFIXES = {f"d dh {label} ": k for label, k in PLAYER_INDEX.items()}
 # The most frequent lines, whole ("p3 f", "p1 cc", "p2 sm"), already parsed; moves are frozen,
 # so one object serves every file. A table smaller than p9 only uses the first entries.
 COMMON_LINES: dict[str, PlayerMove] = {
@@ -89,6 +92,17 @@ COMMON_LINES: dict[str, PlayerMove] = {
     for label, k in PLAYER_INDEX.items()
     for verb in ("f", "cc", "sm", "sd")
 }
+
+
+@lru_cache(maxsize=16)
+def betting_lines(player_count: int) -> dict[str, tuple[PlayerMove, str]]:
+    """The common fold and check/call lines of a table of ``player_count`` players, each as
+    (parsed move, line): a replay files them as they are, with no parsing and no new tuple."""
+    return {
+        line: (move, line)
+        for line, move in COMMON_LINES.items()
+        if move.player < player_count and move.verb in ("f", "cc")
+    }
 
 
 @dataclass(slots=True)

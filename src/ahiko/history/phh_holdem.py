@@ -16,31 +16,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ahiko.poker.actions import ActionKind
 from ahiko.poker.config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
 from ahiko.poker.events import ActionTaken, CardsShown, Mucked, StreetDealt
+from ahiko.poker.fast_init import fast_init
 from ahiko.poker.holdem import HoldemHand
 
 from .deck_rebuild import HoldemDealing
 from .hand_log import HandLog, VisibleCards
 from .phh import (
-    COMMON_LINES,
     HOLDEM_VARIANT,
+    HOLE_LINE_PREFIXES,
     KNOWN_CARD_CODES,
-    PLAYER_INDEX,
     DealBoard,
     DealHole,
-    PhhAction,
     PhhDocument,
     PhhError,
     PlayerMove,
+    betting_lines,
     format_phh_cards,
     parse_action,
     player_label,
 )
 from .phh_moves import (
-    apply_holdem_move,
+    apply_holdem_moves,
     apply_voluntary_shows,
     chip_counts,
     per_player,
@@ -49,6 +50,7 @@ from .phh_moves import (
 )
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HoldemSetup:
     """What ``HoldemHand.start`` needs, read from a PHH document."""
@@ -75,7 +77,7 @@ def holdem_setup(doc: PhhDocument) -> HoldemSetup:
     if any(rest):
         raise PhhError(f"blinds_or_straddles {blinds}: straddles are not supported")
     try:
-        config = HoldemConfig(small_blind=small_blind, big_blind=big_blind, ante=antes[0])
+        config = _holdem_config(small_blind, big_blind, antes[0])
     except ValueError as exc:
         raise PhhError(f"blinds_or_straddles {blinds}: {exc}") from exc
     min_bet = doc.fields.get("min_bet", big_blind)
@@ -83,6 +85,12 @@ def holdem_setup(doc: PhhDocument) -> HoldemSetup:
         raise PhhError(f"min_bet {min_bet} differs from the big blind {big_blind} (R-HE-07)")
     seats, button = table_seats(doc.fields, n)
     return HoldemSetup(config, seats, stacks, button)
+
+
+@lru_cache(maxsize=64)
+def _holdem_config(small_blind: int, big_blind: int, ante: int) -> HoldemConfig:
+    """Configs are frozen: files with the same stakes share one."""
+    return HoldemConfig(small_blind=small_blind, big_blind=big_blind, ante=ante)
 
 
 def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
@@ -94,19 +102,21 @@ def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
     dealing = HoldemDealing(n)
     moves: list[tuple[PlayerMove, str]] = []
     shows: list[PlayerMove] = []
-    common = COMMON_LINES
+    betting, hole_prefixes, cards = betting_lines(n), HOLE_LINE_PREFIXES, KNOWN_CARD_CODES
     for line in doc.actions:
         # The most frequent lines ("p3 f", "p1 cc") are looked up whole, without a call.
-        action: PhhAction | None = common.get(line)
-        if action is None or (type(action) is PlayerMove and action.player >= n):
-            if line[:5] == "d dh " and len(line) == 12 and line[7] == " ":  # "d dh p1 AcKd"
-                j = PLAYER_INDEX.get(line[5:7], n)
-                cards = KNOWN_CARD_CODES  # "??" and other spellings take the full parser
-                first, second = cards.get(line[8:10], -1), cards.get(line[10:12], -1)
-                if j < n and first >= 0 and second >= 0:
-                    dealing.hole_pair(j, first, second)
-                    continue
-            action = parse_action(line, n)
+        entry = betting.get(line)
+        if entry is not None:
+            moves.append(entry)
+            continue
+        j = hole_prefixes.get(line[:8], n)  # "d dh p1 AcKd"
+        if j < n and len(line) == 12:
+            # "??" and other spellings take the full parser
+            first, second = cards.get(line[8:10], -1), cards.get(line[10:12], -1)
+            if first >= 0 and second >= 0:
+                dealing.hole_pair(j, first, second)
+                continue
+        action = parse_action(line, n)
         if type(action) is PlayerMove:
             verb = action.verb
             if verb == "sm":
@@ -120,12 +130,16 @@ def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
         else:
             assert isinstance(action, DealBoard)
             dealing.board(action)
-    hand, _ = HoldemHand.start(
-        setup.config, *seats_in_table_order(setup.seats, setup.stacks), setup.button, dealing.deck()
-    )
-    seats = setup.seats
-    for move, line in moves:
-        apply_holdem_move(hand, move, seats, line)
+    seats, stacks, button = setup.seats, setup.stacks, setup.button
+    # Seats ascend already when the button is the highest (always without a ``seats`` field).
+    if button == max(seats):
+        hand, _ = HoldemHand.start(setup.config, seats, stacks, button, dealing.deck())
+    else:
+        ordered_seats, ordered_stacks = seats_in_table_order(seats, stacks)
+        hand, _ = HoldemHand.start(
+            setup.config, ordered_seats, ordered_stacks, button, dealing.deck()
+        )
+    apply_holdem_moves(hand, moves, seats)
     if not hand.is_over:
         raise PhhError(f"the actions end before the hand does ({len(doc.actions)} actions)")
     apply_voluntary_shows(hand, shows, seats)

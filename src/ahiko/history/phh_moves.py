@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol, cast
 
 from ahiko.poker.actions import Action, ActionKind, IllegalAction, LegalActions
@@ -51,26 +51,29 @@ def apply_move(
     _act(hand, seat, action, line)
 
 
-def apply_holdem_move(hand: HoldemHand, move: PlayerMove, seats: Sequence[int], line: str) -> None:
-    """Apply a f / cc / cbr move to a hold'em hand. Only the action's kind is read here
-    (check or call, bet or raise); the engine validates the action itself as for any
-    player. A fold needs no reading: the engine judges it, turn included."""
-    seat = seats[move.player]
-    if move.verb == "f":
-        action = _FOLD
-    else:
-        now = hand.betting_now()
-        if now is None or now[0] != seat:
-            raise _turn_error(None if now is None else now[0], move, seats, line)
-        _, highest, mine = now
-        action = _betting_action(move, highest > mine, highest == 0)
-    try:
-        hand.act(seat, action)
-    except IllegalAction as exc:
-        to_act = hand.to_act
-        if to_act != seat:  # out of turn: say so in positions, as for any other move
-            raise _turn_error(to_act, move, seats, line) from None
-        raise PhhError(f"{line!r} is illegal here: {exc}") from exc
+def apply_holdem_moves(
+    hand: HoldemHand, moves: Iterable[tuple[PlayerMove, str]], seats: Sequence[int]
+) -> None:
+    """Apply f / cc / cbr moves (each with its line) to a hold'em hand, in order. The engine
+    tells check from call and bet from raise, and validates each action (turn included) as
+    for any player; the first illegal one raises PhhError naming its line."""
+    act, check_or_call, bet_or_raise_to = hand.act, hand.check_or_call, hand.bet_or_raise_to
+    for move, line in moves:
+        seat = seats[move.player]
+        verb = move.verb
+        try:
+            if verb == "f":
+                act(seat, _FOLD)
+            elif verb == "cc":
+                check_or_call(seat)
+            else:
+                assert verb == "cbr" and move.amount is not None
+                bet_or_raise_to(seat, move.amount)
+        except IllegalAction as exc:
+            to_act = hand.to_act
+            if to_act != seat:  # out of turn: say so in positions, as for any other move
+                raise _turn_error(to_act, move, seats, line) from None
+            raise PhhError(f"{line!r} is illegal here: {exc}") from exc
 
 
 def _seat_to_act(hand: PlayableHand, move: PlayerMove, seats: Sequence[int], line: str) -> int:

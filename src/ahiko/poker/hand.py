@@ -121,15 +121,7 @@ class BaseHand:
 
     def act(self, seat: int, action: Action) -> list[Event]:
         """Apply ``action`` for ``seat``; returns the new events, or raises and changes nothing."""
-        i = self._to_act_index()
-        if i is None:
-            raise IllegalAction(self.rules.actions, "the hand is over")
-        if seat != self.order[i]:
-            if seat not in self.index:
-                raise IllegalAction(self.rules.order, f"seat {seat} is not in this hand")
-            raise IllegalAction(
-                self.rules.order, f"it is seat {self.order[i]}'s turn, not seat {seat}'s"
-            )
+        i = self._turn_index(seat)
         mark = len(self.log)
         self._act(i, action)
         return self.log[mark:]
@@ -191,6 +183,19 @@ class BaseHand:
     @classmethod
     def _from_started(cls, started: HandStarted, deck: Sequence[Card]) -> Self:
         raise NotImplementedError
+
+    def _turn_index(self, seat: int) -> int:
+        """The index of ``seat`` if it is that seat's turn; else IllegalAction says why."""
+        to_act = self._to_act_index()
+        if to_act is None:
+            raise IllegalAction(self.rules.actions, "the hand is over")
+        if seat == self.order[to_act]:
+            return to_act
+        if seat not in self.index:
+            raise IllegalAction(self.rules.order, f"seat {seat} is not in this hand")
+        raise IllegalAction(
+            self.rules.order, f"it is seat {self.order[to_act]}'s turn, not seat {seat}'s"
+        )
 
     def _to_act_index(self) -> int | None:
         betting = self.round

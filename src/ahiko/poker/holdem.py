@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Self
 
+from .actions import Action, ActionKind
 from .betting import Rules
 from .cards import Card
 from .config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
@@ -25,6 +26,8 @@ from .events import BlindPosted, Event, HandStarted
 from .hand import BaseHand
 from .layout import HOLDEM_LAYOUT, holdem_positions
 
+_CHECK, _CALL = Action.check(), Action.call()
+_BET, _RAISE = ActionKind.BET, ActionKind.RAISE
 _NEXT_STREET = {"preflop": "flop", "flop": "turn", "turn": "river"}
 _STREET_BOARD = {"flop": slice(0, 3), "turn": slice(3, 4), "river": slice(4, 5)}
 
@@ -83,6 +86,33 @@ class HoldemHand(BaseHand):
         betting = self.round
         assert betting is not None
         return self.order[i], betting.max_bet, betting.bets[i]
+
+    def _turn_index(self, seat: int) -> int:
+        betting = self.round  # the usual case without a call: hold'em's turn is the queue's
+        if self.result is None and betting is not None and betting.queue:
+            i = betting.queue[0]
+            if seat == self.order[i]:
+                return i
+        return super()._turn_index(seat)
+
+    def check_or_call(self, seat: int) -> list[Event]:
+        """``act`` with a check, or a call if the seat faces a bet (PHH's ``cc``)."""
+        i = self._turn_index(seat)
+        betting = self.round
+        assert betting is not None
+        mark = len(self.log)
+        self._act(i, _CALL if betting.max_bet > betting.bets[i] else _CHECK)
+        return self.log[mark:]
+
+    def bet_or_raise_to(self, seat: int, amount: int) -> list[Event]:
+        """``act`` with a bet to ``amount``, or a raise to it if there is a bet (PHH's
+        ``cbr``); the amount is checked as for any bet or raise."""
+        i = self._turn_index(seat)
+        betting = self.round
+        assert betting is not None
+        mark = len(self.log)
+        self._act(i, Action(_RAISE if betting.max_bet else _BET, amount))
+        return self.log[mark:]
 
     @property
     def small_blind_seat(self) -> int:

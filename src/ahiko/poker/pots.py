@@ -33,9 +33,11 @@ def build_pots(
     if len(levels) == 1:  # the usual case: every live seat put in the same, one pot
         (level,) = levels
         eligible = tuple(
-            s
-            for s, c, alive in zip(seats, contributions, live, strict=True)
-            if alive and c >= level
+            [
+                s
+                for s, c, alive in zip(seats, contributions, live, strict=True)
+                if alive and c >= level
+            ]
         )
         return [Pot(sum(contributions), eligible)]
     pots: list[Pot] = []
