@@ -30,6 +30,7 @@ from .phh import (
     HOLDEM_VARIANT,
     HOLE_LINE_PREFIXES,
     KNOWN_CARD_CODES,
+    PLAYER_INDEX,
     DealBoard,
     DealHole,
     PhhDocument,
@@ -103,12 +104,19 @@ def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
     moves: list[tuple[PlayerMove, str]] = []
     shows: list[PlayerMove] = []
     betting, hole_prefixes, cards = betting_lines(n), HOLE_LINE_PREFIXES, KNOWN_CARD_CODES
+    players = PLAYER_INDEX
     for line in doc.actions:
         # The most frequent lines ("p3 f", "p1 cc") are looked up whole, without a call.
         entry = betting.get(line)
         if entry is not None:
             moves.append(entry)
             continue
+        if line[2:7] == " cbr ":  # "p5 cbr 225", as parse_action's fast path reads it
+            j = players.get(line[:2], n)
+            amount = line[7:]
+            if j < n and amount.isascii() and amount.isdigit():
+                moves.append((PlayerMove(j, "cbr", int(amount)), line))
+                continue
         j = hole_prefixes.get(line[:8], n)  # "d dh p1 AcKd"
         if j < n and len(line) == 12:
             # "??" and other spellings take the full parser
