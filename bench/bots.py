@@ -4,7 +4,9 @@ Situations are views of real hands (ahiko.poker) played at random to a random de
 half heads-up, half multiway (3 to 9 seats in hold'em, 3 to 6 in draw), stacks from 5 to
 300 big blinds. Each level decides on every situation; times are wall-clock milliseconds per
 decision. Targets (issue 4): p99 <= 20 ms for easy and normal, <= 200 ms for hard, whose
-heads-up Monte Carlo uses HEADS_UP_SAMPLES (>= 9,600 for +-1% equity at 95%).
+heads-up Monte Carlo uses HEADS_UP_SAMPLES (>= 9,600 for +-1% equity at 95%) and whose
+multiway simulator runs to MULTIWAY_SAMPLES (9,600) when the estimate is near a decision
+threshold (sequential sampling, ahiko.bots.equity).
 ``--json`` prints one JSON line.
 """
 

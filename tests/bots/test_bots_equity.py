@@ -7,8 +7,15 @@ import random
 import pytest
 
 from ahiko.bots.arena import showdown_equities
-from ahiko.bots.equity import equity_multiway, equity_vs_range, full_range, without_dead
-from ahiko.bots.holdem_hard import bluff_share, defence_share
+from ahiko.bots.equity import (
+    DECISION_MARGIN,
+    FIRST_BATCH,
+    equity_multiway,
+    equity_vs_range,
+    full_range,
+    without_dead,
+)
+from ahiko.bots.holdem_hard import MULTIWAY_SAMPLES, bluff_share, defence_share
 from ahiko.bots.holdem_ranges import continuing_range
 from ahiko.bots.preflop import (
     EQUITY_VS_RANDOM,
@@ -43,11 +50,47 @@ def test_R_AI_04_flop_monte_carlo_agrees_with_exact_enumeration() -> None:
     assert mc == pytest.approx(exact, abs=0.01)
 
 
-def test_R_AI_04_multiway_equity_of_aces_against_two_random_hands() -> None:
+@pytest.mark.parametrize("seed", [3, 4])
+def test_R_AI_04_multiway_equity_of_aces_against_two_random_hands(seed: int) -> None:
     eq = equity_multiway(
-        parse_cards("AsAh"), (), [full_range(), full_range()], 20_000, random.Random(3)
+        parse_cards("AsAh"), (), [full_range(), full_range()], MULTIWAY_SAMPLES, random.Random(seed)
     )
     assert eq == pytest.approx(0.735, abs=0.015)
+
+
+def test_R_AI_04_multiway_flop_equity_matches_a_reference_with_many_samples() -> None:
+    # AhKh on Qh7h2c against a set-or-better range and a random hand. Reference: exact
+    # showdown enumeration over every villain combo pair (weights uniform) would be slow,
+    # so the reference is the same simulator with 20x the samples (+-0.25%).
+    hole, board = parse_cards("AhKh"), parse_cards("Qh7h2c")
+    strong = without_dead(_range("QQ", "77", "22", "AQs", "AQo"), hole + board)
+    ranges = [strong, full_range(hole + board)]
+    reference = equity_multiway(hole, board, ranges, 200_000, random.Random(5))
+    eq = equity_multiway(hole, board, ranges, MULTIWAY_SAMPLES, random.Random(6))
+    assert 0.25 < reference < 0.45
+    assert eq == pytest.approx(reference, abs=0.015)
+
+
+def test_R_AI_04_multiway_three_way_river_matches_exact_showdowns() -> None:
+    # On the river with one combo each the equity is exact: AA loses to the straight.
+    hole, board = parse_cards("AsAh"), parse_cards("9c8d7s2h2c")
+    v1, v2 = parse_cards("TcJd"), parse_cards("KsKh")
+    eq = equity_multiway(
+        hole, board, [{(v1[0], v1[1]): 1.0}, {(v2[0], v2[1]): 1.0}], 2_000, random.Random(8)
+    )
+    assert eq == 0.0
+
+
+def test_R_AI_04_multiway_stops_early_only_when_clear_of_every_threshold() -> None:
+    hole, ranges = parse_cards("AsAh"), [full_range(), full_range()]
+    clear = equity_multiway(hole, (), ranges, MULTIWAY_SAMPLES, random.Random(9), (0.4,))
+    full = equity_multiway(hole, (), ranges, MULTIWAY_SAMPLES, random.Random(9))
+    near = equity_multiway(hole, (), ranges, MULTIWAY_SAMPLES, random.Random(9), (0.4, 0.74))
+    first = equity_multiway(hole, (), ranges, FIRST_BATCH, random.Random(9))
+    assert abs(clear - 0.4) > DECISION_MARGIN
+    assert clear == first  # the first batch alone decided
+    assert near == full  # close to 0.74: ran on to the full count
+    assert near != first
 
 
 def test_R_AI_04_equity_is_a_function_of_the_bot_rng() -> None:
