@@ -18,6 +18,7 @@ less than half does not.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .actions import Action, ActionKind, IllegalAction, LegalActions
 from .events import ActionTaken
@@ -71,7 +72,6 @@ class BettingRound:
         seats: list[int],
         stacks: list[int],
         folded: list[bool],
-        *,
         min_bet: int,
         fixed_limit: bool,
         cap: int | None,
@@ -123,7 +123,7 @@ class BettingRound:
                 elif reach > second:
                     second = reach
         queue = []
-        for j in [*range(first, n), *range(first)]:
+        for j in _rotation(n, first):
             if not folded[j] and stacks[j] > 0 and (second if j == best_at else best) > bets[j]:
                 queue.append(j)
         # Nobody can respond to a lone player who has already matched: no betting (R-HE-11).
@@ -289,7 +289,7 @@ class BettingRound:
         self.last_aggressor = i
         self.last_action[i] = (name, to)
         n, folded = self.n, self.folded
-        self.queue = [j for j in [*range(i + 1, n), *range(i)] if not folded[j] and stacks[j] > 0]
+        self.queue = [j for j in _others_after(n, i) if not folded[j] and stacks[j] > 0]
         return ActionTaken(seat, name, to, added, stacks[i] == 0)
 
     def uncalled(self) -> tuple[int, int] | None:
@@ -298,3 +298,15 @@ class BettingRound:
         second, highest = sorted(bets)[-2:]
         excess = highest - second
         return (bets.index(highest), excess) if excess > 0 else None
+
+
+@lru_cache(maxsize=256)
+def _rotation(n: int, first: int) -> tuple[int, ...]:
+    """Indices ``first..n-1`` then ``0..first-1``: everyone once, clockwise from ``first``."""
+    return (*range(first, n), *range(first))
+
+
+@lru_cache(maxsize=256)
+def _others_after(n: int, i: int) -> tuple[int, ...]:
+    """Every index but ``i``, clockwise from the one after it."""
+    return (*range(i + 1, n), *range(i))

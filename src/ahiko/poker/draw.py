@@ -93,7 +93,7 @@ class DrawHand(BaseHand):
         self._betting_round(self.config.small_bet)
 
     def _betting_round(self, size: int) -> None:
-        betting = self._new_round(min_bet=size, fixed_limit=True, cap=self.config.raise_cap)
+        betting = self._new_round(size, True, self.config.raise_cap)
         betting.begin(0)
         if betting.is_done():
             self._advance()

@@ -12,6 +12,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import repeat
+from operator import sub
 from typing import ClassVar, Self
 
 from .actions import Action, ActionKind, IllegalAction, LegalActions
@@ -36,13 +37,6 @@ from .ranking import hand_strength, strength_names
 from .result import HandResult, PotResult
 
 
-def button_order(seats: Sequence[int], button: int) -> list[int]:
-    """Seats clockwise starting with the first seat after the button (the button last)."""
-    ordered = sorted(seats)
-    first = bisect_right(ordered, button)
-    return ordered[first:] + ordered[:first]
-
-
 class BaseHand:
     variant: ClassVar[str]
     layout: ClassVar[str]
@@ -54,7 +48,7 @@ class BaseHand:
     def __init__(
         self, seats: Sequence[int], stacks: Sequence[int], button: int, deck: Sequence[Card]
     ) -> None:
-        seats, stacks = list(seats), list(stacks)
+        seats, stacks = tuple(seats), tuple(stacks)
         if not self.min_players <= len(seats) <= self.max_players:
             raise ValueError(
                 f"{self.variant} needs {self.min_players} to {self.max_players} players,"
@@ -66,14 +60,20 @@ class BaseHand:
             raise ValueError("every stack must be a positive integer number of chips")
         self.deck = validate_deck(deck)
         self.button = button
-        self.order = button_order(seats, button)
-        self.n = len(seats)
-        self.index = dict(zip(self.order, range(self.n), strict=True))
-        self.starting = list(map(dict(zip(seats, stacks, strict=True)).__getitem__, self.order))
+        self.n = n = len(seats)
+        # Seats clockwise from the first seat after the button (the button last).
+        ordered = sorted(seats)
+        first = bisect_right(ordered, button)
+        self.order = order = ordered[first:] + ordered[:first]
+        self.index = dict(zip(order, range(n), strict=True))
+        if ordered == list(seats):  # the usual case: seats given ascending, stacks follow
+            self.starting = [*stacks[first:], *stacks[:first]]
+        else:
+            self.starting = list(map(dict(zip(seats, stacks, strict=True)).__getitem__, order))
         self.chips = list(self.starting)
-        self.total = [0] * self.n  # chips put in this hand (after uncalled bets came back)
-        self.folded = [False] * self.n
-        self.holes: list[list[Card]] = [[] for _ in range(self.n)]
+        self.total = [0] * n  # chips put in this hand (after uncalled bets came back)
+        self.folded = [False] * n
+        self.holes: list[list[Card]] = [[] for _ in range(n)]
         self.community: list[Card] = []
         self.shown: dict[int, tuple[Card, ...]] = {}  # index -> cards shown
         self.mucked: set[int] = set()
@@ -82,8 +82,8 @@ class BaseHand:
         self.round: BettingRound | None = None
         self.result: HandResult | None = None
         self.log: list[Event] = []
-        self._seats_given = tuple(seats)
-        self._stacks_given = tuple(stacks)
+        self._seats_given = seats
+        self._stacks_given = stacks
 
     # --- public API -------------------------------------------------------------------
 
@@ -267,17 +267,11 @@ class BaseHand:
         self.street = name
         self.log.append(StreetDealt(name, cards, positions))
 
-    def _new_round(self, *, min_bet: int, fixed_limit: bool, cap: int | None) -> BettingRound:
-        self.round = BettingRound(
-            self.order,
-            self.chips,
-            self.folded,
-            min_bet=min_bet,
-            fixed_limit=fixed_limit,
-            cap=cap,
-            rules=self.rules,
+    def _new_round(self, min_bet: int, fixed_limit: bool, cap: int | None) -> BettingRound:
+        self.round = betting = BettingRound(
+            self.order, self.chips, self.folded, min_bet, fixed_limit, cap, self.rules
         )
-        return self.round
+        return betting
 
     def _close_round(self) -> int:
         """Return an uncalled bet (R-PT-03); give the number of players still in."""
@@ -305,9 +299,20 @@ class BaseHand:
 
     def _finish_uncontested(self) -> None:
         """Everyone else folded: the last player takes every pot unseen (R-HE-10)."""
-        seat = self.order[self.folded.index(False)]  # the only one who did not fold
-        awards = [PotResult(p.amount, p.eligible, (seat,), {seat: p.amount}) for p in self._pots()]
-        self._finish(awards, {}, showdown=False)
+        winner = self.folded.index(False)  # the only one who did not fold
+        seat = self.order[winner]
+        total = self.total
+        if total[winner] <= 0:  # nothing of the winner's in: let the general split decide
+            pots = self._pots()
+            awards = [PotResult(p.amount, p.eligible, (seat,), {seat: p.amount}) for p in pots]
+            self._finish(awards, {}, showdown=False)
+            return
+        # Uncalled chips are back, so the winner's bet is the highest: one pot, one winner.
+        amount = sum(total)
+        only = (seat,)
+        self.chips[winner] += amount
+        self.log.append(PotAwarded(0, amount, only, only, {seat: amount}, {}))
+        self._end((PotResult(amount, only, only, {seat: amount}),), showdown=False)
 
     def _showdown(self) -> None:
         """Compare hands pot by pot (R-PT-04); show and muck in order (R-HE-12)."""
@@ -353,13 +358,7 @@ class BaseHand:
     def _finish(
         self, awards: list[PotResult], names: dict[int, dict[str, str]], *, showdown: bool
     ) -> None:
-        chips, index, log, order, starting = (
-            self.chips,
-            self.index,
-            self.log,
-            self.order,
-            self.starting,
-        )
+        chips, index, log = self.chips, self.index, self.log
         for k, award in enumerate(awards):
             for seat, won in award.shares.items():
                 chips[index[seat]] += won
@@ -369,14 +368,16 @@ class BaseHand:
                     k, award.amount, award.eligible, award.winners, dict(award.shares), pot_names
                 )
             )
+        self._end(tuple(awards), showdown=showdown)
+
+    def _end(self, awards: tuple[PotResult, ...], *, showdown: bool) -> None:
+        """The pots are paid out: log the final stacks and set the result."""
+        order, chips = self.order, self.chips
         final = dict(zip(order, chips, strict=True))
         self.street = "over"
-        log.append(HandEnded(final))
+        self.log.append(HandEnded(final))
         self.result = HandResult(
-            pots=tuple(awards),
-            net={s: chips[i] - starting[i] for i, s in enumerate(order)},
-            stacks=final,
-            showdown=showdown,
+            awards, dict(zip(order, map(sub, chips, self.starting), strict=True)), final, showdown
         )
 
 

@@ -129,13 +129,17 @@ class HoldemHand(BaseHand):
         cfg = self.config
         self._start_log(self.stakes())
         self._post_antes(cfg.ante)
-        betting = self._new_round(min_bet=cfg.big_blind, fixed_limit=False, cap=None)
+        betting = self._new_round(cfg.big_blind, False, None)
         sb, bb = self._blind_indices()
-        for i, amount, name in ((sb, cfg.small_blind, "sb"), (bb, cfg.big_blind, "bb")):
-            if self.chips[i] > 0:
-                posted = betting.post(i, amount)
-                self.total[i] += posted
-                self.log.append(BlindPosted(self.order[i], posted, name, self.chips[i] == 0))
+        chips, total, log, order = self.chips, self.total, self.log, self.order
+        if chips[sb] > 0:
+            posted = betting.post(sb, cfg.small_blind)
+            total[sb] += posted
+            log.append(BlindPosted(order[sb], posted, "sb", chips[sb] == 0))
+        if chips[bb] > 0:
+            posted = betting.post(bb, cfg.big_blind)
+            total[bb] += posted
+            log.append(BlindPosted(order[bb], posted, "bb", chips[bb] == 0))
         self._deal_private(2)
         self.street = "preflop"
         betting.begin((bb + 1) % self.n)
@@ -153,7 +157,7 @@ class HoldemHand(BaseHand):
             name = _NEXT_STREET[self.street]
             _, board = holdem_positions(self.n)
             self._deal_street(name, board[_STREET_BOARD[name]])
-            betting = self._new_round(min_bet=self.config.big_blind, fixed_limit=False, cap=None)
+            betting = self._new_round(self.config.big_blind, False, None)
             betting.begin(0)
             if not betting.is_done():
                 return
