@@ -41,6 +41,11 @@ class DealState:
 
     dealt: tuple[CardSlot, ...] = ()
     shown: frozenset[int] = field(default_factory=frozenset)
+    # ``dealt`` as a set: ``may_see`` asks about membership once per slot, per viewer, per frame
+    dealt_set: frozenset[CardSlot] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dealt_set", frozenset(self.dealt))
 
     def with_dealt(self, slots: Iterable[CardSlot]) -> DealState:
         new = tuple(slots)
@@ -82,11 +87,11 @@ def draw_slots(deal: DealCommitter, seat: int) -> tuple[CardSlot, ...]:
 
 
 def may_see(viewer: Viewer, slot: CardSlot, state: DealState) -> bool:
-    if slot not in state.dealt:
-        return False
-    if slot.seat is None:
-        return True
-    return slot.seat == viewer.seat or slot.position in state.shown
+    return slot in state.dealt_set and _visible_if_dealt(viewer, slot, state)
+
+
+def _visible_if_dealt(viewer: Viewer, slot: CardSlot, state: DealState) -> bool:
+    return slot.seat is None or slot.seat == viewer.seat or slot.position in state.shown
 
 
 def released_role(viewer: Viewer, slot: CardSlot) -> str:
@@ -98,7 +103,7 @@ def released_role(viewer: Viewer, slot: CardSlot) -> str:
 
 
 def visible_slots(viewer: Viewer, state: DealState) -> tuple[CardSlot, ...]:
-    return tuple(slot for slot in state.dealt if may_see(viewer, slot, state))
+    return tuple(slot for slot in state.dealt if _visible_if_dealt(viewer, slot, state))
 
 
 def release_openings(deal: DealCommitter, viewer: Viewer, state: DealState) -> list[Opening]:

@@ -35,12 +35,13 @@ from .hand import BaseHand
 from .pots import build_pots
 
 
-def view(hand: BaseHand, viewer: int | None) -> dict[str, Any]:
-    """Everything ``viewer`` (a seat, or None for a spectator) may know about the hand now."""
-    me = hand.index.get(viewer) if viewer is not None else None
-    if viewer is not None and me is None:
-        raise ValueError(f"seat {viewer} is not in this hand")
-    blind_to_others = hand.variant == "draw" and me is not None and hand.folded[me]
+def view(hand: BaseHand, viewer: int | None, *, with_history: bool = True) -> dict[str, Any]:
+    """Everything ``viewer`` (a seat, or None for a spectator) may know about the hand now.
+
+    ``with_history=False`` leaves out ``history`` (rebuilding it is most of the cost of a
+    view); :func:`public_history` gives just the entries a caller has not sent yet."""
+    me = _index_of(hand, viewer)
+    blind_to_others = _blind_to_others(hand, me)
     betting = hand.round
     round_bets = betting.bets if betting is not None else [0] * hand.n
     seats = []
@@ -71,7 +72,7 @@ def view(hand: BaseHand, viewer: int | None) -> dict[str, Any]:
     if to_act is not None and to_act == viewer:
         legal = asdict(hand.legal_actions())
         legal["bet_kind"] = None if legal["bet_kind"] is None else str(legal["bet_kind"])
-    return {
+    result: dict[str, Any] = {
         "variant": hand.variant,
         "viewer": viewer,
         "street": hand.street,
@@ -83,12 +84,31 @@ def view(hand: BaseHand, viewer: int | None) -> dict[str, Any]:
         "pots": _pots(hand, round_bets),
         "to_act": to_act,
         "legal": legal,
-        "history": [
-            _public(e, blind_to_others, hand.order[me] if me is not None else None)
-            for e in hand.log
-        ],
-        "result": None if hand.result is None else hand.result.to_dict(),
     }
+    if with_history:
+        result["history"] = public_history(hand, viewer)
+    result["result"] = None if hand.result is None else hand.result.to_dict()
+    return result
+
+
+def public_history(hand: BaseHand, viewer: int | None, start: int = 0) -> list[dict[str, Any]]:
+    """The public history entries from ``start`` on, as ``viewer`` may see them: the same
+    entries as ``view(hand, viewer)["history"][start:]``."""
+    me = _index_of(hand, viewer)
+    blind_to_others = _blind_to_others(hand, me)
+    my_seat = hand.order[me] if me is not None else None
+    return [_public(e, blind_to_others, my_seat) for e in hand.log[start:]]
+
+
+def _index_of(hand: BaseHand, viewer: int | None) -> int | None:
+    me = hand.index.get(viewer) if viewer is not None else None
+    if viewer is not None and me is None:
+        raise ValueError(f"seat {viewer} is not in this hand")
+    return me
+
+
+def _blind_to_others(hand: BaseHand, me: int | None) -> bool:
+    return hand.variant == "draw" and me is not None and hand.folded[me]
 
 
 def _pots(hand: BaseHand, round_bets: list[int]) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ahiko.fairness.release import DealState
 from ahiko.poker.events import Event
+from ahiko.poker.view import public_history, view
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -74,13 +75,14 @@ def hand_frame(
 ) -> dict[str, Any]:
     """What one viewer learns from a batch of engine events: the new public history entries,
     the whole table as that seat sees it (its history is the snapshot's; here only the new
-    entries travel, as ``events``), and the openings that just became theirs."""
-    view = hand.view(seat) or {}
-    history = view.pop("history", [])
+    entries travel, as ``events``), and the openings that just became theirs. Only the
+    entries not yet broadcast are built: rebuilding the whole history per viewer per event
+    was most of a room's time under load."""
+    engine = hand.engine
     return {
         "hand_no": hand.hand_no,
-        "events": history[hand.history_sent :],
-        "view": view,
+        "events": [] if engine is None else public_history(engine, seat, hand.history_sent),
+        "view": {} if engine is None else view(engine, seat, with_history=False),
         "openings": hand.new_openings(seat, before),
         "deadline": room.deadline(),
     }

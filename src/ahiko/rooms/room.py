@@ -363,8 +363,7 @@ class Room:
         from ahiko.rooms.frames import hand_frame
 
         self.emit("hand", lambda seat: hand_frame(self, hand, seat, events, before))
-        public = hand.view(None)
-        hand.history_sent = len(public["history"]) if public else 0
+        hand.history_sent = 0 if hand.engine is None else len(hand.engine.log)
         if self.hand is not hand and self.last_hand is hand and self.archive is not None:
             self.archive.hand_shown(self, hand)  # a show after the hand (R-HE-12)
         if self.hand is hand and hand.is_over:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import uuid
 from typing import Any
@@ -67,8 +68,33 @@ def _serve(args: argparse.Namespace) -> int:
     from ahiko.server.app import create_app
 
     settings = _settings(args)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, proxy_headers=True)
+    app = create_app(settings)
+    tune_gc()
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        proxy_headers=True,
+        ws_max_size=WS_MAX_BYTES,
+        # Frames are a few KiB: compressing each for each connection cost a quarter of the
+        # server's CPU at 1,000 players and ≈ 50 MiB of per-connection zlib state (issue 9).
+        ws_per_message_deflate=False,
+    )
     return 0
+
+
+# Client frames are at most 4 KiB (gateway.MAX_FRAME_BYTES); refuse anything far bigger
+# before it is even buffered.
+WS_MAX_BYTES = 65536
+
+
+def tune_gc() -> None:
+    """Move everything alive after start-up out of the collector's sight and collect the
+    young generations less often: under load the collector's pauses were most of the p99
+    action-to-broadcast latency (issue 9: at 1,000 players p99 99 ms before, 41 ms after)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
 
 
 def _migrate(args: argparse.Namespace) -> int:
