@@ -5,7 +5,8 @@ its CPU and memory from ``/proc``, its event-loop lag, and ``ahiko admin check-l
 ``python bench/load.py --serve DATA_DIR PORT`` runs ``serve`` in the child process.
 Environment for the child: ``AHIKO_BENCH_SPEED`` (room clock speed-up, tests only),
 ``AHIKO_BENCH_LOG_LEVEL`` (``info``: every log line, for the leak tests) and
-``AHIKO_BENCH_EXPERIMENT`` (``cached_history``, ``gc_off``, ``gc_tuned``: measure a proposed fix).
+``AHIKO_BENCH_EXPERIMENT`` (``cached_history``, ``gc_off``: measure a proposed fix; otherwise the
+server runs with the garbage-collector tuning and WebSocket options of ``ahiko serve``).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ def serve(data_dir: Path, port: int) -> None:
     from ahiko.rooms.clock import AsyncioClock
     from ahiko.server.api_hands import archiving_registry
     from ahiko.server.app import create_app
+    from ahiko.server.cli import WS_MAX_BYTES, tune_gc
     from ahiko.server.security import RateLimit
     from ahiko.server.settings import Settings
     from ahiko.store.engine import make_engine
@@ -71,14 +73,21 @@ def serve(data_dir: Path, port: int) -> None:
         cache_public_history()
     elif experiment == "gc_off":  # are the loop's stalls the cyclic garbage collector?
         gc.disable()
-    elif experiment == "gc_tuned":  # the proposed fix: fewer, younger collections
-        gc.freeze()
-        gc.set_threshold(50_000, 50, 100)
+    else:  # the production setting of `ahiko serve`
+        tune_gc()
     speed = float(os.environ.get("AHIKO_BENCH_SPEED", "1"))
     if speed != 1:  # every rule duration shortened (tests); the load bench runs at 1
         app.state.room_registry = archiving_registry(app, clock=AsyncioClock(speed=speed))
     probe = LagProbe(app)
-    uvicorn.run(probe, host="127.0.0.1", port=port, log_level=log_level, ws="websockets-sansio")
+    uvicorn.run(
+        probe,
+        host="127.0.0.1",
+        port=port,
+        log_level=log_level,
+        ws="websockets-sansio",
+        ws_max_size=WS_MAX_BYTES,  # the same WebSocket options as `ahiko serve`
+        ws_per_message_deflate=False,
+    )
     (data_dir / "loop_lag.json").write_text(json.dumps(probe.lag.summary()))
 
 
