@@ -463,7 +463,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=Path, help="write the server's cProfile stats here")
     parser.add_argument(
         "--experiment",
-        choices=("cached_history", "gc_off", "gc_tuned"),
+        choices=("cached_history", "gc_off"),
         help="patch the server to measure a fix",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON line")
