@@ -4,24 +4,15 @@ real application, authenticated by the session cookie (R-RM-10, R-RM-12, R-RM-13
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
-import pytest
 from ahiko_helpers import Ahiko, to_hand
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
 from ahiko.rooms import commands as c
-from ahiko.server.app import create_app
-from ahiko.server.services import CSRF_HEADER
-from ahiko.server.settings import Settings
 from ahiko.wallet.check import check_ledger
 from ahiko.wallet.policy import SIGNUP_GRANT
-
-FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 
 
 def test_R_RM_12_the_same_buy_in_sent_twice_at_once_is_applied_once(ahiko: Ahiko) -> None:
@@ -72,15 +63,6 @@ def test_R_RM_13_a_reload_during_a_hand_is_refused_with_a_clear_message(ahiko: A
     assert not reply.ok and (reply.code, reply.rule) == ("in_hand", "R-RM-13")
     assert reply.message.startswith("reloads happen between hands")
     assert ahiko.wallet_of(ana) == SIGNUP_GRANT - 100
-
-
-@pytest.fixture
-def client(sqlite_url: str, tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(data_dir=tmp_path / "data", database_url=sqlite_url)
-    app = create_app(settings, password_hasher=FAST_HASHER)
-    with TestClient(app, headers={CSRF_HEADER: "1"}) as test_client:
-        yield test_client
-    app.state.services.engine.dispose()
 
 
 def _sign_up(client: TestClient, name: str) -> dict[str, Any]:

@@ -4,32 +4,14 @@ start with a tier's fixed blinds, where a seat is paid from the wallet (R-RM-10,
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
 from ahiko.rooms.blinds import BlindIncrease
 from ahiko.rooms.registry import RoomRegistry
-from ahiko.server.app import create_app
-from ahiko.server.services import CSRF_HEADER
-from ahiko.server.settings import Settings
 from ahiko.wallet.check import check_ledger
 from ahiko.wallet.policy import SIGNUP_GRANT
-
-FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
-
-
-@pytest.fixture
-def client(sqlite_url: str, tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(data_dir=tmp_path / "data", database_url=sqlite_url)
-    app = create_app(settings, password_hasher=FAST_HASHER)
-    with TestClient(app, headers={CSRF_HEADER: "1"}) as test_client:
-        yield test_client
-    app.state.services.engine.dispose()
 
 
 def sign_up(client: TestClient, username: str) -> dict[str, Any]:
