@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 from .conftest import DESKTOP, open_page
@@ -34,3 +37,16 @@ def close(page: Any) -> None:
     errors = list(page.console_errors)
     page.context.close()
     assert errors == [], f"console errors: {errors}"
+
+
+AHIKO = Path(sys.executable).with_name("ahiko")
+
+
+def assert_ahiko_verifies(proof_path: Path, public_key: str, digest: str | None = None) -> None:
+    """The downloaded proof file passes `ahiko verify` (exit 0), optionally against the
+    digest the browser received live."""
+    args = [str(AHIKO), "verify", "--pubkey", public_key, str(proof_path)]
+    if digest is not None:
+        args[2:2] = ["--expect-digest", digest]
+    verdict = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    assert verdict.returncode == 0, verdict.stdout + verdict.stderr

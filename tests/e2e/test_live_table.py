@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from .conftest import PHONE, screenshot
-from .helpers import close
+from .helpers import assert_ahiko_verifies, close
 from .play import acts_sent, create_room, host_menu, play, sign_up, sit
 
 pytestmark = pytest.mark.browser
-
-AHIKO = Path(sys.executable).with_name("ahiko")
 
 
 def test_R_RM_03_sign_up_create_room_with_two_bots_and_play_three_hands(browser, server, tmp_path):
@@ -57,21 +52,7 @@ def test_R_RM_03_sign_up_create_room_with_two_bots_and_play_three_hands(browser,
     info.value.save_as(proof_path)
     proof = json.loads(proof_path.read_text())
     key = page.evaluate("fetch('/api/fairness/public-key').then(r => r.json())")["public_key"]
-    verdict = subprocess.run(
-        [
-            str(AHIKO),
-            "verify",
-            "--expect-digest",
-            proof["commitment"]["digest"],
-            "--pubkey",
-            key,
-            str(proof_path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert verdict.returncode == 0, verdict.stdout + verdict.stderr
+    assert_ahiko_verifies(proof_path, key, proof["commitment"]["digest"])
     close(page)
 
 

@@ -4,20 +4,15 @@ sends, in real headless Chromium."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from .conftest import PHONE
 from .frames import PUBLIC_KEY_HEX
-from .helpers import close, open_fixture, sent_frames
+from .helpers import assert_ahiko_verifies, close, open_fixture, sent_frames
 
 pytestmark = pytest.mark.browser
-
-AHIKO = Path(sys.executable).with_name("ahiko")
 
 
 def test_R_HE_06_action_bar_offers_only_the_legal_actions(browser, static_url):
@@ -183,21 +178,7 @@ def test_R_FD_03_check_cards_shows_every_card_consistent(browser, static_url, tm
     assert [c["position"] for c in proof["cards"]] == [2, 7, 10, 11, 12]
     assert proof["client_observation"]["commitment_before_cards"] is True
     assert page.get_attribute(".verify-signature", "data-status") == "pass"
-    verdict = subprocess.run(
-        [
-            str(AHIKO),
-            "verify",
-            "--expect-digest",
-            proof["commitment"]["digest"],
-            "--pubkey",
-            PUBLIC_KEY_HEX,
-            str(path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert verdict.returncode == 0, verdict.stdout + verdict.stderr
+    assert_ahiko_verifies(path, PUBLIC_KEY_HEX, proof["commitment"]["digest"])
     close(page)
 
 
