@@ -10,7 +10,13 @@ import pytest
 from ahiko.cli import main
 from ahiko.history.hand_log import VisibleCards
 from ahiko.history.phh import PhhError, dumps, loads
-from ahiko.history.phh_holdem import holdem_finishing_stacks, holdem_from_phh, holdem_to_phh
+from ahiko.history.phh_holdem import (
+    _read_lines,
+    _read_usual_lines,
+    holdem_finishing_stacks,
+    holdem_from_phh,
+    holdem_to_phh,
+)
 from ahiko.history.pokerstars import TableInfo, to_pokerstars
 from ahiko.history.replay import find_phh_files, replay_file, replay_text
 from ahiko.poker.actions import Action
@@ -223,3 +229,41 @@ def test_R_PT_01_pokerstars_side_pots_are_named_and_summed() -> None:
         "Seat 2: Player2 (big blind) showed [Ah Ks] and won (125) with Full house, kings over queens"
         in lines
     )
+
+
+def test_usual_file_reader_gives_what_the_general_reader_gives_on_every_sample() -> None:
+    docs = [loads(p.read_text()) for p in find_phh_files([SAMPLES])]
+    fast = 0
+    for doc in (d for d in docs if d.variant == "NT"):
+        usual = _read_usual_lines(doc.actions, doc.player_count)
+        if usual is not None:
+            fast += 1
+            assert usual == _read_lines(doc.actions, doc.player_count)
+    assert fast >= 150  # the Pluribus hands all take the fast reader
+
+
+@pytest.mark.parametrize(
+    "actions",
+    [
+        ["d dh p2 AcKd", "d dh p1 QhJh", "p2 f"],  # hole lines out of position order
+        ["d dh p1 Ac??", "d dh p2 QhJh", "p2 f"],  # an unknown card
+        ["d dh p1 AcKd", "d dh p2 AcJh", "p2 f"],  # a card dealt twice
+        ["d dh p1 AcKd", "d dh p2 QhJh", "p2 cc", "p1 cc", "d db AcTh9h"],  # board repeats Ac
+        ["d dh p1 AcKd", "d dh p2 QhJh", "p2 cc", "p1 cc", "d db Th9h8h7h6h5h"],
+        ["d dh p1 AcKd", "d dh p2 QhJh", "p2 cc", "p1 cc", "d db Th9h8h", "d dh p1 2c"],
+        ["d dh p1 AcKd", "d dh p2 QhJh", "p2 sd"],
+        ["d dh p1 AcKd", "d dh p2 QhJh", "p2  cc", "p1 sm AcKd"],  # other spellings
+        ["d dh p1 AcKd", "d dh p2 QhJh", "p3 cc"],  # no such player
+        ["d dh p1 AcKd", "d dh p2 QhJh", "p2 cbr 1x"],
+    ],
+)
+def test_usual_file_reader_reads_as_the_general_reader_or_leaves_it_to_it(
+    actions: list[str],
+) -> None:
+    usual = _read_usual_lines(actions, 2)
+    try:
+        general = _read_lines(actions, 2)
+    except PhhError:
+        assert usual is None  # the general reader names the error
+    else:
+        assert usual in (None, general)

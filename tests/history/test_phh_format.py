@@ -6,6 +6,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ahiko.history.deck_rebuild import draw_deck, holdem_deck
 from ahiko.history.flat_toml import loads_flat
@@ -347,6 +349,59 @@ def test_R_HE_04_replay_fast_hole_lines_name_the_same_errors(
     ],
 )
 def test_flat_toml_number_arrays_read_as_tomllib_or_not_at_all(text: str) -> None:
+    try:
+        expected = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        assert loads_flat(text) is None
+    else:
+        assert loads_flat(text) in (expected, None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a = 'x', 'b': 'y'\n",  # a second JSON member smuggled in after a TOML string
+        "a = 'x'\nb = 'y', 'a': 1\n",
+        "a = 'del \x7f'\n",  # DEL: JSON reads it, TOML refuses it
+        "a = 'tab\there'\n",  # a tab: TOML reads it, JSON refuses it
+        "a = [1e05, 0e5, -0]\n",
+        "a = '''x'''\n",
+        "a = [1, 2] , 'b'\n",
+        "a = null\n",
+        "a = {}\n",
+        "a = ''\nb = []\n",
+        "a = 1\nb = 2\na = 3\n",
+        "a = true\nb = [true, 'x', 1.5]\n",
+    ],
+)
+def test_flat_toml_json_path_reads_as_tomllib_or_not_at_all(text: str) -> None:
+    try:
+        expected = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        assert loads_flat(text) is None
+    else:
+        assert loads_flat(text) in (expected, None)
+
+
+_TOML_BITS = st.sampled_from(
+    [
+        *("'", '"', "[", "]", ",", " ", "\t", ":", "#", "{", "}", "=", "\\", "\x7f", "\x01"),
+        *("0", "1", "12", "-", "+", ".", "e", "E", "_", "x", "true", "false", "null", "nan"),
+        *("inf", "NaN", "Infinity", "p1 cc", "é"),
+    ]
+)
+_TOML_VALUES = st.one_of(
+    st.lists(_TOML_BITS, max_size=8).map("".join),
+    st.sampled_from(["'NT'", "[1, 2]", "['p1 f', 'p2 cc']", "10112.5", "true", "[]"]),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c-d", "e_1"]), _TOML_VALUES), max_size=4))
+def test_flat_toml_reads_generated_documents_as_tomllib_or_not_at_all(
+    lines: list[tuple[str, str]],
+) -> None:
+    text = "".join(f"{key} = {value}\n" for key, value in lines)
     try:
         expected = tomllib.loads(text)
     except tomllib.TOMLDecodeError:

@@ -14,15 +14,19 @@ deals the board and runs the showdown itself.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 
 from ahiko.poker.actions import ActionKind
+from ahiko.poker.cards import FULL_DECK_SET, Card
 from ahiko.poker.config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
 from ahiko.poker.events import ActionTaken, CardsShown, Mucked, StreetDealt
 from ahiko.poker.fast_init import fast_init
 from ahiko.poker.holdem import HoldemHand
+from ahiko.poker.layout import HOLDEM_BOARD_CARDS
 
 from .deck_rebuild import HoldemDealing
 from .hand_log import HandLog, VisibleCards
@@ -98,6 +102,78 @@ def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
     """Replay an ``NT`` document through our engine; the returned hand is over."""
     setup = holdem_setup(doc)
     n = doc.player_count
+    deck, moves, shows = _read_usual_lines(doc.actions, n) or _read_lines(doc.actions, n)
+    seats, stacks, button = setup.seats, setup.stacks, setup.button
+    # Seats ascend already when the button is the highest (always without a ``seats`` field).
+    if button == max(seats):
+        hand, _ = HoldemHand.start(setup.config, seats, stacks, button, deck)
+    else:
+        ordered_seats, ordered_stacks = seats_in_table_order(seats, stacks)
+        hand, _ = HoldemHand.start(setup.config, ordered_seats, ordered_stacks, button, deck)
+    apply_holdem_moves(hand, moves, seats)
+    if not hand.is_over:
+        raise PhhError(f"the actions end before the hand does ({len(doc.actions)} actions)")
+    apply_voluntary_shows(hand, shows, seats)
+    return hand
+
+
+_Lines = tuple[tuple[Card, ...], list[tuple[PlayerMove, str]], list[PlayerMove]]
+_CARD = "([2-9TJQKA][cdhs])"
+
+
+@lru_cache(maxsize=16)
+def _usual_hole_lines(n: int) -> re.Pattern[str]:
+    """``d dh p1 XxYy`` .. ``d dh pn XxYy`` on consecutive lines, as most files begin."""
+    return re.compile("\n".join(f"d dh {player_label(j)} {_CARD}{_CARD}" for j in range(n)))
+
+
+def _read_usual_lines(actions: list[str], n: int) -> _Lines | None:
+    """The deck, the moves and the shows of the usual file: every hole card known and dealt
+    first in position order, the board in known cards. Anything else (an unknown or repeated
+    card, another spelling, an error) gives None, and ``_read_lines`` reads it all again."""
+    holes = _usual_hole_lines(n).fullmatch("\n".join(actions[:n]))
+    if holes is None:
+        return None
+    codes = KNOWN_CARD_CODES
+    dealt = list(map(codes.__getitem__, holes.groups()))
+    known = dealt[0::2] + dealt[1::2]  # holdem-noburn-v1: first cards round the table, then seconds
+    moves: list[tuple[PlayerMove, str]] = []
+    shows: list[PlayerMove] = []
+    betting, players = betting_lines(n), PLAYER_INDEX
+    for line in islice(actions, n, None):
+        entry = betting.get(line)
+        if entry is not None:
+            moves.append(entry)
+            continue
+        if line[2:7] == " cbr ":
+            j = players.get(line[:2], n)
+            amount = line[7:]
+            if j < n and amount.isascii() and amount.isdigit():
+                moves.append((PlayerMove(j, "cbr", int(amount)), line))
+                continue
+        elif line[:5] == "d db " and len(line) in (7, 11):
+            board = [codes.get(line[i : i + 2], -1) for i in range(5, len(line), 2)]
+            if -1 in board:
+                return None
+            known += board
+            continue
+        try:
+            action = parse_action(line, n)
+        except PhhError:
+            return None
+        if type(action) is not PlayerMove or action.verb == "sd":
+            return None
+        if action.verb == "sm":
+            shows.append(action)
+        else:
+            moves.append((action, line))
+    if len(known) > 2 * n + HOLDEM_BOARD_CARDS or len(set(known)) != len(known):
+        return None
+    return (*known, *sorted(FULL_DECK_SET.difference(known))), moves, shows
+
+
+def _read_lines(actions: list[str], n: int) -> _Lines:
+    """The deck, the moves and the shows of any file, naming the first line that is wrong."""
     # One pass over the lines: dealt cards go straight to their deck positions, player
     # moves wait for the deck to be complete.
     dealing = HoldemDealing(n)
@@ -105,7 +181,7 @@ def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
     shows: list[PlayerMove] = []
     betting, hole_prefixes, cards = betting_lines(n), HOLE_LINE_PREFIXES, KNOWN_CARD_CODES
     players = PLAYER_INDEX
-    for line in doc.actions:
+    for line in actions:
         # The most frequent lines ("p3 f", "p1 cc") are looked up whole, without a call.
         entry = betting.get(line)
         if entry is not None:
@@ -138,20 +214,7 @@ def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
         else:
             assert isinstance(action, DealBoard)
             dealing.board(action)
-    seats, stacks, button = setup.seats, setup.stacks, setup.button
-    # Seats ascend already when the button is the highest (always without a ``seats`` field).
-    if button == max(seats):
-        hand, _ = HoldemHand.start(setup.config, seats, stacks, button, dealing.deck())
-    else:
-        ordered_seats, ordered_stacks = seats_in_table_order(seats, stacks)
-        hand, _ = HoldemHand.start(
-            setup.config, ordered_seats, ordered_stacks, button, dealing.deck()
-        )
-    apply_holdem_moves(hand, moves, seats)
-    if not hand.is_over:
-        raise PhhError(f"the actions end before the hand does ({len(doc.actions)} actions)")
-    apply_voluntary_shows(hand, shows, seats)
-    return hand
+    return dealing.deck(), moves, shows
 
 
 def holdem_finishing_stacks(hand: HoldemHand) -> list[int]:

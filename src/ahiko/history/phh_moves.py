@@ -129,6 +129,8 @@ def apply_voluntary_shows(
 
 def per_player(value: object, n: int, name: str) -> list[int]:
     """A PHH per-player field (a number for everyone, or an array padded with zeros)."""
+    if type(value) is list and len(value) == n:  # the usual: one entry per player
+        return chip_counts(value, name)
     if isinstance(value, int | float) and not isinstance(value, bool):
         return [whole_chips(value, name)] * n
     if not isinstance(value, list):
@@ -138,9 +140,12 @@ def per_player(value: object, n: int, name: str) -> list[int]:
     return chip_counts(value + [0] * (n - len(value)), name)
 
 
+_ONLY_INT = {int}
+
+
 def chip_counts(values: list[object], name: str) -> list[int]:
     """``values`` as whole chip counts; the first one that is not is named in the error."""
-    if set(map(type, values)) == {int}:
+    if set(map(type, values)) == _ONLY_INT:
         counts = cast(list[int], values)
         if min(counts) >= 0:
             return counts

@@ -45,6 +45,13 @@ class Rules:
     cap: str  # raise cap reached (limit)
 
 
+# Folds and checks carry no amount: their events are the same for every hand, and events are
+# frozen, so one object per seat serves every log (a third of all actions, one less object).
+_SHARED_EVENT_SEATS = 16
+_FOLDED = tuple(ActionTaken(s, _FOLD._value_, 0, 0, False) for s in range(_SHARED_EVENT_SEATS))
+_CHECKED = tuple(ActionTaken(s, _CHECK._value_, 0, 0, False) for s in range(_SHARED_EVENT_SEATS))
+
+
 class BettingRound:
     __slots__ = (
         "_legal_cache",
@@ -259,10 +266,14 @@ class BettingRound:
         if kind is _FOLD:
             self.folded[i] = True
             self.last_action[i] = (name, 0)
+            if 0 <= seat < _SHARED_EVENT_SEATS:
+                return _FOLDED[seat]
             return ActionTaken(seat, name, 0, 0, False)
         self.acted_level[i] = self.level if self.fixed_limit else 0
         if kind is _CHECK:
             self.last_action[i] = (name, 0)
+            if 0 <= seat < _SHARED_EVENT_SEATS:
+                return _CHECKED[seat]
             return ActionTaken(seat, name, 0, 0, False)
         stacks, bets = self.stacks, self.bets
         if kind is _CALL:

@@ -15,7 +15,7 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK_SIZE = 52
 FULL_DECK: tuple[Card, ...] = tuple(range(DECK_SIZE))
-_FULL_DECK_SET = frozenset(FULL_DECK)
+FULL_DECK_SET = frozenset(FULL_DECK)
 
 
 class CardError(ValueError):
@@ -78,6 +78,6 @@ def format_cards(cards: Iterable[Card], sep: str = "") -> str:
 def validate_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
     """A deck in deal-position order must be a permutation of the 52 cards."""
     d = tuple(deck)
-    if len(d) != DECK_SIZE or set(d) != _FULL_DECK_SET:
+    if len(d) != DECK_SIZE or set(d) != FULL_DECK_SET:
         raise CardError("a deck must hold each of the 52 cards exactly once")
     return d
