@@ -42,7 +42,6 @@ _Scanner = Callable[[str, int], tuple[Any, int]]  # (value, index after it)
 _scan_json: _Scanner = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 _NUMBER_TYPES = {int, float}
 _NUMBER_ITEM = re.compile(_NUMBER)
-_decode_json = json.JSONDecoder().decode
 _CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b-\x1f\x7f]")  # tab and newline are allowed
 _NOT_JSON_SAFE = ('"', "\\", "#", "{", ":", "\x7f", "null", "NaN", "Infinity")
 
@@ -86,12 +85,13 @@ def _parse_as_json(text: str) -> dict[str, Any] | None:
     pairs = _KEY_VALUE_LINE.findall(text)
     if len(pairs) != text.count("\n") + (not text.endswith("\n")):
         return None
-    body = ", ".join([f'"{key}": {value}' for key, value in pairs]).replace("'", '"')
+    document = "{" + ", ".join([f'"{key}": {value}' for key, value in pairs]) + "}"
     try:
-        out = _decode_json("{" + body + "}")
-    except ValueError:
+        out, end = _scan_json(document.replace("'", '"'), 0)
+    except (ValueError, StopIteration, RecursionError):
         return None
-    return out if len(out) == len(pairs) else None  # fewer: a key given twice
+    # fewer members than lines: a key given twice
+    return out if end == len(document) and len(out) == len(pairs) else None
 
 
 def _parse_one_value_per_line(text: str) -> dict[str, Any]:
