@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint venv clean
+.PHONY: run test bench lint screenshots venv clean
 
 venv: $(STAMP)
 
@@ -23,6 +23,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
+
+screenshots: $(STAMP)
+	AHIKO_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -q tests/e2e
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench tools
