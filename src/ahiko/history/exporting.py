@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ahiko.poker.hand import BaseHand
+from ahiko.poker.hand import AnyHand
 
 from .hand_log import VisibleCards
 from .phh import DRAW_VARIANT, dumps, loads
@@ -19,7 +19,7 @@ def export_text(phh_text: str, fmt: str, viewer: int | None = None) -> str:
         raise ValueError(f"unknown format {fmt!r}; use pokerstars or phh")
     doc = loads(phh_text)
     players = doc.players
-    hand: BaseHand
+    hand: AnyHand
     if doc.variant == DRAW_VARIANT:
         draw = draw_from_phh(doc)
         if fmt == "phh":
@@ -34,5 +34,5 @@ def export_text(phh_text: str, fmt: str, viewer: int | None = None) -> str:
     return to_pokerstars(hand, _visible(hand, viewer), TableInfo(names=names))
 
 
-def _visible(hand: BaseHand, viewer: int | None) -> VisibleCards:
+def _visible(hand: AnyHand, viewer: int | None) -> VisibleCards:
     return VisibleCards.all_cards(hand) if viewer is None else VisibleCards.for_viewer(hand, viewer)

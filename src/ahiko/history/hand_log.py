@@ -23,7 +23,7 @@ from ahiko.poker.events import (
     HoleDealt,
     Mucked,
 )
-from ahiko.poker.hand import BaseHand
+from ahiko.poker.hand import AnyHand
 from ahiko.poker.view import view
 
 
@@ -98,7 +98,7 @@ class VisibleCards:
     everything: bool = False
 
     @classmethod
-    def for_viewer(cls, hand: BaseHand, viewer: int | None) -> VisibleCards:
+    def for_viewer(cls, hand: AnyHand, viewer: int | None) -> VisibleCards:
         """What ``viewer`` (a seat, or None for a spectator) may see, as the engine's
         ``view`` decides it."""
         seen = view(hand, viewer)
@@ -107,7 +107,7 @@ class VisibleCards:
         return cls(HandLog(hand.events), own, visible)
 
     @classmethod
-    def all_cards(cls, hand: BaseHand) -> VisibleCards:
+    def all_cards(cls, hand: AnyHand) -> VisibleCards:
         """A private server archive: every dealt card."""
         log = HandLog(hand.events)
         return cls(log, None, frozenset(log.started.seats), everything=True)

@@ -29,7 +29,7 @@ from ahiko.poker.events import (
     PotAwarded,
     StreetDealt,
 )
-from ahiko.poker.hand import BaseHand
+from ahiko.poker.hand import AnyHand
 from ahiko.poker.ranking import hand_value
 
 from .hand_log import HandLog, VisibleCards
@@ -286,7 +286,7 @@ def _cards(cards: Sequence[Card | None]) -> str:
     return describe_cards([c for c in cards if c is not None])
 
 
-def to_pokerstars(hand: BaseHand, cards: VisibleCards, table: TableInfo | None = None) -> str:
+def to_pokerstars(hand: AnyHand, cards: VisibleCards, table: TableInfo | None = None) -> str:
     """The finished hand (hold'em or draw) as PokerStars-style text, for the reader that
     ``cards`` was made for."""
     return _Writer(hand.events, cards, table or TableInfo()).write()

@@ -16,20 +16,19 @@ still happens.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Self
 
 from .actions import Action, ActionKind, IllegalAction, LegalActions
 from .betting import Rules
 from .cards import DECK_SIZE, Card, format_card
 from .config import DRAW_MAX_DISCARDS, DRAW_MAX_PLAYERS, DRAW_MIN_PLAYERS, DrawConfig
-from .events import Discarded, Event, HandStarted, StreetDealt
+from .events import Discarded, StreetDealt
 from .hand import BaseHand
 from .layout import DRAW_HAND_CARDS, DRAW_LAYOUT, draw_replacement_position
 
 DISCARD_RULE = "R-DR-05"
 
 
-class DrawHand(BaseHand):
+class DrawHand(BaseHand[DrawConfig]):
     variant = "draw"
     layout = DRAW_LAYOUT
     min_players = DRAW_MIN_PLAYERS
@@ -47,30 +46,13 @@ class DrawHand(BaseHand):
         button: int,
         deck: Sequence[Card],
     ) -> None:
-        super().__init__(seats, stacks, button, deck)
-        self.config = config
+        super().__init__(config, seats, stacks, button, deck)
         self.draw_queue: list[int] = []  # indices still to draw, in order
         self.replacements = 0  # replacement cards dealt so far
 
     @classmethod
-    def start(
-        cls,
-        config: DrawConfig,
-        seats: Sequence[int],
-        stacks: Sequence[int],
-        button: int,
-        deck: Sequence[Card],
-    ) -> tuple[Self, list[Event]]:
-        """Ante, deal, and stop at the first decision. Returns the hand and its events so far."""
-        hand = cls(config, seats, stacks, button, deck)
-        hand._begin()
-        return hand, list(hand.log)
-
-    @classmethod
-    def _from_started(cls, started: HandStarted, deck: Sequence[Card]) -> Self:
-        config = DrawConfig(**started.config)
-        hand, _ = cls.start(config, started.seats, started.stacks, started.button, deck)
-        return hand
+    def _config_from(cls, values: dict[str, int]) -> DrawConfig:
+        return DrawConfig(**values)
 
     def stakes(self) -> dict[str, int]:
         cfg = self.config

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import repeat
 from operator import sub
-from typing import ClassVar, Self
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from .actions import Action, ActionKind, IllegalAction, LegalActions
 from .betting import BettingRound, Rules
@@ -36,8 +36,12 @@ from .pots import Pot, build_pots, split_pot
 from .ranking import hand_strength, strength_names
 from .result import HandResult, PotResult
 
+ConfigT = TypeVar("ConfigT")
 
-class BaseHand:
+
+class BaseHand(Generic[ConfigT]):
+    """A hand of a variant whose stakes are a ``ConfigT`` (HoldemConfig, DrawConfig)."""
+
     variant: ClassVar[str]
     layout: ClassVar[str]
     min_players: ClassVar[int]
@@ -46,8 +50,14 @@ class BaseHand:
     show_rule: ClassVar[str]
 
     def __init__(
-        self, seats: Sequence[int], stacks: Sequence[int], button: int, deck: Sequence[Card]
+        self,
+        config: ConfigT,
+        seats: Sequence[int],
+        stacks: Sequence[int],
+        button: int,
+        deck: Sequence[Card],
     ) -> None:
+        self.config = config
         seats, stacks = tuple(seats), tuple(stacks)
         if not self.min_players <= len(seats) <= self.max_players:
             raise ValueError(
@@ -84,6 +94,21 @@ class BaseHand:
         self.log: list[Event] = []
         self._seats_given = seats
         self._stacks_given = stacks
+
+    @classmethod
+    def start(
+        cls,
+        config: ConfigT,
+        seats: Sequence[int],
+        stacks: Sequence[int],
+        button: int,
+        deck: Sequence[Card],
+    ) -> tuple[Self, list[Event]]:
+        """Post the forced bets, deal, and stop at the first decision (or play to the end if
+        nobody can bet). Returns the hand and the events so far."""
+        hand = cls(config, seats, stacks, button, deck)
+        hand._begin()
+        return hand, list(hand.log)
 
     # --- public API -------------------------------------------------------------------
 
@@ -182,6 +207,17 @@ class BaseHand:
 
     @classmethod
     def _from_started(cls, started: HandStarted, deck: Sequence[Card]) -> Self:
+        config = cls._config_from(started.config)
+        hand, _ = cls.start(config, started.seats, started.stacks, started.button, deck)
+        return hand
+
+    @classmethod
+    def _config_from(cls, values: dict[str, int]) -> ConfigT:
+        """The config a ``hand_started`` event's stakes describe."""
+        raise NotImplementedError
+
+    def _begin(self) -> None:
+        """Forced bets and the deal, up to the first decision."""
         raise NotImplementedError
 
     def _turn_index(self, seat: int) -> int:
@@ -379,6 +415,9 @@ class BaseHand:
         self.result = HandResult(
             awards, dict(zip(order, map(sub, chips, self.starting), strict=True)), final, showdown
         )
+
+
+AnyHand = BaseHand[Any]  # a hand of either variant
 
 
 @lru_cache(maxsize=64)

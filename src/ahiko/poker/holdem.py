@@ -15,14 +15,11 @@ more than one player can still bet, the rest of the board is dealt without betti
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Self
-
 from .actions import Action, ActionKind
 from .betting import Rules
 from .cards import Card
 from .config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
-from .events import BlindPosted, Event, HandStarted
+from .events import BlindPosted, Event
 from .hand import BaseHand
 from .layout import HOLDEM_LAYOUT, holdem_positions
 
@@ -32,7 +29,7 @@ _NEXT_STREET = {"preflop": "flop", "flop": "turn", "turn": "river"}
 _STREET_BOARD = {"flop": slice(0, 3), "turn": slice(3, 4), "river": slice(4, 5)}
 
 
-class HoldemHand(BaseHand):
+class HoldemHand(BaseHand[HoldemConfig]):
     variant = "holdem"
     layout = HOLDEM_LAYOUT
     min_players = HOLDEM_MIN_PLAYERS
@@ -40,37 +37,9 @@ class HoldemHand(BaseHand):
     rules = Rules(order="R-HE-05", actions="R-HE-06", size="R-HE-07", reopen="R-HE-08", cap="")
     show_rule = "R-HE-12"
 
-    def __init__(
-        self,
-        config: HoldemConfig,
-        seats: Sequence[int],
-        stacks: Sequence[int],
-        button: int,
-        deck: Sequence[Card],
-    ) -> None:
-        super().__init__(seats, stacks, button, deck)
-        self.config = config
-
     @classmethod
-    def start(
-        cls,
-        config: HoldemConfig,
-        seats: Sequence[int],
-        stacks: Sequence[int],
-        button: int,
-        deck: Sequence[Card],
-    ) -> tuple[Self, list[Event]]:
-        """Post antes and blinds, deal, and stop at the first decision (or play to the end
-        if nobody can bet). Returns the hand and the events so far."""
-        hand = cls(config, seats, stacks, button, deck)
-        hand._begin()
-        return hand, list(hand.log)
-
-    @classmethod
-    def _from_started(cls, started: HandStarted, deck: Sequence[Card]) -> Self:
-        config = HoldemConfig(**started.config)
-        hand, _ = cls.start(config, started.seats, started.stacks, started.button, deck)
-        return hand
+    def _config_from(cls, values: dict[str, int]) -> HoldemConfig:
+        return HoldemConfig(**values)
 
     def stakes(self) -> dict[str, int]:
         cfg = self.config

@@ -13,7 +13,7 @@ from typing import Protocol, TypeVar
 
 from .actions import Action, ActionKind, LegalActions
 from .events import Event
-from .hand import BaseHand
+from .hand import AnyHand
 
 T = TypeVar("T")
 
@@ -46,7 +46,7 @@ def random_action(legal: LegalActions, hand_cards: tuple[int, ...], rng: ActionR
     return Action(kind)
 
 
-def random_play(hand: BaseHand, rng: ActionRng) -> list[Event]:
+def random_play(hand: AnyHand, rng: ActionRng) -> list[Event]:
     """Act at random until the hand is over; returns the events this produced."""
     produced: list[Event] = []
     while True:

@@ -31,11 +31,11 @@ from typing import Any
 
 from .cards import format_card
 from .events import CardsShown, PotAwarded, public_event_dict
-from .hand import BaseHand
+from .hand import AnyHand
 from .pots import build_pots
 
 
-def view(hand: BaseHand, viewer: int | None, *, with_history: bool = True) -> dict[str, Any]:
+def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dict[str, Any]:
     """Everything ``viewer`` (a seat, or None for a spectator) may know about the hand now.
 
     ``with_history=False`` leaves out ``history`` (rebuilding it is most of the cost of a
@@ -91,7 +91,7 @@ def view(hand: BaseHand, viewer: int | None, *, with_history: bool = True) -> di
     return result
 
 
-def public_history(hand: BaseHand, viewer: int | None, start: int = 0) -> list[dict[str, Any]]:
+def public_history(hand: AnyHand, viewer: int | None, start: int = 0) -> list[dict[str, Any]]:
     """The public history entries from ``start`` on, as ``viewer`` may see them: the same
     entries as ``view(hand, viewer)["history"][start:]``."""
     me = _index_of(hand, viewer)
@@ -100,18 +100,18 @@ def public_history(hand: BaseHand, viewer: int | None, start: int = 0) -> list[d
     return [_public(e, blind_to_others, my_seat) for e in hand.log[start:]]
 
 
-def _index_of(hand: BaseHand, viewer: int | None) -> int | None:
+def _index_of(hand: AnyHand, viewer: int | None) -> int | None:
     me = hand.index.get(viewer) if viewer is not None else None
     if viewer is not None and me is None:
         raise ValueError(f"seat {viewer} is not in this hand")
     return me
 
 
-def _blind_to_others(hand: BaseHand, me: int | None) -> bool:
+def _blind_to_others(hand: AnyHand, me: int | None) -> bool:
     return hand.variant == "draw" and me is not None and hand.folded[me]
 
 
-def _pots(hand: BaseHand, round_bets: list[int]) -> list[dict[str, Any]]:
+def _pots(hand: AnyHand, round_bets: list[int]) -> list[dict[str, Any]]:
     if hand.result is not None:
         return [{"amount": p.amount, "eligible": list(p.eligible)} for p in hand.result.pots]
     gathered = [

@@ -22,7 +22,7 @@ from ahiko.history.phh_holdem import holdem_to_phh
 from ahiko.history.pokerstars import TableInfo, to_pokerstars
 from ahiko.poker.draw import DrawHand
 from ahiko.poker.events import event_from_dict
-from ahiko.poker.hand import BaseHand
+from ahiko.poker.hand import AnyHand
 from ahiko.poker.holdem import HoldemHand
 from ahiko.rooms.hand_archive import deal_from_record
 from ahiko.store.hand_archive import ArchivedHand
@@ -39,7 +39,7 @@ class Download:
     text: str
 
 
-def rebuild_hand(archived: ArchivedHand) -> BaseHand:
+def rebuild_hand(archived: ArchivedHand) -> AnyHand:
     """The engine's hand, folded from the archived private log and deck."""
     events = [event_from_dict(dict(e)) for e in archived.events]
     deck = [int(c) for c in archived.deal["deck"]]

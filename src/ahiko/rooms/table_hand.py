@@ -26,7 +26,7 @@ from ahiko.fairness.release import (
 from ahiko.poker.actions import Action, LegalActions
 from ahiko.poker.cards import Card, parse_card
 from ahiko.poker.events import Event, event_to_dict
-from ahiko.poker.hand import BaseHand
+from ahiko.poker.hand import AnyHand
 from ahiko.poker.holdem import HoldemHand
 from ahiko.poker.layout import DRAW_LAYOUT, HOLDEM_LAYOUT
 from ahiko.poker.view import view as engine_view
@@ -71,7 +71,7 @@ class TableHand:
         self.button = button
         self.committer = committer
         self.phase = Phase.COMMITTED
-        self.engine: BaseHand | None = None
+        self.engine: AnyHand | None = None
         self.deal_state = DealState()
         self.history_sent = 0  # public history entries already broadcast
 
@@ -87,7 +87,7 @@ class TableHand:
         seats = sorted(self.players)
         stacks = [self.start_stacks[s] for s in seats]
         deck = self.committer.deck
-        hand: BaseHand
+        hand: AnyHand
         if self.variant is Variant.HOLDEM:
             hand, events = HoldemHand.start(
                 self.stakes.holdem_config(),
@@ -112,7 +112,7 @@ class TableHand:
         return list(events)
 
     @property
-    def hand(self) -> BaseHand:
+    def hand(self) -> AnyHand:
         if self.engine is None:
             raise RuntimeError("the cards are not dealt yet")
         return self.engine
