@@ -27,7 +27,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "engine",
         "bench/engine.py",
         ["--repeats", "5"],
-        1,
+        3,
         "random-play 6-max hands/s >= 25x pokerkit 0.7.7; PHH replay >= 10x pokerkit",
     ),
     ("bots", "bench/bots.py", [], 1, "decision p99 <= 20 ms (easy, normal), <= 200 ms (hard)"),
