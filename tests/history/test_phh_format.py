@@ -330,6 +330,16 @@ def test_R_HE_04_replay_fast_hole_lines_name_the_same_errors(
         holdem_from_phh(doc)
 
 
+def _assert_read_as_tomllib_reads_or_left_to_it(text: str) -> None:
+    """The fast reader gives tomllib's answer or None; never a document tomllib refuses."""
+    try:
+        expected = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        assert loads_flat(text) is None
+    else:
+        assert loads_flat(text) in (expected, None)
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -348,16 +358,6 @@ def test_R_HE_04_replay_fast_hole_lines_name_the_same_errors(
         "a = [1, 2]]",
     ],
 )
-def _assert_read_as_tomllib_reads_or_left_to_it(text: str) -> None:
-    """The fast reader gives tomllib's answer or None; never a document tomllib refuses."""
-    try:
-        expected = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        assert loads_flat(text) is None
-    else:
-        assert loads_flat(text) in (expected, None)
-
-
 def test_flat_toml_number_arrays_read_as_tomllib_or_not_at_all(text: str) -> None:
     _assert_read_as_tomllib_reads_or_left_to_it(text)
 
