@@ -3,10 +3,13 @@
 Situations are views of real hands (ahiko.poker) played at random to a random decision point:
 half heads-up, half multiway (3 to 9 seats in hold'em, 3 to 6 in draw), stacks from 5 to
 300 big blinds. Each level decides on every situation; times are wall-clock milliseconds per
-decision. Targets (issue 4): p99 <= 20 ms for easy and normal, <= 200 ms for hard, whose
-heads-up Monte Carlo uses HEADS_UP_SAMPLES (>= 9,600 for +-1% equity at 95%) and whose
-multiway simulator runs to MULTIWAY_SAMPLES (9,600) when the estimate is near a decision
-threshold (sequential sampling, ahiko.bots.equity).
+decision. Targets (issue 4): p99 <= 20 ms for easy and normal, <= 200 ms for hard, whose Monte
+Carlo equity runs on every street, pre-flop included, with >= 9,600 samples (+-1% equity at
+95%): HEADS_UP_SAMPLES on eval7's simulator heads-up, MULTIWAY_SAMPLES on the numpy
+multiway simulator (ahiko.bots.equity) otherwise. The ``hard_*_mc_samples`` figures are the
+fewest samples any of hard's equity runs asked for during the timed decisions, by kind:
+heads-up, multiway after the flop, multiway pre-flop. ``holdem_hard_tables_ms`` is the one-off
+build of the hand-value tables (ahiko.bots.vector_eval), done before the timed decisions.
 ``--json`` prints one JSON line.
 """
 
@@ -18,9 +21,12 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
-from ahiko.bots import holdem_hard
+from ahiko.bots import holdem_hard, vector_eval
+from ahiko.bots.equity import WeightedRange
 from ahiko.bots.protocol import load_bot
 from ahiko.poker.config import DrawConfig, HoldemConfig
 from ahiko.poker.draw import DrawHand
@@ -69,12 +75,35 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
+@contextmanager
+def equity_runs_recorded() -> Iterator[list[tuple[str, int]]]:
+    """(kind, samples asked for) of every equity run of the hold'em hard bot meanwhile."""
+    runs: list[tuple[str, int]] = []
+    run = holdem_hard.equity_multiway
+
+    def recorded(
+        hole: Sequence[int],
+        board: Sequence[int],
+        opponents: Sequence[WeightedRange],
+        samples: int,
+        rng: random.Random,
+    ) -> float:
+        kind = "heads_up" if len(opponents) == 1 else "multiway" if board else "preflop_multiway"
+        runs.append((kind, samples))
+        return run(hole, board, opponents, samples, rng)
+
+    holdem_hard.equity_multiway = recorded
+    try:
+        yield runs
+    finally:
+        holdem_hard.equity_multiway = run
+
+
 def measure(count: int, seed: int) -> dict[str, float | int]:
-    figures: dict[str, float | int] = {
-        "situations_per_variant": count,
-        "hard_heads_up_mc_samples": holdem_hard.HEADS_UP_SAMPLES,
-        "hard_multiway_mc_samples": holdem_hard.MULTIWAY_SAMPLES,
-    }
+    figures: dict[str, float | int] = {"situations_per_variant": count}
+    t0 = time.perf_counter()
+    vector_eval.tables()
+    figures["holdem_hard_tables_ms"] = round((time.perf_counter() - t0) * 1000, 1)
     for variant in ("holdem", "draw"):
         views = situations(variant, count, seed)
         for level in LEVELS:
@@ -85,13 +114,19 @@ def measure(count: int, seed: int) -> dict[str, float | int]:
                 (time.perf_counter() - t0) * 1000, 1
             )
             times = []
-            for i, v in enumerate(views):
-                rng = random.Random(i)
-                t0 = time.perf_counter()
-                bot.decide(v, rng)
-                times.append((time.perf_counter() - t0) * 1000)
+            with equity_runs_recorded() as runs:
+                for i, v in enumerate(views):
+                    rng = random.Random(i)
+                    t0 = time.perf_counter()
+                    bot.decide(v, rng)
+                    times.append((time.perf_counter() - t0) * 1000)
             figures[f"{variant}_{level}_p50_ms"] = round(statistics.median(times), 3)
             figures[f"{variant}_{level}_p99_ms"] = round(percentile(times, 0.99), 3)
+            for kind in ("heads_up", "multiway", "preflop_multiway"):
+                asked = [samples for k, samples in runs if k == kind]
+                if asked:
+                    figures[f"hard_{kind}_mc_samples"] = min(asked)
+                    figures[f"hard_{kind}_mc_runs"] = len(asked)
     return figures
 
 

@@ -7,7 +7,6 @@ Uses only the public history and its own cards.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from ahiko.poker.actions import Action
@@ -27,12 +26,10 @@ from .situation import (
     situation_from_view,
 )
 
-# ±1% equity at 95% needs about 9,600 samples (FACTS.md). Multiway runs our own simulator,
-# sequentially: past its first batch only when the estimate is near a decision threshold.
+# ±1% equity at 95% needs about 9,600 samples (FACTS.md), on every street: heads-up on eval7's
+# Monte Carlo, multiway on our numpy simulator (ahiko.bots.equity).
 HEADS_UP_SAMPLES = 10_000
 MULTIWAY_SAMPLES = 9_600
-# Pre-flop runs deal five cards to every player: 9,600 multiway samples would exceed 200 ms.
-PREFLOP_SAMPLES = 4_000
 # Equity a bet or raise needs against the hands that call it.
 VALUE_EDGE = 0.55
 RAISE_EDGE = 0.62
@@ -59,29 +56,23 @@ class HoldemHardBot:
         self,
         sit: Situation,
         rng: random.Random,
-        samples: int | None = None,
         continuing: float | None = None,
-        thresholds: Sequence[float] = (),
     ) -> float:
         """Equity against the opponents' ranges; with ``continuing``, against only the share
-        of each range that would go on against our bet. ``thresholds`` are the equities the
-        decision turns on (multiway runs stop early when clear of them)."""
+        of each range that would go on against our bet."""
         ranges = opponent_ranges(sit)
         opp = [ranges[s] for s in sit.opponents]
         if continuing is not None:
             opp = [continuing_range(r, sit.board, continuing) for r in opp]
-        if samples is None:
-            samples = HEADS_UP_SAMPLES if len(opp) == 1 else MULTIWAY_SAMPLES
-        return equity_multiway(sit.hole, sit.board, opp, samples, rng, thresholds)
+        samples = HEADS_UP_SAMPLES if len(opp) == 1 else MULTIWAY_SAMPLES
+        return equity_multiway(sit.hole, sit.board, opp, samples, rng)
 
-    def equity_when_called(
-        self, sit: Situation, rng: random.Random, to: int, threshold: float
-    ) -> float:
+    def equity_when_called(self, sit: Situation, rng: random.Random, to: int) -> float:
         """Equity against the hands that call a bet or raise to ``to``: each opponent defends
-        the minimum share p/(p+b) of its range. The decision compares it with ``threshold``."""
+        the minimum share p/(p+b) of its range."""
         bet = to - sit.legal.committed - sit.legal.call_cost
         pot = sit.pot + sit.legal.call_cost
-        return self.equity(sit, rng, continuing=defence_share(bet, pot), thresholds=(threshold,))
+        return self.equity(sit, rng, continuing=defence_share(bet, pot))
 
     # --- pre-flop ---------------------------------------------------------------------
 
@@ -97,7 +88,7 @@ class HoldemHardBot:
                 open_pct = 0.7 if not legal.can_check else 0.0
             if legal.can_check:  # big blind after limps: raise for value only
                 cut = 0.56 + 0.04 * (len(sit.opponents) - 1)
-                eq = self.equity(sit, rng, PREFLOP_SAMPLES, thresholds=(cut,))
+                eq = self.equity(sit, rng)
                 if eq >= cut:
                     return aggressive(legal, sit.pot + bb * 2)
                 return Action.check()
@@ -110,7 +101,7 @@ class HoldemHardBot:
         margin = 0.0 if sit.is_last_to_act_postflop else 0.04
         if legal.call_cost < sit.effective_stack * 0.1:
             margin -= 0.04  # implied odds when the call is small against the stacks
-        eq = self.equity(sit, rng, PREFLOP_SAMPLES, thresholds=(value_cut, p + margin))
+        eq = self.equity(sit, rng)
         raise_to = 3 * (legal.committed + legal.call_cost) + sit.pot // 3
         jam = raise_to * 2.5 >= legal.max_to
         if eq >= value_cut:
@@ -139,16 +130,12 @@ class HoldemHardBot:
         p = price(sit)
         # Before the river a call must also pay for the bets still to come.
         margin = 0.0 if river else (0.05 if sit.is_last_to_act_postflop else 0.07)
-        if legal.call_cost == 0:
-            thresholds: tuple[float, ...] = (0.45,)
-        else:
-            thresholds = (0.5, p + margin)
-        eq = self.equity(sit, rng, thresholds=thresholds)
+        eq = self.equity(sit, rng)
         if legal.call_cost == 0:
             frac = 0.5 + 0.3 * tex.wetness + (0.15 if river else 0.0)
             to = min(legal.max_to, legal.max_to if spr < 1.3 else pot_sized_to(sit, frac))
             value_edge = VALUE_EDGE + 0.05 * (n - 1)
-            if eq >= 0.45 and self.equity_when_called(sit, rng, to, value_edge) >= value_edge:
+            if eq >= 0.45 and self.equity_when_called(sit, rng, to) >= value_edge:
                 return aggressive(legal, to)
             if n == 1:
                 if not river and draw.outs >= 8 and rng.random() < 0.6:
@@ -161,7 +148,7 @@ class HoldemHardBot:
             return Action.check()
         to = legal.max_to if spr < 2.5 else pot_sized_to(sit, 0.85)
         raise_edge = RAISE_EDGE + 0.05 * (n - 1)
-        if eq >= 0.5 and self.equity_when_called(sit, rng, to, raise_edge) >= raise_edge:
+        if eq >= 0.5 and self.equity_when_called(sit, rng, to) >= raise_edge:
             return aggressive(legal, to)
         if n == 1 and sit.street == "flop" and draw.outs >= 8 and rng.random() < 0.3:
             return aggressive(legal, to)
