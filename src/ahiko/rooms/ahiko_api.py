@@ -22,7 +22,7 @@ from ahiko.rooms.bot_ahiko import BOT_AHIKO_ID
 from ahiko.rooms.frames import room_summary
 from ahiko.rooms.room import Room
 from ahiko.rooms.tiers import TIERS, tier_of
-from ahiko.server.errors import ApiError
+from ahiko.server.errors import ApiError, error_responses
 
 REFUSAL_STATUS = {"not_seated": 404, "not_ahiko": 404, "closed": 409}
 
@@ -40,6 +40,22 @@ async def open_ahiko_rooms(app: FastAPI) -> AsyncIterator[None]:
 
 router = APIRouter(prefix="/api/ahiko", tags=["ahiko"], lifespan=open_ahiko_rooms)
 SignedIn = Annotated[Player | None, Depends(http_player)]
+UNAVAILABLE = error_responses(503, notes={503: "The Ahiko rooms are not open (`unavailable`)."})
+# A command to a room: REFUSAL_STATUS and _ask say which refusal is which status.
+ROOM_COMMAND = error_responses(
+    401,
+    404,
+    409,
+    notes={
+        404: "No Ahiko room with that id (`no_room`), or you have no seat there (`not_seated`).",
+        409: (
+            "The room refused the command and nothing changed: the code is the room's or the "
+            "wallet's (`closed`, `seat`, `amount_out_of_range`, `in_hand`, `leaving`, "
+            "`insufficient_funds`, `already_seated`, `idempotency_conflict`, ...; "
+            "docs/protocol.md)."
+        ),
+    },
+)
 
 
 class BuyInBody(BaseModel):
@@ -111,12 +127,12 @@ def tiers() -> list[dict[str, object]]:
     return [tier.as_dict() for tier in TIERS]
 
 
-@router.get("/rooms")
+@router.get("/rooms", responses=UNAVAILABLE)
 def ahiko_rooms(request: Request) -> list[dict[str, Any]]:
     return [lobby_entry(room) for room in _lobby(request).rooms()]
 
 
-@router.post("/rooms/{room_id}/buy_in")
+@router.post("/rooms/{room_id}/buy_in", responses=ROOM_COMMAND)
 async def buy_in(
     room_id: str, body: BuyInBody, request: Request, player: SignedIn
 ) -> dict[str, Any]:
@@ -125,7 +141,7 @@ async def buy_in(
     return await _ask(_actor(request, room_id), command)
 
 
-@router.post("/rooms/{room_id}/reload")
+@router.post("/rooms/{room_id}/reload", responses=ROOM_COMMAND)
 async def reload(
     room_id: str, body: ReloadBody, request: Request, player: SignedIn
 ) -> dict[str, Any]:
@@ -133,7 +149,7 @@ async def reload(
     return await _ask(_actor(request, room_id), c.Reload(who.player_id, body.amount, body.key))
 
 
-@router.post("/rooms/{room_id}/leave")
+@router.post("/rooms/{room_id}/leave", responses=ROOM_COMMAND)
 async def leave(
     room_id: str, body: LeaveBody, request: Request, player: SignedIn
 ) -> dict[str, Any]:
@@ -144,7 +160,7 @@ async def leave(
     return await _ask(actor, c.Leave(who.player_id))
 
 
-@router.get("/participations")
+@router.get("/participations", responses=error_responses(401))
 def participations(request: Request, player: SignedIn) -> list[dict[str, Any]]:
     """The player's stays at Ahiko tables, newest first (R-RM-15)."""
     who = _signed_in(player)

@@ -17,6 +17,7 @@ from ahiko.rooms.blinds import BlindIncrease, BlindSchedule, Stakes
 from ahiko.rooms.config import RoomConfig, RoomConfigError, RoomKind, Variant
 from ahiko.rooms.frames import room_summary
 from ahiko.rooms.registry import RoomRegistry
+from ahiko.server.errors import error_responses
 
 SESSION_COOKIE = "ahiko_session"
 
@@ -117,7 +118,22 @@ def list_rooms(request: Request) -> list[dict[str, Any]]:
     return get_registry(request.app).lobby()
 
 
-@router.post("", status_code=201)
+@router.post(
+    "",
+    status_code=201,
+    responses=error_responses(
+        401,
+        422,
+        notes={
+            401: "Not signed in (`http_error` on this route).",
+            422: (
+                "Invalid request: a malformed body (`invalid_request`), a name other people "
+                "may not be shown (`invalid_text`), or settings that make no room "
+                "(`http_error`)."
+            ),
+        },
+    ),
+)
 async def create_room(
     body: CreateRoom, request: Request, player: Annotated[Player | None, Depends(http_player)]
 ) -> dict[str, Any]:
@@ -131,7 +147,10 @@ async def create_room(
     return {**room_summary(actor.room), "ws": f"/ws/rooms/{actor.room_id}"}
 
 
-@router.get("/{room_id}")
+@router.get(
+    "/{room_id}",
+    responses=error_responses(404, notes={404: "No room with that id (`not_found`)."}),
+)
 def get_room(room_id: str, request: Request) -> dict[str, Any]:
     """One room by id (private rooms too: the id is the link)."""
     actor = get_registry(request.app).get(room_id)

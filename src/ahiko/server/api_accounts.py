@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel
 
 from ahiko.server.accounts import SESSION_LIFETIME, User
+from ahiko.server.errors import error_responses
 from ahiko.server.services import SESSION_COOKIE, current_user, services
 
 router = APIRouter(prefix="/api")
@@ -40,7 +41,22 @@ def _user_json(request: Request, user: User) -> dict[str, Any]:
     return {"id": user.id, "username": user.username, "wallet": holdings.wallet}
 
 
-@router.post("/accounts", status_code=201)
+@router.post(
+    "/accounts",
+    status_code=201,
+    responses=error_responses(
+        409,
+        422,
+        notes={
+            409: "The username is taken (`username_taken`).",
+            422: (
+                "Invalid request: a malformed body (`invalid_request`), a username that is not "
+                "3–20 letters, digits or underscores (`invalid_username`), or a password that "
+                "is not 8–256 characters (`invalid_password`)."
+            ),
+        },
+    ),
+)
 def sign_up(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
     """Creates the account with its 5,000-coin wallet and signs in."""
     accounts = services(request).accounts
@@ -50,7 +66,12 @@ def sign_up(body: Credentials, request: Request, response: Response) -> dict[str
     return _user_json(request, user)
 
 
-@router.post("/session")
+@router.post(
+    "/session",
+    responses=error_responses(
+        401, notes={401: "Wrong username or password (`invalid_credentials`)."}
+    ),
+)
 def log_in(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
     user, token = services(request).accounts.log_in(
         body.username, body.password, _client_ip(request)
@@ -69,6 +90,6 @@ def log_out(request: Request, response: Response) -> Response:
     return response
 
 
-@router.get("/me")
+@router.get("/me", responses=error_responses(401))
 def me(request: Request, user: Annotated[User, Depends(current_user)]) -> dict[str, Any]:
     return _user_json(request, user)

@@ -26,7 +26,7 @@ from ahiko.rooms.hand_downloads import Download, history_download, proof_downloa
 from ahiko.rooms.hand_replay import replay_document
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.server.accounts import User
-from ahiko.server.errors import ApiError
+from ahiko.server.errors import ApiError, error_responses
 from ahiko.server.paging import PageNumber, page_json
 from ahiko.server.services import Services, current_user, services
 from ahiko.store.hand_archive import (
@@ -59,8 +59,15 @@ async def open_hand_archive(app: FastAPI) -> AsyncIterator[None]:
 
 
 HandFormat = Literal["pokerstars", "phh", "json"]
+MAX_ID = 2**63 - 1  # ids are 64-bit (ahiko.store.schema.BigId)
 
-router = APIRouter(prefix="/api/hands", tags=["hands"], lifespan=open_hand_archive)
+router = APIRouter(
+    prefix="/api/hands",
+    tags=["hands"],
+    lifespan=open_hand_archive,
+    responses=error_responses(401),
+)
+NO_HAND = "No hand with that id among yours (`no_hand`): unknown and not yours look alike."
 SignedIn = Annotated[User, Depends(current_user)]
 
 
@@ -75,7 +82,7 @@ def my_hands(
     return page_json(found, "hands", [_summary_json(hand) for hand in found.hands])
 
 
-@router.get("/{hand_id}")
+@router.get("/{hand_id}", responses=error_responses(404, notes={404: NO_HAND}))
 def hand_history(
     hand_id: int,
     request: Request,
@@ -88,7 +95,18 @@ def hand_history(
     return _attachment(history_download(archived, seat, fmt))
 
 
-@router.get("/{hand_id}/proof")
+@router.get(
+    "/{hand_id}/proof",
+    responses=error_responses(
+        404,
+        500,
+        notes={
+            404: NO_HAND,
+            500: "The archived hand fails its own check and no proof can be made "
+            "(`archive_corrupt`).",
+        },
+    ),
+)
 def hand_proof(hand_id: int, request: Request, user: SignedIn) -> Response:
     archived, seat = _my_hand(request, user, hand_id)
     try:
@@ -99,7 +117,9 @@ def hand_proof(hand_id: int, request: Request, user: SignedIn) -> Response:
 
 
 def _my_hand(request: Request, user: User, hand_id: int) -> tuple[ArchivedHand, int]:
-    archived = archived_hand_for(services(request).engine, hand_id, user.id)
+    # An id no database row can have is unknown too (the database would fail on it).
+    storable = 1 <= hand_id <= MAX_ID
+    archived = archived_hand_for(services(request).engine, hand_id, user.id) if storable else None
     seat = None if archived is None else archived.seat_of_user(user.id)
     if archived is None or seat is None:
         raise ApiError(404, "no_hand", f"no hand {hand_id} among your hands")

@@ -8,12 +8,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Header, Query, Request
 
 from ahiko.server.accounts import User
+from ahiko.server.errors import error_responses
 from ahiko.server.paging import PageNumber, page_json
 from ahiko.server.services import current_user, services
 from ahiko.wallet.policy import CLAIM_AMOUNT, CLAIM_BELOW
 from ahiko.wallet.statement import MAX_PER_PAGE, StatementLine, statement
 
-router = APIRouter(prefix="/api/wallet")
+router = APIRouter(prefix="/api/wallet", responses=error_responses(401))
 SignedIn = Annotated[User, Depends(current_user)]
 
 
@@ -37,7 +38,16 @@ def wallet(request: Request, user: SignedIn) -> dict[str, Any]:
     }
 
 
-@router.post("/claim")
+@router.post(
+    "/claim",
+    responses=error_responses(
+        409,
+        notes={
+            409: "No free claim now: too many coins, or the last one was less than 24 h ago "
+            "(`claim_not_available`)."
+        },
+    ),
+)
 def claim(
     request: Request,
     user: SignedIn,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -18,8 +18,14 @@ from ahiko.rooms import ahiko_api
 from ahiko.rooms import api as rooms_api
 from ahiko.server import api_accounts, api_hands, api_wallet, gateway
 from ahiko.server.accounts import Accounts
-from ahiko.server.errors import ApiError, error_response, install_error_handlers
-from ahiko.server.security import install_security
+from ahiko.server.errors import (
+    ApiError,
+    document_errors,
+    error_response,
+    error_responses,
+    install_error_handlers,
+)
+from ahiko.server.security import answers_before_routes, install_security
 from ahiko.server.services import CSRF_HEADER, Services, services
 from ahiko.server.settings import Settings
 from ahiko.store.engine import make_engine, reading
@@ -59,6 +65,7 @@ def create_app(
         wallet=Wallet(engine, clock),
     )
     install_error_handlers(app)
+    document_errors(app, _answers_before_routes)
     app.middleware("http")(_require_csrf_header)
     install_security(app, https=settings.secure_cookies)
     app.include_router(_core_router())
@@ -91,6 +98,15 @@ async def _require_csrf_header(
     return await call_next(request)
 
 
+def _answers_before_routes(method: str, path: str) -> Iterable[int]:
+    """What a request to an operation may be answered before its route runs: the security
+    middleware's refusals, and the CSRF header rule's 403."""
+    found = set(answers_before_routes(method, path))
+    if method in UNSAFE_METHODS and path.startswith("/api/"):
+        found.add(403)
+    return sorted(found)
+
+
 def _core_router() -> APIRouter:
     router = APIRouter(prefix="/api")
 
@@ -100,7 +116,12 @@ def _core_router() -> APIRouter:
             conn.execute(text("SELECT 1"))
         return {"status": "ok", "version": ahiko.__version__}
 
-    @router.get("/fairness/public-key")
+    @router.get(
+        "/fairness/public-key",
+        responses=error_responses(
+            503, notes={503: "The fairness module is not installed (`unavailable`)."}
+        ),
+    )
     def fairness_public_key(request: Request) -> dict[str, Any]:
         try:
             keys = importlib.import_module("ahiko.fairness.keys")

@@ -1,13 +1,81 @@
-"""JSON errors: every error the API sends is ``{"error": code, "message": text}``."""
+"""JSON errors: every error the API sends is ``{"error": code, "message": text}``.
+
+The same body is what ``/openapi.json`` documents: ``ErrorBody`` is its schema, routers and
+routes declare the answers they give with ``error_responses(...)``, and ``document_errors``
+puts what a route cannot declare itself into the schema: the answers of the layers in front
+of every route (``answers_before_routes``: the security middleware, the CSRF header rule),
+FastAPI's 400 for a JSON body that is not UTF-8, and our ``invalid_request`` body in place of
+FastAPI's own 422 ``HTTPValidationError``.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ahiko.wallet.errors import WalletError
+
+ERROR_SCHEMA_REF = "#/components/schemas/ErrorBody"
+# What each error status means on this API, with the codes it comes with; a route whose
+# answer says more names it with ``error_responses(..., notes={status: text})``.
+ERROR_DESCRIPTIONS: Mapping[int, str] = {
+    400: "The JSON body could not be read: it is not UTF-8 text (`http_error`).",
+    401: "Not signed in (`not_signed_in`): no valid session cookie.",
+    403: (
+        "Refused before the route ran: a cross-site request (`bad_origin`: a foreign `Origin` "
+        "or `Sec-Fetch-Site`) or one without the `X-Ahiko-CSRF: 1` header (`csrf`)."
+    ),
+    404: "Not found.",
+    409: "Refused: it conflicts with the current state.",
+    413: (
+        "The request body is larger than the server accepts (64 KiB by default), or its "
+        "`Content-Length` is not a number (`too_large`)."
+    ),
+    422: "Invalid request (`invalid_request`): a parameter or the body failed validation.",
+    429: (
+        "Too many attempts from this address (`rate_limited`, with `Retry-After` in seconds) "
+        "or too many failed logins (`too_many_attempts`)."
+    ),
+    500: "The server failed.",
+    503: "Not available on this server (`unavailable`).",
+}
+RETRY_AFTER = {
+    "Retry-After": {
+        "description": "Seconds to wait before trying again (with `rate_limited`).",
+        "schema": {"type": "integer"},
+    }
+}
+
+
+class ErrorBody(BaseModel):
+    """The body of every error answer."""
+
+    error: str = Field(description="A stable, machine-readable code, e.g. `not_signed_in`.")
+    message: str = Field(description="What went wrong, for people.")
+
+
+def error_responses(
+    *statuses: int, notes: Mapping[int, str] | None = None
+) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` for a route or router that answers ``statuses`` with an ``ErrorBody``;
+    ``notes`` replace the generic description of a status."""
+    notes = notes or {}
+    found: dict[int | str, dict[str, Any]] = {}
+    for status in statuses:
+        entry: dict[str, Any] = {
+            "model": ErrorBody,
+            "description": notes.get(status) or ERROR_DESCRIPTIONS[status],
+        }
+        if status == 429:
+            entry["headers"] = RETRY_AFTER
+        found[status] = entry
+    return found
 
 
 class ApiError(Exception):
@@ -43,3 +111,58 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _http(_request: Request, error: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
         return error_response(error.status_code, code, str(error.detail))
+
+
+AnswersBeforeRoutes = Callable[[str, str], Iterable[int]]
+
+
+def document_errors(app: FastAPI, answers_before_routes: AnswersBeforeRoutes) -> None:
+    """Completes ``app``'s OpenAPI schema: every operation also documents the error statuses
+    ``answers_before_routes(METHOD, path)`` says the layers in front of it may answer, one
+    with a request body FastAPI's 400 for a body it cannot decode, and FastAPI's 422
+    (``HTTPValidationError``, a body we never send) becomes our ``invalid_request``
+    ``ErrorBody``."""
+    build_schema = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            _complete(build_schema(), answers_before_routes)
+        return app.openapi_schema or {}
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _complete(schema: dict[str, Any], answers_before_routes: AnswersBeforeRoutes) -> None:
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    for name in ("HTTPValidationError", "ValidationError"):
+        components.pop(name, None)
+    components.setdefault(
+        "ErrorBody", ErrorBody.model_json_schema(ref_template="#/components/schemas/{model}")
+    )
+    for path, operations in schema.get("paths", {}).items():
+        for method, operation in operations.items():
+            responses = operation.setdefault("responses", {})
+            invalid = responses.get("422")
+            if invalid is not None and _is_fastapi_validation_error(invalid):
+                responses["422"] = _documented(422)
+            statuses = set(answers_before_routes(method.upper(), path))
+            if "requestBody" in operation:
+                statuses.add(400)
+            for status in statuses:
+                responses.setdefault(str(status), _documented(status))
+            operation["responses"] = dict(sorted(responses.items()))
+
+
+def _is_fastapi_validation_error(response: Mapping[str, Any]) -> bool:
+    content = response.get("content", {}).get("application/json", {})
+    return bool(content.get("schema", {}).get("$ref", "").endswith("/HTTPValidationError"))
+
+
+def _documented(status: int) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "description": ERROR_DESCRIPTIONS[status],
+        "content": {"application/json": {"schema": {"$ref": ERROR_SCHEMA_REF}}},
+    }
+    if status == 429:
+        entry["headers"] = RETRY_AFTER
+    return entry

@@ -7,7 +7,10 @@ from typing import Annotated, Any, Protocol
 
 from fastapi import Query
 
-PageNumber = Annotated[int, Query(ge=1)]
+# Far past any listing, and small enough that the page's SQL offset (at most 100 a page)
+# stays a 64-bit integer: a larger page used to fail in the database (a 500).
+MAX_PAGE = 2**31 - 1
+PageNumber = Annotated[int, Query(ge=1, le=MAX_PAGE)]
 
 
 class Paged(Protocol):

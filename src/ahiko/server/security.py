@@ -327,6 +327,19 @@ class SecurityMiddleware:
         await self.app(scope, guarded_receive, send)
 
 
+def answers_before_routes(method: str, path: str) -> tuple[int, ...]:
+    """The error statuses this middleware may answer to ``method path`` (a route's path as
+    the OpenAPI schema writes it) before the app sees the request, for ``/openapi.json``."""
+    found = {413}  # every request: body size
+    if method in UNSAFE_METHODS:
+        found.add(403)  # a foreign Origin or Sec-Fetch-Site
+    if (method, path) in (SIGN_UP_ROUTE, LOG_IN_ROUTE):
+        found.add(429)
+    if (method, path) in DISPLAY_TEXT_FIELDS:
+        found.add(422)  # invalid_text
+    return tuple(sorted(found))
+
+
 def _origin_allowed(policy: SecurityPolicy, headers: Mapping[str, str]) -> bool:
     origin = headers.get("origin")
     if origin is None:
