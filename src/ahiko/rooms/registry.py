@@ -14,6 +14,7 @@ from ahiko.rooms.config import RoomConfig
 from ahiko.rooms.frames import room_summary
 from ahiko.rooms.hooks import RoomHooks
 from ahiko.rooms.room import Room
+from ahiko.rooms.thinking import thinker_for
 
 HooksFactory = Callable[[RoomConfig], RoomHooks | None]
 
@@ -30,7 +31,7 @@ class RoomRegistry:
         self.clock = clock or AsyncioClock()
         self.signing_key = signing_key
         self._hooks_factory = hooks_factory
-        self._room_options = room_options or {}
+        self._room_options = {"think": thinker_for(self.clock), **(room_options or {})}
         self._actors: dict[str, RoomActor] = {}
 
     def create(

@@ -33,6 +33,7 @@ from ahiko.rooms.presence import Presence
 from ahiko.rooms.ranking import TournamentRanking
 from ahiko.rooms.seats import Occupant, SeatError, Seats
 from ahiko.rooms.table_hand import Phase, TableHand, deal_order, layout_for
+from ahiko.rooms.thinking import Thinker
 
 BotFactory = Callable[[str], Bot]
 
@@ -59,6 +60,7 @@ class Room:
         bot_factory: BotFactory = load_bot,
         randbelow: RandBelow = secrets.randbelow,
         archive: HandArchiver | None = None,
+        think: Thinker | None = None,
     ) -> None:
         self.room_id = room_id
         self.config = config
@@ -70,6 +72,8 @@ class Room:
         self._signing_key = signing_key
         self._bot_factory = bot_factory
         self._randbelow = randbelow
+        self._think = think  # None: bots answer inline (tests' manual clock)
+        self._bot_turn = 0  # bumped at every turn: a late answer for an older one is dropped
         self.seats = Seats(config.seats)
         self.status = RoomStatus.WAITING if config.has_host else RoomStatus.RUNNING
         self.hand: TableHand | None = None
@@ -383,6 +387,7 @@ class Room:
         """Start the clock of the seat to act, or let its bot or the timeout rule answer."""
         self.cancel_timer("deadline")
         self.cancel_timer("bot")
+        self._bot_turn += 1
         hand = self.hand
         if hand is None or self.status is not RoomStatus.RUNNING:
             return
@@ -438,7 +443,31 @@ class Room:
         if bot is None:
             self._auto_answer(hand, seat)
             return
-        action = bot.decide(hand.view(seat) or {}, self.rng)  # R-AI-01: the seat's own view
+        view = hand.view(seat) or {}  # R-AI-01: the seat's own view
+        turn = self._bot_turn
+        if self._think is None:
+            self._play_bot_answer(hand, seat, turn, bot.decide(view, self.rng))
+            return
+        rng = Random(self.rng.getrandbits(64))  # the room's own rng stays on the loop
+        self._think(
+            lambda: bot.decide(view, rng),
+            lambda action: self.fire(lambda: self._play_bot_answer(hand, seat, turn, action)),
+        )
+
+    def _play_bot_answer(
+        self, hand: TableHand, seat: int, turn: int, action: Action | None
+    ) -> None:
+        """A bot's answer, if the turn it thought about is still the one to play."""
+        if (
+            turn != self._bot_turn
+            or self.hand is not hand
+            or hand.to_act != seat
+            or self.status is not RoomStatus.RUNNING
+        ):
+            return
+        if action is None:
+            self._auto_answer(hand, seat)
+            return
         try:
             self.apply_action(seat, action)
         except IllegalAction:
