@@ -117,3 +117,25 @@ def test_R_RM_02_an_ahiko_seat_needs_the_buy_in_from_the_wallet(client: TestClie
     seats = client.get(f"/api/rooms/{room['id']}").json()["seats"]
     assert [s["stack"] for s in seats if s["seat"] == 1] == [amount]
     assert check_ledger(client.app.state.services.engine) == []  # type: ignore[attr-defined]
+
+
+def test_R_RM_03_room_settings_out_of_bounds_are_refused_with_a_code(client: TestClient) -> None:
+    anonymous = client.post("/api/rooms", json={"name": "sem conta"})
+    assert (anonymous.status_code, anonymous.json()["error"]) == (401, "not_signed_in")
+    sign_up(client, "caio")
+    before = len(registry(client).actors())
+    for settings in (
+        {"small_blind": 10**20},
+        {"starting_chips": 10**8},
+        {"limit_hands": 10**9},
+        {"blind_increase": "hands", "blind_every": 10**9},
+    ):
+        refused = client.post("/api/rooms", json={"name": "grande", **settings})
+        assert refused.status_code == 422, settings
+        assert refused.json()["error"] == "invalid_request"
+    no_room = client.post("/api/rooms", json={"name": "x", "small_blind": 20, "big_blind": 10})
+    assert no_room.status_code == 422 and no_room.json()["error"] == "invalid_room"
+    assert "small <= big" in no_room.json()["message"]
+    assert len(registry(client).actors()) == before  # nothing was created
+    missing = client.get("/api/rooms/r-nope")
+    assert (missing.status_code, missing.json()["error"]) == (404, "no_room")

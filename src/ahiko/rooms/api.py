@@ -10,14 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request, WebSocket
+from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
 
 from ahiko.rooms.blinds import BlindIncrease, BlindSchedule, Stakes
 from ahiko.rooms.config import RoomConfig, RoomConfigError, RoomKind, Variant
 from ahiko.rooms.frames import room_summary
 from ahiko.rooms.registry import RoomRegistry
-from ahiko.server.errors import error_responses
+from ahiko.server.errors import ApiError, error_responses
 
 SESSION_COOKIE = "ahiko_session"
 
@@ -54,6 +54,12 @@ async def http_player(request: Request) -> Player | None:
     return _player_from_cookie(request.app, request.cookies.get(SESSION_COOKIE))
 
 
+# Bounds that keep every amount and count far inside the 64-bit columns they end up in.
+MAX_CHIPS = 10_000_000
+MAX_HANDS = 100_000
+MAX_MINUTES = 7 * 24 * 60
+
+
 class CreateRoom(BaseModel):
     """A recreational room or a tournament (R-RM-03, R-RM-04, R-RM-18, R-TN-02/03)."""
 
@@ -62,17 +68,17 @@ class CreateRoom(BaseModel):
     kind: Literal["recreational", "tournament"] = "recreational"
     variant: Literal["holdem", "draw"] = "holdem"
     seats: Annotated[int, Field(ge=2, le=9)] = 8
-    starting_chips: Annotated[int, Field(ge=1, le=10_000_000)] | None = None
-    small_blind: Annotated[int, Field(ge=1)] | None = None
-    big_blind: Annotated[int, Field(ge=1)] | None = None
-    ante: Annotated[int, Field(ge=0)] = 0
-    small_bet: Annotated[int, Field(ge=1)] | None = None
+    starting_chips: Annotated[int, Field(ge=1, le=MAX_CHIPS)] | None = None
+    small_blind: Annotated[int, Field(ge=1, le=MAX_CHIPS)] | None = None
+    big_blind: Annotated[int, Field(ge=1, le=MAX_CHIPS)] | None = None
+    ante: Annotated[int, Field(ge=0, le=MAX_CHIPS)] = 0
+    small_bet: Annotated[int, Field(ge=1, le=MAX_CHIPS)] | None = None
     blind_increase: Literal["never", "hands", "minutes"] | None = None
-    blind_every: Annotated[int, Field(ge=1)] | None = None
+    blind_every: Annotated[int, Field(ge=1, le=MAX_HANDS)] | None = None
     action_deadline_s: Annotated[float, Field(gt=0, le=600)] | None = None
     public: bool = True
-    limit_hands: Annotated[int, Field(ge=1)] | None = None
-    limit_minutes: Annotated[float, Field(gt=0)] | None = None
+    limit_hands: Annotated[int, Field(ge=1, le=MAX_HANDS)] | None = None
+    limit_minutes: Annotated[float, Field(gt=0, le=MAX_MINUTES)] | None = None
 
     def to_config(self) -> RoomConfig:
         tournament = self.kind == "tournament"
@@ -125,11 +131,10 @@ def list_rooms(request: Request) -> list[dict[str, Any]]:
         401,
         422,
         notes={
-            401: "Not signed in (`http_error` on this route).",
             422: (
-                "Invalid request: a malformed body (`invalid_request`), a name other people "
-                "may not be shown (`invalid_text`), or settings that make no room "
-                "(`http_error`)."
+                "Invalid request: a malformed body or a number out of bounds "
+                "(`invalid_request`), a name other people may not be shown (`invalid_text`), "
+                "or settings that make no room (`invalid_room`)."
             ),
         },
     ),
@@ -138,22 +143,22 @@ async def create_room(
     body: CreateRoom, request: Request, player: Annotated[Player | None, Depends(http_player)]
 ) -> dict[str, Any]:
     if player is None:
-        raise HTTPException(401, "sign in first")
+        raise ApiError(401, "not_signed_in", "sign in first")
     try:
         config = body.to_config()
     except (RoomConfigError, ValueError) as exc:
-        raise HTTPException(422, str(exc)) from None
+        raise ApiError(422, "invalid_room", str(exc)) from None
     actor = get_registry(request.app).create(config, host_id=player.player_id)
     return {**room_summary(actor.room), "ws": f"/ws/rooms/{actor.room_id}"}
 
 
 @router.get(
     "/{room_id}",
-    responses=error_responses(404, notes={404: "No room with that id (`not_found`)."}),
+    responses=error_responses(404, notes={404: "No room with that id (`no_room`)."}),
 )
 def get_room(room_id: str, request: Request) -> dict[str, Any]:
     """One room by id (private rooms too: the id is the link)."""
     actor = get_registry(request.app).get(room_id)
     if actor is None:
-        raise HTTPException(404, f"no room {room_id}")
+        raise ApiError(404, "no_room", f"no room {room_id}")
     return room_summary(actor.room)
