@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from ahiko.server.app import create_app
@@ -19,6 +20,26 @@ def test_health(client):
 def test_unknown_api_path_is_a_json_404(client):
     response = client.get("/api/nothing-here")
     assert response.status_code == 404 and response.json()["error"] == "not_found"
+
+
+def test_a_bug_answers_a_json_500_that_tells_nothing_and_is_logged(settings, caplog):
+    app = create_app(settings)
+
+    def boom() -> None:
+        raise RuntimeError("secret deck order 2c3d4h")
+
+    app.router.routes.insert(0, APIRoute("/api/boom", boom))  # ahead of the static files
+
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        response = test_client.get("/api/boom")
+    assert response.status_code == 500
+    assert response.json() == {
+        "error": "internal",
+        "message": "the server failed; the error is logged",
+    }
+    assert "2c3d4h" not in response.text
+    assert any("2c3d4h" in str(r.exc_info[1]) for r in caplog.records if r.exc_info)
+    app.state.services.engine.dispose()
 
 
 def test_fairness_public_key_is_published(client):

@@ -10,6 +10,7 @@ FastAPI's own 422 ``HTTPValidationError``.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -20,6 +21,8 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ahiko.wallet.errors import WalletError
+
+log = logging.getLogger(__name__)
 
 ERROR_SCHEMA_REF = "#/components/schemas/ErrorBody"
 # What each error status means on this API, with the codes it comes with; a route whose
@@ -42,7 +45,7 @@ ERROR_DESCRIPTIONS: Mapping[int, str] = {
         "Too many attempts from this address (`rate_limited`, with `Retry-After` in seconds) "
         "or too many failed logins (`too_many_attempts`)."
     ),
-    500: "The server failed.",
+    500: "The server failed (`internal`; the details are in the server's log).",
     503: "Not available on this server (`unavailable`).",
 }
 RETRY_AFTER = {
@@ -106,6 +109,12 @@ def install_error_handlers(app: FastAPI) -> None:
             for item in error.errors()
         )
         return error_response(422, "invalid_request", details or "invalid request")
+
+    @app.exception_handler(Exception)
+    async def _bug(request: Request, error: Exception) -> JSONResponse:
+        # The details stay in the server's log: a message could carry cards or secrets.
+        log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=error)
+        return error_response(500, "internal", "the server failed; the error is logged")
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, error: StarletteHTTPException) -> JSONResponse:
