@@ -199,3 +199,30 @@ def test_R_AI_04_continuing_range_keeps_the_strongest_share() -> None:
     junk = [w for c, w in kept.items() if c[0] >> 2 != c[1] >> 2]
     assert len(sets) == 6 and min(sets) == 1.0
     assert len(junk) == 12 and max(junk) < 0.1
+
+
+def test_heads_up_equity_follows_from_its_rng_while_bots_on_other_threads_run_eval7() -> None:
+    import threading
+
+    from ahiko.bots.equity import equity_vs_range, full_range
+
+    hole, board = (48, 49), (0, 13, 26)
+    villain = full_range(hole + board)
+    expected = equity_vs_range(hole, board, villain, 20_000, random.Random(5))
+    stop = threading.Event()
+
+    def other_bot(seed: int) -> None:
+        rng = random.Random(seed)
+        while not stop.is_set():
+            equity_vs_range((4, 9), (), full_range((4, 9)), 2_000, rng)
+
+    others = [threading.Thread(target=other_bot, args=(k,)) for k in range(2)]
+    for t in others:
+        t.start()
+    try:
+        for _ in range(20):
+            assert equity_vs_range(hole, board, villain, 20_000, random.Random(5)) == expected
+    finally:
+        stop.set()
+        for t in others:
+            t.join()

@@ -16,6 +16,7 @@ for (>= 9,600 for +-1% at 95%, FACTS.md), with no early stop.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Sequence
 from itertools import chain
 from math import ceil
@@ -45,6 +46,9 @@ MAX_DEALS = 20
 BATCH = 50_000
 GUIDE_BUCKETS = 4  # per combo of a range (_Range)
 GUIDE_STEPS = 4
+# eval7 has one generator for the process; a seed and the run it seeds must not interleave
+# with another thread's (ahiko.rooms.thinking), or a decision would not follow from its rng.
+_E7_GENERATOR = threading.Lock()
 CARD_BITS = np.left_shift(np.uint64(1), np.arange(DECK_SIZE, dtype=np.uint64))
 
 
@@ -90,15 +94,11 @@ def equity_vs_range(
     live = without_dead(opponent, list(hole) + list(board))
     if not live:
         return 0.5
-    seed_from(rng)
-    return float(
-        eval7.py_hand_vs_range_monte_carlo(
-            [E7_CARDS[c] for c in hole],
-            _e7_weighted(live, rng),
-            [E7_CARDS[c] for c in board],
-            samples,
-        )
-    )
+    hand, on_board = [E7_CARDS[c] for c in hole], [E7_CARDS[c] for c in board]
+    with _E7_GENERATOR:  # eval7's generator is global: bots on other threads wait their turn
+        seed_from(rng)
+        weighted = _e7_weighted(live, rng)
+        return float(eval7.py_hand_vs_range_monte_carlo(hand, weighted, on_board, samples))
 
 
 class _Range:
