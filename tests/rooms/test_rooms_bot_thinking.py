@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from dataclasses import dataclass
 from random import Random
 
+import pytest
 from rooms_helpers import Recorder, Table, holdem_config
 
 from ahiko.poker.actions import Action
@@ -16,7 +18,22 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.clock import AsyncioClock, ManualClock
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.room import Room
-from ahiko.rooms.thinking import Decide, Deliver, think_on_threads, thinker_for
+from ahiko.rooms.thinking import (
+    BOT_THINKING_LIMIT_S,
+    Decide,
+    Deliver,
+    think_on_threads,
+    thinker_for,
+)
+
+
+@dataclass
+class HeldRequest:
+    cancelled: bool = False
+
+    def cancel(self) -> bool:
+        self.cancelled = True
+        return True
 
 
 class HeldThinker:
@@ -24,9 +41,12 @@ class HeldThinker:
 
     def __init__(self) -> None:
         self.asked: list[tuple[Decide, Deliver]] = []
+        self.requests: list[HeldRequest] = []
 
-    def __call__(self, decide: Decide, deliver: Deliver) -> None:
+    def __call__(self, decide: Decide, deliver: Deliver) -> HeldRequest:
         self.asked.append((decide, deliver))
+        self.requests.append(HeldRequest())
+        return self.requests[-1]
 
     def answer(self, k: int = -1) -> None:
         decide, deliver = self.asked[k]
@@ -69,7 +89,7 @@ def test_R_AI_01_a_bot_answer_is_played_when_it_arrives_not_before() -> None:
     seat = _bot_seat(t)
     assert len(thinker.asked) == 1
     mark = _log_length(t)
-    t.advance(30)  # bots have no clock of their own: nothing happens while it thinks
+    t.advance(BOT_THINKING_LIMIT_S / 2)  # nothing happens while it thinks
     assert _moves_since(t, mark) == []
     thinker.answer()
     assert [m.seat for m in _moves_since(t, mark)][:1] == [seat]
@@ -82,6 +102,7 @@ def test_R_AI_01_an_answer_for_an_older_turn_is_dropped() -> None:
     t.ok(c.Pause("host"))
     t.ok(c.Resume("host"))  # the turn is armed again: the bot is asked anew
     assert len(thinker.asked) == 2
+    assert thinker.requests[0].cancelled  # dropped before any thread took it up
     mark = _log_length(t)
     thinker.answer(0)  # the first, stale answer changes nothing
     assert _moves_since(t, mark) == []
@@ -101,6 +122,51 @@ def test_R_TM_01_a_bot_that_fails_is_answered_for_by_the_timeout_rule() -> None:
     deliver(None)
     move = _moves_since(t, mark)[0]
     assert (move.seat, move.action) == (seat, "check" if legal.can_check else "fold")
+
+
+def test_R_TM_01_a_bot_thinking_too_long_is_answered_for_and_its_late_answer_dropped() -> None:
+    thinker = HeldThinker()
+    t = _table_with_a_thinking_bot(thinker)
+    seat = _bot_seat(t)
+    legal = t.room.hand.legal()  # type: ignore[union-attr]
+    mark = _log_length(t)
+    t.advance(BOT_THINKING_LIMIT_S)
+    move = _moves_since(t, mark)[0]
+    assert (move.seat, move.action) == (seat, "check" if legal.can_check else "fold")
+    after = len(_moves_since(t, mark))
+    thinker.answer(0)  # it finally answers: too late
+    assert len(_moves_since(t, mark)) == after
+
+
+def test_R_AI_01_a_late_answer_after_the_room_closed_changes_nothing() -> None:
+    thinker = HeldThinker()
+    t = _table_with_a_thinking_bot(thinker)
+    t.ok(c.Close("host"))
+    thinker.answer(0)
+    assert t.room.hand is None or t.room.hand.is_over
+    assert t.room.chips_in == t.room.chips_out + sum(o.stack for _, o in t.room.seats.items())
+
+
+def test_a_bot_that_raises_on_a_thread_is_logged_and_answered_for(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def ask() -> list[Action | None]:
+        delivered: list[Action | None] = []
+        got = asyncio.Event()
+
+        def fail() -> Action:
+            raise RuntimeError("bot bug")
+
+        def deliver(action: Action | None) -> None:
+            delivered.append(action)
+            got.set()
+
+        think_on_threads(fail, deliver)
+        await asyncio.wait_for(got.wait(), 5)
+        return delivered
+
+    assert asyncio.run(ask()) == [None]
+    assert any("bot bug" in str(r.exc_info[1]) for r in caplog.records if r.exc_info)
 
 
 def test_bots_answer_inline_on_the_manual_clock_and_on_threads_on_the_real_one() -> None:

@@ -4,7 +4,9 @@ A bot is any object with ``decide(view, rng) -> Action``: ``view`` is the dict t
 ``ahiko.poker.view.view`` returns for the bot's own seat (R-AI-01: own cards, public cards,
 public history, legal actions), ``rng`` the only source of randomness it may use. In the
 draw phase of five-card draw (``view["legal"]["is_draw_phase"]``) the answer is
-``Action.discard(cards)``. Bots keep no memory between calls.
+``Action.discard(cards)``. Bots keep no memory between calls. On a server a bot decides on a
+worker thread (``ahiko.rooms.thinking``), perhaps while the same object decides for another
+turn that has since passed, so ``decide`` must not change the bot object.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The room: one table's state machine, driven by commands and by its clock.
 
-Everything a room does happens inside ``submit`` (a command) or a timer callback, run to
-completion on the room's own thread: no awaits inside, so nothing interleaves. The asyncio
+Everything a room does happens inside ``submit`` (a command), a timer callback or a bot's
+answer coming back from its worker thread (``ahiko.rooms.thinking``), each run to completion
+on the room's own thread: no awaits inside, so nothing interleaves. The asyncio
 actor (``ahiko.rooms.actor``) feeds ``submit`` from its inbox; tests call it directly with a
 ``ManualClock``. Bots answer through the same ``act`` path as people, with the same views.
 """
@@ -33,7 +34,7 @@ from ahiko.rooms.presence import Presence
 from ahiko.rooms.ranking import TournamentRanking
 from ahiko.rooms.seats import Occupant, SeatError, Seats
 from ahiko.rooms.table_hand import Phase, TableHand, deal_order, layout_for
-from ahiko.rooms.thinking import Thinker
+from ahiko.rooms.thinking import BOT_THINKING_LIMIT_S, Request, Thinker
 
 BotFactory = Callable[[str], Bot]
 
@@ -74,6 +75,7 @@ class Room:
         self._randbelow = randbelow
         self._think = think  # None: bots answer inline (tests' manual clock)
         self._bot_turn = 0  # bumped at every turn: a late answer for an older one is dropped
+        self._thinking: Request | None = None  # the bot request of the current turn
         self.seats = Seats(config.seats)
         self.status = RoomStatus.WAITING if config.has_host else RoomStatus.RUNNING
         self.hand: TableHand | None = None
@@ -387,7 +389,12 @@ class Room:
         """Start the clock of the seat to act, or let its bot or the timeout rule answer."""
         self.cancel_timer("deadline")
         self.cancel_timer("bot")
+        self.cancel_timer("bot_limit")
         self._bot_turn += 1
+        if self._thinking is not None:
+            self._thinking.cancel()  # a request no thread has taken up yet is dropped
+            self._thinking = None
+        turn = self._bot_turn
         hand = self.hand
         if hand is None or self.status is not RoomStatus.RUNNING:
             return
@@ -401,9 +408,9 @@ class Room:
         if occupant.is_bot:
             delay = self.config.timing.bot_delay_s
             if delay > 0:
-                self.set_timer("bot", delay, lambda: self._bot_answer(hand, seat))
+                self.set_timer("bot", delay, lambda: self._bot_answer(hand, seat, turn))
             else:
-                self.later(lambda: self._bot_answer(hand, seat))
+                self.later(lambda: self._bot_answer(hand, seat, turn))
             return
         seconds = self.config.action_deadline_s
         if seconds is None and not occupant.connected:
@@ -436,23 +443,29 @@ class Room:
             action = Action.fold()
         self.apply_action(seat, action)
 
-    def _bot_answer(self, hand: TableHand, seat: int) -> None:
-        if self.hand is not hand or hand.to_act != seat or self.status is not RoomStatus.RUNNING:
+    def _bot_answer(self, hand: TableHand, seat: int, turn: int) -> None:
+        if (
+            turn != self._bot_turn
+            or self.hand is not hand
+            or hand.to_act != seat
+            or self.status is not RoomStatus.RUNNING
+        ):
             return
         bot = self.bots.get(hand.players[seat])
         if bot is None:
             self._auto_answer(hand, seat)
             return
         view = hand.view(seat) or {}  # R-AI-01: the seat's own view
-        turn = self._bot_turn
+        rng = Random(self.rng.getrandbits(64))  # the room's own rng never leaves the loop
         if self._think is None:
-            self._play_bot_answer(hand, seat, turn, bot.decide(view, self.rng))
+            self._play_bot_answer(hand, seat, turn, bot.decide(view, rng))
             return
-        rng = Random(self.rng.getrandbits(64))  # the room's own rng stays on the loop
-        self._think(
+        self._thinking = self._think(
             lambda: bot.decide(view, rng),
             lambda action: self.fire(lambda: self._play_bot_answer(hand, seat, turn, action)),
         )
+        limit = BOT_THINKING_LIMIT_S
+        self.set_timer("bot_limit", limit, lambda: self._play_bot_answer(hand, seat, turn, None))
 
     def _play_bot_answer(
         self, hand: TableHand, seat: int, turn: int, action: Action | None
@@ -465,7 +478,9 @@ class Room:
             or self.status is not RoomStatus.RUNNING
         ):
             return
-        if action is None:
+        self._thinking = None
+        self.cancel_timer("bot_limit")
+        if action is None:  # the bot failed or took too long
             self._auto_answer(hand, seat)
             return
         try:
