@@ -30,9 +30,13 @@ def test_a_bug_answers_a_json_500_that_tells_nothing_and_is_logged(settings, cap
 
     app.router.routes.insert(0, APIRoute("/api/boom", boom))  # ahead of the static files
 
-    with TestClient(app, raise_server_exceptions=False) as test_client:
+    with TestClient(app) as test_client:  # nothing escapes to the server
         response = test_client.get("/api/boom")
+        not_found = test_client.get("/api/nothing-here")
     assert response.status_code == 500
+    headers = {k for k in not_found.headers if k not in ("content-length", "content-type")}
+    assert headers and headers <= set(response.headers)  # the security headers too
+    assert len([r for r in caplog.records if r.exc_info]) == 1  # logged once
     assert response.json() == {
         "error": "internal",
         "message": "the server failed; the error is logged",

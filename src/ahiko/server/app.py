@@ -19,6 +19,7 @@ from ahiko.rooms import api as rooms_api
 from ahiko.server import api_accounts, api_hands, api_wallet, gateway
 from ahiko.server.accounts import Accounts
 from ahiko.server.errors import (
+    AnswerBugsInJson,
     ApiError,
     document_errors,
     error_response,
@@ -66,6 +67,7 @@ def create_app(
     )
     install_error_handlers(app)
     document_errors(app, _answers_before_routes)
+    app.add_middleware(AnswerBugsInJson)  # added first: the innermost
     app.middleware("http")(_require_csrf_header)
     install_security(app, https=settings.secure_cookies)
     app.include_router(_core_router())

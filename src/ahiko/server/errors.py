@@ -19,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ahiko.wallet.errors import WalletError
 
@@ -93,6 +94,36 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
+class AnswerBugsInJson:
+    """Innermost ASGI middleware: an exception no route handled becomes a JSON 500
+    ``internal`` that says nothing of it (a message could carry cards or secrets; the
+    details go to the log, once). Inside the security middleware, so the answer carries
+    the same headers as any other."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def send_tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_tracked)
+        except Exception:
+            log.exception("unhandled error on %s %s", scope.get("method"), scope.get("path"))
+            if started:  # too late to answer: the server closes the connection
+                raise
+            answer = error_response(500, "internal", "the server failed; the error is logged")
+            await answer(scope, receive, send)
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
@@ -109,12 +140,6 @@ def install_error_handlers(app: FastAPI) -> None:
             for item in error.errors()
         )
         return error_response(422, "invalid_request", details or "invalid request")
-
-    @app.exception_handler(Exception)
-    async def _bug(request: Request, error: Exception) -> JSONResponse:
-        # The details stay in the server's log: a message could carry cards or secrets.
-        log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=error)
-        return error_response(500, "internal", "the server failed; the error is logged")
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, error: StarletteHTTPException) -> JSONResponse:
