@@ -14,7 +14,7 @@ import asyncio
 import json
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ahiko.rooms import commands as c
@@ -31,7 +31,6 @@ class Silent:
     """A connection that drops every frame."""
 
     player_id: str
-    frames: list[Any] = field(default_factory=list)
 
     def send(self, frame: dict[str, Any]) -> None:
         pass

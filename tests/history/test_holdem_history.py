@@ -255,6 +255,8 @@ def test_usual_file_reader_gives_what_the_general_reader_gives_on_every_sample()
         ["d dh p1 AcKd", "d dh p2 QhJh", "p2  cc", "p1 sm AcKd"],  # other spellings
         ["d dh p1 AcKd", "d dh p2 QhJh", "p3 cc"],  # no such player
         ["d dh p1 AcKd", "d dh p2 QhJh", "p2 cbr 1x"],
+        ["d dh p1 AcKd\nd dh p2 QhJh", "p2 f"],  # two lines in one string
+        ["d dh p1 AcKd\nd dh p2 QhJh"],
     ],
 )
 def test_usual_file_reader_reads_as_the_general_reader_or_leaves_it_to_it(

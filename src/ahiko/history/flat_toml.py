@@ -42,6 +42,7 @@ _Scanner = Callable[[str, int], tuple[Any, int]]  # (value, index after it)
 _scan_json: _Scanner = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 _NUMBER_TYPES = {int, float}
 _NUMBER_ITEM = re.compile(_NUMBER)
+_NESTED_ARRAY = re.compile(r"\[\s*\[")
 _CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b-\x1f\x7f]")  # tab and newline are allowed
 _NOT_JSON_SAFE = ('"', "\\", "#", "{", ":", "\x7f", "null", "NaN", "Infinity")
 
@@ -54,22 +55,27 @@ def loads_flat(text: str) -> dict[str, Any] | None:
     """The document as ``tomllib.loads`` would give it, or None if it is not flat PHH."""
     if "\r" in text:  # CRLF or a stray carriage return: tomllib knows where each is allowed
         return None
-    as_json = _parse_as_json(text)
+    if _NESTED_ARRAY.search(text):  # PHH never nests; tomllib knows how deep it may go
+        return None
+    pairs = _KEY_VALUE_LINE.findall(text)
+    one_per_line = len(pairs) == text.count("\n") + (not text.endswith("\n"))
+    as_json = _parse_as_json(text, pairs) if one_per_line else None
     if as_json is not None:
         return as_json
     if _CONTROL_CHARACTER.search(text):  # TOML refuses them, even inside literal strings
         return None
     try:
-        return _parse_one_value_per_line(text)
-    except _Unsupported:
-        pass
-    try:
+        if one_per_line:
+            try:
+                return _parse_one_value_per_line(pairs)
+            except _Unsupported:
+                pass
         return _parse(text)
-    except _Unsupported:
+    except (_Unsupported, ValueError):  # ValueError: an integer of over 4,300 digits
         return None
 
 
-def _parse_as_json(text: str) -> dict[str, Any] | None:
+def _parse_as_json(text: str, pairs: list[tuple[str, str]]) -> dict[str, Any] | None:
     """The usual file read by the C JSON decoder, or None.
 
     One ``key = value`` per line with no double quote, backslash, comment, table, colon or
@@ -82,9 +88,6 @@ def _parse_as_json(text: str) -> dict[str, Any] | None:
     for unsafe in _NOT_JSON_SAFE:
         if unsafe in text:
             return None
-    pairs = _KEY_VALUE_LINE.findall(text)
-    if len(pairs) != text.count("\n") + (not text.endswith("\n")):
-        return None
     document = "{" + ", ".join([f'"{key}": {value}' for key, value in pairs]) + "}"
     try:
         out, end = _scan_json(document.replace("'", '"'), 0)
@@ -94,12 +97,9 @@ def _parse_as_json(text: str) -> dict[str, Any] | None:
     return out if end == len(document) and len(out) == len(pairs) else None
 
 
-def _parse_one_value_per_line(text: str) -> dict[str, Any]:
-    """The usual file, each line ``key = value``, read with one regex scan; anything else
-    (blank lines, comments, arrays over several lines) is left to ``_parse``."""
-    pairs = _KEY_VALUE_LINE.findall(text)
-    if len(pairs) != text.count("\n") + (not text.endswith("\n")):
-        raise _Unsupported
+def _parse_one_value_per_line(pairs: list[tuple[str, str]]) -> dict[str, Any]:
+    """The usual file, each line ``key = value`` (``pairs``, from one regex scan); anything
+    else (blank lines, comments, arrays over several lines) is left to ``_parse``."""
     out: dict[str, Any] = {}
     for key, rest in pairs:
         first = rest[:1]

@@ -142,6 +142,8 @@ def loads(text: str) -> PhhDocument:
             raw = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise PhhError(f"not valid TOML: {exc}") from exc
+        except (RecursionError, ValueError) as exc:  # arrays nested too deep, a huge integer
+            raise PhhError(f"not readable: {exc}") from exc
     for name in ("variant", "starting_stacks", "actions"):
         if name not in raw:
             raise PhhError(f"missing required field {name!r}")
@@ -190,10 +192,9 @@ def parse_action(line: str, player_count: int) -> PhhAction:
         if -1 not in cards:
             return DealBoard(cards)
     elif line[2:7] == " cbr ":  # "p5 cbr 225"
-        player = PLAYER_INDEX.get(line[:2], player_count)
-        amount = line[7:]
-        if player < player_count and amount.isascii() and amount.isdigit():
-            return PlayerMove(player, "cbr", int(amount))
+        move = usual_bet(line, player_count)
+        if move is not None:
+            return move
     words = (line.split("#", 1)[0] if "#" in line else line).split()
     if not words:
         raise PhhError(f"empty action line {line!r}")
@@ -220,6 +221,16 @@ def parse_action(line: str, player_count: int) -> PhhAction:
         return PlayerMove(player, verb)
     except CardError as exc:
         raise PhhError(f"bad card in {line!r}: {exc}") from exc
+
+
+def usual_bet(line: str, player_count: int) -> PlayerMove | None:
+    """``pN cbr AMOUNT`` as usually written (callers check ``line[2:7] == " cbr "`` first),
+    or None: the full grammar reads anything else and names what is wrong."""
+    player = PLAYER_INDEX.get(line[:2], player_count)
+    amount = line[7:]
+    if player < player_count and amount.isascii() and amount.isdigit():
+        return PlayerMove(player, "cbr", int(amount))
+    return None
 
 
 def parse_phh_cards(text: str) -> tuple[Card | None, ...]:

@@ -34,7 +34,6 @@ from .phh import (
     HOLDEM_VARIANT,
     HOLE_LINE_PREFIXES,
     KNOWN_CARD_CODES,
-    PLAYER_INDEX,
     DealBoard,
     DealHole,
     PhhDocument,
@@ -44,6 +43,7 @@ from .phh import (
     format_phh_cards,
     parse_action,
     player_label,
+    usual_bet,
 )
 from .phh_moves import (
     apply_holdem_moves,
@@ -131,7 +131,10 @@ def _read_usual_lines(actions: list[str], n: int) -> _Lines | None:
     """The deck, the moves and the shows of the usual file: every hole card known and dealt
     first in position order, the board in known cards. Anything else (an unknown or repeated
     card, another spelling, an error) gives None, and ``_read_lines`` reads it all again."""
-    holes = _usual_hole_lines(n).fullmatch("\n".join(actions[:n]))
+    first_lines = "\n".join(actions[:n])
+    if len(actions) < n or first_lines.count("\n") != n - 1:  # a line holding a newline
+        return None
+    holes = _usual_hole_lines(n).fullmatch(first_lines)
     if holes is None:
         return None
     codes = KNOWN_CARD_CODES
@@ -139,17 +142,16 @@ def _read_usual_lines(actions: list[str], n: int) -> _Lines | None:
     known = dealt[0::2] + dealt[1::2]  # holdem-noburn-v1: first cards round the table, then seconds
     moves: list[tuple[PlayerMove, str]] = []
     shows: list[PlayerMove] = []
-    betting, players = betting_lines(n), PLAYER_INDEX
+    betting = betting_lines(n)
     for line in islice(actions, n, None):
         entry = betting.get(line)
         if entry is not None:
             moves.append(entry)
             continue
         if line[2:7] == " cbr ":
-            j = players.get(line[:2], n)
-            amount = line[7:]
-            if j < n and amount.isascii() and amount.isdigit():
-                moves.append((PlayerMove(j, "cbr", int(amount)), line))
+            move = usual_bet(line, n)
+            if move is not None:
+                moves.append((move, line))
                 continue
         elif line[:5] == "d db " and len(line) in (7, 11):
             board = [codes.get(line[i : i + 2], -1) for i in range(5, len(line), 2)]
@@ -180,18 +182,16 @@ def _read_lines(actions: list[str], n: int) -> _Lines:
     moves: list[tuple[PlayerMove, str]] = []
     shows: list[PlayerMove] = []
     betting, hole_prefixes, cards = betting_lines(n), HOLE_LINE_PREFIXES, KNOWN_CARD_CODES
-    players = PLAYER_INDEX
     for line in actions:
         # The most frequent lines ("p3 f", "p1 cc") are looked up whole, without a call.
         entry = betting.get(line)
         if entry is not None:
             moves.append(entry)
             continue
-        if line[2:7] == " cbr ":  # "p5 cbr 225", as parse_action's fast path reads it
-            j = players.get(line[:2], n)
-            amount = line[7:]
-            if j < n and amount.isascii() and amount.isdigit():
-                moves.append((PlayerMove(j, "cbr", int(amount)), line))
+        if line[2:7] == " cbr ":  # "p5 cbr 225"
+            move = usual_bet(line, n)
+            if move is not None:
+                moves.append((move, line))
                 continue
         j = hole_prefixes.get(line[:8], n)  # "d dh p1 AcKd"
         if j < n and len(line) == 12:

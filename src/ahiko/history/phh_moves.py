@@ -130,7 +130,7 @@ def apply_voluntary_shows(
 def per_player(value: object, n: int, name: str) -> list[int]:
     """A PHH per-player field (a number for everyone, or an array padded with zeros)."""
     if type(value) is list and len(value) == n:  # the usual: one entry per player
-        return chip_counts(value, name)
+        return chip_counts(list(value), name)  # a copy: the document's own list stays its own
     if isinstance(value, int | float) and not isinstance(value, bool):
         return [whole_chips(value, name)] * n
     if not isinstance(value, list):

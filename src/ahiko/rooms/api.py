@@ -90,7 +90,9 @@ class CreateRoom(BaseModel):
             )
             small = self.small_blind or default.base.small_blind
             stakes = Stakes(
-                small_blind=small, big_blind=self.big_blind or 2 * small, ante=self.ante
+                small_blind=small,
+                big_blind=self.big_blind or min(2 * small, MAX_CHIPS),
+                ante=self.ante,
             )
         else:
             default = BlindSchedule(
