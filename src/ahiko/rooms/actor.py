@@ -2,7 +2,8 @@
 
 The gateway and the HTTP API reach a room only through ``RoomActor.ask`` (send a command,
 await the reply) — the small bus interface a cross-process relay can later replace. Timer
-callbacks run on the same loop and thread, so the room's state has a single owner.
+callbacks, and bots' answers coming back from their worker threads (ahiko.rooms.thinking), run
+on the same loop and thread, so the room's state has a single owner.
 """
 
 from __future__ import annotations
