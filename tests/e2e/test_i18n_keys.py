@@ -10,7 +10,11 @@ KEY = re.compile(r'^\s*"([a-z0-9_.]+)":', re.M)
 
 
 def keys(locale: str) -> set[str]:
-    return set(KEY.findall((WEB / "locales" / f"{locale}.js").read_text()))
+    """The keys of a language: the table's file and the other pages' file together."""
+    found: set[str] = set()
+    for name in (f"{locale}.js", f"pages-{locale}.js"):
+        found |= set(KEY.findall((WEB / "locales" / name).read_text()))
+    return found
 
 
 def used_keys() -> set[str]:

@@ -1,11 +1,15 @@
 // Every player-facing string, pt-BR first, English second. `t(key, params)` fills {name}
 // placeholders; the chosen language is remembered in localStorage.
 
-import { EN } from "./locales/en.js";
-import { PT } from "./locales/pt-BR.js";
+import { EN as EN_TABLE } from "./locales/en.js";
+import { EN_PAGES } from "./locales/pages-en.js";
+import { PT_PAGES } from "./locales/pages-pt-BR.js";
+import { PT as PT_TABLE } from "./locales/pt-BR.js";
 
 const STORAGE_KEY = "ahiko.lang";
 
+const PT = { ...PT_TABLE, ...PT_PAGES };
+const EN = { ...EN_TABLE, ...EN_PAGES };
 const DICTS = { "pt-BR": PT, en: EN };
 
 function stored() {
