@@ -45,12 +45,25 @@ def test_R_RM_18_R_FD_03_a_played_hand_is_listed_replayed_downloaded_and_verifie
 
     page.click(f'{first} [data-replay="open"]')
     page.wait_for_selector(".replayer .seat")
+    # "Rever" brings the replayer on screen, titled with the room (report item 15).
+    page.wait_for_function(
+        "() => { const r = document.querySelector('.replayer').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight; }",
+        timeout=5_000,
+    )
+    assert page.inner_text(".replayer h2").startswith("Mesa do Rui · Mão nº ")
     step = page.inner_text(".replay-step")  # "Passo 1 de N"
     steps = int(step.rsplit(" ", 1)[1])
     assert steps >= 4
+    said = [page.inner_text(".replay-event")]
     for _ in range(steps - 1):
         page.click('[data-replay="next"]')
+        said.append(page.inner_text(".replay-event"))
     assert page.inner_text(".replay-step") == f"Passo {steps} de {steps}"
+    assert all(said), said  # every step says what happened
+    assert said[0].startswith("Mão nº ") and said[0].endswith(" começou")
+    assert any(x.startswith("Suas cartas: ") for x in said)
+    assert " ganha " in said[-1]
     shown = page.eval_on_selector_all(
         '.replayer [data-seat="0"] .card[data-card]', "els => els.map(e => e.dataset.card)"
     )
@@ -71,7 +84,10 @@ def test_R_RM_18_R_FD_03_a_played_hand_is_listed_replayed_downloaded_and_verifie
         page.click(f'{first} [data-format="proof"]')
     proof_path = tmp_path / "proof.json"
     proof_info.value.save_as(proof_path)
-    assert proof_info.value.suggested_filename.endswith("-proof.json")
+    # The same name as the link's and the table's "Baixar provas" (report item 22).
+    expected = f"ahiko-{listed['room_id']}-hand{listed['hand_no']}-proof.json"
+    assert proof_info.value.suggested_filename == expected
+    assert page.get_attribute(f'{first} [data-format="proof"]', "download") == expected
     proof = json.loads(proof_path.read_text())
     key = _get_json(page, "/api/fairness/public-key")["public_key"]
     assert_ahiko_verifies(proof_path, key)

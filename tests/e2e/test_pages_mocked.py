@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from .conftest import open_page
+from .conftest import DESKTOP, open_page
 from .frames import holdem_showdown
 from .helpers import close, open_fixture
 
@@ -44,10 +44,21 @@ HAND = {  # GET /api/hands/{id}?format=json
 Answer = Any | Callable[[dict[str, str]], Any]
 
 
-def mocked_app(browser: Any, base: str, routes: dict[str, Answer]) -> Any:
+def mocked_app(
+    browser: Any,
+    base: str,
+    routes: dict[str, Answer],
+    viewport: dict[str, int] = DESKTOP,
+    lang: str | None = None,
+    signed_in: bool = True,
+    **context_args: Any,
+) -> Any:
     """A page whose /api/* calls get ``routes[path]`` (or ``routes[path](query)``), else 404."""
-    page = open_page(browser)
-    page.context.add_init_script("localStorage.setItem('ahiko.signedIn', '1')")
+    page = open_page(browser, viewport, **context_args)
+    if signed_in:
+        page.context.add_init_script("localStorage.setItem('ahiko.signedIn', '1')")
+    if lang:
+        page.context.add_init_script(f"localStorage.setItem('ahiko.lang', '{lang}')")
 
     def answer(route: Any) -> None:
         url = urlsplit(route.request.url)
@@ -129,7 +140,7 @@ def test_R_RM_18_my_hands_pages_downloads_and_replays_a_hand_step_by_step(browse
     }
     page.click(f'{first} [data-replay="open"]')
     page.wait_for_selector(".replayer .seat")
-    assert page.inner_text(".replayer h2") == "Mão nº 7"
+    assert page.inner_text(".replayer h2") == "Mesa da Ana · Mão nº 7"
     assert page.inner_text(".replay-step") == f"Passo 1 de {len(HAND['events']) - 1}"
     assert page.locator('.replayer [data-seat="3"] .card[data-card="Qd"]').count() == 0
     page.click('[data-replay="next"]')

@@ -1,11 +1,25 @@
 // HTTP API calls. Errors come back as JSON {error, message}; they surface as ApiError.
 
+import { t } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, code, message) {
     super(message || code || `HTTP ${status}`);
     this.status = status;
     this.code = code;
   }
+}
+
+/** The player's words for an error: the localized text of its code (`error.<code>`), else
+ * the server's message (C-ERRORS). */
+export function errorText(err) {
+  const code = err?.code;
+  if (code) {
+    const key = `error.${code}`;
+    const text = t(key);
+    if (text !== key) return text;
+  }
+  return err?.message ?? String(err ?? "");
 }
 
 async function request(method, path, body) {

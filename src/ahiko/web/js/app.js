@@ -139,7 +139,17 @@ async function mount() {
   }
 }
 
-window.addEventListener("hashchange", mount);
+/** A change of hand inside "Minhas mãos" opens or closes its replayer in place. */
+function onHashChange() {
+  const [name, arg] = routeOf().split("/");
+  if (name === "hands" && current?.page === "hands" && session.user) {
+    current.open(arg ? decodeURIComponent(arg) : null);
+    return;
+  }
+  mount();
+}
+
+window.addEventListener("hashchange", onHashChange);
 // The table keeps its connection (and what it observed of the commitment) across a switch.
 onLangChange(() => (current?.relabel ? current.relabel() : mount()));
 mount();

@@ -9,6 +9,11 @@ function seatState(seat, stack) {
 
 /** Views after each visible event of `events`; `viewer` is the seat whose cards are known. */
 export function replayViews(events, viewer = null) {
+  return replaySteps(events, viewer).map((step) => step.view);
+}
+
+/** The replayer's steps: `{view, event}`, the table after each visible event and that event. */
+export function replaySteps(events, viewer = null) {
   const start = events.find((e) => e.kind === "hand_started");
   if (!start) return [];
   const variant = start.variant ?? "holdem";
@@ -117,7 +122,7 @@ export function replayViews(events, viewer = null) {
     // A showdown this viewer may not see (R-DR-07) stays out of the table's log.
     const unseen = e.kind === "hole_dealt" || (e.kind === "cards_shown" && !e.cards);
     if (!unseen) history.push(e);
-    if (SHOWN_STEPS.has(e.kind) || e.kind === "hand_started") views.push(snapshot());
+    if (SHOWN_STEPS.has(e.kind) || e.kind === "hand_started") views.push({ view: snapshot(), event: e });
   }
   return views;
 }

@@ -1,18 +1,22 @@
 // Sign-up and log-in forms.
 
-import { api } from "../api.js";
+import { api, errorText } from "../api.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
 export function authPage(main, mode, ctx) {
   const signup = mode === "signup";
   const error = h("p.error", { role: "alert" });
+  // The server's rules (server/accounts.py): usernames 3–20 letters, digits or _; passwords
+  // at least 8 characters. Sign-up says so up front, in the player's language.
   const user = h("input#auth-username", {
     name: "username",
     autocomplete: "username",
     required: true,
     minLength: 3,
-    maxLength: 32,
+    maxLength: signup ? 20 : 32,
+    pattern: signup ? "[A-Za-z0-9_]{3,20}" : null,
+    "aria-describedby": signup ? "auth-username-rule" : null,
   });
   const pass = h("input#auth-password", {
     name: "password",
@@ -20,12 +24,20 @@ export function authPage(main, mode, ctx) {
     autocomplete: signup ? "new-password" : "current-password",
     required: true,
     minLength: signup ? 8 : 1,
+    "aria-describedby": signup ? "auth-password-rule" : null,
   });
+  const rule = (id, key) => (signup ? h(`span#${id}.hint.field-rule`, t(key)) : null);
+  if (signup) {
+    for (const [input, key] of [[user, "auth.username_rule"], [pass, "auth.password_rule"]]) {
+      input.addEventListener("invalid", () => input.setCustomValidity(t(key)));
+      input.addEventListener("input", () => input.setCustomValidity(""));
+    }
+  }
   const submit = h("button.primary", { type: "submit", dataset: { auth: mode } }, t(signup ? "auth.signup" : "auth.login"));
   const form = h(
     "form.stack",
-    h("label", { htmlFor: "auth-username" }, t("auth.username"), user),
-    h("label", { htmlFor: "auth-password" }, t("auth.password"), pass),
+    h("label", { htmlFor: "auth-username" }, t("auth.username"), user, rule("auth-username-rule", "auth.username_rule")),
+    h("label", { htmlFor: "auth-password" }, t("auth.password"), pass, rule("auth-password-rule", "auth.password_rule")),
     error,
     submit,
   );
@@ -47,7 +59,7 @@ export function authPage(main, mode, ctx) {
       }
       await ctx.onLoggedIn();
     } catch (err) {
-      error.textContent = err.status === 0 ? t("error.network") : err.message;
+      error.textContent = err.status === 0 ? t("error.network") : errorText(err);
       submit.disabled = false;
     }
   });

@@ -1,7 +1,7 @@
 // The create-room form: every option of a recreational room or a tournament (R-RM-03,
 // R-RM-04, R-RM-18, R-TN-02, R-TN-03). Fields that do not apply to the chosen game hide.
 
-import { api } from "../api.js";
+import { api, errorText } from "../api.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { roomLink } from "./lobby.js";
@@ -12,6 +12,12 @@ function numberField(id, key, value, { min = 1, max, step = 1 } = {}) {
   const input = h(`input#${id}`, { type: "number", name: id, value: String(value), min: String(min), step: String(step), required: true });
   if (max !== undefined) input.max = String(max);
   return { input, label: h("label", { htmlFor: id }, t(key), input) };
+}
+
+/** Replace a numberField's label text, keeping its input. */
+function setLabel(field, key) {
+  const text = field.label.firstChild;
+  if (text?.nodeType === Node.TEXT_NODE) text.textContent = t(key);
 }
 
 function radios(name, key, options, checked) {
@@ -66,6 +72,18 @@ export function createRoomPage(main) {
   const limit = numberField("limit_value", "create.limit_value", 100);
   const error = h("p.error.full", { role: "alert" });
   const notice = h("p.notice.full", { role: "status" });
+  // What the host does once the room exists (the table shows the same steps as a checklist).
+  const nextSteps = h(
+    "section.next-steps.full",
+    { "aria-labelledby": "next-steps-title" },
+    h("h2#next-steps-title", t("create.next.title")),
+    h(
+      "ol",
+      h("li", t("create.next.sit", { sit: t("table.sit") })),
+      h("li", t("create.next.players", { menu: t("menu.title"), add: t("menu.add_bot") })),
+      h("li", t("create.next.start", { start: t("menu.start"), menu: t("menu.title") })),
+    ),
+  );
   const holdemFields = h("fieldset.holdem-only", h("legend", "Blinds"), sb.label, bb.label);
   const drawFields = h("fieldset.draw-only", h("legend", t("game.draw")), ante.label, smallBet.label, h("p.hint", t("create.big_bet_hint")));
 
@@ -106,6 +124,7 @@ export function createRoomPage(main) {
       ),
       limit.label,
     ),
+    nextSteps,
     error,
     notice,
     h(
@@ -126,9 +145,14 @@ export function createRoomPage(main) {
     seats.input.min = String(lo);
     seats.input.max = String(hi);
     if (Number(seats.input.value) > hi) seats.input.value = String(hi);
-    every.input.disabled = form.elements.doubling.value === "never";
+    // The interval's label says what it counts: hands or minutes between two doublings.
+    const doubling = form.elements.doubling.value;
+    every.input.disabled = doubling === "never";
+    setLabel(every, doubling === "never" ? "create.doubling_every" : `create.doubling_every.${doubling}`);
     deadline.input.disabled = form.elements.deadline.value === "none";
-    limit.input.disabled = form.elements.limit.value === "none";
+    const limitKind = form.elements.limit.value;
+    limit.input.disabled = limitKind === "none";
+    setLabel(limit, limitKind === "none" ? "create.limit_value" : `create.limit_value.${limitKind}`);
     if (kind === "tournament" && chips.input.dataset.touched !== "1") chips.input.value = "1000";
     // R-TN-03: tournament blinds start at 25/50 unless the host chose others.
     if (kind === "tournament" && sb.input.dataset.touched !== "1" && bb.input.dataset.touched !== "1") {
@@ -156,7 +180,7 @@ export function createRoomPage(main) {
       notice.textContent = t("create.created", { link: roomLink(id) });
       location.hash = `#/room/${encodeURIComponent(id)}`;
     } catch (err) {
-      error.textContent = err.message;
+      error.textContent = errorText(err);
     }
   });
   sync();

@@ -1,17 +1,21 @@
 // "Minhas mãos": finished hands with their downloads (PokerStars text, PHH, proof) and a
-// step-by-step replayer.
+// step-by-step replayer that says in words what each step did.
 
 import { api } from "../api.js";
+import { cardLabel } from "../cards.js";
 import { clear, h } from "../dom.js";
 import { fmt, lang, t } from "../i18n.js";
-import { replayViews } from "../replay.js";
+import { replaySteps } from "../replay.js";
+import { eventText, potResultText, showdownHands } from "../table/describe.js";
 import { TableRenderer } from "../table/render.js";
 import { TableState } from "../tablestate.js";
+import { handFilename, roomName } from "./names.js";
 
+// [format, full label, short label for phones]
 const FORMATS = [
-  ["pokerstars", "hands.pokerstars"],
-  ["phh", "hands.phh"],
-  ["proof", "hands.proof"],
+  ["pokerstars", "hands.pokerstars", "hands.pokerstars_short"],
+  ["phh", "hands.phh", "hands.phh"],
+  ["proof", "hands.proof", "hands.proof_short"],
 ];
 
 function pick(obj, ...names) {
@@ -19,55 +23,119 @@ function pick(obj, ...names) {
   return undefined;
 }
 
-function replayer(detail) {
+function when(value) {
+  if (!value) return "";
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? String(value) : d.toLocaleString(lang());
+}
+
+function handRoomName(hand) {
+  return (
+    roomName({ name: pick(hand, "room_name") ?? "", id: pick(hand, "room_id"), room_kind: pick(hand, "room_kind") }) ||
+    t("hands.room_unknown")
+  );
+}
+
+/** What one replay step did, in words ("Ana: Aumentou para 40"). */
+export function stepText(step, nameOf, viewer) {
+  const e = step?.event;
+  if (!e) return "";
+  try {
+    if (e.kind === "hole_dealt") {
+      return e.cards?.length && e.seat === viewer
+        ? t("replay.dealt_you", { cards: e.cards.map(cardLabel).join(", ") })
+        : t("replay.dealt", { name: nameOf(e.seat) });
+    }
+    if (e.kind === "cards_shown" && !e.cards?.length) return t("replay.shown_hidden", { name: nameOf(e.seat) });
+    if (e.kind === "pot_awarded") return potResultText(e, nameOf, showdownHands(step.view));
+    return eventText(e, nameOf) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+function replayer(detail, onClose) {
   const events = pick(detail, "events", "history") ?? [];
   const viewer = pick(detail, "viewer", "seat", "my_seat") ?? null;
-  const views = pick(detail, "views") ?? replayViews(events, viewer);
+  const given = pick(detail, "views");
+  const steps = given ? given.map((view) => ({ view, event: null })) : replaySteps(events, viewer);
   const state = new TableState();
   const players = {};
   for (const p of pick(detail, "players") ?? []) {
     players[p.seat] = { seat: p.seat, name: p.name ?? p.username ?? "", bot: Boolean(p.bot), level: p.level ?? null, connected: true };
   }
+  const handNo = pick(detail, "hand_no") ?? "";
+  const room = handRoomName(detail);
   state.room = {
-    name: pick(detail, "room_name") ?? "",
+    name: room,
     seatCount: pick(detail, "seat_count") ?? null,
     players,
     mySeat: viewer,
     status: "replay",
   };
+  const names = pick(detail, "names") ?? {};
+  const nameOf = (seat) =>
+    players[seat]?.name || names[seat] || names[String(seat)] || t("table.seat_n", { n: Number(seat) + 1 });
   const wrap = h("div.felt-wrap");
   const renderer = new TableRenderer(wrap, {});
-  const stepText = h("span.replay-step", { role: "status" });
+  const counter = h("span.replay-step");
+  const said = h("p.replay-event", { role: "status", "aria-live": "polite" });
+  const buttons = {};
   let i = 0;
   const show = (n) => {
-    i = Math.max(0, Math.min(views.length - 1, n));
-    state.view = views[i];
+    if (!steps.length) return;
+    i = Math.max(0, Math.min(steps.length - 1, n));
+    state.view = steps[i].view;
     renderer.render(state);
-    stepText.textContent = t("replay.step", { i: i + 1, n: views.length });
+    counter.textContent = t("replay.step", { i: i + 1, n: steps.length });
+    said.textContent = stepText(steps[i], nameOf, viewer);
+    buttons.first.disabled = buttons.prev.disabled = i === 0;
+    buttons.next.disabled = buttons.last.disabled = i === steps.length - 1;
   };
-  const btn = (key, fn) => h("button", { type: "button", dataset: { replay: key }, onclick: fn }, t(`replay.${key}`));
+  const btn = (key, fn) => {
+    buttons[key] = h("button", { type: "button", dataset: { replay: key }, onclick: fn }, t(`replay.${key}`));
+    return buttons[key];
+  };
+  const heading = t("replay.heading", { room, n: handNo });
+  const variant = pick(detail, "variant");
+  const meta = [variant ? t(`game.${variant}`) : null, when(pick(detail, "ended_at", "started_at"))].filter(Boolean);
+  const title = h("h2", { tabIndex: -1 }, heading);
   const section = h(
     "section.replayer",
-    { "aria-label": t("replay.title", { n: pick(detail, "hand_no") ?? "" }) },
-    h("h2", t("replay.title", { n: pick(detail, "hand_no") ?? "" })),
+    { "aria-label": heading, dataset: { hand: String(pick(detail, "id") ?? "") } },
+    h(
+      "div.replay-head",
+      h("div", title, h("p.replay-when", meta.join(" · "))),
+      h("button.replay-close", { type: "button", dataset: { replay: "close" }, onclick: onClose }, t("replay.close")),
+    ),
     wrap,
+    said,
     h(
       "div.replay-controls",
       btn("first", () => show(0)),
       btn("prev", () => show(i - 1)),
       btn("next", () => show(i + 1)),
-      btn("last", () => show(views.length - 1)),
-      stepText,
+      btn("last", () => show(steps.length - 1)),
+      counter,
     ),
   );
+  // Arrow keys step through the hand while the replayer has the focus.
+  section.addEventListener("keydown", (ev) => {
+    if (ev.target instanceof HTMLInputElement) return;
+    if (ev.key === "ArrowRight") show(i + 1);
+    else if (ev.key === "ArrowLeft") show(i - 1);
+    else return;
+    ev.preventDefault();
+  });
   requestAnimationFrame(() => show(0));
+  section.focusTitle = () => title.focus({ preventScroll: true });
   return section;
 }
 
 const PER_PAGE = 20;
 
 export function handsPage(main, handId) {
-  const body = h("tbody");
+  const body = h("tbody", { role: "rowgroup" });
   const status = h("p.hint", { role: "status" });
   const replay = h("div.replay-slot");
   const pageText = h("span.pager-page");
@@ -75,34 +143,94 @@ export function handsPage(main, handId) {
   const older = h("button", { type: "button", dataset: { pager: "older" }, onclick: () => load(current + 1) }, t("hands.older"));
   const pager = h("nav.pager", { hidden: true, "aria-label": t("hands.title") }, newer, pageText, older);
   let current = 1;
+  let opened = null; // the hand id in the replayer
+  let asked = 0; // the last replay asked for: a slower earlier answer is dropped
 
-  async function openReplay(id) {
-    clear(replay);
-    try {
-      replay.append(replayer(await api.hand(id)));
-    } catch (err) {
-      replay.append(h("p.error", err.message));
+  function markOpen() {
+    for (const tr of body.querySelectorAll("tr[data-hand]")) {
+      tr.classList.toggle("replaying", tr.dataset.hand === String(opened));
     }
+  }
+
+  function closeReplay() {
+    if (location.hash.startsWith("#/hands/")) location.hash = "#/hands";
+    else showReplay(null);
+  }
+
+  async function showReplay(id, listed) {
+    const ask = ++asked;
+    opened = id;
+    markOpen();
+    if (id === null || id === undefined) {
+      clear(replay);
+      return;
+    }
+    let section;
+    try {
+      section = replayer(await api.hand(id), closeReplay);
+    } catch (err) {
+      section = h("p.error", t("error.generic", { message: err.message }));
+    }
+    if (ask !== asked) return;
+    clear(replay);
+    replay.append(section);
+    // The list above may still be filling in: scroll once it has its height.
+    await listed;
+    if (ask !== asked) return;
+    requestAnimationFrame(() => {
+      replay.scrollIntoView({ block: "start" });
+      section.focusTitle?.();
+    });
+  }
+
+  function downloads(hand) {
+    const id = hand.id;
+    const links = FORMATS.map(([format, key, short]) =>
+      h(
+        "a.download",
+        {
+          href: api.handDownloadUrl(id, format),
+          download: handFilename(hand.room_id, hand.hand_no ?? id, format),
+          dataset: { format },
+          title: t(key),
+          "aria-label": t(key),
+        },
+        h("span.label-long", t(key)),
+        h("span.label-short", { "aria-hidden": "true" }, t(short)),
+      ),
+    );
+    return h("span.downloads", links.flatMap((a, k) => (k ? [h("span.sep", { "aria-hidden": "true" }, "·"), a] : [a])));
   }
 
   function row(hand) {
     const id = hand.id;
     const net = hand.net ?? 0;
     const at = pick(hand, "ended_at", "started_at");
+    // Explicit roles: phones lay the rows out as two-line cards (app.css), which would
+    // otherwise cost the table its semantics in some browsers.
     return h(
       "tr",
-      { dataset: { hand: String(id) } },
-      h("td", `#${hand.hand_no ?? id}`),
-      h("td", hand.room_name ?? ""),
-      h("td.hide-phone", at ? new Date(at).toLocaleString(lang()) : ""),
-      h(`td.num.${net < 0 ? "amount-neg" : "amount-pos"}`, `${net > 0 ? "+" : ""}${fmt(net)}`),
+      { role: "row", dataset: { hand: String(id) } },
+      h("td.hand-no", { role: "cell" }, `#${hand.hand_no ?? id}`),
+      h("td.hand-room", { role: "cell" }, handRoomName(hand)),
+      h("td.hand-date.hide-phone", { role: "cell" }, when(at)),
+      h(`td.num.hand-net.${net < 0 ? "amount-neg" : "amount-pos"}`, { role: "cell" }, `${net > 0 ? "+" : ""}${fmt(net)}`),
+      h("td.downloads-cell", { role: "cell" }, downloads(hand)),
       h(
-        "td",
-        FORMATS.map(([format, key]) =>
-          h("a", { href: api.handDownloadUrl(id, format), download: "", dataset: { format } }, t(key)),
-        ).flatMap((a, k) => (k ? [" · ", a] : [a])),
+        "td.replay-cell",
+        { role: "cell" },
+        h(
+          "button",
+          {
+            type: "button",
+            dataset: { replay: "open" },
+            onclick: () => {
+              location.hash = `#/hands/${encodeURIComponent(id)}`;
+            },
+          },
+          t("hands.replay"),
+        ),
       ),
-      h("td", h("button", { type: "button", dataset: { replay: "open" }, onclick: () => { location.hash = `#/hands/${encodeURIComponent(id)}`; } }, t("hands.replay"))),
     );
   }
 
@@ -115,6 +243,7 @@ export function handsPage(main, handId) {
       const pages = data?.pages ?? 1;
       clear(body);
       body.append(...hands.map(row));
+      markOpen();
       status.textContent = hands.length ? "" : t("hands.empty");
       pager.hidden = pages <= 1;
       newer.disabled = current <= 1;
@@ -129,16 +258,19 @@ export function handsPage(main, handId) {
     h("h1", t("hands.title")),
     h(
       "table.list.hands",
+      { role: "table", "aria-label": t("hands.title") },
       h(
         "thead",
+        { role: "rowgroup" },
         h(
           "tr",
-          h("th", t("hands.col.hand")),
-          h("th", t("hands.col.room")),
-          h("th.hide-phone", t("hands.col.date")),
-          h("th.num", t("hands.col.result")),
-          h("th", t("hands.col.downloads")),
-          h("th", h("span.visually-hidden", t("hands.replay"))),
+          { role: "row" },
+          h("th", { role: "columnheader" }, t("hands.col.hand")),
+          h("th", { role: "columnheader" }, t("hands.col.room")),
+          h("th.hide-phone", { role: "columnheader" }, t("hands.col.date")),
+          h("th.num", { role: "columnheader" }, t("hands.col.result")),
+          h("th", { role: "columnheader" }, t("hands.col.downloads")),
+          h("th", { role: "columnheader" }, h("span.visually-hidden", t("hands.replay"))),
         ),
       ),
       body,
@@ -147,7 +279,9 @@ export function handsPage(main, handId) {
     pager,
     replay,
   );
-  load(1);
-  if (handId) openReplay(handId);
-  return {};
+  const listed = load(1);
+  if (handId) showReplay(handId, listed);
+  // The router calls this when only the hand in the address changes (#/hands <-> #/hands/42),
+  // so the list keeps its page and the replayer opens without reloading everything.
+  return { page: "hands", open: (id) => showReplay(id ?? null, Promise.resolve()) };
 }

@@ -4,6 +4,7 @@
 import { api } from "../api.js";
 import { clear, h } from "../dom.js";
 import { fmt, t } from "../i18n.js";
+import { roomName } from "./names.js";
 
 const TABS = ["ahiko", "public", "tournament"];
 const TIERS = { iniciante: [1, 2], classica: [5, 10], alta: [10, 20] };
@@ -33,6 +34,7 @@ export function roomSummary(raw) {
     botAhiko: Boolean(pick(raw, "bot_ahiko")),
     seatCount: pick(raw, "seat_count", "seats_total", "max_seats", "seats") ?? 0,
     status: pick(raw, "status", "state") ?? "waiting",
+    handNo: pick(raw, "hand_no") ?? null,
     avgPot: pick(raw, "avg_pot", "average_pot") ?? null,
     visibility: pick(raw, "visibility") ?? "public",
   };
@@ -139,7 +141,9 @@ export function lobbyPage(main, tab, ctx) {
         h("th.num.hide-phone", t("lobby.col.buyin")),
         h("th.num", t("lobby.col.seats")),
         h("th.hide-phone", t("lobby.col.status")),
-        active === "ahiko" ? h("th.num.hide-phone", t("lobby.col.avgpot")) : null,
+        active === "ahiko"
+          ? h("th.num.hide-phone", { title: t("lobby.col.avgpot_hint") }, t("lobby.col.avgpot"))
+          : null,
         h("th", h("span.visually-hidden", t("lobby.open"))),
       ),
     ),
@@ -166,18 +170,27 @@ export function lobbyPage(main, tab, ctx) {
       const open = () => {
         location.hash = `#/room/${encodeURIComponent(r.id)}`;
       };
+      const name = roomName(r) || String(r.id);
+      const shown = shownStatus(r);
       body.append(
         h(
           "tr",
           { dataset: { room: String(r.id) } },
-          h("td", h("a", { href: `#/room/${encodeURIComponent(r.id)}` }, r.name || String(r.id))),
+          h(
+            "td",
+            h("a", { href: `#/room/${encodeURIComponent(r.id)}` }, name),
+            // Phones have no status column: a small pill under the name says it instead.
+            h(`span.status-pill.status-${shown}.show-phone`, { "aria-hidden": "true" }, t(`status.${shown}`)),
+          ),
           h("td.hide-phone", t(`game.${r.variant}`)),
           h("td", stakesLabel(r.stakes)),
           h("td.num.hide-phone", buyInLabel(r)),
           h("td.num", `${r.seatsTaken}/${r.seatCount}`),
-          h("td.hide-phone", h(`span.status-pill.status-${shownStatus(r)}`, t(`status.${shownStatus(r)}`))),
-          active === "ahiko" ? h("td.num.hide-phone", r.avgPot === null ? "—" : fmt(r.avgPot)) : null,
-          h("td", h("button", { type: "button", onclick: open, "aria-label": `${t("lobby.open")} ${r.name}` }, t("lobby.open"))),
+          h("td.hide-phone", h(`span.status-pill.status-${shown}`, { dataset: { status: shown } }, t(`status.${shown}`))),
+          active === "ahiko"
+            ? h("td.num.hide-phone", { dataset: { avgPot: "" } }, avgPotLabel(r.avgPot))
+            : null,
+          h("td", h("button", { type: "button", onclick: open, "aria-label": `${t("lobby.open")} ${name}` }, t("lobby.open"))),
         ),
       );
     }
@@ -200,7 +213,19 @@ export function lobbyPage(main, tab, ctx) {
   return { destroy: () => clearInterval(timer) };
 }
 
-/** An open Ahiko room with nobody seated is waiting for players, not "in play". */
-function shownStatus(room) {
-  return room.status === "running" && room.seats_taken === 0 ? "waiting" : room.status;
+/** An open Ahiko room with nobody seated, or one person waiting for an opponent and no hand
+ * dealt, is waiting for players, not "in play". */
+export function shownStatus(room) {
+  if (room.status !== "running") return room.status;
+  const seated = Number(room.seatsTaken ?? 0);
+  if (seated === 0) return "waiting";
+  if (seated < 2 && (room.handNo === null || room.handNo === undefined)) return "waiting";
+  return "running";
+}
+
+/** The mean pot of the room's last hands (C-AVGPOT); "—" before its first hand. */
+export function avgPotLabel(avgPot) {
+  return avgPot === null || avgPot === undefined || Number.isNaN(Number(avgPot))
+    ? "—"
+    : fmt(Math.round(Number(avgPot)));
 }

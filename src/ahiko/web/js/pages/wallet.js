@@ -1,24 +1,37 @@
 // The wallet: balance, the free-coin claim and the statement (Extrato, R-RM-15).
 
-import { api } from "../api.js";
+import { api, errorText } from "../api.js";
 import { clear, h } from "../dom.js";
 import { fmt, lang, t } from "../i18n.js";
+import { roomName } from "./names.js";
 
 function pick(obj, ...names) {
   for (const n of names) if (obj?.[n] !== undefined && obj[n] !== null) return obj[n];
   return undefined;
 }
 
-/** "Entrada na mesa · sala r-12 · resultado +40" from a statement line (R-RM-15). */
+/** The room of a statement line by its name (C-STATEMENT), never by its internal id. */
+export function statementRoom(e) {
+  const part = e?.participation ?? {};
+  const id = pick(part, "room_id") ?? pick(e, "room_id");
+  const name = pick(part, "room_name") ?? pick(e, "room_name");
+  if (!id && !name) return null;
+  const shown = roomName({ name: name ?? "", id });
+  return shown ? t("wallet.room", { room: shown }) : t("wallet.room_unknown");
+}
+
+/** "Entrada na mesa · Iniciante 1 · resultado +40" from a statement line (R-RM-15). */
 export function entryDescription(e) {
   const kind = pick(e, "kind", "type") ?? "";
   const label = t(`wallet.kind.${kind}`);
   const parts = [label.startsWith("wallet.kind.") ? kind : label];
   const reason = pick(e, "reason", "description");
-  if (reason && reason !== kind) parts.push(reason);
   const part = e.participation;
+  const roomId = pick(part, "room_id") ?? pick(e, "room_id");
+  // A reason naming the room by its id ("room iniciante-104daf-1") says nothing to a player.
+  if (reason && reason !== kind && !(roomId && String(reason).includes(roomId))) parts.push(reason);
+  parts.push(statementRoom(e));
   if (part) {
-    parts.push(t("wallet.room", { room: part.room_id }));
     // The participation's net result belongs on its exit line (R-RM-15).
     if (kind === "cash_out" && part.net !== null && part.net !== undefined) {
       parts.push(t("wallet.net", { net: `${part.net > 0 ? "+" : ""}${fmt(part.net)}` }));
@@ -86,7 +99,7 @@ export function walletPage(main) {
       notice.textContent = t("wallet.claimed", { amount: fmt(pick(r, "amount", "claimed") ?? 0) });
       await load();
     } catch (err) {
-      notice.textContent = err.message;
+      notice.textContent = errorText(err);
     }
   });
 
