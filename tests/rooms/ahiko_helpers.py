@@ -21,6 +21,7 @@ from ahiko.rooms.clock import ManualClock
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.room import Room
 from ahiko.rooms.tiers import TIERS_BY_KEY
+from ahiko.rooms.timing import Timing
 from ahiko.store.accounts import insert_user
 from ahiko.wallet.check import check_ledger
 from ahiko.wallet.operations import Wallet, open_wallet
@@ -41,13 +42,19 @@ class Ahiko:
     bot_level: str = "easy"
     clock: ManualClock = field(default_factory=ManualClock)
     conns: dict[str, Recorder] = field(default_factory=dict)
+    timing: Timing | None = None  # None: the rules' durations, bots answering at once
 
     def __post_init__(self) -> None:
         self.wallet = Wallet(self.engine)
         self.initial_reserve = self.wallet.reserve_balance()
         self.registry = RoomRegistry(clock=self.clock)
         self.lobby = AhikoLobby(
-            self.registry, self.wallet, self.engine, bot_level=self.bot_level, run_id="t"
+            self.registry,
+            self.wallet,
+            self.engine,
+            bot_level=self.bot_level,
+            run_id="t",
+            timing=self.timing,
         )
         self.lobby.start()
 

@@ -19,7 +19,7 @@ def test_R_RM_01_a_person_picks_a_free_seat_and_cannot_take_a_second_or_a_taken_
     seats = Seats(8)
     assert seats.sit(3, person("ana"), hand_running=False, may_take_bot_place=True) is False
     assert seats.seat_of("ana") == 3
-    with pytest.raises(SeatError, match="already has a seat"):
+    with pytest.raises(SeatError, match="already have a seat"):
         seats.sit(4, person("ana"), hand_running=False, may_take_bot_place=True)
     with pytest.raises(SeatError, match="taken"):
         seats.sit(3, person("bia"), hand_running=False, may_take_bot_place=True)

@@ -90,3 +90,34 @@ def test_statement_rejects_bad_paging(client, sign_up):
     for params in ({"page": 0}, {"per_page": 101}, {"page": "x"}):
         response = client.get("/api/wallet/statement", params=params)
         assert response.status_code == 422 and response.json()["error"] == "invalid_request"
+
+
+def test_statement_lines_name_their_room(client, sign_up, services):
+    """The Extrato shows "Iniciante 1", not the room's id: each line carries ``room_name``
+    (null when the line has no room, or the room has no name) besides ``room_id``."""
+    ana = sign_up("ana")["id"]
+    lobby_room = next(r for r in client.get("/api/ahiko/rooms").json() if r["tier"] == "iniciante")
+    bought = client.post(
+        f"/api/ahiko/rooms/{lobby_room['id']}/buy_in",
+        json={"seat": 1, "amount": 120, "key": "b1"},
+    )
+    assert bought.status_code == 200, bought.text
+    assert client.post(f"/api/ahiko/rooms/{lobby_room['id']}/leave", json={}).status_code == 200
+    save_room(services.engine, "unnamed-1", "ahiko", {"tier": "iniciante"})
+    pid = services.wallet.buy_in(ana, "unnamed-1", 0, 100, "u1").participation_id
+    services.wallet.cash_out(pid, "u2")
+
+    lines = client.get("/api/wallet/statement").json()["lines"]
+    named = [(line["kind"], line["room_id"], line["room_name"]) for line in lines]
+    assert named == [
+        ("cash_out", "unnamed-1", None),
+        ("buy_in", "unnamed-1", None),
+        ("cash_out", lobby_room["id"], lobby_room["name"]),
+        ("buy_in", lobby_room["id"], lobby_room["name"]),
+        ("signup", None, None),
+    ]
+    assert lobby_room["name"] == "Iniciante 1"
+    assert lines[2]["participation"]["room_name"] == "Iniciante 1"
+    assert lines[0]["participation"]["room_name"] is None
+    stays = client.get("/api/ahiko/participations").json()
+    assert [s["room_name"] for s in stays] == [None, "Iniciante 1"]

@@ -22,6 +22,7 @@ from ahiko.rooms.bot_ahiko import BOT_AHIKO_ID
 from ahiko.rooms.frames import room_summary
 from ahiko.rooms.room import Room
 from ahiko.rooms.tiers import TIERS, tier_of
+from ahiko.rooms.timing import LIVE_TIMING
 from ahiko.server.errors import ApiError, error_responses
 
 REFUSAL_STATUS = {"not_seated": 404, "not_ahiko": 404, "closed": 409}
@@ -32,7 +33,7 @@ async def open_ahiko_rooms(app: FastAPI) -> AsyncIterator[None]:
     """At start: settle rooms a previous run left open, then open two rooms per tier."""
     services = getattr(app.state, "services", None)
     if services is not None and getattr(app.state, "ahiko_lobby", None) is None:
-        lobby = AhikoLobby(get_registry(app), services.wallet, services.engine)
+        lobby = AhikoLobby(get_registry(app), services.wallet, services.engine, timing=LIVE_TIMING)
         lobby.start()
         app.state.ahiko_lobby = lobby
     yield
@@ -96,7 +97,7 @@ def _lobby(request: Request) -> AhikoLobby:
 def _actor(request: Request, room_id: str) -> RoomActor:
     actor = get_registry(request.app).get(room_id)
     if actor is None or not actor.room.is_ahiko:
-        raise ApiError(404, "no_room", f"no Ahiko room {room_id}")
+        raise ApiError(404, "no_room", "there is no such Ahiko room")
     return actor
 
 
@@ -104,8 +105,7 @@ async def _ask(actor: RoomActor, command: c.Command) -> dict[str, Any]:
     reply = await actor.ask(command)
     if not reply.ok:
         status = REFUSAL_STATUS.get(reply.code, 409)
-        rule = f" ({reply.rule})" if reply.rule else ""
-        raise ApiError(status, reply.code, f"{reply.message}{rule}")
+        raise ApiError(status, reply.code, reply.message)  # the code says which; no rule id
     return reply.data
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ahiko.rooms import commands as c
 from ahiko.rooms.ahiko_table import AhikoTable
-from ahiko.rooms.commands import Refusal, Reply
+from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply, closed_message
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.table_hand import Phase
 
@@ -20,7 +20,7 @@ def _table(room: Room) -> AhikoTable:
     if not room.is_ahiko or not isinstance(room.hooks, AhikoTable):
         raise Refusal("not_ahiko", "coins are used only in Ahiko rooms", "R-RM-02")
     if not room.is_open:
-        raise Refusal("closed", f"room {room.room_id} is {room.status}")
+        raise Refusal("closed", closed_message(room.status.value))
     return room.hooks
 
 
@@ -28,7 +28,7 @@ def _seated(room: Room, player_id: str) -> tuple[int, Occupant]:
     seat = room.seats.seat_of(player_id)
     occupant = room.seats.get(seat) if seat is not None else None
     if seat is None or occupant is None or occupant.player_id != player_id:
-        raise Refusal("not_seated", f"{player_id} has no seat here", "R-RM-01")
+        raise Refusal("not_seated", NOT_SEATED, "R-RM-01")
     return seat, occupant
 
 
@@ -59,9 +59,9 @@ def buy_in(room: Room, cmd: c.BuyIn) -> Reply:
     if room.seats.seat_of(cmd.player_id) is not None:
         raise Refusal("seat", "you already have a seat in this room", "R-RM-01")
     if not 0 <= cmd.seat < room.seats.size:
-        raise Refusal("seat", f"seat {cmd.seat} does not exist (0..{room.seats.size - 1})")
+        raise Refusal("seat", "that seat does not exist", "R-RM-01")
     if cmd.seat not in room.seats.free_seats():
-        raise Refusal("seat", f"seat {cmd.seat} is taken", "R-RM-01")
+        raise Refusal("seat", "that seat is taken", "R-RM-01")
     occupant = Occupant(cmd.player_id, cmd.name, cmd.amount)
     receipt = table.buy_in(room, occupant, cmd.seat, cmd.key)
     reserved = room.seat_occupant(cmd.seat, occupant)

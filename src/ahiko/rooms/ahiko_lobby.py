@@ -26,7 +26,7 @@ from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.ahiko_table import AhikoTable, room_record
 from ahiko.rooms.bot_ahiko import BotAhiko
 from ahiko.rooms.registry import RoomRegistry
-from ahiko.rooms.room import Room
+from ahiko.rooms.room import AVG_POT_HANDS, Room
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.tiers import ROOMS_PER_TIER, TIERS, Tier, ahiko_config, tier_of
 from ahiko.rooms.timing import AHIKO_ACTION_DEADLINE_S, Timing
@@ -38,6 +38,7 @@ from ahiko.store.rooms import (
     last_button,
     load_rooms,
     open_stays,
+    recent_pot_totals,
     recover_interrupted_hands,
     save_room,
     write_seats,
@@ -196,6 +197,7 @@ class AhikoLobby:
         table.bot.fundings = bot_stay_count(self.engine, stored.id)
         report.next_hand_no = stored.last_hand_no + 1 + UNSTORED_COMMITMENTS
         room.continue_numbering(report.next_hand_no, last_button(self.engine, stored.id))
+        room.recent_pots.extend(recent_pot_totals(self.engine, stored.id, AVG_POT_HANDS))
         room.fire(lambda: _seat_absent(room, table, kept))
         report.people = [record.seat for record in kept]
         for problem in report.corrections:

@@ -11,11 +11,18 @@ from typing import Any
 from sqlalchemy import Engine, select
 
 from ahiko.store.engine import reading
-from ahiko.store.schema import ledger_accounts, ledger_entries, ledger_transactions, participations
+from ahiko.store.schema import (
+    ledger_accounts,
+    ledger_entries,
+    ledger_transactions,
+    participations,
+    rooms,
+)
 from ahiko.wallet import ledger
 from ahiko.wallet.ledger import as_utc
 from ahiko.wallet.statement import (
     PARTICIPATION_COLUMNS,
+    ROOM_OF_PARTICIPATION,
     ParticipationSummary,
     participation_summary,
 )
@@ -27,6 +34,8 @@ Stay = ParticipationSummary
 def _stays(engine: Engine, where: Any) -> list[Stay]:
     query = (
         select(participations.c.id, *PARTICIPATION_COLUMNS)
+        .select_from(participations)
+        .outerjoin(rooms, ROOM_OF_PARTICIPATION)
         .where(where)
         .order_by(participations.c.id.desc())
     )

@@ -151,7 +151,7 @@ class AhikoTable:
     @staticmethod
     def _require_applied(receipt: Receipt) -> None:
         if not receipt.applied:
-            raise Refusal("duplicate", f"request {receipt.key!r} was already applied")
+            raise Refusal("duplicate", "this request was already applied")
 
     # --- the durable picture of the seats ---------------------------------------------------
     def records(
@@ -264,5 +264,5 @@ class AhikoTable:
 def person_id(player_id: str) -> int:
     """A person's account id (player ids of people are account ids as text)."""
     if not player_id.isdigit():
-        raise Refusal("not_a_person", f"{player_id!r} is not an account id", "R-RM-01")
+        raise Refusal("not_a_person", "only signed-in people may do this", "R-RM-01")
     return int(player_id)

@@ -17,6 +17,7 @@ from ahiko.rooms.blinds import BlindIncrease, BlindSchedule, Stakes
 from ahiko.rooms.config import RoomConfig, RoomConfigError, RoomKind, Variant
 from ahiko.rooms.frames import room_summary
 from ahiko.rooms.registry import RoomRegistry
+from ahiko.rooms.timing import LIVE_TIMING
 from ahiko.server.errors import ApiError, error_responses
 
 SESSION_COOKIE = "ahiko_session"
@@ -114,6 +115,7 @@ class CreateRoom(BaseModel):
             public=self.public,
             limit_hands=self.limit_hands,
             limit_minutes=self.limit_minutes,
+            timing=LIVE_TIMING,  # bots pause like people before they answer
         )
 
 
@@ -162,5 +164,5 @@ def get_room(room_id: str, request: Request) -> dict[str, Any]:
     """One room by id (private rooms too: the id is the link)."""
     actor = get_registry(request.app).get(room_id)
     if actor is None:
-        raise ApiError(404, "no_room", f"no room {room_id}")
+        raise ApiError(404, "no_room", "there is no such room")
     return room_summary(actor.room)

@@ -157,6 +157,14 @@ Command = (
 )
 
 
+NOT_SEATED = "you have no seat in this room"
+
+
+def closed_message(status: str) -> str:
+    """Why a room that is over (``status``: finished or closed) takes no command."""
+    return "this tournament is over" if status == "finished" else "this room is closed"
+
+
 @dataclass(frozen=True)
 class Reply:
     ok: bool
@@ -175,7 +183,11 @@ class Reply:
 
 
 class Refusal(Exception):
-    """Raised inside the room to refuse a command before anything changed."""
+    """Raised inside the room to refuse a command before anything changed.
+
+    The message is read by people (the client shows it when it has no text of its own for
+    the code): it never carries player ids, room ids or rule ids; the rule travels in its
+    own field."""
 
     def __init__(self, code: str, message: str, rule: str | None = None) -> None:
         super().__init__(message)

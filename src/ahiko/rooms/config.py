@@ -63,7 +63,7 @@ class RoomConfig:
         if self.limit_minutes is not None and self.limit_minutes <= 0:
             raise RoomConfigError("a time limit must be positive")
         if self.kind is RoomKind.AHIKO and self.action_deadline_s is None:
-            raise RoomConfigError("Ahiko rooms always have an action deadline (R-RM-11)")
+            raise RoomConfigError("Ahiko rooms always have an action deadline")  # R-RM-11
 
     @property
     def has_host(self) -> bool:

@@ -55,6 +55,7 @@ def room_summary(room: Room, *, with_seats: bool = True) -> dict[str, Any]:
         "limit_minutes": config.limit_minutes,
         "hands_dealt": room.hands_dealt,
         "hand_no": hand.hand_no if hand is not None else None,
+        "avg_pot": room.avg_pot,
     }
     if with_seats:
         summary["seats"] = seat_entries(room)
@@ -85,6 +86,7 @@ def hand_frame(
         "view": {} if engine is None else view(engine, seat, with_history=False),
         "openings": hand.new_openings(seat, before),
         "deadline": room.deadline(),
+        "names": hand.names_json(),
     }
 
 
@@ -96,6 +98,7 @@ def hand_state(room: Room, hand: TableHand, seat: int | None) -> dict[str, Any]:
         "view": hand.view(seat),
         "openings": hand.openings(seat) if hand.engine is not None else [],
         "deadline": room.deadline() if hand is room.hand else None,
+        "names": hand.names_json(),
     }
 
 

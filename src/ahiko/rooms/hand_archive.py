@@ -114,7 +114,9 @@ def _player(room: Room, hand: TableHand, seat: int, final: Mapping[int, int]) ->
         kind = "bot"
     else:
         kind = "person"
-    name = seated.name if seated is not None else room.departed_names.get(player_id, player_id)
+    name = hand.names.get(seat) or (
+        seated.name if seated is not None else room.departed_names.get(player_id, player_id)
+    )
     start = hand.start_stacks[seat]
     return ArchivedPlayer(
         seat=seat,

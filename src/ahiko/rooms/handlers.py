@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ahiko.poker.actions import IllegalAction
 from ahiko.rooms import commands as c
-from ahiko.rooms.commands import Refusal, Reply
+from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply, closed_message
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.table_hand import Phase
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def _open(room: Room) -> None:
     if not room.is_open:
-        raise Refusal("closed", f"room {room.room_id} is {room.status}")
+        raise Refusal("closed", closed_message(room.status.value))
 
 
 def _host(room: Room, player_id: str) -> None:
@@ -65,7 +65,7 @@ def leave(room: Room, player_id: str, reason: str = "left") -> Reply:
         return Reply.accepted(seat=None)
     seat = room.seats.seat_of(player_id)
     if seat is None:
-        raise Refusal("not_seated", f"{player_id} has no seat here", "R-RM-01")
+        raise Refusal("not_seated", NOT_SEATED, "R-RM-01")
     occupant = room.seats.get(seat)
     assert occupant is not None
     hand = room.hand
@@ -98,18 +98,16 @@ def act(room: Room, cmd: c.Act) -> Reply:
     if hand is None or hand.phase is not Phase.DEALT:
         raise Refusal("no_hand", "no hand is being played now", "R-HE-06")
     if cmd.hand_no != hand.hand_no:
-        raise Refusal("stale_hand", f"hand {cmd.hand_no} is not the current hand {hand.hand_no}")
+        raise Refusal("stale_hand", f"hand {cmd.hand_no} is over; hand {hand.hand_no} is in play")
     seat = hand.seat_of(cmd.player_id)
     if seat is None:
-        raise Refusal("not_in_hand", f"{cmd.player_id} is not dealt into hand {hand.hand_no}")
+        raise Refusal("not_in_hand", f"you are not dealt into hand {hand.hand_no}")
     if cmd.seat is not None and cmd.seat != seat:
-        raise Refusal("not_your_seat", f"seat {cmd.seat} is not yours (you are at seat {seat})")
+        raise Refusal("not_your_seat", "that seat is not yours")
     if room.status is RoomStatus.PAUSED:
         raise Refusal("paused", "the room is paused", "R-RM-07")
     if hand.to_act != seat:
-        raise Refusal(
-            "out_of_turn", f"it is seat {hand.to_act}'s turn, not seat {seat}'s", "R-HE-05"
-        )
+        raise Refusal("out_of_turn", "it is not your turn", "R-HE-05")
     try:
         room.apply_action(seat, cmd.action)
     except IllegalAction as exc:
@@ -125,7 +123,7 @@ def show(room: Room, cmd: c.Show) -> Reply:
         raise Refusal("stale_hand", f"hand {cmd.hand_no} is not the hand just finished")
     seat = hand.seat_of(cmd.player_id)
     if seat is None:
-        raise Refusal("not_in_hand", f"{cmd.player_id} was not in hand {hand.hand_no}")
+        raise Refusal("not_in_hand", f"you were not in hand {hand.hand_no}")
     before = hand.deal_state
     try:
         events = hand.show(seat)
@@ -143,7 +141,7 @@ def new_entry(room: Room, cmd: c.NewEntry) -> Reply:
     seat = room.seats.seat_of(cmd.player_id)
     occupant = room.seats.get(seat) if seat is not None else None
     if seat is None or occupant is None or occupant.player_id != cmd.player_id:
-        raise Refusal("not_seated", f"{cmd.player_id} has no seat here", "R-RM-01")
+        raise Refusal("not_seated", NOT_SEATED, "R-RM-01")
     if occupant.stack > 0:
         raise Refusal(
             "has_chips", f"a new entry needs 0 chips; you have {occupant.stack}", "R-RM-06"
@@ -226,7 +224,7 @@ def remove_bot(room: Room, cmd: c.RemoveBot) -> Reply:
     _host(room, cmd.player_id)
     occupant = room.seats.get(cmd.seat)
     if occupant is None or not occupant.is_bot:
-        raise Refusal("not_a_bot", f"seat {cmd.seat} holds no bot", "R-RM-05")
+        raise Refusal("not_a_bot", "that seat holds no bot", "R-RM-05")
     hand = room.hand
     if hand is not None and hand.players.get(cmd.seat) == occupant.player_id:
         if hand.phase is Phase.COMMITTED:

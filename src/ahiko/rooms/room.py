@@ -37,6 +37,7 @@ from ahiko.rooms.table_hand import Phase, TableHand, deal_order, layout_for
 from ahiko.rooms.thinking import BOT_THINKING_LIMIT_S, Request, Thinker
 
 BotFactory = Callable[[str], Bot]
+AVG_POT_HANDS = 20  # the lobby's average pot is over this many finished hands
 
 
 class RoomStatus(StrEnum):
@@ -102,6 +103,7 @@ class Room:
         self._busy = False
         self.closed_stacks: dict[str, int] = {}
         self.departed_names: dict[str, str] = {}
+        self.recent_pots: deque[int] = deque(maxlen=AVG_POT_HANDS)  # the lobby's "Pote médio"
         if self.status is RoomStatus.RUNNING:
             self._start_running()
 
@@ -127,6 +129,13 @@ class Room:
     @property
     def next_hand_no(self) -> int:
         return self._next_hand_no
+
+    @property
+    def avg_pot(self) -> int | None:
+        """The mean total pot of the last AVG_POT_HANDS finished hands; None before any."""
+        if not self.recent_pots:
+            return None
+        return round(sum(self.recent_pots) / len(self.recent_pots))
 
     def continue_numbering(self, next_hand_no: int, button: int | None) -> None:
         """A room reopened after a restart: hand numbers go on, never reused (R-FD-06), and
@@ -308,6 +317,7 @@ class Room:
         self._prev_digest = committer.commitment.digest
         players = {s: self.seats.get(s).player_id for s in participants}  # type: ignore[union-attr]
         stacks = {s: self.seats.get(s).stack for s in participants}  # type: ignore[union-attr]
+        names = {s: self.seats.get(s).name for s in participants}  # type: ignore[union-attr]
         self.hand = TableHand(
             hand_no=hand_no,
             variant=self.config.variant,
@@ -316,6 +326,7 @@ class Room:
             stacks=stacks,
             button=self._button,
             committer=committer,
+            names=names,
         )
         self.last_hand = None
         self._auto_act.clear()
@@ -365,17 +376,22 @@ class Room:
         )
 
     def after_events(self, hand: TableHand, events: list[Event], before: DealState) -> None:
-        """Broadcast what just happened, then move the hand on (next turn or its end)."""
+        """Broadcast what just happened, then move the hand on (next turn or its end).
+
+        The next turn is armed before the frame is built, so the frame's ``deadline`` is the
+        clock of the seat now to act (a bot's or the timeout rule's answer is only queued:
+        it runs after this frame went out)."""
         from ahiko.rooms.frames import hand_frame
 
+        continues = self.hand is hand and not hand.is_over
+        if continues:
+            self.arm_turn()
         self.emit("hand", lambda seat: hand_frame(self, hand, seat, events, before))
         hand.history_sent = 0 if hand.engine is None else len(hand.engine.log)
         if self.hand is not hand and self.last_hand is hand and self.archive is not None:
             self.archive.hand_shown(self, hand)  # a show after the hand (R-HE-12)
         if self.hand is hand and hand.is_over:
             self._finish_hand()
-        elif self.hand is hand:
-            self.arm_turn()
 
     def apply_action(self, seat: int, action: Action) -> list[Event]:
         hand = self.hand
@@ -406,7 +422,7 @@ class Room:
             self.later(lambda: self._auto_answer(hand, seat))
             return
         if occupant.is_bot:
-            delay = self.config.timing.bot_delay_s
+            delay = self.bot_delay()
             if delay > 0:
                 self.set_timer("bot", delay, lambda: self._bot_answer(hand, seat, turn))
             else:
@@ -417,6 +433,14 @@ class Room:
             seconds = self.config.timing.disconnected_action_s  # R-TM-02
         if seconds is not None:
             self.set_timer("deadline", seconds, lambda: self._auto_answer(hand, seat))
+
+    def bot_delay(self) -> float:
+        """A bot's human-like pause before it answers: the timing's base delay plus a share
+        of its jitter drawn from the room's rng (deterministic on a manual clock; nothing is
+        drawn when there is no jitter, so rooms without one keep their rng stream)."""
+        timing = self.config.timing
+        jitter = timing.bot_delay_jitter_s
+        return timing.bot_delay_s + (self.rng.random() * jitter if jitter > 0 else 0.0)
 
     def deadline(self) -> dict[str, Any] | None:
         hand = self.hand
@@ -500,6 +524,7 @@ class Room:
                 occupant.stack = stack
         self.hand = None
         self.last_hand = hand
+        self.recent_pots.append(hand.total_pot())
         net = {s: final[s] - hand.start_stacks[s] for s in final}
         if self.archive is not None:
             self.archive.hand_finished(self, hand)
@@ -639,7 +664,7 @@ class Room:
         self.bots[player_id] = bot
         return Occupant(
             player_id,
-            f"Bot {self._bot_count} ({level})",
+            f"Bot {self._bot_count}",  # the level travels as ``bot_level``
             self.config.starting_chips,
             is_bot=True,
             bot_level=level,

@@ -103,18 +103,18 @@ class Seats:
     ) -> bool:
         """Seat ``occupant``; returns True when it is a reservation for the next hand."""
         if not 0 <= seat < self.size:
-            raise SeatError("R-RM-01", f"seat {seat} does not exist (0..{self.size - 1})")
+            raise SeatError("R-RM-01", "that seat does not exist")
         if self.seat_of(occupant.player_id) is not None:
-            raise SeatError("R-RM-01", f"{occupant.name} already has a seat")
+            raise SeatError("R-RM-01", "you already have a seat in this room")
         if seat in self._replacements:
-            raise SeatError("R-RM-16", f"seat {seat} is already reserved")
+            raise SeatError("R-RM-16", "that seat is already reserved")
         current = self._by_seat.get(seat)
         if current is None:
             occupant.waiting = hand_running
             self._by_seat[seat] = occupant
             return hand_running
         if not (current.is_bot and may_take_bot_place and occupant.is_person):
-            raise SeatError("R-RM-01", f"seat {seat} is taken")
+            raise SeatError("R-RM-01", "that seat is taken")
         if not hand_running:
             del self._by_seat[seat]
             self._by_seat[seat] = occupant
@@ -127,7 +127,7 @@ class Seats:
     def remove(self, seat: int) -> Occupant:
         occupant = self._by_seat.pop(seat, None)
         if occupant is None:
-            raise SeatError("R-RM-01", f"seat {seat} is empty")
+            raise SeatError("R-RM-01", "that seat is empty")
         return occupant
 
     def cancel_reservation(self, player_id: str) -> Occupant | None:

@@ -25,7 +25,7 @@ from ahiko.fairness.release import (
 )
 from ahiko.poker.actions import Action, LegalActions
 from ahiko.poker.cards import Card, parse_card
-from ahiko.poker.events import Event, event_to_dict
+from ahiko.poker.events import Event, PotAwarded, event_to_dict
 from ahiko.poker.hand import AnyHand
 from ahiko.poker.holdem import HoldemHand
 from ahiko.poker.layout import DRAW_LAYOUT, HOLDEM_LAYOUT
@@ -62,11 +62,15 @@ class TableHand:
         stacks: Mapping[int, int],
         button: int,
         committer: DealCommitter,
+        names: Mapping[int, str] | None = None,
     ) -> None:
         self.hand_no = hand_no
         self.variant = variant
         self.stakes = stakes
         self.players = dict(players)  # seat -> player id, for the dealt seats
+        # seat -> the player's name when the hand was committed: a finished hand still says
+        # who played it after they left the table
+        self.names = {seat: (names or {}).get(seat, pid) for seat, pid in self.players.items()}
         self.start_stacks = dict(stacks)
         self.button = button
         self.committer = committer
@@ -203,3 +207,14 @@ class TableHand:
 
     def commitment(self) -> dict[str, Any]:
         return self.committer.commitment.to_json()
+
+    def names_json(self) -> dict[str, str]:
+        """The dealt seats' names, keyed by seat as text (JSON object keys)."""
+        return {str(seat): name for seat, name in sorted(self.names.items())}
+
+    def total_pot(self) -> int:
+        """Every chip the pots paid out (uncalled bets returned are not in a pot); 0 before
+        the hand is over."""
+        if not self.is_over:
+            return 0
+        return sum(e.amount for e in self.hand.events if isinstance(e, PotAwarded))

@@ -84,11 +84,14 @@ def _line_json(line: StatementLine) -> dict[str, Any]:
         "at": line.created_at.isoformat(),
         "reason": line.reason,
         "balance": line.balance_after,
+        "room_id": None if summary is None else summary.room_id,
+        "room_name": None if summary is None else summary.room_name,
         "participation": None
         if summary is None
         else {
             "id": summary.participation_id,
             "room_id": summary.room_id,
+            "room_name": summary.room_name,
             "seat": summary.seat,
             "status": summary.status,
             "entry": summary.entry,

@@ -85,7 +85,7 @@ async def table_socket(
     actor = registry.get(room_id)
     await websocket.accept()
     if actor is None:
-        await websocket.send_json(_error(0, None, "no_room", f"no room {room_id}"))
+        await websocket.send_json(_error(0, None, "no_room", "there is no such room"))
         await websocket.close(code=4404)
         return
     queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()

@@ -141,7 +141,8 @@ class Ack(_ServerFrame):
 
 class ErrorFrame(_ServerFrame):
     """``code`` says what was wrong (malformed, stale_hand, out_of_turn, not_your_seat,
-    illegal_action, ...), ``rule`` the SPEC rule when one applies."""
+    illegal_action, ...), ``rule`` the SPEC rule when one applies; ``message`` is for people
+    (no player, room or rule ids) and clients may show their own text for a known code."""
 
     t: Literal["error"] = "error"
     id: str | None = None
@@ -178,7 +179,8 @@ class HandOut(_ServerFrame):
     events: list[dict[str, Any]]
     view: dict[str, Any]
     openings: list[dict[str, Any]]
-    deadline: dict[str, Any] | None
+    deadline: dict[str, Any] | None  # the clock of the seat to act now, if it has one
+    names: dict[str, str] = {}  # seat (as text) -> name at the deal, for every dealt seat
 
 
 class HandCancelledOut(_ServerFrame):

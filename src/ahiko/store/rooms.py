@@ -342,3 +342,20 @@ def last_button(engine: Engine, room_id: str) -> int | None:
         if event.get("kind") == "hand_started":
             return int(event["button"])
     return None
+
+
+def recent_pot_totals(engine: Engine, room_id: str, limit: int) -> list[int]:
+    """The total pot (every ``pot_awarded`` amount) of the room's last ``limit`` finished
+    hands, oldest first: the lobby's average pot survives a restart."""
+    query = (
+        select(hands.c.events)
+        .where(hands.c.room_id == room_id, hands.c.status == "finished")
+        .order_by(hands.c.hand_no.desc())
+        .limit(limit)
+    )
+    with reading(engine) as conn:
+        logs = conn.execute(query).scalars().all()
+    return [
+        sum(int(e.get("amount", 0)) for e in log or [] if e.get("kind") == "pot_awarded")
+        for log in reversed(logs)
+    ]

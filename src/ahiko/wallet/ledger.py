@@ -70,7 +70,7 @@ def wallet_account(conn: Connection, user_id: int) -> int:
     )
     account_id = conn.execute(query).scalar_one_or_none()
     if account_id is None:
-        raise UnknownUser(f"user {user_id} has no wallet")
+        raise UnknownUser("this account has no wallet")
     return int(account_id)
 
 
@@ -155,9 +155,7 @@ def post(
             .values(balance=ledger_accounts.c.balance + amount)
         )
         if conn.execute(guarded).rowcount != 1:
-            raise InsufficientFunds(
-                f"account {account_id} cannot pay {-amount} coins for {request.kind}"
-            )
+            raise InsufficientFunds(f"not enough coins to pay {-amount} for {request.kind}")
         conn.execute(
             insert(ledger_entries).values(
                 transaction_id=transaction_id, account_id=account_id, amount=amount

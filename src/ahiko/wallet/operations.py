@@ -134,7 +134,7 @@ class Wallet:
     ) -> Receipt:
         if not isinstance(key, str) or not 0 < len(key) <= MAX_IDEMPOTENCY_KEY_LENGTH:
             raise InvalidRequest(
-                f"idempotency key must be 1–{MAX_IDEMPOTENCY_KEY_LENGTH} characters, got {key!r}"
+                f"an idempotency key must be 1–{MAX_IDEMPOTENCY_KEY_LENGTH} characters"
             )
         digest = ledger.request_hash(kind, request)
         try:
@@ -230,7 +230,7 @@ class Wallet:
                 participations_db.open_participation_in_room(ctx.conn, room_id, user_id=user_id)
                 is not None
             ):
-                raise AlreadySeated(f"you already have a seat in room {room_id}")
+                raise AlreadySeated("you already have a seat in this room")
             participations_db.require_free_seat(ctx.conn, room_id, seat)
             if balances[wallet_id] < amount:
                 raise InsufficientFunds(
@@ -334,7 +334,7 @@ class Wallet:
                 participations_db.open_participation_in_room(ctx.conn, room_id, bot=True)
                 is not None
             ):
-                raise AlreadySeated(f"the Bot Ahiko already sits in room {room_id}")
+                raise AlreadySeated("the Bot Ahiko already sits in this room")
             participations_db.require_free_seat(ctx.conn, room_id, seat)
             escrow_id = ledger.create_account(ctx.conn, "escrow", ctx.now)
             participation_id = participations_db.open_participation(
@@ -447,9 +447,8 @@ def _is_transient(error: OperationalError) -> bool:
 
 def _replay(existing: Row[tuple[object, ...]], kind: str, digest: str) -> Receipt:
     if existing.kind != kind or existing.request_hash != digest:
-        raise IdempotencyConflict(
-            f"idempotency key {existing.idempotency_key!r} was already used for another "
-            f"{existing.kind} request"
+        raise IdempotencyConflict(  # the key names the room and the user: not shown
+            f"this request key was already used for a different {existing.kind} request"
         )
     participation_id = existing.participation_id
     return Receipt(

@@ -23,9 +23,9 @@ def require_open_room(conn: Connection, room_id: str) -> None:
     query = select(rooms.c.status).where(rooms.c.id == room_id).with_for_update(key_share=True)
     status = conn.execute(query).scalar_one_or_none()
     if status is None:
-        raise UnknownRoom(f"there is no room {room_id!r}")
+        raise UnknownRoom("there is no such room")
     if status != "open":
-        raise UnknownRoom(f"room {room_id!r} is closed")
+        raise UnknownRoom("this room is closed")
 
 
 def open_participation_in_room(
@@ -49,7 +49,7 @@ def require_free_seat(conn: Connection, room_id: str, seat: int) -> None:
         participations.c.status == "open",
     )
     if conn.execute(query.limit(1)).first() is not None:
-        raise AlreadySeated(f"seat {seat} of room {room_id} is taken")
+        raise AlreadySeated("that seat is taken")
 
 
 def open_participation(
@@ -99,15 +99,15 @@ def participation(
     allow_closed: bool = False,
 ) -> Row[tuple[object, ...]]:
     if isinstance(participation_id, bool) or not isinstance(participation_id, int):
-        raise InvalidRequest(f"participation must be a number, got {participation_id!r}")
+        raise InvalidRequest("a participation is given by its number")
     query = select(participations).where(participations.c.id == participation_id)
     row = conn.execute(query).first()
     if row is None:
-        raise UnknownParticipation(f"there is no participation {participation_id}")
+        raise UnknownParticipation("there is no such stay at a table")
     if user_id is not None and row.user_id != user_id:
-        raise NotYourParticipation(f"participation {participation_id} is not yours")
+        raise NotYourParticipation("this stay at a table is not yours")
     if row.status != "open" and not allow_closed:
-        raise ParticipationClosed(f"participation {participation_id} is already closed")
+        raise ParticipationClosed("this stay at a table is already closed")
     return row
 
 
@@ -116,4 +116,4 @@ def recheck_open(conn: Connection, participation_id: int) -> None:
     may have closed it before the lock, so look again."""
     query = select(participations.c.status).where(participations.c.id == participation_id)
     if conn.execute(query).scalar_one() != "open":
-        raise ParticipationClosed(f"participation {participation_id} is already closed")
+        raise ParticipationClosed("this stay at a table is already closed")

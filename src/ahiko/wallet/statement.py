@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import Engine, func, select
 
 from ahiko.store.engine import reading
-from ahiko.store.schema import ledger_entries, ledger_transactions, participations
+from ahiko.store.schema import ledger_entries, ledger_transactions, participations, rooms
 from ahiko.wallet import ledger
 from ahiko.wallet.errors import InvalidRequest
 from ahiko.wallet.ledger import as_utc
@@ -27,6 +27,7 @@ class ParticipationSummary:
 
     participation_id: int
     room_id: str
+    room_name: str | None  # the name players saw ("Iniciante 1"), when the room has one
     seat: int
     status: str
     entry: int
@@ -45,6 +46,7 @@ class ParticipationSummary:
         return {
             "participation_id": self.participation_id,
             "room_id": self.room_id,
+            "room_name": self.room_name,
             "seat": self.seat,
             "status": self.status,
             "entry": self.entry,
@@ -57,9 +59,11 @@ class ParticipationSummary:
         }
 
 
-# The participation columns participation_summary reads (besides the id).
+# The participation columns participation_summary reads (besides the id); a query reading
+# them joins ``rooms`` with ROOM_OF_PARTICIPATION (the room's name is in its config).
 PARTICIPATION_COLUMNS = (
     participations.c.room_id,
+    rooms.c.config.label("room_config"),
     participations.c.seat,
     participations.c.status,
     participations.c.entry_amount,
@@ -69,6 +73,13 @@ PARTICIPATION_COLUMNS = (
     participations.c.opened_at,
     participations.c.closed_at,
 )
+ROOM_OF_PARTICIPATION = rooms.c.id == participations.c.room_id
+
+
+def room_name_of(config: Any) -> str | None:
+    """The room's player-facing name from its stored config, if it has one."""
+    name = config.get("name") if isinstance(config, dict) else None
+    return name if isinstance(name, str) and name else None
 
 
 def participation_summary(row: Any, participation_id: int) -> ParticipationSummary:
@@ -76,6 +87,7 @@ def participation_summary(row: Any, participation_id: int) -> ParticipationSumma
     return ParticipationSummary(
         participation_id=participation_id,
         room_id=str(row.room_id),
+        room_name=room_name_of(row.room_config),
         seat=int(row.seat),
         status=str(row.status),
         entry=int(row.entry_amount),
@@ -125,6 +137,7 @@ def statement(engine: Engine, user_id: int, page: int = 1, per_page: int = 20) -
     query = (
         select(ledger_transactions, *PARTICIPATION_COLUMNS)
         .outerjoin(participations, participations.c.id == ledger_transactions.c.participation_id)
+        .outerjoin(rooms, ROOM_OF_PARTICIPATION)
         .where(mine)
         .order_by(ledger_transactions.c.id.desc())
         .limit(per_page)
