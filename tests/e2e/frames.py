@@ -464,6 +464,261 @@ def ahiko_room_seated() -> list[Frame]:
     return [snapshot, commitment, hand]
 
 
+def _action(seat: int, action: str, amount: int, added: int, all_in: bool = False) -> Frame:
+    return {
+        "kind": "action",
+        "seat": seat,
+        "action": action,
+        "amount": amount,
+        "added": added,
+        "all_in": all_in,
+    }
+
+
+FULL_PLAYERS = [
+    (0, "joao", False, None, 1000),
+    (1, "Marina Sakamoto", False, None, 1000),
+    (2, "Bot 1", True, "easy", 1000),
+    (3, "Lia", False, None, 1000),
+    (4, "Bot 2", True, "hard", 1000),
+    (5, "Rafa", False, None, 1000),
+    (6, "Bot 3", True, "normal", 1000),
+    (7, "Tom", False, None, 1000),
+]
+FULL_DEALT = [4, 5, 6, 7, 0, 1, 2, 3]  # button 3; me (seat 0) fifth
+
+
+def holdem_full() -> list[Frame]:
+    """Eight seats, every one taken, the flop: four bets out around the table, the button on
+    a side seat, and my turn facing a raise (the phone's crowded case)."""
+    n = len(FULL_DEALT)
+    me = FULL_DEALT.index(0)
+    deck = arranged_deck({me: "Ah", n + me: "Td", 2 * n: "Tc", 2 * n + 1: "7s", 2 * n + 2: "2d"})
+    deal = DealCommitter(
+        table_id="fixture-full",
+        hand_no=9,
+        layout=HOLDEM_LAYOUT,
+        button_seat=3,
+        dealt_seats=FULL_DEALT,
+        deck=deck,
+        committed_at_ms=int(time.time() * 1000),
+        signing_key=SIGNING_KEY,
+    )
+    history: list[Frame] = [
+        {
+            "kind": "hand_started",
+            "hand_no": 9,
+            "variant": "holdem",
+            "button": 3,
+            "dealt_seats": FULL_DEALT,
+        },
+        {"kind": "blind_posted", "seat": 4, "amount": 10, "blind": "sb"},
+        {"kind": "blind_posted", "seat": 5, "amount": 20, "blind": "bb"},
+        *(_action(s, "call", 20, 20) for s in (6, 7, 0, 1, 2, 3)),
+        _action(4, "call", 20, 10),
+        _action(5, "check", 0, 0),
+        {"kind": "street", "name": "flop", "cards": ["Tc", "7s", "2d"], "positions": [16, 17, 18]},
+        _action(4, "bet", 40, 40),
+        _action(5, "call", 40, 40),
+        _action(6, "raise", 120, 120),
+        _action(7, "call", 120, 120),
+    ]
+    bets = {4: 40, 5: 40, 6: 120, 7: 120}
+    last = {
+        4: {"kind": "bet", "amount": 40},
+        5: {"kind": "call", "amount": 40},
+        6: {"kind": "raise", "amount": 120},
+        7: {"kind": "call", "amount": 120},
+    }
+    seats = [
+        _seat(
+            s,
+            980 - bets.get(s, 0),
+            bets.get(s, 0),
+            20 + bets.get(s, 0),
+            last=last.get(s),
+            cards=["Ah", "Td"] if s == 0 else None,
+        )
+        for s in range(8)
+    ]
+    view = {
+        "variant": "holdem",
+        "viewer": 0,
+        "street": "flop",
+        "button": 3,
+        "dealt_seats": FULL_DEALT,
+        "stakes": {"small_blind": 10, "big_blind": 20, "ante": 0},
+        "seats": seats,
+        "board": ["Tc", "7s", "2d"],
+        "pots": [{"amount": 160, "eligible": FULL_DEALT}],
+        "to_act": 0,
+        "legal": {
+            "seat": 0,
+            "can_fold": True,
+            "can_check": False,
+            "call_cost": 120,
+            "bet_kind": "raise",
+            "min_to": 200,
+            "max_to": 980,
+            "committed": 0,
+            "stack": 980,
+            "max_discards": 0,
+            "is_draw_phase": False,
+        },
+        "history": history,
+        "result": None,
+    }
+    openings = _openings(
+        deal,
+        [
+            ("hole", 0, 0),
+            ("hole", 0, 1),
+            ("board", None, 0),
+            ("board", None, 1),
+            ("board", None, 2),
+        ],
+    )
+    stakes = {"small_blind": 10, "big_blind": 20}
+    snapshot = _room("Mesa cheia", 8, FULL_PLAYERS, me=0, hand_no=9, stakes=stakes, host=False)
+    hand = _hand(3, 9, view, openings, to_act=0)
+    hand["names"] = {str(s): n for s, n, *_ in FULL_PLAYERS}
+    return [snapshot, _commitment(2, deal, stakes), hand]
+
+
+def holdem_mucked() -> list[Frame]:
+    """The showdown of holdem_showdown, but Robô Caio (seat 5) mucks his losing hand."""
+    frames = holdem_showdown()
+    hand = frames[-1]
+    hand["events"] = [
+        {"kind": "mucked", "seat": 5} if e["kind"] == "cards_shown" and e["seat"] == 5 else e
+        for e in hand["events"]
+    ]
+    for seat in hand["view"]["seats"]:
+        if seat["seat"] == 5:
+            seat["cards"] = None
+    hand["openings"] = [
+        o for o in hand["openings"] if not (o["role"] == "showdown" and o.get("seat") == 5)
+    ]
+    return frames
+
+
+AHIKO_PLAYERS = [(0, "ana", False, None, 150), (4, "Bot Ahiko", True, "normal", 150)]
+
+
+def _ahiko(frame: Frame) -> Frame:
+    frame["room"].update(kind="ahiko", tier="iniciante", name="Iniciante 1", host_id=None)
+    frame["room"]["seats_total"] = 8
+    frame["room"]["blinds"] = {"small_blind": 1, "big_blind": 2, "ante": 0, "small_bet": 0}
+    frame["you"]["host"] = False
+    return frame
+
+
+def ahiko_waiting() -> list[Frame]:
+    """An Ahiko room that runs but has no hand: ana has just bought in and sits alone."""
+    snapshot = _ahiko(
+        _room("Iniciante 1", 8, AHIKO_PLAYERS[:1], me=0, hand_no=1, stakes={}, host=False)
+    )
+    snapshot["room"]["hand_no"] = None
+    snapshot["room"]["hands_dealt"] = 0
+    return [snapshot]
+
+
+def ahiko_left() -> list[Frame]:
+    """Heads-up against the Bot Ahiko; ana clicked "Sair após esta mão", won the hand and
+    was paid out, and the bot left too: the room has nobody left, the last hand stays."""
+    dealt = [4, 0]
+    deck = arranged_deck(
+        {0: "Qs", 1: "Kh", 2: "Jd", 3: "Ks", 4: "Kd", 5: "5s", 6: "Td", 7: "Ts", 8: "2c"}
+    )
+    deal = DealCommitter(
+        table_id="iniciante-1",
+        hand_no=1,
+        layout=HOLDEM_LAYOUT,
+        button_seat=0,
+        dealt_seats=dealt,
+        deck=deck,
+        committed_at_ms=int(time.time() * 1000),
+        signing_key=SIGNING_KEY,
+    )
+    snapshot = _ahiko(
+        _room("Iniciante 1", 8, AHIKO_PLAYERS, me=0, hand_no=1, stakes={}, host=False)
+    )
+    snapshot["room"]["seats"][0]["leaving"] = True
+    history: list[Frame] = [
+        {
+            "kind": "hand_started",
+            "hand_no": 1,
+            "variant": "holdem",
+            "button": 0,
+            "dealt_seats": dealt,
+        },
+        {"kind": "blind_posted", "seat": 0, "amount": 1, "blind": "sb"},
+        {"kind": "blind_posted", "seat": 4, "amount": 2, "blind": "bb"},
+        _action(0, "call", 2, 1),
+        _action(4, "check", 0, 0),
+        {"kind": "street", "name": "flop", "cards": ["Kd", "5s", "Td"], "positions": [4, 5, 6]},
+        _action(4, "check", 0, 0),
+        _action(0, "check", 0, 0),
+        {"kind": "street", "name": "turn", "cards": ["Ts"], "positions": [7]},
+        _action(4, "check", 0, 0),
+        _action(0, "check", 0, 0),
+        {"kind": "street", "name": "river", "cards": ["2c"], "positions": [8]},
+        _action(4, "check", 0, 0),
+        _action(0, "check", 0, 0),
+        {"kind": "cards_shown", "seat": 4, "cards": ["Qs", "Jd"], "reason": "showdown"},
+        {"kind": "cards_shown", "seat": 0, "cards": ["Kh", "Ks"], "reason": "showdown"},
+        {
+            "kind": "pot_awarded",
+            "index": 0,
+            "amount": 4,
+            "eligible": [4, 0],
+            "winners": [0],
+            "shares": {"0": 4},
+            "hand_names": {
+                "0": {"pt-BR": "Full house, reis e dez", "en": "Full house, kings full of tens"},
+                "4": {"pt-BR": "Par de dez", "en": "Pair of tens"},
+            },
+        },
+        {"kind": "hand_ended", "stacks": {"4": 148, "0": 152}},
+    ]
+    view = {
+        "variant": "holdem",
+        "viewer": 0,
+        "street": "over",
+        "button": 0,
+        "dealt_seats": dealt,
+        "stakes": {"small_blind": 1, "big_blind": 2, "ante": 0},
+        "seats": [_seat(4, 148, 0, 2, cards=["Qs", "Jd"]), _seat(0, 152, 0, 2, cards=["Kh", "Ks"])],
+        "board": ["Kd", "5s", "Td", "Ts", "2c"],
+        "pots": [],
+        "to_act": None,
+        "legal": None,
+        "history": history,
+        "result": {"pots": [{"amount": 4, "winners": [0]}]},
+    }
+    specs: list[tuple[str, int | None, int]] = [("hole", 0, 0), ("hole", 0, 1)]
+    specs += [("board", None, b) for b in range(5)] + [("showdown", 4, 0), ("showdown", 4, 1)]
+    hand = _hand(3, 1, view, _openings(deal, specs), to_act=None)
+    hand["names"] = {"0": "ana", "4": "Bot Ahiko"}
+    empty = {
+        "t": "room",
+        "seq": 5,
+        "room": {**snapshot["room"], "seats": [], "seats_taken": 0, "hand_no": None},
+    }
+    wallet = {"t": "wallet", "seq": 5, "event": "cash_out", "amount": 152, "participation_id": 1}
+    return [snapshot, _commitment(2, deal, {}), hand, wallet, empty]
+
+
+def host_waiting() -> list[Frame]:
+    """A room just created: the host is watching, nobody sits, nothing started."""
+    snapshot = _room(
+        "Mesa da Ana", 6, [], me=None, hand_no=1, stakes={"small_blind": 10, "big_blind": 20}
+    )
+    snapshot["you"] = {"player_id": "p0", "seat": None, "host": True}
+    snapshot["room"].update(status="waiting", host_id="p0", hand_no=None, hands_dealt=0)
+    return [snapshot]
+
+
 FIXTURES = {
     f.__name__: f
     for f in (
@@ -473,6 +728,11 @@ FIXTURES = {
         holdem_joined,
         ahiko_room,
         ahiko_room_seated,
+        holdem_full,
+        holdem_mucked,
+        ahiko_waiting,
+        ahiko_left,
+        host_waiting,
     )
 }
 

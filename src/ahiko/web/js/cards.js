@@ -73,10 +73,12 @@ export function cardSvg(card, extraClass = "") {
   if (!card) {
     svg.classList.add("card-back");
     svg.setAttribute("aria-label", t("card.hidden"));
+    // A ring, not a diamond: nothing on the back may read as a suit.
     svg.append(
       s("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-back-bg" }),
       s("rect", { x: 6, y: 6, width: 48, height: 72, rx: 4, class: "card-back-frame" }),
-      s("path", { d: "M30 20 44 42 30 64 16 42Z", class: "card-back-mark" }),
+      s("circle", { cx: 30, cy: 42, r: 12, class: "card-back-ring" }),
+      s("circle", { cx: 30, cy: 42, r: 4, class: "card-back-mark" }),
     );
     return svg;
   }
@@ -86,22 +88,25 @@ export function cardSvg(card, extraClass = "") {
   svg.classList.add(suitClass(suit));
   svg.setAttribute("aria-label", cardLabel(card));
   const text = rankText(rank);
+  // "10" is two glyphs in the room of one: a narrower face of the same height, both glyphs
+  // squeezed together (spacingAndGlyphs) so they never touch or overlap.
+  const ten = text.length > 1;
   svg.append(
     s("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-face" }),
     s(
       "text",
       {
-        x: text.length > 1 ? 3 : 6,
+        x: ten ? 2.5 : 6,
         y: 27,
-        class: "card-rank",
-        "font-size": text.length > 1 ? 24 : 27,
-        textLength: text.length > 1 ? 27 : undefined,
+        class: ten ? "card-rank card-rank-ten" : "card-rank",
+        "font-size": ten ? 25 : 27,
+        textLength: ten ? 28 : undefined,
+        lengthAdjust: ten ? "spacingAndGlyphs" : undefined,
       },
       text,
     ),
     suitGlyph(suit, 6, 32, 17),
     suitGlyph(suit, 24, 46, 32),
   );
-  if (text.length <= 1) svg.querySelector("text").removeAttribute("textLength");
   return svg;
 }

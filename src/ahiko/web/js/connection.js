@@ -6,6 +6,9 @@ import { decodeFrame, encodeSnapshotRequest } from "./wire.js";
 const MIN_BACKOFF_MS = 300;
 const MAX_BACKOFF_MS = 5000;
 const FINAL_CLOSE_CODES = new Set([4403, 4404]); // the gateway's "refused" and "no room"
+// Frames that repeat the latest seq instead of taking a new one (docs/protocol.md): to one
+// player only ("notice", "wallet") or answers ("ack", "error"), and the snapshot itself.
+const UNNUMBERED = new Set(["snapshot", "ack", "error", "notice", "wallet"]);
 
 export class RoomConnection {
   constructor(url, { onMessage, onState }) {
@@ -40,7 +43,7 @@ export class RoomConnection {
 
   receive(text) {
     const msg = decodeFrame(text);
-    const numbered = !["snapshot", "ack", "error"].includes(msg.type) && msg.seq !== null;
+    const numbered = !UNNUMBERED.has(msg.type) && msg.seq !== null;
     if (msg.type === "snapshot") {
       this.lastSeq = msg.seq;
     } else if (numbered) {

@@ -1,10 +1,14 @@
 // What this browser knows about one table: the room, the current (or last) hand's view, the
 // hand's commitment, the card openings received, the clock of the seat to act, and what this
-// browser observed about the commitment's timing (R-FD-04).
+// browser observed about the commitment's timing (R-FD-04). The proof of the hand before
+// stays here after the next commitment, so "Conferir cartas" can still check it.
 
+import { t } from "./i18n.js";
 import { normalizeRoom } from "./wire.js";
 
 export const COMMITMENT_DISPLAY_MS = 2000; // R-FD-02: shown for two seconds before the cards
+export const NEXT_HAND_DELAY_MS = 8000; // R-RM-11: the next hand eight seconds after a result
+export const BOT_AHIKO_WAIT_MS = 20000; // R-BA-01: the Bot Ahiko joins a lone person after 20 s
 
 export function fingerprint(digest) {
   if (!digest) return "";
@@ -34,6 +38,11 @@ export class TableState {
     this.results = null;
     this.closed = null;
     this.cancelled = null;
+    this.handNames = {}; // seat -> name at deal time (C-NAMES), kept after the players leave
+    this.namesHandNo = null;
+    this.previous = null; // {handNo, file}: the proof of the hand before the current one
+    this.nextHandAt = null; // when the next hand should start (an estimate, for the countdown)
+    this.botAhikoAt = null; // when the Bot Ahiko should join a lone person (an estimate)
   }
 
   apply(msg) {
@@ -43,6 +52,8 @@ export class TableState {
         this.setRoom(msg.room);
         this.results = msg.results ?? this.results;
         this.loadHand(msg.hand ?? msg.lastHand);
+        if (msg.hand && msg.lastHand) this.keepLastHand(msg.lastHand);
+        this.noteWaiting();
         break;
       case "room":
         this.setRoom(msg.room);
@@ -53,6 +64,7 @@ export class TableState {
         this.history = [];
         this.deadline = null;
         this.cancelled = null;
+        this.nextHandAt = null;
         this.newCommitment(msg.commitment, true);
         break;
       case "hand":
@@ -62,15 +74,18 @@ export class TableState {
           if (this.commitment?.hand_no !== msg.handNo) this.clearCommitment();
         }
         this.setView(msg.view, msg.events);
+        this.setNames(msg.handNo, msg.names);
         this.addOpenings(msg.openings);
         this.setDeadline(msg.deadline);
         this.noteCards();
+        this.noteHandEnd();
         break;
       case "cancelled":
         this.cancelled = msg;
         this.view = null;
         this.history = [];
         this.deadline = null;
+        this.clearCommitment(); // no card was dealt: nothing of it to check
         break;
       case "results":
         this.results = msg.results;
@@ -89,6 +104,58 @@ export class TableState {
     if (!raw) return;
     this.rawRoom = raw;
     this.room = normalizeRoom(raw, this.you);
+    this.noteWaiting();
+  }
+
+  /** Seats that can play the next hand: chips, and not on their way out. */
+  readyPlayers() {
+    return Object.values(this.room?.players ?? {}).filter((p) => p.stack > 0 && !p.leaving && !p.reserved);
+  }
+
+  /** True while no hand is being played (none yet, or the last one is over). */
+  betweenHands() {
+    return !this.view || this.view.street === "over";
+  }
+
+  /** The countdowns of a waiting Ahiko room: the Bot Ahiko's arrival, then the first deal. */
+  noteWaiting() {
+    const room = this.room;
+    const ahiko = room?.kind === "ahiko" && room.status === "running";
+    const ready = this.readyPlayers();
+    const me = this.mySeat();
+    const alone = ahiko && me !== null && ready.length === 1 && ready[0].seat === me;
+    if (!alone) this.botAhikoAt = null;
+    else if (this.botAhikoAt === null) this.botAhikoAt = this.now() + BOT_AHIKO_WAIT_MS;
+    if (ahiko && ready.length >= 2 && this.betweenHands()) {
+      if (this.nextHandAt === null) this.nextHandAt = this.now() + NEXT_HAND_DELAY_MS;
+    } else if (ahiko && !this.view) {
+      this.nextHandAt = null; // not ready: the room forgets its wait (R-RM-11)
+    }
+  }
+
+  /** The first frame of a finished hand starts the between-hands countdown. */
+  noteHandEnd() {
+    if (this.view?.street === "over") {
+      if (this.nextHandAt === null) this.nextHandAt = this.now() + NEXT_HAND_DELAY_MS;
+    } else if (this.view) {
+      this.nextHandAt = null;
+    }
+  }
+
+  /** Names of the hand's seats: the server's (C-NAMES), else those seated when it began. */
+  setNames(handNo, names) {
+    if (handNo !== this.namesHandNo) {
+      this.handNames = {};
+      this.namesHandNo = handNo;
+    }
+    for (const [seat, name] of Object.entries(names ?? {})) {
+      if (name) this.handNames[String(seat)] = String(name);
+    }
+    for (const s of this.view?.seats ?? []) {
+      const key = String(s.seat);
+      const p = this.player(s.seat);
+      if (!this.handNames[key] && p?.name) this.handNames[key] = p.name;
+    }
   }
 
   loadHand(hand) {
@@ -102,11 +169,30 @@ export class TableState {
     this.handNo = hand.handNo;
     this.history = [];
     this.setView(hand.view, []);
+    this.setNames(hand.handNo, hand.names);
     if (hand.commitment) this.newCommitment(hand.commitment, !viewHasCards(hand.view));
     else this.clearCommitment();
     this.addOpenings(hand.openings);
     this.setDeadline(hand.deadline);
     this.noteCards();
+    this.noteHandEnd();
+  }
+
+  /** A snapshot's finished hand, when a new one is already committed: its proof stays at
+   *  hand for "Conferir cartas" (this browser did not see its commitment before the cards). */
+  keepLastHand(last) {
+    if (!last?.commitment || !last.openings?.length) return;
+    if (this.previous?.handNo === last.handNo || this.commitment?.digest === last.commitment.digest) return;
+    const at = this.now();
+    this.previous = {
+      handNo: last.handNo,
+      file: this.buildProof(
+        last.commitment,
+        { commitment_before_cards: false, commitment_received_at: at, first_card_at: at },
+        last.openings,
+        last.view?.history ?? [],
+      ),
+    };
   }
 
   /** The view with the whole public history: from the view itself, or accumulated. */
@@ -120,28 +206,56 @@ export class TableState {
     this.view = { ...view, history: this.history };
   }
 
+  /** Which turn this is: the same seat acting twice in a row is two turns. */
+  turnKey(seat) {
+    const acts = (this.view?.history ?? []).filter((e) => e.kind === "action" || e.kind === "discarded").length;
+    return `${this.handNo}:${seat}:${acts}`;
+  }
+
+  /** The clock of the seat to act (C-DEADLINE). When a frame brings none for a person to
+   *  act (an older server sent none on your own turn), the room's full time per decision is
+   *  counted from the turn's first frame. */
   setDeadline(d) {
-    if (!d || !Number.isInteger(d.seat)) {
+    const toAct = this.view?.to_act;
+    const known = Number.isInteger(toAct);
+    if (d && Number.isInteger(d.seat) && (!known || d.seat === toAct)) {
+      const left = Math.round((d.seconds_left ?? 0) * 1000);
+      this.deadline = {
+        seat: d.seat,
+        endsAt: this.now() + left,
+        totalMs: Math.max(left, this.room?.deadlineMs ?? left),
+        key: this.turnKey(d.seat),
+      };
+      return;
+    }
+    const total = this.room?.deadlineMs;
+    // Bots answer on their own time, with no clock to show.
+    if (!known || !total || this.view?.street === "over" || this.player(toAct)?.bot) {
       this.deadline = null;
       return;
     }
-    const left = Math.round((d.seconds_left ?? 0) * 1000);
-    this.deadline = {
-      seat: d.seat,
-      endsAt: this.now() + left,
-      totalMs: Math.max(left, this.room?.deadlineMs ?? left),
-    };
+    const key = this.turnKey(toAct);
+    if (this.deadline?.key === key) return; // the same turn: its clock runs on
+    this.deadline = { seat: toAct, endsAt: this.now() + total, totalMs: total, key, estimated: true };
   }
 
   clearCommitment() {
+    this.keepPrevious();
     this.commitment = null;
     this.openings = new Map();
     this.observation = null;
     this.commitmentShownAt = null;
   }
 
+  /** Before a commitment is replaced: keep its proof if this browser got any of its cards. */
+  keepPrevious() {
+    if (!this.commitment || !this.openings.size) return;
+    this.previous = { handNo: this.commitment.hand_no ?? this.handNo, file: this.proofFile() };
+  }
+
   newCommitment(commitment, beforeCards) {
     if (this.commitment && this.commitment.digest === commitment.digest) return;
+    this.keepPrevious();
     this.commitment = commitment;
     this.openings = new Map();
     const at = this.now();
@@ -174,38 +288,57 @@ export class TableState {
     );
   }
 
-  draws() {
+  draws(history = this.view?.history ?? []) {
     const out = [];
-    for (const e of this.view?.history ?? []) {
+    for (const e of history) {
       if (e.kind === "discarded") out.push([e.seat, e.count]);
     }
     return out;
   }
 
+  buildProof(commitment, observation, openings, history) {
+    const file = {
+      format: "pokerfair-proof/1",
+      commitment,
+      client_observation: { ...observation },
+      cards: [...openings].sort((a, b) => a.position - b.position),
+    };
+    if (commitment.layout === "draw5-v1") file.public = { draws: this.draws(history) };
+    return file;
+  }
+
   /** The pokerfair-proof/1 file for the current (or just finished) hand. */
   proofFile() {
     if (!this.commitment) return null;
-    const file = {
-      format: "pokerfair-proof/1",
-      commitment: this.commitment,
-      client_observation: { ...this.observation },
-      cards: [...this.openings.values()].sort((a, b) => a.position - b.position),
-    };
-    if (this.commitment.layout === "draw5-v1") file.public = { draws: this.draws() };
-    return file;
+    return this.buildProof(this.commitment, this.observation, this.openings.values(), this.view?.history ?? []);
+  }
+
+  /** The proofs "Conferir cartas" can offer, newest first: this hand's once it has cards,
+   *  and the hand before, kept until it is replaced. */
+  proofs() {
+    const out = [];
+    const current = this.proofFile();
+    if (current?.cards.length) out.push({ handNo: this.commitment.hand_no ?? this.handNo, file: current, current: true });
+    if (this.previous?.file?.cards.length && this.previous.file.commitment.digest !== current?.commitment.digest) {
+      out.push({ handNo: this.previous.handNo, file: this.previous.file, current: false });
+    }
+    return out;
   }
 
   player(seat) {
     return this.room?.players?.[seat] ?? null;
   }
 
+  /** The name for a seat in the hand's words (log, results): who played it, even gone. */
   playerName(seat) {
-    const p = this.player(seat);
-    return p?.name || `#${seat + 1}`;
+    return this.handNames[String(seat)] || this.player(seat)?.name || t("table.seat_n", { n: seat + 1 });
   }
 
+  /** The seat this browser's player holds (or reserved), from the room when it is known:
+   *  a seat in the last hand is not a seat now. Without a room (the replayer's state sets
+   *  its own), the hand's viewer. */
   mySeat() {
-    if (this.room && this.room.mySeat !== null) return this.room.mySeat;
+    if (this.room) return Number.isInteger(this.room.mySeat) ? this.room.mySeat : null;
     const v = this.view?.viewer;
     if (Number.isInteger(v)) return v;
     return Number.isInteger(this.you?.seat) ? this.you.seat : null;

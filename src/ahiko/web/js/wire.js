@@ -6,11 +6,14 @@
 //   {type: "snapshot", seq, you, room, hand, lastHand, results}   full state on (re)connect
 //   {type: "room", seq, room}                                     seats, players, status
 //   {type: "commitment", seq, handNo, commitment, cardsInS}       a new hand's commitment
-//   {type: "hand", seq, handNo, events, view, openings, deadline} the hand after a change
+//   {type: "hand", seq, handNo, events, view, openings, deadline, names}
+//                                                                 the hand after a change
 //   {type: "cancelled", seq, handNo, rule, reason}                R-FD-06
 //   {type: "results", seq, results}                               tournament over
 //   {type: "closed", seq, reason}
 //   {type: "ack", seq, id, data} / {type: "error", seq, id, code, rule, message}
+//   {type: "notice", seq, code, rule, message}                    to this player only
+//   {type: "wallet", seq, event, amount}                          chips back to the wallet
 //   {type: "ignored", seq}                                        anything unknown
 
 let nextId = 0;
@@ -41,6 +44,12 @@ function normalizeView(view) {
   return { ...view, history: view.history.map(normalizeEvent) };
 }
 
+/** The hand's seat -> name map at deal time (C-NAMES), wherever the server put it. */
+function handNames(raw) {
+  const names = raw?.names ?? raw?.view?.names ?? null;
+  return names && typeof names === "object" ? names : null;
+}
+
 function handState(raw) {
   if (!raw) return null;
   return {
@@ -50,6 +59,7 @@ function handState(raw) {
     view: normalizeView(raw.view),
     openings: raw.openings ?? [],
     deadline: raw.deadline ?? null,
+    names: handNames(raw),
   };
 }
 
@@ -91,6 +101,7 @@ export function decodeFrame(text) {
         view: normalizeView(frame.view),
         openings: frame.openings ?? [],
         deadline: frame.deadline ?? null,
+        names: handNames(frame),
       };
     case "hand_cancelled":
       return { type: "cancelled", seq, handNo: frame.hand_no, rule: frame.rule, reason: frame.reason };
@@ -109,6 +120,10 @@ export function decodeFrame(text) {
         rule: frame.rule ?? null,
         message: frame.message ?? "",
       };
+    case "notice":
+      return { type: "notice", seq, code: frame.code ?? null, rule: frame.rule ?? null, message: frame.message ?? "" };
+    case "wallet":
+      return { type: "wallet", seq, event: frame.event ?? null, amount: frame.amount ?? 0 };
     default:
       return { type: "ignored", seq };
   }
@@ -142,13 +157,20 @@ function pick(obj, ...names) {
   return undefined;
 }
 
+/** A bot's name without an older server's level suffix ("Bot 1 (hard)"): the badge says it. */
+export function botName(name) {
+  return String(name ?? "").replace(/\s*\((easy|normal|hard|random)\)$/i, "");
+}
+
 /** A room's seat entry as the client uses it. */
 function normalizePlayer(p) {
+  const bot = Boolean(pick(p, "is_bot", "bot"));
+  const name = pick(p, "name", "username") ?? "";
   return {
     seat: p.seat,
     playerId: pick(p, "player_id") ?? null,
-    name: pick(p, "name", "username") ?? "",
-    bot: Boolean(pick(p, "is_bot", "bot")),
+    name: bot ? botName(name) : name,
+    bot,
     level: pick(p, "bot_level", "level") ?? null,
     stack: pick(p, "stack", "chips") ?? 0,
     connected: pick(p, "connected") ?? true,

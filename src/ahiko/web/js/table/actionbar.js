@@ -1,11 +1,13 @@
 // The action bar: only the legal actions (R-HE-06) with their amounts, a slider and a number
-// box bounded by the legal min/max (R-HE-07), presets, the draw's discard choice, and the
-// keyboard shortcuts F / C / R / Enter / Esc.
+// box bounded by the legal min/max (R-HE-07), presets, the draw's discard choice, the time
+// left to decide, and the keyboard shortcuts F / C / R / Enter / Esc. The buttons sit in
+// fixed slots (fold | check/call | bet/raise | all-in) so none moves from one turn to the next.
 
 import { clear, h } from "../dom.js";
 import { fmt, t } from "../i18n.js";
+import { countdown } from "./countdown.js";
 
-function totalPot(view) {
+export function totalPot(view) {
   const pots = (view.pots ?? []).reduce((sum, p) => sum + (p.amount ?? 0), 0);
   const bets = (view.seats ?? []).reduce((sum, s) => sum + (s.bet ?? 0), 0);
   return pots + bets;
@@ -33,6 +35,7 @@ export class ActionBar {
     this.onDiscardChange = onDiscardChange;
     this.legal = null;
     this.view = null;
+    this.deadline = null;
     this.amount = 0;
     this.selected = new Set();
     this.pending = false;
@@ -48,9 +51,13 @@ export class ActionBar {
     return Boolean(this.legal) && !this.pending;
   }
 
-  /** Called on every new view. The bar shows only when the viewer is the seat to act. */
-  update(view, mySeat, handNo = null) {
+  /** Called on every new view. The bar shows only when the viewer is the seat to act;
+   *  `deadline` is the table's clock ({seat, endsAt}) for the countdown. */
+  update(view, mySeat, handNo = null, deadline = null) {
     const legal = view && mySeat !== null && view.to_act === mySeat ? view.legal : null;
+    const mine = legal && deadline && deadline.seat === mySeat ? deadline : null;
+    const clockChanged = (mine?.endsAt ?? null) !== (this.deadline?.endsAt ?? null);
+    this.deadline = mine;
     if (handNo !== this.preHand) {
       this.preHand = handNo;
       this.pre = null;
@@ -68,7 +75,15 @@ export class ActionBar {
       this.view = view;
     }
     if (changed) this.render();
+    else if (clockChanged) this.renderTimer();
     if (changed && legal && this.pre && !legal.is_draw_phase) this.firePre(legal);
+  }
+
+  /** "Seu tempo: 14 s", ticking (tickCountdowns), or nothing in a room without a clock. */
+  renderTimer() {
+    if (!this.timerSlot) return;
+    const d = this.deadline;
+    this.timerSlot.replaceChildren(d ? countdown("span.act-timer", d.endsAt, "act.time_left", "act.time_up") : "");
   }
 
   /** The pre-chosen action, taken the moment the turn comes (then forgotten). */
@@ -120,34 +135,49 @@ export class ActionBar {
     const legal = this.legal;
     this.root.hidden = !legal;
     this.root.classList.toggle("pending", this.pending);
-    if (!legal) return;
-    this.root.append(h("h2.visually-hidden", t("act.bar")));
-    if (legal.is_draw_phase) {
-      this.renderDraw(legal);
+    this.amountBox = null;
+    this.amountButton = null;
+    this.hint = null;
+    if (!legal) {
+      this.timerSlot = null;
       return;
     }
-    const buttons = h("div.act-buttons");
-    if (legal.can_fold) buttons.append(this.button("fold", t("act.fold")));
-    if (legal.can_check) buttons.append(this.button("check", t("act.check")));
-    if (legal.call_cost > 0) {
-      buttons.append(this.button("call", t("act.call", { amount: fmt(legal.call_cost) })));
-    }
+    this.root.append(h("h2.visually-hidden", t("act.bar")));
+    this.timerSlot = h("div.act-timer-slot");
+    this.renderTimer();
+    if (legal.is_draw_phase) this.renderDraw(legal);
+    else this.renderBet(legal);
+    if (this.pending) for (const b of this.root.querySelectorAll("button, input")) b.disabled = true;
+  }
+
+  renderBet(legal) {
     const kind = legal.bet_kind ? String(legal.bet_kind).toLowerCase() : null;
     const canSize = kind && legal.max_to > legal.min_to;
+    let sized = null;
     if (kind && !(legal.min_to === legal.max_to && this.isAllIn(legal.max_to))) {
       const label = kind === "bet" ? "act.bet_amount" : "act.raise_amount";
-      const btn = this.button(kind, t(label, { amount: fmt(this.amount) }));
-      btn.classList.add("primary");
-      this.amountButton = btn;
-      buttons.append(btn);
-    } else {
-      this.amountButton = null;
+      sized = this.button(kind, t(label, { amount: fmt(this.amount) }), { primary: true });
+      this.amountButton = sized;
     }
-    if (kind && this.isAllIn(legal.max_to)) {
-      buttons.append(this.button("allin", t("act.allin_amount", { amount: fmt(legal.max_to) })));
-    }
-    if (canSize) this.root.append(this.sizer(legal, kind));
-    this.root.append(buttons, h("p.act-keys", t("act.keys")));
+    let middle = null;
+    if (legal.can_check) middle = this.button("check", t("act.check"));
+    else if (legal.call_cost > 0) middle = this.button("call", t("act.call", { amount: fmt(legal.call_cost) }));
+    const slots = [
+      legal.can_fold ? this.button("fold", t("act.fold")) : null,
+      middle,
+      sized,
+      kind && this.isAllIn(legal.max_to) ? this.button("allin", t("act.allin_amount", { amount: fmt(legal.max_to) })) : null,
+    ];
+    const buttons = h(
+      "div.act-buttons",
+      slots.map((b) => b ?? h("span.act-slot", { "aria-hidden": "true" })),
+    );
+    this.hint = h("p.act-hint", { role: "status" });
+    this.root.append(
+      canSize ? this.sizer(legal, kind) : h("div.sizer.sizer-empty", { "aria-hidden": "true" }),
+      buttons,
+      h("div.act-foot", this.timerSlot, this.hint, h("p.act-keys", t("act.keys"))),
+    );
   }
 
   isAllIn(to) {
@@ -181,17 +211,41 @@ export class ActionBar {
       this.amount = clamp(n, legal.min_to, legal.max_to);
       if (source !== range) range.value = String(this.amount);
       if (source !== box) box.value = String(this.amount);
+      this.showHint("");
       if (this.amountButton) {
         const key = kind === "bet" ? "act.bet_amount" : "act.raise_amount";
         this.amountButton.textContent = t(key, { amount: fmt(this.amount) });
+        this.amountButton.disabled = false;
       }
     };
     range.addEventListener("input", () => set(range.value, range));
+    // Typing: a number out of range is said, not silently changed; the button waits.
     box.addEventListener("input", () => {
       const n = Number.parseInt(box.value, 10);
-      if (!Number.isNaN(n) && n >= legal.min_to && n <= legal.max_to) set(n, box);
+      if (Number.isNaN(n)) return;
+      if (n >= legal.min_to && n <= legal.max_to) {
+        set(n, box);
+        return;
+      }
+      const key = n < legal.min_to ? "act.min_is" : "act.max_is";
+      this.showHint(t(key, { amount: fmt(n < legal.min_to ? legal.min_to : legal.max_to) }), true);
+      if (this.amountButton) this.amountButton.disabled = true;
     });
-    box.addEventListener("change", () => set(box.value, null));
+    // Leaving the box (or Enter): an amount out of range becomes the nearest legal one, and
+    // the hint says so.
+    this.commitBox = () => {
+      const n = Number.parseInt(box.value, 10);
+      if (Number.isNaN(n)) {
+        set(this.amount, null);
+        return false;
+      }
+      set(n, null);
+      if (n === this.amount) return false;
+      const key = n < legal.min_to ? "act.adjusted_min" : "act.adjusted_max";
+      this.showHint(t(key, { amount: fmt(this.amount) }), true);
+      return true;
+    };
+    box.addEventListener("change", () => this.commitBox());
     const preset = (key, value) =>
       h(
         "button.preset",
@@ -211,16 +265,25 @@ export class ActionBar {
     );
   }
 
+  showHint(text, warn = false) {
+    if (!this.hint) return;
+    this.hint.textContent = text;
+    this.hint.classList.toggle("warn", Boolean(text) && warn);
+    this.amountBox?.setAttribute("aria-invalid", text && warn ? "true" : "false");
+  }
+
   renderDraw(legal) {
     const n = this.selected.size;
     this.root.append(
-      h("p.draw-hint", t("act.pick_discards", { n: legal.max_discards ?? 3 })),
+      h("div.sizer.draw-hint-row", h("p.draw-hint", t("act.pick_discards", { n: legal.max_discards ?? 3 }))),
       h(
-        "div.act-buttons",
+        "div.act-buttons.draw",
+        h("span.act-slot", { "aria-hidden": "true" }),
         n > 0
           ? this.button("discard", t("act.discard", { n }), { primary: true })
           : this.button("discard", t("act.stand_pat"), { primary: true }),
       ),
+      h("div.act-foot", this.timerSlot),
     );
   }
 
@@ -284,8 +347,8 @@ export class ActionBar {
     if (key === "enter") {
       if (this.legal.is_draw_phase) this.choose("discard");
       else if (inAmount && this.amountButton) {
-        this.amountBox.dispatchEvent(new Event("change"));
-        this.choose(this.amountButton.dataset.action);
+        // An amount out of range is corrected first and shown: Enter again sends it.
+        if (!this.commitBox()) this.choose(this.amountButton.dataset.action);
       } else return;
     } else if (key === "escape") {
       if (inAmount) this.amountBox.blur();

@@ -5,7 +5,8 @@ import { cardLabel } from "../cards.js";
 import { bestHand, handName } from "../handeval.js";
 import { fmt, lang, t } from "../i18n.js";
 
-export function lastActionText(seatView) {
+/** `short`: without the amount, for a seat whose bet shows it beside (the phone's table). */
+export function lastActionText(seatView, { short = false } = {}) {
   const last = seatView?.last_action;
   if (!last) {
     // Later rounds keep saying why a seat is out, so dimming is not the only signal.
@@ -23,11 +24,11 @@ export function lastActionText(seatView) {
     case "check":
       return t("last.check");
     case "call":
-      return t("last.call", { amount: fmt(amount || seatView.bet || 0) });
+      return short ? t("last.call_short") : t("last.call", { amount: fmt(amount || seatView.bet || 0) });
     case "bet":
-      return t("last.bet", { amount: fmt(amount) });
+      return short ? t("last.bet_short") : t("last.bet", { amount: fmt(amount) });
     case "raise":
-      return t("last.raise", { amount: fmt(amount) });
+      return short ? t("last.raise_short") : t("last.raise", { amount: fmt(amount) });
     case "allin":
       return t("last.allin");
     case "discard":
@@ -138,4 +139,18 @@ export function potResultText(award, nameOf, hands) {
       : t("table.wins", { name: nameOf(seat), amount });
   });
   return `${potLabel(award.index ?? 0)}: ${parts.join("; ")}`;
+}
+
+/**
+ * Words for a refusal (C-ERRORS): the player's language for a known code (`error.<code>`),
+ * else the server's message without rule ids, else the generic line.
+ */
+export function errorText(code, message = "") {
+  if (code) {
+    const key = `error.${code}`;
+    const text = t(key);
+    if (text !== key) return text;
+  }
+  const plain = String(message ?? "").replace(/\s*\(?\bR-[A-Z]{2}-\d+\)?/g, "").trim();
+  return plain || t("error.generic", { message: code ?? "" });
 }

@@ -5,6 +5,7 @@
 import { api } from "../api.js";
 import { h } from "../dom.js";
 import { fmt, t } from "../i18n.js";
+import { errorText } from "./describe.js";
 
 // R-RM-10: each Ahiko tier's buy-in range, in wallet coins.
 export const TIER_BUY_IN = {
@@ -144,7 +145,7 @@ export async function openBuyIn(state, seat, { reload = false, onError = () => {
       dialog.close();
     } catch (err) {
       confirm.disabled = false;
-      leaves.textContent = err.message;
+      leaves.textContent = errorText(err.code, err.message);
       onError(err);
     }
   });

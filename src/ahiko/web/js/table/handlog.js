@@ -7,10 +7,11 @@ import { eventText } from "./describe.js";
 export class HandLog {
   constructor() {
     this.list = h("ol.log-lines");
+    this.summary = h("summary", t("table.log"));
     this.details = h(
       "details.hand-log",
       { open: window.matchMedia?.("(min-width: 900px)").matches ?? true },
-      h("summary", t("table.log")),
+      this.summary,
       this.list,
     );
     this.live = h("p.live-line.visually-hidden", { role: "status", "aria-live": "polite" });
@@ -32,6 +33,11 @@ export class HandLog {
     const fresh = history.slice(this.seen).map((e) => eventText(e, nameOf, handNo)).filter(Boolean);
     this.seen = history.length;
     return fresh;
+  }
+
+  /** The title in the language just chosen (every line is rewritten on the next update). */
+  relabel() {
+    this.summary.textContent = t("table.log");
   }
 
   announce(text) {

@@ -5,8 +5,17 @@ import { cardSvg } from "../cards.js";
 import { clear, h } from "../dom.js";
 import { fmt, lang, t } from "../i18n.js";
 import { fingerprint } from "../tablestate.js";
+import { totalPot } from "./actionbar.js";
+import { countdown } from "./countdown.js";
 import { lastActionText, potAwards, potResultText, showdownHands } from "./describe.js";
 import { seatPlacement } from "./layout.js";
+
+/** Seats whose cards went unseen at the showdown (R-HE-12): dimmed like folded ones. */
+function muckedSeats(view) {
+  const out = new Set();
+  for (const e of view?.history ?? []) if (e.kind === "mucked") out.add(e.seat);
+  return out;
+}
 
 function blindSeats(view) {
   const out = {};
@@ -38,6 +47,11 @@ export class TableRenderer {
     this.selected = new Set();
   }
 
+  /** Labels set once at construction, in the language just chosen. */
+  relabel() {
+    this.felt.setAttribute("aria-label", t("table.board"));
+  }
+
   /** Seat numbers shown: every seat of the room, or those in the hand without a room. */
   seatNumbers(state) {
     const count = state.room?.seatCount;
@@ -65,6 +79,7 @@ export class TableRenderer {
       }
     }
     const winners = new Set(awards.flatMap((a) => a.winners ?? []));
+    const mucked = muckedSeats(view);
     const lifted = new Set();
     for (const seat of winners) for (const c of hands[seat]?.value?.cards ?? []) lifted.add(c);
 
@@ -77,10 +92,12 @@ export class TableRenderer {
       const sv = bySeat.get(seat);
       const player = state.player(seat);
       const node = this.seatNode(state, place, sv, player, {
+        compact,
         me,
         blinds,
         hands,
         winners,
+        mucked,
         lifted,
         hideCards,
         discardMode,
@@ -92,7 +109,10 @@ export class TableRenderer {
             "div.bet",
             {
               dataset: { betSeat: String(seat) },
-              style: { left: `${place.bet.x}%`, top: `${place.bet.y}%` },
+              style: {
+                left: `calc(${place.bet.x}% + ${place.bet.dx ?? 0}rem)`,
+                top: `calc(${place.bet.y}% + ${place.bet.dy ?? 0}rem)`,
+              },
               "aria-label": t("table.bet", { amount: fmt(sv.bet) }),
             },
             chipStack(sv.bet),
@@ -133,13 +153,16 @@ export class TableRenderer {
     const isMe = seat === ctx.me;
     if (isMe) classes.push("me");
     if (sv?.status === "folded") classes.push("folded");
+    if (ctx.mucked.has(seat) && !sv?.cards?.length) classes.push("mucked");
     if (sv?.status === "allin") classes.push("allin");
-    if (view?.to_act === seat) classes.push("to-act");
+    const over = state.closed || state.room?.status === "closed";
+    if (view?.to_act === seat && !over) classes.push("to-act");
     if (ctx.winners.has(seat)) classes.push("winner");
     if (player && !player.connected) classes.push("offline");
     if (!sv && player) classes.push("sitting-out");
 
-    const name = player?.name || t("table.seat_n", { n: seat + 1 });
+    // Who sits here now; an empty seat still in the last hand keeps that hand's name.
+    const name = player?.name || state.playerName(seat);
     const stack = sv ? sv.stack : (player?.stack ?? 0);
     const badges = [];
     if (player?.bot) {
@@ -162,24 +185,32 @@ export class TableRenderer {
       markers.push(h(`span.marker.marker-${ctx.blinds[seat].toLowerCase()}`, ctx.blinds[seat]));
     }
 
+    const clock = this.clockNode(state, seat);
     const box = h(
       "div.seat-box",
       h("div.seat-name", { title: name }, player?.bot ? h("span.bot-icon", { "aria-hidden": "true" }, "⚙ ") : null, isMe ? `${name} (${t("table.you")})` : name),
       badges.length ? h("div.seat-badges", badges) : null,
-      h("div.seat-stack", { "aria-label": t("table.stack", { amount: fmt(stack) }) }, fmt(stack)),
-      this.clockNode(state, seat),
+      h(
+        "div.seat-stack",
+        h("span", { "aria-label": t("table.stack", { amount: fmt(stack) }) }, fmt(stack)),
+        clock ? clock.secs : null,
+      ),
+      clock ? clock.bar : null,
     );
-    const last = sv ? lastActionText(sv) : "";
     const hand = ctx.hands[seat];
+    let last = sv ? lastActionText(sv, { short: ctx.compact && sv.bet > 0 }) : "";
+    if (classes.includes("mucked")) last = t("last.mucked");
+    // The hand's name takes the last-action line: nothing grows under the seat at showdown.
+    const under = hand
+      ? h(`div.seat-hand${ctx.winners.has(seat) ? "" : ".loser"}`, hand.name)
+      : h("div.seat-last", { "aria-live": "off" }, last);
     return h(
       `div.${classes.join(".")}`,
       attrs,
       this.seatCards(sv, isMe, ctx),
       h("div.markers", markers),
       box,
-      h("div.seat-last", { "aria-live": "off" }, last),
-      hand && ctx.winners.has(seat) ? h("div.seat-hand", hand.name) : null,
-      hand && !ctx.winners.has(seat) ? h("div.seat-hand.loser", hand.name) : null,
+      under,
     );
   }
 
@@ -209,7 +240,7 @@ export class TableRenderer {
           wrap.append(svg);
         }
       });
-    } else if (sv.status !== "folded" || isMe) {
+    } else if ((sv.status !== "folded" && !ctx.mucked.has(sv.seat)) || isMe) {
       for (let i = 0; i < count; i += 1) wrap.append(cardSvg(null));
     } else {
       for (let i = 0; i < Math.min(count, 2); i += 1) wrap.append(cardSvg(null, "mucked"));
@@ -219,6 +250,8 @@ export class TableRenderer {
     return wrap;
   }
 
+  /** The clock of the seat to act: a bar draining along the box's bottom edge and the
+   *  seconds left beside the stack, so the box keeps its size when the turn comes. */
   clockNode(state, seat) {
     const d = state.deadline;
     if (!d || d.seat !== seat || state.view?.to_act !== seat || !d.endsAt) return null;
@@ -228,11 +261,10 @@ export class TableRenderer {
     const fill = h("div.clock-fill");
     fill.style.animationDuration = `${total}ms`;
     fill.style.animationDelay = `-${elapsed}ms`;
-    return h(
-      "div.clock",
-      { role: "timer", "aria-label": t("table.time_left", { s: Math.ceil(left / 1000) }) },
-      fill,
-    );
+    return {
+      bar: h("div.clock", { role: "timer", "aria-label": t("table.time_left", { s: Math.ceil(left / 1000) }) }, fill),
+      secs: countdown("span.clock-secs", d.endsAt, "table.time_left"),
+    };
   }
 
   renderCentre(state, { hideCards, hands, awards, lifted }) {
@@ -247,6 +279,10 @@ export class TableRenderer {
         i === 0 ? t("table.pot", { amount: fmt(pot.amount) }) : t("table.side_pot", { n: i, amount: fmt(pot.amount) });
       potRow.append(h("div.pot", { dataset: { pot: String(i) } }, chipStack(pot.amount), h("span", label)));
     });
+    // While bets are out, the whole pot (collected + bets) is what a raise is sized on.
+    const bets = (view?.seats ?? []).some((s) => s.bet > 0);
+    const closed = state.closed || state.room?.status === "closed";
+    const showTotal = view && !closed && view.street !== "over" && !awards.length && (bets || pots.length > 1);
     if (state.commitmentOnDisplay() && state.commitment) {
       this.centre.append(
         h(
@@ -259,6 +295,12 @@ export class TableRenderer {
       );
     }
     this.centre.append(potRow);
+    // Its row stays while a hand is on, even empty, so the board never moves when bets go in.
+    if (view) {
+      const total = h("div.pot-total", showTotal ? t("table.total_pot", { amount: fmt(totalPot(view)) }) : "");
+      if (!showTotal) total.classList.add("empty");
+      this.centre.append(total);
+    }
     const board = h("div.board", { "aria-label": t("table.board") });
     if (!hideCards) {
       for (const card of view?.board ?? []) board.append(cardSvg(card, lifted.has(card) ? "lifted" : ""));
@@ -275,16 +317,40 @@ export class TableRenderer {
       );
     }
     const status = this.statusText(state);
-    if (status) this.centre.append(h("div.table-status", status));
+    // After a showdown the pots' row is empty (all awarded): the countdown takes it, clear
+    // of the results and of the cards under them.
+    if (status && awards.length && !potRow.childElementCount) potRow.append(h("div.table-status", status));
+    else if (status) this.centre.append(h("div.table-status", status));
   }
 
+  /** What the table is waiting for, in words (with a countdown where one is known). */
   statusText(state) {
-    const st = state.room?.status;
+    const room = state.room;
+    const st = room?.status;
     if (st === "paused") return t("table.paused");
     if (st === "closed" || state.closed) return t("table.closed");
     if (state.cancelled) return t("table.cancelled", { n: state.cancelled.handNo });
-    if (!state.view && st !== "running") return t("table.waiting");
-    return "";
+    if (st !== "running") return state.view ? "" : t("table.waiting");
+    if (!state.betweenHands?.()) return "";
+    if (!state.view && state.commitment) return ""; // committed: the banner says the cards come
+    const ready = state.readyPlayers();
+    if (ready.length >= 2) {
+      if (state.nextHandAt === null) return state.view ? "" : t("table.next_hand_soon");
+      return countdown("span.next-hand", state.nextHandAt, "table.next_hand_in", "table.next_hand_soon");
+    }
+    if (state.view) return "";
+    if (room.kind === "ahiko") {
+      if (state.botAhikoAt !== null) {
+        return h(
+          "span.waiting-opponent",
+          t("table.waiting_opponent"),
+          h("br"),
+          countdown("span.bot-ahiko", state.botAhikoAt, "table.bot_ahiko_in", "table.bot_ahiko_soon"),
+        );
+      }
+      return state.mySeat() === null ? t("table.pick_seat") : t("table.waiting_opponent");
+    }
+    return t("table.waiting");
   }
 
   /** Screen position (px) of a seat's box, a bet, or the pot, for chip animations. */

@@ -1,5 +1,7 @@
 // One table on screen: connects to the room, keeps a TableState, and wires the renderer, the
-// action bar, the log and the dialogs together.
+// action bar, the log and the dialogs together. The bottom dock keeps one fixed place for the
+// action bar, the pre-actions and the host's checklist, so the table never jumps when a turn
+// starts or ends.
 
 import { api } from "../api.js";
 import { isFourColour, setFourColour } from "../cards.js";
@@ -10,6 +12,8 @@ import { fingerprint, TableState, COMMITMENT_DISPLAY_MS } from "../tablestate.js
 import { encodeAction, encodeCommand, roomSocketUrl } from "../wire.js";
 import { ActionBar } from "./actionbar.js";
 import { slideChips } from "./anim.js";
+import { tickCountdowns } from "./countdown.js";
+import { errorText } from "./describe.js";
 import { openBuyIn, openRoomMenu, resultsTable } from "./dialogs.js";
 import { HandLog } from "./handlog.js";
 import { TableRenderer } from "./render.js";
@@ -39,7 +43,9 @@ export class TablePage {
     this.connState = "connecting";
     this.discardMode = false;
     this.selected = new Set();
+    this.botLevel = "normal"; // the host checklist's choice, kept across re-renders
     this.build();
+    this.ticker = setInterval(() => tickCountdowns(this.root), 250);
     this.conn = connect(roomSocketUrl(roomId), {
       onMessage: (msg) => this.receive(msg),
       onState: (s) => this.setConnState(s),
@@ -64,7 +70,15 @@ export class TablePage {
         this.render();
       },
     });
-    this.seatControls = h("div.seat-controls");
+    this.seatControls = h("div.seat-controls", { role: "group", "aria-label": t("table.actions") });
+    this.dockInfo = h("div.dock-info", { hidden: true });
+    // On a phone the showdown's result lines read here, under the felt, not over its seats.
+    this.dockResults = h("div.dock-results", { hidden: true });
+    this.dock = h(
+      "div.bottom-dock",
+      this.seatControls,
+      h("div.dock-main", this.dockInfo, this.dockResults, this.preRoot, this.barRoot),
+    );
     this.extra = h("div.table-extra");
     this.toast = h("p.toast", { role: "alert", hidden: true });
     this.root.append(
@@ -72,16 +86,20 @@ export class TablePage {
         "section.table-page",
         this.topbar,
         h("div.table-main", this.feltWrap, h("aside.table-side", this.log.details, this.extra)),
-        h("div.bottom-dock", this.seatControls, this.preRoot, this.barRoot),
+        this.dock,
         this.toast,
         this.log.live,
       ),
     );
   }
 
-  /** Redraw every label in the language just chosen. */
+  /** Redraw every label in the language just chosen, those built once included. */
   relabel() {
     document.documentElement.lang = lang();
+    this.barRoot.setAttribute("aria-label", t("act.bar"));
+    this.seatControls.setAttribute("aria-label", t("table.actions"));
+    this.renderer.relabel();
+    this.log.relabel();
     this.actionBar.render();
     this.render();
   }
@@ -90,6 +108,12 @@ export class TablePage {
     this.conn?.close();
     this.actionBar.destroy();
     clearTimeout(this.commitTimer);
+    clearTimeout(this.toastTimer);
+    clearInterval(this.ticker);
+  }
+
+  isClosed() {
+    return this.state.room?.status === "closed" || Boolean(this.state.closed);
   }
 
   command(name, args = {}) {
@@ -113,7 +137,7 @@ export class TablePage {
     try {
       await api.ahikoLeave(this.state.room.id, afterHand);
     } catch (err) {
-      this.showToast(err.message);
+      this.showToast(errorText(err.code, err.message));
     }
   }
 
@@ -122,13 +146,16 @@ export class TablePage {
     this.renderTopbar();
   }
 
-  showToast(text) {
+  /** A short message over the table: `error` (red) for refusals, `info` for news. */
+  showToast(text, kind = "error") {
     this.toast.textContent = text;
+    this.toast.dataset.kind = kind;
+    this.toast.setAttribute("role", kind === "error" ? "alert" : "status");
     this.toast.hidden = false;
     clearTimeout(this.toastTimer);
     this.toastTimer = setTimeout(() => {
       this.toast.hidden = true;
-    }, 4000);
+    }, kind === "error" ? 4000 : 6000);
   }
 
   receive(msg) {
@@ -139,13 +166,23 @@ export class TablePage {
     if (msg.type === "ack" || msg.type === "ignored") return;
     if (msg.type === "error") {
       this.actionBar.refused();
-      const text = [msg.rule, msg.message || msg.code].filter(Boolean).join(": ");
+      const text = errorText(msg.code, msg.message);
       this.showToast(text);
       this.log.announce(text);
       return;
     }
-    if (msg.type === "cancelled") this.showToast(t("table.cancelled", { n: msg.handNo }));
-    if (msg.type === "closed") this.showToast(t("table.closed"));
+    if (msg.type === "notice") {
+      const text = errorText(msg.code, msg.message);
+      this.showToast(text, "info");
+      this.log.announce(text);
+      return;
+    }
+    if (msg.type === "wallet") {
+      if (msg.amount > 0) this.showToast(t("table.cashed_out", { amount: fmt(msg.amount) }), "info");
+      return;
+    }
+    if (msg.type === "cancelled") this.showToast(t("table.cancelled", { n: msg.handNo }), "info");
+    if (msg.type === "closed") this.showToast(this.closedText(msg.reason), "info");
     if (this.state.commitment?.digest !== prevCommit && this.state.commitmentOnDisplay()) {
       clearTimeout(this.commitTimer);
       this.commitTimer = setTimeout(() => this.render(), COMMITMENT_DISPLAY_MS + 20);
@@ -184,10 +221,16 @@ export class TablePage {
     return this.state.commitment?.digest ?? this.state.room?.handNo ?? null;
   }
 
+  closedText(reason) {
+    const key = `table.closed.${reason}`;
+    const text = t(key);
+    return text === key ? t("table.closed") : text;
+  }
+
   render() {
     const state = this.state;
     const me = state.mySeat();
-    this.actionBar.update(state.view, me, state.handNo);
+    this.actionBar.update(this.isClosed() ? null : state.view, me, state.handNo, state.deadline);
     this.renderer.render(state, { selected: this.selected, discardMode: this.discardMode });
     const fresh = this.log.update(state.view, (s) => state.playerName(s), this.handKey(), state.handNo);
     const myTurn = state.view && me !== null && state.view.to_act === me && state.view.legal;
@@ -196,6 +239,7 @@ export class TablePage {
     if (fresh.length) this.log.announce(fresh.slice(-3).join(". "));
     this.renderTopbar();
     this.renderSeatControls();
+    this.renderDock();
     this.renderExtra();
   }
 
@@ -203,21 +247,27 @@ export class TablePage {
     const state = this.state;
     const room = state.room;
     const stakes = stakesText(room?.stakes && Object.keys(room.stakes).length ? room.stakes : state.view?.stakes);
-    const handNo = state.commitment?.hand_no ?? room?.handNo;
+    const closed = this.isClosed();
+    const handNo = state.commitment?.hand_no ?? room?.handNo ?? state.handNo;
     const c = state.commitment;
+    // Only a hand this browser got cards of can be checked: the current one, or the one before.
+    const checkable = state.proofs().length > 0;
     const items = [
       h("a.back", { href: "#/lobby", "aria-label": t("table.back_lobby") }, "←"),
       h("h1.room-name", room?.name || t("table.room")),
       stakes ? h("span.top-item.stakes", stakes) : null,
       handNo ? h("span.top-item.hand-no", t("table.hand_no", { n: handNo })) : null,
-      c
+      h("span.top-break", { "aria-hidden": "true" }), // a phone's second row starts here, always
+      c || checkable
         ? h(
             "span.top-item.commit",
-            h("code", { title: c.digest, "aria-label": t("table.commitment_label", { fp: fingerprint(c.digest) }) }, fingerprint(c.digest)),
-            h("button.check-cards", { type: "button", dataset: { open: "verify" }, onclick: () => openVerifyDialog(state) }, t("table.check_cards")),
+            c ? h("code", { title: c.digest, "aria-label": t("table.commitment_label", { fp: fingerprint(c.digest) }) }, fingerprint(c.digest)) : null,
+            checkable
+              ? h("button.check-cards", { type: "button", dataset: { open: "verify" }, onclick: () => openVerifyDialog(state) }, t("table.check_cards"))
+              : null,
           )
         : null,
-      room?.host
+      room?.host && !closed
         ? h("button.room-menu-btn", { type: "button", dataset: { open: "room-menu" }, onclick: () => openRoomMenu(state, (n, a) => this.command(n, a)) }, t("menu.title"))
         : null,
       h(
@@ -235,9 +285,10 @@ export class TablePage {
       h(
         "button.lang-switch",
         { type: "button", "aria-label": t("lang.switch.label"), onclick: () => setLang(lang() === "en" ? "pt-BR" : "en") },
-        t("lang.switch"),
+        h("span.lang-long", t("lang.switch")),
+        h("span.lang-short", { "aria-hidden": "true" }, t("lang.switch.short")),
       ),
-      h(`span.conn.conn-${this.connState}`, { role: "status", dataset: { conn: this.connState } }, t(`conn.${this.connState}`)),
+      h(`span.conn.conn-${this.connState}`, { role: "status", dataset: { conn: this.connState } }, h("span.conn-text", t(`conn.${this.connState}`))),
     ];
     this.topbar.replaceChildren(...items.filter(Boolean));
   }
@@ -248,28 +299,37 @@ export class TablePage {
     const room = state.room;
     const player = me !== null ? state.player(me) : null;
     const controls = [];
+    if (this.isClosed()) {
+      // The room is over: nothing to sit, leave or reload; the way out.
+      this.seatControls.replaceChildren(h("a.button-link.primary", { href: "#/lobby", dataset: { control: "lobby" } }, t("table.back_lobby")));
+      return;
+    }
     if (me !== null && room) {
       const inHand = state.view && !["over"].includes(state.view.street);
       if (room.kind === "ahiko") {
-        controls.push(
-          h(
-            "button.leave-after",
-            {
-              type: "button",
-              "aria-pressed": player?.leaving ? "true" : "false",
-              dataset: { control: "leave" },
-              disabled: Boolean(player?.leaving),
-              onclick: () => this.leaveAhiko(true),
-            },
-            t("table.leave_after_hand"),
-          ),
-        );
-        if (!inHand) {
+        if (player?.leaving) {
+          // R-RM-14: "Sair após esta mão" can be taken back until the hand ends.
           controls.push(
-            h("button", { type: "button", dataset: { control: "leave-now" }, onclick: () => this.leaveAhiko(false) }, t("table.leave")),
-            h("button", { type: "button", dataset: { control: "reload" }, onclick: () => openBuyIn(state, me, { reload: true, onError: (e) => this.showToast(e.message) }) }, t("table.reload")),
+            h("span.leaving-note", { role: "status" }, t("table.leaving_note")),
+            h(
+              "button.stay",
+              { type: "button", dataset: { control: "stay" }, "aria-label": t("table.stay_label"), onclick: () => this.command("leave_after_hand", { on: false }) },
+              t("table.stay"),
+            ),
+          );
+        } else if (inHand) {
+          controls.push(
+            h("button.leave-after", { type: "button", dataset: { control: "leave" }, onclick: () => this.leaveAhiko(true) }, t("table.leave_after_hand")),
           );
         }
+        if (!inHand && !player?.leaving) {
+          controls.push(
+            h("button", { type: "button", dataset: { control: "leave-now" }, onclick: () => this.leaveAhiko(false) }, t("table.leave")),
+            h("button", { type: "button", dataset: { control: "reload" }, onclick: () => openBuyIn(state, me, { reload: true, onError: (e) => this.showToast(errorText(e.code, e.message)) }) }, t("table.reload")),
+          );
+        }
+      } else if (player?.leaving) {
+        controls.push(h("span.leaving-note", { role: "status" }, t("table.leaving_note")));
       } else {
         controls.push(h("button", { type: "button", dataset: { control: "leave" }, onclick: () => this.command("leave") }, t("table.leave")));
         if (player && player.stack === 0 && !inHand && room.kind === "recreational") {
@@ -285,6 +345,77 @@ export class TablePage {
       );
     }
     this.seatControls.replaceChildren(...controls);
+  }
+
+  /** The dock keeps its height while this browser plays (or the host sets up), so a turn
+   *  starting or ending never moves the table; a spectator's dock is small. */
+  renderDock() {
+    const room = this.state.room;
+    const setup = Boolean(room?.host && room.status === "waiting" && room.kind !== "ahiko" && !this.isClosed());
+    this.dockInfo.hidden = !setup;
+    this.dockInfo.replaceChildren(...(setup ? [this.hostChecklist()] : []));
+    const results = this.feltWrap.querySelector(".results");
+    const phone = window.matchMedia?.("(max-width: 700px)").matches ?? false;
+    const copy = phone && results ? h("div.dock-result-lines", [...results.children].map((line) => h("div.dock-result-line", line.textContent))) : null;
+    this.dockResults.replaceChildren(...(copy ? [copy] : [])); // the felt's lines are read aloud
+    this.dockResults.hidden = !copy;
+    this.dock.classList.toggle("reserved", !this.isClosed() && (this.state.mySeat() !== null || setup));
+    this.dock.classList.toggle("setup", setup);
+  }
+
+  /** R-RM-03/05: what the host does before the first hand, with the buttons to do it. */
+  hostChecklist() {
+    const state = this.state;
+    const room = state.room;
+    const me = state.mySeat();
+    const seated = Object.values(room.players ?? {}).filter((p) => !p.reserved).length;
+    const free = Array.from({ length: room.seatCount }, (_, i) => i).find((i) => !room.players?.[i]);
+    const step = (n, done, title, ...content) =>
+      h(
+        `li.host-step${done ? ".done" : ""}`,
+        { dataset: { step: String(n) } },
+        h("span.step-n", { "aria-hidden": "true" }, done ? "✓" : String(n)),
+        h("div.step-body", h("span.step-title", title), ...content),
+      );
+    const level = h(
+      "select.host-bot-level",
+      { "aria-label": t("menu.bot_level"), onchange: (ev) => { this.botLevel = ev.target.value; } },
+      ["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === this.botLevel }, t(`level.${l}`))),
+    );
+    return h(
+      "section.host-checklist",
+      { "aria-label": t("host.label") },
+      h("h2.host-title", t("host.title")),
+      h(
+        "ol.host-steps",
+        step(
+          1,
+          me !== null,
+          me !== null ? t("host.step_sit_done", { n: me + 1 }) : t("host.step_sit"),
+          me === null && free !== undefined
+            ? h("button", { type: "button", dataset: { host: "sit" }, onclick: () => this.sit(free) }, t("table.sit"))
+            : null,
+        ),
+        step(
+          2,
+          seated >= 2,
+          t("host.step_players"),
+          h(
+            "span.step-row",
+            level,
+            h("button", { type: "button", dataset: { host: "add_bot" }, disabled: free === undefined, onclick: () => this.command("add_bot", { level: this.botLevel }) }, t("menu.add_bot")),
+          ),
+          h("span.step-note", t("host.players", { n: seated })),
+        ),
+        step(
+          3,
+          false,
+          t("host.step_start"),
+          h("button.primary", { type: "button", dataset: { host: "start" }, disabled: seated < 2, onclick: () => this.command("start") }, t("menu.start")),
+          seated < 2 ? h("span.step-note", t("host.need_two")) : null,
+        ),
+      ),
+    );
   }
 
   /** R-HE-12: after the hand, a player whose cards nobody saw may show them. */

@@ -50,9 +50,11 @@ export async function runVerifier(file, expectDigest) {
   return { whole, perCard };
 }
 
+/** The same name "Minhas mãos" gives the file: ahiko-<room>-hand<N>-proof.json. */
 export function proofFilename(file) {
   const c = file.commitment;
-  return `ahiko-${c.table_id ?? "mesa"}-mao-${c.hand_no ?? 0}.proof.json`;
+  const room = String(c.table_id ?? "").replace(/[^A-Za-z0-9_-]+/g, "_") || "room";
+  return `ahiko-${room}-hand${c.hand_no ?? 0}-proof.json`;
 }
 
 export function downloadProof(file) {
@@ -60,26 +62,14 @@ export function downloadProof(file) {
   downloadBlob(blob, proofFilename(file));
 }
 
-export async function openVerifyDialog(state) {
-  const file = state.proofFile();
-  const body = h("div.verify-body");
-  const dialog = h(
-    "dialog.verify-dialog",
-    { "aria-labelledby": "verify-title" },
-    h("h2#verify-title", t("verify.title")),
-    body,
-  );
-  const close = () => dialog.close();
-  dialog.addEventListener("close", () => dialog.remove());
-  document.body.append(dialog);
-  dialog.showModal();
-
-  if (!file) {
-    body.append(h("p", t("verify.no_proofs")), h("button", { type: "button", onclick: close }, t("verify.close")));
-    return dialog;
-  }
+/** One hand's check: timing, the verifier's verdict per card, the caveat, the download. */
+async function showProof(body, file, isCurrent, downloadSlot) {
+  clear(body);
+  downloadSlot.replaceChildren();
   const obs = file.client_observation ?? {};
+  const n = file.commitment.hand_no ?? "";
   body.append(
+    h("p.verify-hand", t(isCurrent ? "verify.hand_current" : "verify.hand_previous", { n })),
     h("p.verify-fp", t("verify.fingerprint", { fp: fingerprint(file.commitment.digest) })),
     h(
       `p.verify-timing.${obs.commitment_before_cards ? "before" : "midhand"}`,
@@ -89,50 +79,99 @@ export async function openVerifyDialog(state) {
   );
   const status = h("p.verify-summary", { role: "status" }, t("verify.running"));
   const table = h("div.verify-cards");
-  body.append(
-    status,
-    table,
-    h("p.verify-caveat", t("verify.caveat")),
-    h(
-      "div.dialog-buttons",
-      h("button.primary", { type: "button", dataset: { verify: "download" }, onclick: () => downloadProof(file) }, t("verify.download")),
-      h("button", { type: "button", onclick: close }, t("verify.close")),
-    ),
+  body.append(status, table, h("p.verify-caveat", t("verify.caveat")));
+  const download = h(
+    "button.primary",
+    { type: "button", dataset: { verify: "download" }, onclick: () => downloadProof(file) },
+    t("verify.download"),
   );
+  body.dataset.hand = String(file.commitment.hand_no ?? "");
+  body.dataset.current = isCurrent ? "true" : "false";
   if (!file.cards.length) {
     status.textContent = t("verify.no_proofs");
+    return;
+  }
+  downloadSlot.append(download); // only a file with cards is worth saving
+  const { whole, perCard: rows } = await runVerifier(file, file.commitment.digest);
+  const signature = (whole.checks ?? []).find((c) => c.name === "signature");
+  if (signature) {
+    body.insertBefore(
+      h("p.verify-signature", { dataset: { status: signature.status } }, t(`verify.sig.${signature.status}`)),
+      table,
+    );
+  }
+  clear(table);
+  for (const { card, ok, error } of rows) {
+    table.append(
+      h(
+        `div.verify-row.${ok ? "ok" : "bad"}`,
+        { dataset: { position: String(card.position), ok: ok ? "true" : "false" } },
+        cardSvg(card.card, "small"),
+        h("span.verify-role", t(`verify.role.${card.role}`)),
+        h("span.verify-pos", `${t("verify.position")} ${card.position}`),
+        h("span.verify-result", ok ? `✓ ${t("verify.ok")}` : `✗ ${t("verify.bad")}${error ? ` (${error})` : ""}`),
+      ),
+    );
+  }
+  const bad = rows.filter((r) => !r.ok).length;
+  status.textContent = bad ? t("verify.summary_bad", { bad, n: rows.length }) : t("verify.summary_ok", { n: rows.length });
+  status.dataset.ok = bad ? "false" : "true";
+}
+
+/**
+ * The dialog over the proofs held when it opens (R-FD-03): this hand once it has cards, and
+ * the hand before. They are copies, so a new hand starting meanwhile changes nothing here;
+ * asking again picks up the newest.
+ */
+export async function openVerifyDialog(state) {
+  const proofs = state.proofs();
+  const body = h("div.verify-body");
+  const dialog = h(
+    "dialog.verify-dialog",
+    { "aria-labelledby": "verify-title" },
+    h("h2#verify-title", t("verify.title")),
+  );
+  const close = () => dialog.close();
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.append(dialog);
+
+  if (!proofs.length) {
+    dialog.append(body, h("div.dialog-buttons", h("button", { type: "button", onclick: close }, t("verify.close"))));
+    body.append(h("p.verify-summary", t("verify.no_proofs")));
+    dialog.showModal();
     return dialog;
   }
-  try {
-    const { whole, perCard: rows } = await runVerifier(file, state.commitment.digest);
-    const signature = (whole.checks ?? []).find((c) => c.name === "signature");
-    if (signature) {
-      body.insertBefore(
-        h("p.verify-signature", { dataset: { status: signature.status } }, t(`verify.sig.${signature.status}`)),
-        table,
-      );
+  let shown = 0;
+  const downloadSlot = h("span.download-slot");
+  const run = async (i) => {
+    shown = i;
+    for (const [k, b] of choices.entries()) b.setAttribute("aria-pressed", k === i ? "true" : "false");
+    const slot = h("div.verify-proof");
+    body.replaceChildren(slot);
+    try {
+      await showProof(slot, proofs[i].file, proofs[i].current, downloadSlot);
+    } catch (err) {
+      if (shown !== i) return;
+      const status = slot.querySelector(".verify-summary");
+      if (status) {
+        status.textContent = t("verify.unavailable", { error: err.message ?? String(err) });
+        status.dataset.ok = "false";
+      }
     }
-    clear(table);
-    for (const { card, ok, error } of rows) {
-      table.append(
-        h(
-          `div.verify-row.${ok ? "ok" : "bad"}`,
-          { dataset: { position: String(card.position), ok: ok ? "true" : "false" } },
-          cardSvg(card.card, "small"),
-          h("span.verify-role", t(`verify.role.${card.role}`)),
-          h("span.verify-pos", `${t("verify.position")} ${card.position}`),
-          h("span.verify-result", ok ? `✓ ${t("verify.ok")}` : `✗ ${t("verify.bad")}${error ? ` (${error})` : ""}`),
-        ),
-      );
-    }
-    const bad = rows.filter((r) => !r.ok).length;
-    status.textContent = bad
-      ? t("verify.summary_bad", { bad, n: rows.length })
-      : t("verify.summary_ok", { n: rows.length });
-    status.dataset.ok = bad ? "false" : "true";
-  } catch (err) {
-    status.textContent = t("verify.unavailable", { error: err.message ?? String(err) });
-    status.dataset.ok = "false";
-  }
+  };
+  const choices = proofs.map((p, i) =>
+    h(
+      "button.verify-choice",
+      { type: "button", dataset: { verifyHand: String(p.handNo), current: p.current ? "true" : "false" }, onclick: () => run(i) },
+      t(p.current ? "verify.hand_current" : "verify.hand_previous", { n: p.handNo }),
+    ),
+  );
+  if (proofs.length > 1) dialog.append(h("div.verify-choices", { role: "group", "aria-label": t("verify.which") }, choices));
+  dialog.append(
+    body,
+    h("div.dialog-buttons", downloadSlot, h("button", { type: "button", dataset: { verify: "close" }, onclick: close }, t("verify.close"))),
+  );
+  dialog.showModal();
+  await run(0);
   return dialog;
 }
