@@ -10,12 +10,9 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 import websockets
 from fastapi import FastAPI
 
@@ -23,22 +20,10 @@ from ahiko.rooms.api import SESSION_COOKIE
 from ahiko.rooms.bot_ahiko import BOT_AHIKO_NAME
 from ahiko.rooms.timing import LIVE_TIMING
 from ahiko.server.services import CSRF_HEADER
-from ahiko.server.settings import Settings
 from ahiko.wallet.check import check_ledger
 from ahiko.wallet.policy import SIGNUP_GRANT
-from live_server import fast_app, serving
 
 RULE_ID = re.compile(r"R-[A-Z]{2}-\d")
-
-
-@pytest.fixture
-def server(sqlite_url: str, tmp_path: Path) -> Iterator[tuple[str, FastAPI]]:
-    app = fast_app(Settings(data_dir=tmp_path / "data", database_url=sqlite_url))
-    try:
-        with serving(app) as port:
-            yield f"127.0.0.1:{port}", app
-    finally:
-        app.state.services.engine.dispose()
 
 
 class Player:
@@ -117,9 +102,9 @@ def for_people(body: dict[str, Any], *ids: str) -> str:
 
 
 def test_leave_after_the_hand_frees_the_seat_and_the_player_may_sit_again_at_once(
-    server: tuple[str, FastAPI],
+    account_server: tuple[str, FastAPI],
 ) -> None:
-    address, app = server
+    address, app = account_server
     assert app.state.ahiko_lobby.timing is LIVE_TIMING  # the Bot Ahiko pauses like people
     rooms = httpx.get(f"http://{address}/api/ahiko/rooms").json()
     lobby_room = next(r for r in rooms if r["tier"] == "iniciante")

@@ -7,32 +7,18 @@ room clocks 2000 times faster. Their "my hands" lists then hold every hand they 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 import websockets
 from fastapi import FastAPI
 from rooms_live import Client
 
 from ahiko.rooms.api import SESSION_COOKIE
 from ahiko.server.services import CSRF_HEADER
-from ahiko.server.settings import Settings
-from live_server import create_account, fast_app, serving
+from live_server import create_account
 
 HANDS = 50
-
-
-@pytest.fixture
-def server(sqlite_url: str, tmp_path: Path) -> Iterator[tuple[str, FastAPI]]:
-    app = fast_app(Settings(data_dir=tmp_path / "data", database_url=sqlite_url))
-    try:
-        with serving(app) as port:
-            yield f"127.0.0.1:{port}", app
-    finally:
-        app.state.services.engine.dispose()
 
 
 class Account:
@@ -101,9 +87,9 @@ def hands_conserve_chips(frames: list[dict[str, Any]]) -> int:
 
 
 def test_R_RM_01_R_RM_18_two_accounts_play_50_holdem_hands_and_list_them(
-    server: tuple[str, FastAPI],
+    account_server: tuple[str, FastAPI],
 ) -> None:
-    address, app = server
+    address, app = account_server
     ana, bia = Account(address, "ana"), Account(address, "bia")
     for account in (ana, bia):
         account.sign_up_and_log_in()

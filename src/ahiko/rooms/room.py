@@ -468,12 +468,7 @@ class Room:
         self.apply_action(seat, action)
 
     def _bot_answer(self, hand: TableHand, seat: int, turn: int) -> None:
-        if (
-            turn != self._bot_turn
-            or self.hand is not hand
-            or hand.to_act != seat
-            or self.status is not RoomStatus.RUNNING
-        ):
+        if not self._still_bots_turn(hand, seat, turn):
             return
         bot = self.bots.get(hand.players[seat])
         if bot is None:
@@ -491,16 +486,20 @@ class Room:
         limit = BOT_THINKING_LIMIT_S
         self.set_timer("bot_limit", limit, lambda: self._play_bot_answer(hand, seat, turn, None))
 
+    def _still_bots_turn(self, hand: TableHand, seat: int, turn: int) -> bool:
+        """The turn a bot was armed for is still the one to play (no pause, new turn or end)."""
+        return (
+            turn == self._bot_turn
+            and self.hand is hand
+            and hand.to_act == seat
+            and self.status is RoomStatus.RUNNING
+        )
+
     def _play_bot_answer(
         self, hand: TableHand, seat: int, turn: int, action: Action | None
     ) -> None:
         """A bot's answer, if the turn it thought about is still the one to play."""
-        if (
-            turn != self._bot_turn
-            or self.hand is not hand
-            or hand.to_act != seat
-            or self.status is not RoomStatus.RUNNING
-        ):
+        if not self._still_bots_turn(hand, seat, turn):
             return
         self._thinking = None
         self.cancel_timer("bot_limit")
