@@ -434,6 +434,72 @@ def test_item15_replay_keeps_the_lists_page_and_speaks_english(browser, static_u
     close(page)
 
 
+# --- second walkthrough (/tmp/ux2/REPORT.md) ---------------------------------------------------
+
+
+def server_hand() -> dict[str, Any]:
+    """HAND as the server's replay sends it: its hand_started event carries no hand_no."""
+    events = [dict(e) for e in HAND["events"]]
+    events[0].pop("hand_no", None)
+    return {**HAND, "events": events}
+
+
+@pytest.mark.parametrize("viewport", SIZES)
+def test_n2_the_replayers_first_step_names_the_hand(browser, static_url, viewport):
+    routes = {**hands_routes(), "/api/hands/42": server_hand()}
+    page = mocked_app(browser, static_url, routes, viewport, **sized(viewport))
+    page.goto(f"{static_url}/src/ahiko/web/index.html#/hands/42")
+    page.wait_for_selector(".replayer .seat")
+    assert page.inner_text(".replay-step").startswith("Passo 1 de")
+    assert page.inner_text(".replay-event") == "Mão nº 7 começou"
+    page.click(".lang-switch")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    page.wait_for_selector(".replayer .seat")
+    assert page.inner_text(".replay-event") == "Hand #7 started"
+    close(page)
+
+
+def step_is(page: Any, text: str) -> None:
+    page.wait_for_function(
+        "t => document.querySelector('.replay-step')?.textContent === t", arg=text, timeout=5_000
+    )
+
+
+@pytest.mark.parametrize("viewport", SIZES)
+def test_n3_switching_language_keeps_the_replayers_step(browser, static_url, viewport):
+    routes = {**hands_routes(), "/api/hands/21": HAND}
+    page = mocked_app(browser, static_url, routes, viewport, **sized(viewport))
+    page.goto(f"{static_url}/src/ahiko/web/index.html#/hands")
+    page.wait_for_selector('tr[data-hand="42"]')
+    page.click('[data-pager="older"]')
+    page.wait_for_selector('tr[data-hand="20"]')
+    page.click('tr[data-hand="20"] [data-replay="open"]')
+    page.wait_for_selector(".replayer .seat")
+    page.click('[data-replay="last"]')
+    steps = page.inner_text(".replay-step")
+    total = int(steps.rsplit(" ", 1)[1])
+    page.click('[data-replay="prev"]')  # the main pot's step, one before the last
+    assert page.inner_text(".replay-event").startswith("Pote principal: joao ganha 75")
+    page.click(".lang-switch")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    page.wait_for_selector(".replayer .seat")
+    step_is(page, f"Step {total - 1} of {total}")
+    assert page.inner_text(".replay-event").startswith("Main pot: joao wins 75")
+    assert page.inner_text(".pager-page") == "Page 2 of 2"  # the list kept its page too
+    assert page.locator('tr.replaying[data-hand="20"]').count() == 1
+    # and back: still the same step, in Portuguese
+    page.click(".lang-switch")
+    page.wait_for_function("() => document.documentElement.lang === 'pt-BR'")
+    step_is(page, f"Passo {total - 1} de {total}")
+    # a hand opened afterwards starts at its first step
+    page.click('[data-replay="close"]')
+    page.wait_for_selector(".replayer", state="detached")
+    page.click('tr[data-hand="21"] [data-replay="open"]')
+    page.wait_for_selector(".replayer .seat")
+    step_is(page, f"Passo 1 de {total}")
+    close(page)
+
+
 def test_item6_english_hands_list_names_ahiko_rooms_in_english(browser, static_url):
     def ahiko_hands(query: dict[str, str]) -> dict[str, Any]:
         found = hand_page(query)

@@ -41,7 +41,7 @@ def box(page: Any, selector: str) -> dict[str, float]:
 def test_item1_after_leaving_the_seat_is_not_mine_and_the_seats_are_free(browser, static_url, size):
     page = open_fixture(browser, static_url, "ahiko_left", viewport=SIZES[size])
     assert page.locator(".seat.me").count() == 0  # the last hand's viewer is not a seat now
-    assert page.locator(".sit-btn").count() == 6  # 8 seats, 2 still showing the last hand
+    assert page.locator(".sit-btn").count() == 8  # 8 free seats, 2 still showing the last hand
     assert page.locator('[data-control="reload"], [data-control="leave-now"]').count() == 0
     assert page.locator('[data-control="leave"], [data-control="stay"]').count() == 0
     assert page.inner_text(".seat-controls") == "Você está assistindo"
@@ -75,6 +75,81 @@ def test_item2_without_server_names_the_client_keeps_those_seated_at_the_deal(br
     push(page, "window.fixture.frames[4]")  # everybody gone
     assert page.inner_text(".result-line").startswith("Pote principal: ana ganha 4")
     assert "Bot Ahiko: Passou" in page.inner_text(".log-lines")
+    close(page)
+
+
+# --- N1 (second walkthrough): sitting again after leaving --------------------------------------
+
+SAT_AGAIN = """(() => { const r = structuredClone(window.fixture.frames[0].room);
+    r.seats = [{seat: 2, player_id: r.seats[0].player_id, name: "ana", stack: 120, is_bot: false,
+                bot_level: null, connected: true, waiting: false, leaving: false},
+               {...r.seats[1], leaving: false}];
+    r.seats_taken = 2;
+    return {t: "room", seq: 6, room: r}; })()"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_n1_after_sitting_again_i_appear_once(browser, static_url, size):
+    page = open_fixture(browser, static_url, "ahiko_left", viewport=SIZES[size])
+    push(page, SAT_AGAIN)  # ana left after the hand, then bought in again at seat 2
+    names = page.eval_on_selector_all(".seat-name", "els => els.map(e => e.title)")
+    assert sorted(names) == ["Bot Ahiko", "ana"]  # once each
+    assert page.inner_text(".seat.me .seat-name") == "ana (Você)"
+    assert page.locator('.seat.me[data-seat="2"]').count() == 1
+    assert page.inner_text(".seat.me .seat-stack") == "120"
+    # her old seat is empty again: no cards, no star, no hand's name, no dealer button
+    old = page.locator('[data-seat="0"]')
+    assert "seat-empty" in (old.get_attribute("class") or "")
+    assert old.locator(".card, .marker, .seat-hand, .seat-name").count() == 0
+    # the Bot Ahiko never left: still the last hand's seat, cards and hand's name
+    assert page.locator('[data-seat="4"] .seat-hand').inner_text() == "Par de dez"
+    # the finished hand's words still say who played it
+    assert page.inner_text(".result-line") == (
+        "Pote principal: ana ganha 4 com Full house, reis e dez"
+    )
+    log = page.eval_on_selector_all(".log-lines li", "els => els.map(e => e.textContent)")
+    assert "ana posta SB 1" in log
+    close(page)
+
+
+def test_n1_someone_else_in_a_last_hand_seat_is_not_given_that_hand(browser, static_url):
+    page = open_fixture(browser, static_url, "ahiko_left")
+    push(
+        page,
+        """(() => { const r = structuredClone(window.fixture.frames[0].room);
+            r.seats = [{...r.seats[0], player_id: "p9", name: "bia", stack: 180, leaving: false}];
+            r.seats_taken = 1;
+            return {t: "room", seq: 6, room: r}; })()""",
+    )
+    seat = page.locator('[data-seat="0"]')
+    assert seat.locator(".seat-name").inner_text() == "bia"
+    assert seat.locator(".seat-stack").inner_text() == "180"
+    assert "winner" not in (seat.get_attribute("class") or "")
+    assert seat.locator(".card, .marker, .seat-hand").count() == 0
+    assert page.inner_text(".result-line").startswith("Pote principal: ana ganha 4")
+    close(page)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_n1_a_seat_left_after_the_hand_is_faded_and_offers_sentar(browser, static_url, size):
+    page = open_fixture(browser, static_url, "ahiko_left", viewport=SIZES[size])
+    page.route(
+        "**/api/wallet",
+        lambda route: route.fulfill(
+            status=200, content_type="application/json", body='{"balance": 500, "claims": []}'
+        ),
+    )
+    seat = page.locator('[data-seat="0"]')
+    assert "last-hand" in (seat.get_attribute("class") or "")
+    assert seat.get_attribute("title") == "ana jogou a última mão aqui e saiu"
+    faded = seat.locator(".seat-box").evaluate("e => Number(getComputedStyle(e).opacity)")
+    assert faded < 0.6
+    button = seat.locator(".sit-btn")
+    assert button.is_visible()
+    assert button.evaluate("e => Number(getComputedStyle(e).opacity)") == 1
+    # the button is on top of the faded seat: a click reaches it, and opens that seat's buy-in
+    button.click()
+    page.wait_for_selector(".buyin-dialog")
     close(page)
 
 
@@ -683,6 +758,43 @@ def test_item18_a_raise_below_the_minimum_is_said_not_silently_changed(browser, 
     page.keyboard.press("Enter")
     frame = sent_frames(page)[-1]
     assert (frame["action"], frame["amount"]) == ("raise", 160)
+    close(page)
+
+
+# --- N8 (second walkthrough): the keyboard after the amount box ------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_n8_tab_from_the_amount_goes_to_raise_and_enter_raises(browser, static_url, size):
+    page = open_fixture(browser, static_url, "holdem_midhand", viewport=SIZES[size])
+    page.keyboard.press("r")
+    page.keyboard.type("77")
+    page.keyboard.press("Tab")  # leaving the box settles the amount and lands on its button
+    assert page.evaluate("document.activeElement.dataset.action") == "raise"
+    assert page.input_value(".amount-box") == "160"
+    assert page.inner_text(".act-hint") == "Abaixo do mínimo: ajustado para 160"
+    assert page.inner_text('[data-action="raise"]').replace("\n", " ") == "Aumentar para 160"
+    assert sent_frames(page) == []
+    page.keyboard.press("Enter")
+    frames_sent = sent_frames(page)
+    assert len(frames_sent) == 1
+    assert (frames_sent[0]["action"], frames_sent[0]["amount"]) == ("raise", 160)
+    close(page)
+
+
+def test_n8_tab_with_a_legal_amount_and_enter_in_the_box_never_fold(browser, static_url):
+    page = open_fixture(browser, static_url, "holdem_midhand")
+    page.keyboard.press("r")
+    page.keyboard.type("200")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.action") == "raise"
+    assert page.inner_text(".act-hint") == ""
+    page.keyboard.press("Shift+Tab")  # left alone: fold and call stay reachable backwards
+    assert page.evaluate("document.activeElement.dataset.action") == "call"
+    page.keyboard.press("r")  # back into the box, where Enter sends the amount
+    assert page.evaluate("document.activeElement.className") == "amount-box"
+    page.keyboard.press("Enter")
+    assert [(f["action"], f["amount"]) for f in sent_frames(page)] == [("raise", 200)]
     close(page)
 
 

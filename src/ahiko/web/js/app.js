@@ -87,7 +87,8 @@ function routeOf() {
   return (location.hash || "#/lobby").slice(2);
 }
 
-async function mount() {
+/** `carried`: what the page being replaced kept for its successor (see handsPage). */
+async function mount(carried = null) {
   if (!session.checked) await loadUser();
   current?.destroy?.();
   current = null;
@@ -111,6 +112,7 @@ async function mount() {
   root.append(main);
   const ctx = {
     session,
+    carried,
     onLoggedIn: async () => {
       localStorage.setItem(SIGNED_IN_KEY, "1");
       await loadUser();
@@ -151,5 +153,5 @@ function onHashChange() {
 
 window.addEventListener("hashchange", onHashChange);
 // The table keeps its connection (and what it observed of the commitment) across a switch.
-onLangChange(() => (current?.relabel ? current.relabel() : mount()));
+onLangChange(() => (current?.relabel ? current.relabel() : mount(current?.carry?.() ?? null)));
 mount();

@@ -4,7 +4,7 @@
 // stays here after the next commitment, so "Conferir cartas" can still check it.
 
 import { t } from "./i18n.js";
-import { normalizeRoom } from "./wire.js";
+import { botName, normalizeRoom } from "./wire.js";
 
 export const COMMITMENT_DISPLAY_MS = 2000; // R-FD-02: shown for two seconds before the cards
 export const NEXT_HAND_DELAY_MS = 8000; // R-RM-11: the next hand eight seconds after a result
@@ -327,6 +327,22 @@ export class TableState {
 
   player(seat) {
     return this.room?.players?.[seat] ?? null;
+  }
+
+  /** Where the person who played a seat of the hand on the table is now, as the room says:
+   *  "here" (still at that seat, or nothing to compare), "moved" (they sit at another seat
+   *  now), "replaced" (someone else sits there now) or "gone" (the seat is empty and they
+   *  sit nowhere in the room). Names are compared as the room shows them (C-NAMES). */
+  handSeatNow(seat) {
+    if (!this.room?.players || this.room.status === "replay") return "here";
+    const was = this.handNames[String(seat)] ?? null;
+    const same = (a, b) => Boolean(a) && Boolean(b) && botName(a) === botName(b);
+    const now = this.player(seat);
+    if (now) return !was || same(was, now.name) ? "here" : "replaced";
+    const mine = this.mySeat();
+    if (mine !== null && mine !== seat && this.view?.viewer === seat) return "moved"; // my seat in that hand
+    const elsewhere = Object.values(this.room.players).some((p) => p.seat !== seat && same(p.name, was));
+    return elsewhere ? "moved" : "gone";
   }
 
   /** The name for a seat in the hand's words (log, results): who played it, even gone. */

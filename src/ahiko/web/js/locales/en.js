@@ -87,6 +87,7 @@ export const EN = {
   "table.side_pot": "Side pot {n}: {amount}",
   "table.sit": "Sit",
   "table.sit_label": "Sit in seat {n}",
+  "table.last_hand_seat": "{name} played the last hand here and left",
   "table.empty_seat": "Seat {n} empty",
   "table.disconnected": "Disconnected",
   "table.folded": "Folded",

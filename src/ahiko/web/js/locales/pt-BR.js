@@ -93,6 +93,7 @@ export const PT = {
   "table.side_pot": "Pote lateral {n}: {amount}",
   "table.sit": "Sentar",
   "table.sit_label": "Sentar no lugar {n}",
+  "table.last_hand_seat": "{name} jogou a última mão aqui e saiu",
   "table.empty_seat": "Lugar {n} vazio",
   "table.bot": "Bot",
   "table.bot_level": "Bot {level}",

@@ -37,7 +37,7 @@ function handRoomName(hand) {
 }
 
 /** What one replay step did, in words ("Ana: Aumentou para 40"). */
-export function stepText(step, nameOf, viewer) {
+export function stepText(step, nameOf, viewer, handNo = null) {
   const e = step?.event;
   if (!e) return "";
   try {
@@ -48,13 +48,13 @@ export function stepText(step, nameOf, viewer) {
     }
     if (e.kind === "cards_shown" && !e.cards?.length) return t("replay.shown_hidden", { name: nameOf(e.seat) });
     if (e.kind === "pot_awarded") return potResultText(e, nameOf, showdownHands(step.view));
-    return eventText(e, nameOf) ?? "";
+    return eventText(e, nameOf, handNo) ?? "";
   } catch {
     return "";
   }
 }
 
-function replayer(detail, onClose) {
+function replayer(detail, onClose, startAt = 0) {
   const events = pick(detail, "events", "history") ?? [];
   const viewer = pick(detail, "viewer", "seat", "my_seat") ?? null;
   const given = pick(detail, "views");
@@ -88,7 +88,7 @@ function replayer(detail, onClose) {
     state.view = steps[i].view;
     renderer.render(state);
     counter.textContent = t("replay.step", { i: i + 1, n: steps.length });
-    said.textContent = stepText(steps[i], nameOf, viewer);
+    said.textContent = stepText(steps[i], nameOf, viewer, handNo === "" ? null : handNo);
     buttons.first.disabled = buttons.prev.disabled = i === 0;
     buttons.next.disabled = buttons.last.disabled = i === steps.length - 1;
   };
@@ -127,14 +127,18 @@ function replayer(detail, onClose) {
     else return;
     ev.preventDefault();
   });
-  requestAnimationFrame(() => show(0));
+  requestAnimationFrame(() => show(startAt));
+  section.step = () => i;
   section.focusTitle = () => title.focus({ preventScroll: true });
   return section;
 }
 
 const PER_PAGE = 20;
 
-export function handsPage(main, handId) {
+/** `ctx.carried`: what `carry()` kept of the page this one replaces (a language switch
+ *  rebuilds the page): the list's page, and the hand in the replayer with its step. */
+export function handsPage(main, handId, ctx = {}) {
+  const carried = ctx?.carried?.page === "hands" ? ctx.carried : null;
   const body = h("tbody", { role: "rowgroup" });
   const status = h("p.hint", { role: "status" });
   const replay = h("div.replay-slot");
@@ -145,6 +149,8 @@ export function handsPage(main, handId) {
   let current = 1;
   let opened = null; // the hand id in the replayer
   let asked = 0; // the last replay asked for: a slower earlier answer is dropped
+  let shown = null; // the replayer's section
+  let startAt = carried && String(carried.hand) === String(handId) ? carried.step ?? 0 : 0;
 
   function markOpen() {
     for (const tr of body.querySelectorAll("tr[data-hand]")) {
@@ -163,17 +169,21 @@ export function handsPage(main, handId) {
     markOpen();
     if (id === null || id === undefined) {
       clear(replay);
+      shown = null;
       return;
     }
+    const from = startAt;
+    startAt = 0; // only the first replayer after a language switch resumes its step
     let section;
     try {
-      section = replayer(await api.hand(id), closeReplay);
+      section = replayer(await api.hand(id), closeReplay, from);
     } catch (err) {
       section = h("p.error", t("error.generic", { message: err.message }));
     }
     if (ask !== asked) return;
     clear(replay);
     replay.append(section);
+    shown = section;
     // The list above may still be filling in: scroll once it has its height.
     await listed;
     if (ask !== asked) return;
@@ -279,9 +289,13 @@ export function handsPage(main, handId) {
     pager,
     replay,
   );
-  const listed = load(1);
+  const listed = load(carried?.list ?? 1);
   if (handId) showReplay(handId, listed);
   // The router calls this when only the hand in the address changes (#/hands <-> #/hands/42),
   // so the list keeps its page and the replayer opens without reloading everything.
-  return { page: "hands", open: (id) => showReplay(id ?? null, Promise.resolve()) };
+  return {
+    page: "hands",
+    open: (id) => showReplay(id ?? null, Promise.resolve()),
+    carry: () => ({ page: "hands", list: current, hand: opened, step: shown?.step?.() ?? 0 }),
+  };
 }

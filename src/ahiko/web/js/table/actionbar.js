@@ -239,6 +239,7 @@ export class ActionBar {
         set(this.amount, null);
         return false;
       }
+      if (n === this.amount) return false; // settled already: the hint stays as it is
       set(n, null);
       if (n === this.amount) return false;
       const key = n < legal.min_to ? "act.adjusted_min" : "act.adjusted_max";
@@ -246,6 +247,17 @@ export class ActionBar {
       return true;
     };
     box.addEventListener("change", () => this.commitBox());
+    // Tab out of the box goes to the bet/raise button it sizes, not to "Desistir" (first in
+    // the bar): the amount is settled first, so Enter there sends what the button says.
+    box.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Tab" || ev.shiftKey || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      const button = this.amountButton;
+      if (!button) return;
+      this.commitBox();
+      if (button.disabled) return;
+      ev.preventDefault();
+      button.focus();
+    });
     const preset = (key, value) =>
       h(
         "button.preset",
@@ -349,6 +361,8 @@ export class ActionBar {
       else if (inAmount && this.amountButton) {
         // An amount out of range is corrected first and shown: Enter again sends it.
         if (!this.commitBox()) this.choose(this.amountButton.dataset.action);
+      } else if (inAmount) {
+        // No sized action to send: Enter in the box does nothing (never a fold).
       } else return;
     } else if (key === "escape") {
       if (inAmount) this.amountBox.blur();

@@ -89,9 +89,13 @@ export class TableRenderer {
     const compact = this.root.clientWidth > 0 && this.root.clientWidth < 560;
     for (const seat of numbers) {
       const place = seatPlacement(seat, anchor, count, compact);
-      const sv = bySeat.get(seat);
       const player = state.player(seat);
+      // A seat of the hand on the table is drawn only for who played it: not once that
+      // person sits elsewhere or someone else sits there; faded if they left (R-RM-14).
+      const was = bySeat.has(seat) ? state.handSeatNow(seat) : "here";
+      const sv = was === "moved" || was === "replaced" ? undefined : bySeat.get(seat);
       const node = this.seatNode(state, place, sv, player, {
+        was,
         compact,
         me,
         blinds,
@@ -132,32 +136,37 @@ export class TableRenderer {
       dataset: { seat: String(seat) },
       style: { left: `${place.pos.x}%`, top: `${place.pos.y}%` },
     };
+    const canSit = ctx.me === null && state.room && state.room.status !== "closed";
+    const sitButton = () =>
+      h(
+        "button.sit-btn",
+        {
+          type: "button",
+          "aria-label": t("table.sit_label", { n: seat + 1 }),
+          onclick: () => this.onSit?.(seat),
+        },
+        t("table.sit"),
+      );
     if (!sv && !player) {
-      const canSit = ctx.me === null && state.room && state.room.status !== "closed";
       return h(
         `div.${classes.join(".")}.seat-empty`,
         attrs,
-        canSit
-          ? h(
-              "button.sit-btn",
-              {
-                type: "button",
-                "aria-label": t("table.sit_label", { n: seat + 1 }),
-                onclick: () => this.onSit?.(seat),
-              },
-              t("table.sit"),
-            )
-          : h("span.empty-label.visually-hidden", t("table.empty_seat", { n: seat + 1 })),
+        canSit ? sitButton() : h("span.empty-label.visually-hidden", t("table.empty_seat", { n: seat + 1 })),
       );
     }
+    // The seat is free now; the last hand's player, gone, shows faded under the way in.
+    const lastHand = ctx.was === "gone";
+    if (lastHand) classes.push("last-hand");
+    // Someone sits where another played the hand on the table: that hand is not theirs.
+    const ofHand = ctx.was !== "replaced";
     const isMe = seat === ctx.me;
     if (isMe) classes.push("me");
     if (sv?.status === "folded") classes.push("folded");
-    if (ctx.mucked.has(seat) && !sv?.cards?.length) classes.push("mucked");
+    if (sv && ctx.mucked.has(seat) && !sv.cards?.length) classes.push("mucked");
     if (sv?.status === "allin") classes.push("allin");
     const over = state.closed || state.room?.status === "closed";
     if (view?.to_act === seat && !over) classes.push("to-act");
-    if (ctx.winners.has(seat)) classes.push("winner");
+    if (ofHand && ctx.winners.has(seat)) classes.push("winner");
     if (player && !player.connected) classes.push("offline");
     if (!sv && player) classes.push("sitting-out");
 
@@ -180,8 +189,8 @@ export class TableRenderer {
     if (player?.leaving) badges.push(h("span.badge", t("table.leave_after_hand")));
 
     const markers = [];
-    if (view && view.button === seat) markers.push(h("span.marker.marker-d", { title: "Dealer" }, "D"));
-    if (ctx.blinds[seat]) {
+    if (ofHand && view && view.button === seat) markers.push(h("span.marker.marker-d", { title: "Dealer" }, "D"));
+    if (ofHand && ctx.blinds[seat]) {
       markers.push(h(`span.marker.marker-${ctx.blinds[seat].toLowerCase()}`, ctx.blinds[seat]));
     }
 
@@ -197,13 +206,14 @@ export class TableRenderer {
       ),
       clock ? clock.bar : null,
     );
-    const hand = ctx.hands[seat];
+    const hand = ofHand ? ctx.hands[seat] : null;
     let last = sv ? lastActionText(sv, { short: ctx.compact && sv.bet > 0 }) : "";
     if (classes.includes("mucked")) last = t("last.mucked");
     // The hand's name takes the last-action line: nothing grows under the seat at showdown.
     const under = hand
       ? h(`div.seat-hand${ctx.winners.has(seat) ? "" : ".loser"}`, hand.name)
       : h("div.seat-last", { "aria-live": "off" }, last);
+    if (lastHand) attrs.title = t("table.last_hand_seat", { name });
     return h(
       `div.${classes.join(".")}`,
       attrs,
@@ -211,6 +221,7 @@ export class TableRenderer {
       h("div.markers", markers),
       box,
       under,
+      lastHand && canSit ? sitButton() : null,
     );
   }
 
