@@ -22,6 +22,7 @@ from ahiko.rooms.blinds import BlindSchedule, Stakes
 from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.config import RoomConfig, RoomKind, Variant
 from ahiko.rooms.registry import RoomRegistry
+from bots import percentile  # bench/bots.py, beside this script
 
 PROBE_S = 0.005
 
@@ -34,11 +35,6 @@ class Silent:
 
     def send(self, frame: dict[str, Any]) -> None:
         pass
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def lag_with(threads: bool, tables: int, seconds: float, speed: float) -> dict[str, float]:

@@ -13,23 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from chromium import CHROMIUM, CHROMIUM_ARGS
+
 from . import frames
 
 REPO = Path(__file__).resolve().parents[2]
 # The suite saves its screenshots out of the tree; `make screenshots` points this at
 # docs/screenshots/ to refresh the committed ones.
 SCREENSHOTS = Path(os.environ.get("AHIKO_SCREENSHOTS", REPO / "build" / "screenshots"))
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"

@@ -24,6 +24,7 @@ from fair_helpers import (
 )
 
 from ahiko.fairness.verify import verify_text
+from chromium import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("fairness-browser")]
 
@@ -32,8 +33,6 @@ JS_DIR = ROOT / "src" / "ahiko" / "web" / "js"
 VECTORS = Path(__file__).parent / "vectors"
 EXPECTED = json.loads((VECTORS / "expected.json").read_text())
 PUBKEY = TEST_PUBLIC_KEY.hex()
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]  # fmt: skip
 
 VERIFY_IN_PAGE = """async ([text, options]) => {
   const m = await import('/verify.js');
@@ -74,7 +73,7 @@ def page() -> Iterator[Any]:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             tab = browser.new_page()
             tab.goto(f"http://127.0.0.1:{server.server_address[1]}/verify.js")
             yield tab

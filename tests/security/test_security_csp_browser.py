@@ -11,18 +11,9 @@ import pytest
 from live_table import ServerProcess, running_server
 from playwright.sync_api import sync_playwright
 
+from chromium import CHROMIUM, CHROMIUM_ARGS
+
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("security_live")]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 
 
 @pytest.fixture(scope="module")
