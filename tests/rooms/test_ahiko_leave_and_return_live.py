@@ -101,7 +101,7 @@ def for_people(body: dict[str, Any], *ids: str) -> str:
     return message
 
 
-def test_leave_after_the_hand_frees_the_seat_and_the_player_may_sit_again_at_once(
+def test_R_RM_14_leave_after_the_hand_frees_the_seat_and_the_player_may_sit_again_at_once(
     account_server: tuple[str, FastAPI],
 ) -> None:
     address, app = account_server

@@ -35,7 +35,7 @@ def heads_up(pids: tuple[str, str] = ("ana", "bia"), **overrides: Any) -> Table:
 
 
 # --- C-DEADLINE: the clock of the seat to act ---------------------------------------------------
-def test_each_turns_frame_carries_the_full_clock_of_the_seat_now_to_act() -> None:
+def test_R_TM_01_each_turns_frame_carries_the_full_clock_of_the_seat_now_to_act() -> None:
     t = heads_up(action_deadline_s=20.0)
     hand = t.room.hand
     assert hand is not None
@@ -57,7 +57,7 @@ def test_each_turns_frame_carries_the_full_clock_of_the_seat_now_to_act() -> Non
     assert ana.frames[-1]["hand"]["deadline"] == {"seat": second, "seconds_left": 17.0}
 
 
-def test_a_bots_turn_carries_no_leftover_clock_of_the_person_before_it() -> None:
+def test_R_TM_01_a_bots_turn_carries_no_leftover_clock_of_the_person_before_it() -> None:
     t = Table(holdem_config(action_deadline_s=20.0), host="ana")
     ana = t.join("ana", 0)
     t.ok(c.AddBot("ana", "easy", 1))
@@ -133,7 +133,7 @@ def test_tests_timing_keeps_bots_instant_and_the_server_uses_the_live_one() -> N
     assert CreateRoom(name="t", kind="tournament").to_config().timing is LIVE_TIMING
 
 
-def test_the_bot_ahiko_pauses_like_the_other_bots(ahiko: Ahiko) -> None:
+def test_R_BA_01_the_bot_ahiko_pauses_like_the_other_bots(ahiko: Ahiko) -> None:
     paced = Ahiko(ahiko.engine, clock=ahiko.clock, timing=LIVE_TIMING)
     room = paced.room("iniciante")
     delays = record_delays(room)

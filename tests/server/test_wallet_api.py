@@ -92,7 +92,7 @@ def test_statement_rejects_bad_paging(client, sign_up):
         assert response.status_code == 422 and response.json()["error"] == "invalid_request"
 
 
-def test_statement_lines_name_their_room(client, sign_up, services):
+def test_R_RM_15_statement_lines_name_their_room(client, sign_up, services):
     """The Extrato shows "Iniciante 1", not the room's id: each line carries ``room_name``
     (null when the line has no room, or the room has no name) besides ``room_id``."""
     ana = sign_up("ana")["id"]
