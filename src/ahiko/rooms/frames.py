@@ -86,7 +86,7 @@ def hand_frame(
         "view": {} if engine is None else view(engine, seat, with_history=False),
         "openings": hand.new_openings(seat, before),
         "deadline": room.deadline(),
-        "names": hand.names_json(),
+        "names": hand.names_json,
     }
 
 
@@ -98,7 +98,7 @@ def hand_state(room: Room, hand: TableHand, seat: int | None) -> dict[str, Any]:
         "view": hand.view(seat),
         "openings": hand.openings(seat) if hand.engine is not None else [],
         "deadline": room.deadline() if hand is room.hand else None,
-        "names": hand.names_json(),
+        "names": hand.names_json,
     }
 
 

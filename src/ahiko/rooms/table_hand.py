@@ -71,6 +71,8 @@ class TableHand:
         # seat -> the player's name when the hand was committed: a finished hand still says
         # who played it after they left the table
         self.names = {seat: (names or {}).get(seat, pid) for seat, pid in self.players.items()}
+        # Fixed at the deal and sent in every hand frame: built once, not per frame and viewer.
+        self.names_json = {str(seat): name for seat, name in sorted(self.names.items())}
         self.start_stacks = dict(stacks)
         self.button = button
         self.committer = committer
@@ -207,10 +209,6 @@ class TableHand:
 
     def commitment(self) -> dict[str, Any]:
         return self.committer.commitment.to_json()
-
-    def names_json(self) -> dict[str, str]:
-        """The dealt seats' names, keyed by seat as text (JSON object keys)."""
-        return {str(seat): name for seat, name in sorted(self.names.items())}
 
     def total_pot(self) -> int:
         """Every chip the pots paid out (uncalled bets returned are not in a pot); 0 before
