@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint screenshots venv clean
+.PHONY: run test check bench lint screenshots venv clean
 
 venv: $(STAMP)
 
@@ -20,6 +20,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
+
+# The fast inner loop: no browser, no PostgreSQL, no slow batches.
+check: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -q -m "not browser and not postgres and not slow"
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
