@@ -75,6 +75,7 @@ def serve(data_dir: Path, port: int) -> None:
         gc.disable()
     else:  # the production setting of `ahiko serve`
         tune_gc()
+    add_empty_room_route(app)
     speed = float(os.environ.get("AHIKO_BENCH_SPEED", "1"))
     if speed != 1:  # every rule duration shortened (tests); the load bench runs at 1
         app.state.room_registry = archiving_registry(app, clock=AsyncioClock(speed=speed))
@@ -89,6 +90,28 @@ def serve(data_dir: Path, port: int) -> None:
         ws_per_message_deflate=False,
     )
     (data_dir / "loop_lag.json").write_text(json.dumps(probe.lag.summary()))
+
+
+def add_empty_room_route(app: Any) -> None:
+    """``GET /bench/empty_ahiko_room?tier=T``: the newest empty Ahiko room of a tier, for the
+    bench's set-up only. The public lobby list (``/api/ahiko/rooms``) holds every room, so
+    asking it once a table made the set-up quadratic in the number of tables; the room the
+    lobby just opened is the last one, so this looks at a few rooms a call."""
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    from ahiko.rooms.ahiko_api import lobby_entry
+
+    async def empty_room(request: Request) -> JSONResponse:
+        tier = request.query_params.get("tier")
+        for room in reversed(request.app.state.ahiko_lobby.rooms()):
+            entry = lobby_entry(room)
+            if entry["tier"] == tier and len(entry["free_seats"]) == entry["seats_total"]:
+                return JSONResponse({"id": entry["id"]})
+        return JSONResponse({"id": None})
+
+    app.router.routes.insert(0, Route("/bench/empty_ahiko_room", empty_room))
 
 
 class LoopLag:

@@ -32,13 +32,12 @@ from ahiko.poker.view import view
 
 from .cards7 import E7_CARDS
 from .equity import e7_range, seed_from
-from .protocol import Bot, load_bot_class
+from .protocol import VARIANTS, Bot, load_bot_class
 
 SEATS = (0, 1)
 HOLDEM_BLINDS = (1, 2)
 DRAW_STAKES = DrawConfig(ante=1, small_bet=2, big_bet=4)
 PREFLOP_ALLIN_SAMPLES = 40_000
-VARIANTS = ("holdem", "draw")
 
 
 class ArenaError(RuntimeError):

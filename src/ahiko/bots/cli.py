@@ -6,8 +6,10 @@ import argparse
 import json
 import sys
 
-from .arena import VARIANTS, ArenaError, run_match
-from .protocol import LEVELS, BotLoadError
+from .protocol import LEVELS, VARIANTS
+
+# The arena (eval7, numpy) is imported only when a match runs: `ahiko --version` and the
+# other commands start without it.
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,6 +32,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _arena(args: argparse.Namespace) -> int:
+    from .arena import ArenaError, run_match
+    from .protocol import BotLoadError
+
     try:
         r = run_match(
             args.variant, args.a, args.b, args.pairs, args.seed, args.stack_bb, args.workers

@@ -17,6 +17,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from ahiko.poker.actions import Action
 
+VARIANTS = ("holdem", "draw")  # the variants a bot can play (``ahiko arena --variant``)
+
 LEVELS: dict[str, str] = {
     "random": "ahiko.bots.random_bot:RandomBot",
     "easy": "ahiko.bots.levels:EasyBot",

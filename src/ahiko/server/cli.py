@@ -6,10 +6,10 @@ import argparse
 import gc
 import sys
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ahiko.server.settings import Settings
-from ahiko.store.engine import make_engine
+if TYPE_CHECKING:  # SQLAlchemy and Alembic load only for the commands that use them
+    from ahiko.server.settings import Settings
 
 
 def register(subparsers: Any) -> None:
@@ -54,6 +54,8 @@ def register(subparsers: Any) -> None:
 
 
 def _settings(args: argparse.Namespace) -> Settings:
+    from ahiko.server.settings import Settings
+
     return Settings.from_env(
         data_dir=args.data_dir,
         database_url=args.database_url,
@@ -98,6 +100,7 @@ def tune_gc() -> None:
 
 
 def _migrate(args: argparse.Namespace) -> int:
+    from ahiko.store.engine import make_engine
     from ahiko.store.migrate import upgrade
 
     settings = _settings(args)
@@ -109,6 +112,7 @@ def _migrate(args: argparse.Namespace) -> int:
 
 
 def _check_ledger(args: argparse.Namespace) -> int:
+    from ahiko.store.engine import make_engine
     from ahiko.wallet.check import check_ledger
 
     engine = make_engine(_settings(args).resolved_database_url)
@@ -124,6 +128,7 @@ def _check_ledger(args: argparse.Namespace) -> int:
 
 
 def _reserve_add(args: argparse.Namespace) -> int:
+    from ahiko.store.engine import make_engine
     from ahiko.wallet import Wallet, WalletError
 
     engine = make_engine(_settings(args).resolved_database_url)
@@ -141,6 +146,7 @@ def _reserve_add(args: argparse.Namespace) -> int:
 
 def _reserve_statement(args: argparse.Namespace) -> int:
     from ahiko.rooms.ahiko_statement import reserve_statement
+    from ahiko.store.engine import make_engine
 
     engine = make_engine(_settings(args).resolved_database_url)
     try:
@@ -158,6 +164,7 @@ def _reserve_statement(args: argparse.Namespace) -> int:
 
 def _grant(args: argparse.Namespace) -> int:
     from ahiko.store.accounts import find_user_by_name
+    from ahiko.store.engine import make_engine
     from ahiko.wallet import Wallet, WalletError
 
     engine = make_engine(_settings(args).resolved_database_url)
