@@ -26,6 +26,7 @@ each seat's ``bet``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any
 
@@ -89,6 +90,95 @@ def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dic
         result["history"] = public_history(hand, viewer)
     result["result"] = None if hand.result is None else hand.result.to_dict()
     return result
+
+
+def views(hand: AnyHand, viewers: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    """``view(hand, v, with_history=False)`` for every viewer ``v``, the parts that do not
+    depend on the viewer built once: each viewer's dict is its own, but a seat entry that shows
+    no card to it, the board, the pots, the stakes and the result are the same objects in
+    every dict (so a broadcast builds them, and encodes them, once per change). The results
+    are read-only: nothing may change them in place."""
+    viewers = list(dict.fromkeys(viewers))
+    if not viewers:
+        return {}
+    betting = hand.round
+    round_bets = betting.bets if betting is not None else [0] * hand.n
+    is_draw = hand.variant == "draw"
+    hidden: list[dict[str, Any]] = []  # the entry of seat i for a viewer who sees no card
+    shown: list[dict[str, Any] | None] = []  # ... and for one who sees them, built on demand
+    for i, seat in enumerate(hand.order):
+        last = betting.last_action[i] if betting is not None else None
+        if hand.folded[i]:
+            status = "folded"
+        elif hand.chips[i] == 0:
+            status = "allin"
+        else:
+            status = "active"
+        hidden.append(
+            {
+                "seat": seat,
+                "stack": hand.chips[i],
+                "bet": 0 if hand.is_over else round_bets[i],
+                "total_bet": hand.total[i],
+                "status": status,
+                "last_action": None if last is None else {"kind": last[0], "amount": last[1]},
+                "cards": None,
+                "card_count": 0 if hand.folded[i] else len(hand.holes[i]),
+                "discards": hand.discard_counts.get(i) if is_draw else None,
+            }
+        )
+        shown.append(None)
+
+    def visible_entry(i: int) -> dict[str, Any]:
+        entry = shown[i]
+        if entry is None:
+            entry = shown[i] = {**hidden[i], "cards": [format_card(c) for c in hand.holes[i]]}
+        return entry
+
+    to_act = hand.to_act
+    common = {
+        "variant": hand.variant,
+        "street": hand.street,
+        "button": hand.button,
+        "dealt_seats": list(hand.order),
+        "stakes": hand.stakes(),
+        "board": [format_card(c) for c in hand.community],
+        "pots": _pots(hand, round_bets),
+        "to_act": to_act,
+        "result": None if hand.result is None else hand.result.to_dict(),
+    }
+    seats_seen: dict[tuple[int, ...], list[dict[str, Any]]] = {}
+    out: dict[int | None, dict[str, Any]] = {}
+    for viewer in viewers:
+        me = _index_of(hand, viewer)
+        blind_to_others = _blind_to_others(hand, me)
+        sees = tuple(
+            i for i in range(hand.n) if i == me or (i in hand.shown and not blind_to_others)
+        )
+        seats = seats_seen.get(sees)
+        if seats is None:
+            seats = seats_seen[sees] = [
+                visible_entry(i) if i in sees else hidden[i] for i in range(hand.n)
+            ]
+        legal = None
+        if to_act is not None and to_act == viewer:
+            legal = asdict(hand.legal_actions())
+            legal["bet_kind"] = None if legal["bet_kind"] is None else str(legal["bet_kind"])
+        out[viewer] = {
+            "variant": common["variant"],
+            "viewer": viewer,
+            "street": common["street"],
+            "button": common["button"],
+            "dealt_seats": common["dealt_seats"],
+            "stakes": common["stakes"],
+            "seats": seats,
+            "board": common["board"],
+            "pots": common["pots"],
+            "to_act": to_act,
+            "legal": legal,
+            "result": common["result"],
+        }
+    return out
 
 
 def public_history(hand: AnyHand, viewer: int | None, start: int = 0) -> list[dict[str, Any]]:
