@@ -44,8 +44,7 @@ def serve(data_dir: Path, port: int) -> None:
     from argon2 import PasswordHasher
 
     from ahiko.rooms.clock import AsyncioClock
-    from ahiko.server.api_hands import archiving_registry
-    from ahiko.server.app import create_app
+    from ahiko.server.app import archiving_registry, create_app
     from ahiko.server.cli import WS_MAX_BYTES, tune_gc
     from ahiko.server.security import RateLimit
     from ahiko.server.settings import Settings
@@ -101,11 +100,12 @@ def add_empty_room_route(app: Any) -> None:
     from starlette.responses import JSONResponse
     from starlette.routing import Route
 
-    from ahiko.rooms.ahiko_api import lobby_entry
+    from ahiko.rooms.house.lobby import lobby_entry
+    from ahiko.server.services import ahiko_lobby
 
     async def empty_room(request: Request) -> JSONResponse:
         tier = request.query_params.get("tier")
-        for room in reversed(request.app.state.ahiko_lobby.rooms()):
+        for room in reversed(ahiko_lobby(request.app).rooms()):
             entry = lobby_entry(room)
             if entry["tier"] == tier and len(entry["free_seats"]) == entry["seats_total"]:
                 return JSONResponse({"id": entry["id"]})
