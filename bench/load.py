@@ -183,43 +183,40 @@ class LoadRun:
         response.raise_for_status()
         table.room_id = response.json()["id"]
 
-    async def empty_ahiko_room(self, http: httpx.AsyncClient, taken: set[str]) -> str:
-        """An empty room of the first tier; the lobby opens another whenever every room of
-        a tier is full (R-RM-10). Asked of the bench server's own route, which looks at the
-        newest rooms only: set-up time stays linear in the number of tables."""
-        for _attempt in range(200):
-            found = (await http.get("/bench/empty_ahiko_room", params={"tier": AHIKO_TIER})).json()
-            if found["id"] is not None and found["id"] not in taken:
-                return str(found["id"])
-            await asyncio.sleep(0.05)
-        raise RuntimeError("the Ahiko lobby opened no empty room")
-
     async def buy_in_all(self) -> None:
-        """Ahiko rooms: each table's players buy in at the tier's maximum (R-RM-12), one
-        table after another so that the lobby keeps opening rooms."""
+        """Ahiko rooms: the bench server opens one room a table (``/bench/open_ahiko_rooms``),
+        then each table's players connect and buy in at the tier's maximum (R-RM-12), sixteen
+        tables at a time: set-up time linear in the number of tables."""
         async with httpx.AsyncClient(
             base_url=self.base, headers=CSRF, timeout=HTTP_TIMEOUT_S
         ) as http:
-            taken: set[str] = set()
-            for table in self.tables:
-                table.room_id = await self.empty_ahiko_room(http, taken)
-                taken.add(table.room_id)
-                await self.connect_table(table)
+            opened = await http.post(
+                "/bench/open_ahiko_rooms", json={"tier": AHIKO_TIER, "count": len(self.tables)}
+            )
+            opened.raise_for_status()
+            gate = asyncio.Semaphore(16)
 
-                async def one(player: Player) -> None:
-                    response = await http.post(
-                        f"/api/ahiko/rooms/{player.table.room_id}/buy_in",
-                        json={
-                            "seat": player.seat,
-                            "amount": AHIKO_BUY_IN,
-                            "key": f"{player.name}-{self.round}",
-                        },
-                        headers={"Cookie": f"ahiko_session={player.cookie}"},
-                    )
-                    if response.status_code != 200:
-                        self.stats.error(f"{player.name}: buy-in {response.text}")
+            async def one(player: Player) -> None:
+                response = await http.post(
+                    f"/api/ahiko/rooms/{player.table.room_id}/buy_in",
+                    json={
+                        "seat": player.seat,
+                        "amount": AHIKO_BUY_IN,
+                        "key": f"{player.name}-{self.round}",
+                    },
+                    headers={"Cookie": f"ahiko_session={player.cookie}"},
+                )
+                if response.status_code != 200:
+                    self.stats.error(f"{player.name}: buy-in {response.text}")
 
-                await asyncio.gather(*(one(p) for p in table.players))
+            async def fill(table: Table, room_id: str) -> None:
+                async with gate:
+                    table.room_id = room_id
+                    await self.connect_table(table)
+                    await asyncio.gather(*(one(p) for p in table.players))
+
+            ids = opened.json()["ids"]
+            await asyncio.gather(*(fill(t, i) for t, i in zip(self.tables, ids, strict=True)))
 
     def restart(self, base: str, *, keep_rooms: bool) -> None:
         """The same players, against a restarted server at ``base``: new sockets; the same

@@ -7,11 +7,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from poker_testkit import draw, holdem
 
 from ahiko.poker.random_play import random_action
 from ahiko.poker.view import view, views
-
-from poker_testkit import draw, holdem
 
 
 def _every_step(hand, rng):

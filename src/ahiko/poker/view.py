@@ -190,6 +190,12 @@ def public_history(hand: AnyHand, viewer: int | None, start: int = 0) -> list[di
     return [_public(e, blind_to_others, my_seat) for e in hand.log[start:]]
 
 
+def history_is_public_for(hand: AnyHand, viewer: int | None) -> bool:
+    """Whether ``public_history(hand, viewer)`` is the spectator's (it differs only for a
+    folded player of five-card draw, R-DR-07)."""
+    return not _blind_to_others(hand, _index_of(hand, viewer))
+
+
 def _index_of(hand: AnyHand, viewer: int | None) -> int | None:
     me = hand.index.get(viewer) if viewer is not None else None
     if viewer is not None and me is None:

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from ahiko.fairness.release import DealState
 from ahiko.poker.events import Event
-from ahiko.poker.view import public_history, view
+from ahiko.poker.view import history_is_public_for, public_history, view, views
+from ahiko.rooms.shared_frames import FrameGroup
 from ahiko.rooms.tournament import results_of
 
 if TYPE_CHECKING:
@@ -89,6 +90,44 @@ def hand_frame(
         "deadline": room.deadline(),
         "names": hand.names_json,
     }
+
+
+class HandFrames:
+    """The ``hand`` frames of one broadcast, one payload per viewer seat equal to
+    ``hand_frame(room, hand, seat, events, before)``, with what does not depend on the seat
+    built once per change: every seat's view in one pass (``views``), the new public events,
+    the deadline and the names. ``group`` records those shared objects so that the frames'
+    encoding makes each one's JSON once (``ahiko.rooms.shared_frames``)."""
+
+    def __init__(self, room: Room, hand: TableHand, before: DealState) -> None:
+        self.hand = hand
+        self.before = before
+        self.group = FrameGroup()
+        engine = hand.engine
+        self.deadline = room.deadline()
+        self.views = {} if engine is None else views(engine, [None, *engine.order])
+        self.events = [] if engine is None else public_history(engine, None, hand.history_sent)
+        self.group.share(self.events, self.deadline, hand.names_json)
+        for seat_view in self.views.values():
+            self.group.splice(seat_view, seat_view["seats"])
+            self.group.share(*seat_view.values(), *seat_view["seats"])
+
+    def __call__(self, seat: int | None) -> dict[str, Any]:
+        hand, engine = self.hand, self.hand.engine
+        events = self.events
+        if engine is not None and not history_is_public_for(engine, seat):
+            events = public_history(engine, seat, hand.history_sent)
+        seat_view: dict[str, Any] = {}
+        if engine is not None:
+            seat_view = self.views.get(seat) or view(engine, seat, with_history=False)
+        return {
+            "hand_no": hand.hand_no,
+            "events": events,
+            "view": seat_view,
+            "openings": hand.new_openings(seat, self.before),
+            "deadline": self.deadline,
+            "names": hand.names_json,
+        }
 
 
 def hand_state(room: Room, hand: TableHand, seat: int | None) -> dict[str, Any]:

@@ -28,12 +28,13 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.clock import Clock, TimerHandle
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.config import RoomConfig, RoomKind
-from ahiko.rooms.frames import hand_frame, room_summary, snapshot_frame
+from ahiko.rooms.frames import HandFrames, room_summary, snapshot_frame
 from ahiko.rooms.handlers import HANDLERS
 from ahiko.rooms.hooks import HandArchiver, NoHooks, RoomHooks
 from ahiko.rooms.presence import Presence
 from ahiko.rooms.ranking import TournamentRanking
 from ahiko.rooms.seats import Occupant, SeatError, Seats
+from ahiko.rooms.shared_frames import Frame
 from ahiko.rooms.status import RoomStatus
 from ahiko.rooms.table_hand import Phase, TableHand, deal_order, layout_for
 from ahiko.rooms.thinking import BOT_THINKING_LIMIT_S, Request, Thinker
@@ -196,15 +197,20 @@ class Room:
         return None if due is None else max(0.0, due - self.clock.now())
 
     # --- frames ----------------------------------------------------------------------------
-    def emit(self, kind: str, build: Callable[[int | None], dict[str, Any]]) -> None:
-        """One numbered event to every connection, built per viewer seat."""
+    def emit(
+        self, kind: str, build: Callable[[int | None], dict[str, Any]], *, public: bool = False
+    ) -> None:
+        """One numbered event to every connection, built once per viewer seat (once for all
+        when ``public``): every connection of a seat gets the same ``Frame``, encoded once."""
         self.seq += 1
-        cache: dict[int | None, dict[str, Any]] = {}
+        group = getattr(build, "group", None)  # what the seats' frames share (HandFrames)
+        frames: dict[int | None, Frame] = {}
         for connection in self.presence.connections():
-            seat = self.viewer_seat(connection.player_id)
-            if seat not in cache:
-                cache[seat] = build(seat)
-            connection.send({"t": kind, "seq": self.seq, **cache[seat]})
+            seat = None if public else self.viewer_seat(connection.player_id)
+            frame = frames.get(seat)
+            if frame is None:
+                frame = frames[seat] = Frame({"t": kind, "seq": self.seq, **build(seat)}, group)
+            connection.send(frame)
 
     def viewer_seat(self, player_id: str | None) -> int | None:
         hand = self.hand or self.last_hand
@@ -216,7 +222,7 @@ class Room:
 
     def emit_room(self) -> None:
         summary = self.summary()
-        self.emit("room", lambda _seat: {"room": summary})
+        self.emit("room", lambda _seat: {"room": summary}, public=True)
         self.hooks.on_seats_changed(self)
 
     def notify(self, player_id: str, kind: str, payload: dict[str, Any]) -> None:
@@ -375,7 +381,7 @@ class Room:
         continues = self.hand is hand and not hand.is_over
         if continues:
             self.arm_turn()
-        self.emit("hand", lambda seat: hand_frame(self, hand, seat, events, before))
+        self.emit("hand", HandFrames(self, hand, before))
         hand.history_sent = 0 if hand.engine is None else len(hand.engine.log)
         if self.hand is not hand and self.last_hand is hand and self.archive is not None:
             self.archive.hand_shown(self, hand)  # a show after the hand (R-HE-12)

@@ -68,6 +68,7 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ahiko.server.app import create_app
+    from ahiko.server.ws_protocol import AhikoWebSocketProtocol
 
     settings = _settings(args)
     app = create_app(settings)
@@ -77,6 +78,7 @@ def _serve(args: argparse.Namespace) -> int:
         host=settings.host,
         port=settings.port,
         proxy_headers=True,
+        ws=AhikoWebSocketProtocol,  # websockets-sansio, plus the gateway's direct write
         ws_max_size=WS_MAX_BYTES,
         # Frames are a few KiB: compressing each for each connection cost a quarter of the
         # server's CPU at 1,000 players and ≈ 50 MiB of per-connection zlib state (issue 9).

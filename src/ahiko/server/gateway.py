@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
@@ -19,8 +20,10 @@ from pydantic import ValidationError
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.commands import Reply
+from ahiko.rooms.shared_frames import frame_text, frame_wire
 from ahiko.server import protocol as p
 from ahiko.server.services import Player, room_registry, websocket_player
+from ahiko.server.ws_protocol import RAW_WRITE
 
 router = APIRouter()
 
@@ -29,10 +32,15 @@ MAX_FRAME_BYTES = 4096
 
 @dataclass(eq=False)
 class SocketConnection:
-    """A room subscriber whose frames go to a queue the socket writer drains."""
+    """A room subscriber. With the server's direct write (``ahiko.server.ws_protocol``) the
+    frames sent in one turn of the event loop go out in one write, each framed once however
+    many connections get it; otherwise they go to a queue the socket writer drains through
+    ASGI, one message each."""
 
     account: Player | None
     queue: asyncio.Queue[dict[str, Any] | None]
+    write: Callable[[bytes], bool] | None = None
+    pending: list[dict[str, Any]] = field(default_factory=list)
     seq: int = 0  # the number of the last room frame sent to this socket
 
     @property
@@ -41,7 +49,24 @@ class SocketConnection:
 
     def send(self, frame: dict[str, Any]) -> None:
         self.seq = max(self.seq, frame.get("seq", 0))
-        self.queue.put_nowait(frame)
+        if self.write is None:
+            self.queue.put_nowait(frame)
+            return
+        if not self.pending:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self.pending.append(frame)
+
+    def _flush(self) -> None:
+        frames, self.pending = self.pending, []
+        assert self.write is not None
+        if len(frames) == 1:
+            data = frame_wire(frames[0])
+        else:
+            data = b"".join(frame_wire(frame) for frame in frames)
+        if not self.write(data):  # compression negotiated, or closing: the ASGI path, in order
+            self.write = None
+            for frame in frames:
+                self.queue.put_nowait(frame)
 
 
 def command_for(frame: Any, player: Player, connection: SocketConnection) -> c.Command:
@@ -91,7 +116,8 @@ async def table_socket(
         await websocket.close(code=4404)
         return
     queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-    connection = SocketConnection(player, queue)
+    write = websocket.scope.get("extensions", {}).get(RAW_WRITE)
+    connection = SocketConnection(player, queue, write)
     writer = asyncio.create_task(_write(websocket, queue))
     await actor.ask(c.Connect(connection))
     try:
@@ -113,7 +139,7 @@ async def _write(websocket: WebSocket, queue: asyncio.Queue[dict[str, Any] | Non
         if frame is None:
             return
         try:
-            await websocket.send_text(json.dumps(frame, separators=(",", ":")))
+            await websocket.send_text(frame_text(frame))
         except Exception:  # the socket is gone; the reader will notice
             return
 

@@ -1,0 +1,185 @@
+"""Fan-out (issue 21): a frame several viewers receive identically is encoded once — a public
+frame once per table however many connections receive it, a seat's frame once however many
+connections that seat has — and the bytes each viewer receives are the bytes of its own frame
+encoded alone (``json.dumps``), the same as before sharing. No hole card that a viewer may not
+see ever enters an encoding shared with that viewer (R-HE-13, R-DR-07)."""
+
+from __future__ import annotations
+
+import json
+from random import Random
+from typing import Any
+
+import pytest
+from rooms_helpers import Recorder, Table, draw_config, holdem_config, random_action
+
+from ahiko.poker.cards import format_card
+from ahiko.rooms import commands as c
+from ahiko.rooms import frames as frames_module
+from ahiko.rooms import shared_frames
+from ahiko.rooms.shared_frames import Frame, frame_text
+
+
+def _plain(frame: dict[str, Any]) -> str:
+    return json.dumps(dict(frame), separators=(",", ":"))
+
+
+class Checked(frames_module.HandFrames):
+    """HandFrames that also builds each seat's payload the old way, one viewer at a time, and
+    keeps every broadcast for the checks below."""
+
+    made: list[Checked] = []  # noqa: RUF012 - the test's record
+
+    def __init__(self, room: Any, hand: Any, before: Any) -> None:
+        super().__init__(room, hand, before)
+        self.room = room
+        self.payloads: dict[int | None, dict[str, Any]] = {}
+        self.hidden = _hidden_cards(hand)  # as they stand when the frames are built
+        Checked.made.append(self)
+
+    def __call__(self, seat: int | None) -> dict[str, Any]:
+        payload = super().__call__(seat)
+        alone = frames_module.hand_frame(self.room, self.hand, seat, [], self.before)
+        assert payload == alone
+        assert list(payload) == list(alone)
+        self.payloads[seat] = payload
+        return payload
+
+
+def _hidden_cards(hand: Any) -> dict[str, int]:
+    """Each hole card not shown to everyone, as text -> the seat holding it."""
+    engine = hand.engine
+    if engine is None:
+        return {}
+    return {
+        format_card(card): engine.order[i]
+        for i in range(engine.n)
+        if i not in engine.shown
+        for card in engine.holes[i]
+    }
+
+
+def _ids_in(obj: Any, found: set[int]) -> set[int]:
+    if isinstance(obj, dict | list):
+        found.add(id(obj))
+        for value in obj.values() if isinstance(obj, dict) else obj:
+            _ids_in(value, found)
+    return found
+
+
+def _play(config: Any, monkeypatch: pytest.MonkeyPatch, hands: int) -> dict[str, Any]:
+    monkeypatch.setattr(frames_module, "HandFrames", Checked)
+    import ahiko.rooms.room as room_module
+
+    monkeypatch.setattr(room_module, "HandFrames", Checked)
+    Checked.made.clear()
+    encodes: list[int] = []
+    real_dumps = shared_frames._dumps
+
+    def counting(obj: Any) -> str:
+        encodes.append(id(obj))
+        return real_dumps(obj)
+
+    monkeypatch.setattr(shared_frames, "_dumps", counting)
+    table = Table(config, host="p0", seed=11)
+    seats = config.seats
+    recorders: dict[str, list[Recorder]] = {}
+    for k in range(seats):
+        recorders[f"p{k}"] = [table.join(f"p{k}", k)]
+    recorders["p1"].append(table.connect("p1"))  # a second tab of seat 1
+    spectators = [table.connect(None) for _ in range(4)]
+    table.ok(c.Start("p0"))
+    rng = Random(5)
+    played = 0
+    checked_groups = 0
+    while played < hands:
+        hand = table.room.hand
+        if hand is None or hand.engine is None or hand.to_act is None:
+            table.advance(1.0)
+            continue
+        made_before = len(Checked.made)
+        table.act(random_action(rng, hand.legal(), hand.engine.hole_cards(hand.to_act)))
+        for recorder in [r for rs in recorders.values() for r in rs] + spectators:
+            for frame in recorder.frames[-3:]:  # encoded as the socket would
+                frame_text(frame)
+        for broadcast in Checked.made[made_before:]:
+            checked_groups += _check_shared_encodings(broadcast)
+        if table.room.hand is not hand:
+            played += 1
+    everyone = [r for rs in recorders.values() for r in rs] + spectators
+    return {
+        "table": table,
+        "recorders": recorders,
+        "spectators": spectators,
+        "everyone": everyone,
+        "encodes": encodes,
+        "checked_groups": checked_groups,
+    }
+
+
+def _check_shared_encodings(broadcast: Checked) -> int:
+    """Every object encoded once for several seats' frames shows no card hidden from one of
+    those seats."""
+    users: dict[int, set[int | None]] = {}
+    for seat, payload in broadcast.payloads.items():
+        for obj_id in _ids_in(payload, set()):
+            users.setdefault(obj_id, set()).add(seat)
+    checked = 0
+    for obj_id, text in broadcast.group._texts.items():
+        seats = users.get(obj_id, set())
+        if len(seats) < 2:
+            continue
+        checked += 1
+        for card, owner in broadcast.hidden.items():
+            if f'"{card}"' in text:
+                assert seats == {owner}, (card, owner, seats, text[:200])
+    return checked
+
+
+@pytest.mark.parametrize("config", [holdem_config(), draw_config()], ids=["holdem", "draw"])
+def test_R_HE_13_each_viewer_gets_its_own_bytes_and_shared_parts_hide_nothing(
+    config: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = _play(config, monkeypatch, hands=12)
+    assert run["checked_groups"] > 0  # shared encodings were there to check
+    for recorder in run["everyone"]:
+        assert recorder.frames
+        for frame in recorder.frames:
+            assert frame_text(frame) == _plain(frame)
+
+
+def test_a_public_frame_is_encoded_once_per_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    run = _play(holdem_config(), monkeypatch, hands=3)
+    everyone: list[Recorder] = run["everyone"]
+    last_to_join = run["spectators"][-1]  # every room frame it got went to everyone
+    room_frames = [f for f in last_to_join.frames if f["t"] == "room"]
+    assert room_frames
+    for frame in room_frames:
+        copies = [
+            f for r in everyone for f in r.frames if f["t"] == "room" and f["seq"] == frame["seq"]
+        ]
+        assert len(copies) == len(everyone)  # every connection got it...
+        assert all(copy is frame for copy in copies)  # ...as one object
+        run["encodes"].clear()
+        texts = {frame_text(copy) for copy in copies}
+        assert len(texts) == 1
+        assert run["encodes"] in ([], [id(frame)])  # encoded at most once, whoever asks
+
+
+def test_a_seats_frame_is_encoded_once_for_all_its_connections(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    run = _play(holdem_config(), monkeypatch, hands=2)
+    first, second = run["recorders"]["p1"]
+    one = [f for f in first.frames if f["t"] == "hand"]
+    two = [f for f in second.frames if f["t"] == "hand"]
+    assert one and len(one) == len(two)
+    assert all(a is b for a, b in zip(one, two, strict=True))
+    spectators = run["spectators"]
+    for frame in (f for f in spectators[0].frames if f["t"] == "hand"):
+        same = [
+            f for s in spectators for f in s.frames if f["t"] == "hand" and f["seq"] == frame["seq"]
+        ]
+        assert all(f is frame for f in same)
+    assert isinstance(one[0], Frame)
+    assert one[0].text() is one[0].text()  # made once, kept
