@@ -23,7 +23,13 @@ from ahiko.rooms.blinds import BlindSchedule, Stakes
 from ahiko.rooms.clock import ManualClock
 from ahiko.rooms.config import RoomConfig, RoomKind, Variant
 from ahiko.rooms.room import Room
-from ahiko.rooms.shared_frames import frame_text
+
+try:  # the gateway's encoding: once per Frame
+    from ahiko.rooms.shared_frames import frame_text
+except ImportError:  # an older tree, measured for comparison: once per connection
+
+    def frame_text(frame: dict[str, Any]) -> str:  # type: ignore[misc]
+        return json.dumps(frame, separators=(",", ":"))
 
 
 @dataclass(eq=False)

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 from ahiko.fairness.release import DealState
 from ahiko.poker.events import Event
 from ahiko.poker.view import history_is_public_for, public_history, view, views
-from ahiko.rooms.shared_frames import FrameGroup
 from ahiko.rooms.tournament import results_of
 
 if TYPE_CHECKING:
@@ -96,21 +95,15 @@ class HandFrames:
     """The ``hand`` frames of one broadcast, one payload per viewer seat equal to
     ``hand_frame(room, hand, seat, events, before)``, with what does not depend on the seat
     built once per change: every seat's view in one pass (``views``), the new public events,
-    the deadline and the names. ``group`` records those shared objects so that the frames'
-    encoding makes each one's JSON once (``ahiko.rooms.shared_frames``)."""
+    the deadline and the names."""
 
     def __init__(self, room: Room, hand: TableHand, before: DealState) -> None:
         self.hand = hand
         self.before = before
-        self.group = FrameGroup()
         engine = hand.engine
         self.deadline = room.deadline()
         self.views = {} if engine is None else views(engine, [None, *engine.order])
         self.events = [] if engine is None else public_history(engine, None, hand.history_sent)
-        self.group.share(self.events, self.deadline, hand.names_json)
-        for seat_view in self.views.values():
-            self.group.splice(seat_view, seat_view["seats"])
-            self.group.share(*seat_view.values(), *seat_view["seats"])
 
     def __call__(self, seat: int | None) -> dict[str, Any]:
         hand, engine = self.hand, self.hand.engine

@@ -203,13 +203,12 @@ class Room:
         """One numbered event to every connection, built once per viewer seat (once for all
         when ``public``): every connection of a seat gets the same ``Frame``, encoded once."""
         self.seq += 1
-        group = getattr(build, "group", None)  # what the seats' frames share (HandFrames)
         frames: dict[int | None, Frame] = {}
         for connection in self.presence.connections():
             seat = None if public else self.viewer_seat(connection.player_id)
             frame = frames.get(seat)
             if frame is None:
-                frame = frames[seat] = Frame({"t": kind, "seq": self.seq, **build(seat)}, group)
+                frame = frames[seat] = Frame({"t": kind, "seq": self.seq, **build(seat)})
             connection.send(frame)
 
     def viewer_seat(self, player_id: str | None) -> int | None:
