@@ -287,12 +287,7 @@ def holdem_showdown() -> list[Frame]:
             "eligible": [3, 4, 5],
             "winners": [3],
             "shares": {"3": 75},
-            "hand_names": {
-                "3": {
-                    "pt-BR": "Full house, damas e cincos",
-                    "en": "Full house, queens full of fives",
-                }
-            },
+            "hands": {"3": {"category": 6, "ranks": [10, 3]}},  # queens full of fives
         },
         {
             "kind": "pot_awarded",
@@ -301,12 +296,7 @@ def holdem_showdown() -> list[Frame]:
             "eligible": [3, 5],
             "winners": [3],
             "shares": {"3": 180},
-            "hand_names": {
-                "3": {
-                    "pt-BR": "Full house, damas e cincos",
-                    "en": "Full house, queens full of fives",
-                }
-            },
+            "hands": {"3": {"category": 6, "ranks": [10, 3]}},  # queens full of fives
         },
         {"kind": "hand_ended", "stacks": {}},
     ]
@@ -620,6 +610,7 @@ def ahiko_waiting() -> list[Frame]:
     )
     snapshot["room"]["hand_no"] = None
     snapshot["room"]["hands_dealt"] = 0
+    snapshot["room"]["countdowns"] = {"bot_ahiko": 20.0}  # the server's count (R-BA-01)
     return [snapshot]
 
 
@@ -674,9 +665,9 @@ def ahiko_left() -> list[Frame]:
             "eligible": [4, 0],
             "winners": [0],
             "shares": {"0": 4},
-            "hand_names": {
-                "0": {"pt-BR": "Full house, reis e dez", "en": "Full house, kings full of tens"},
-                "4": {"pt-BR": "Par de dez", "en": "Pair of tens"},
+            "hands": {
+                "0": {"category": 6, "ranks": [11, 8]},  # kings full of tens
+                "4": {"category": 1, "ranks": [8, 11, 10, 9]},  # a pair of tens
             },
         },
         {"kind": "hand_ended", "stacks": {"4": 148, "0": 152}},

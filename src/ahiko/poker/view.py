@@ -136,5 +136,5 @@ def _public(event: Any, blind_to_others: bool, my_seat: int | None) -> dict[str,
         if isinstance(event, CardsShown) and event.seat != my_seat:
             out["cards"] = None
         elif isinstance(event, PotAwarded):
-            out["hand_names"] = {k: v for k, v in out["hand_names"].items() if k == str(my_seat)}
+            out["hands"] = {k: v for k, v in out["hands"].items() if k == str(my_seat)}
     return out

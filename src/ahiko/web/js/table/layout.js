@@ -36,8 +36,13 @@ function compactBet(pos, side, seatCount, cy) {
 /** Percent coordinates (of the felt box) for a seat's box and its bet (plus, on a phone,
  *  the bet's offset `dx`/`dy` in rem). */
 export function seatPlacement(seat, anchorSeat, seatCount, compact = false) {
+  return placementAt(seat, seatAngle(seat, anchorSeat, seatCount), seatCount, compact);
+}
+
+/** The same for a seat at a given angle (radians, π/2 = bottom centre) on a table drawn with
+ *  `seatCount` seats. */
+export function placementAt(seat, angle, seatCount, compact = false) {
   const g = compact ? COMPACT : WIDE;
-  const angle = seatAngle(seat, anchorSeat, seatCount);
   const pos = point(angle, g.seatRx, g.seatRy, g.cy);
   let side = "bottom";
   if (pos.y < 30 && Math.abs(pos.x - 50) < 20) side = "top";
