@@ -145,13 +145,14 @@ export class TableState {
   }
 
   /** The finished hand no longer belongs on the felt: nobody who played it is still seated
-   *  (the room emptied), or it has been shown a while and no next hand is on its way. */
+   *  (the room emptied), or it has been shown a while and no next hand can follow it (a
+   *  player left alone waits for an opponent). */
   finishedHandStale() {
     const view = this.view;
     if (!view || view.street !== "over" || this.room?.status === "replay") return false;
     const seats = (view.seats ?? []).map((s) => s.seat);
     if (this.room?.players && seats.every((s) => this.handSeatNow(s) !== "here")) return true;
-    if (this.nextHandAt !== null) return false; // the next hand comes: the result stays till then
+    if (this.nextHandAt !== null || this.readyPlayers().length >= 2) return false; // a hand follows
     return this.handOverAt !== null && this.now() - this.handOverAt >= FINISHED_HAND_SHOWN_MS;
   }
 

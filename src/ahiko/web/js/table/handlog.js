@@ -14,9 +14,14 @@ function isPhone() {
 }
 
 export class HandLog {
-  /** `sheetTop()`: where the phone sheet may start (px from the top: under the felt). */
+  /** `sheetTop()`: where the phone sheet may start at the highest (px: under the felt); it
+   *  starts under the log's own title, which stays there to be tapped closed. */
   constructor({ sheetTop = () => null } = {}) {
-    this.sheetTop = sheetTop;
+    this.sheetTop = () => {
+      const felt = sheetTop();
+      const title = this.summary.getBoundingClientRect().bottom;
+      return felt === null ? title : Math.max(felt, title);
+    };
     this.list = h("ol.log-lines");
     this.summary = h("summary", t("table.log"));
     this.closeBtn = h(

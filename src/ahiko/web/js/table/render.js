@@ -45,15 +45,16 @@ export class TableRenderer {
     this.felt.append(h("div.felt-rim"), this.centre, this.seatLayer);
     root.append(this.felt);
     this.selected = new Set();
-    this.dealt = new Set(); // cards already on screen this hand: only new ones are dealt in
+    this.dealt = new Map(); // card -> when first drawn this hand: only new ones are dealt in
     this.dealtHand = null;
   }
 
-  /** A card seen for the first time this hand slides in (CSS, off with reduced motion). */
+  /** A card seen for the first time this hand slides in (CSS, off with reduced motion); a
+   *  redraw within the animation's time keeps it coming in. */
   dealIn(svg, key) {
-    if (this.dealt.has(key)) return svg;
-    this.dealt.add(key);
-    if (this.primed) svg.classList.add("deal-in");
+    const now = Date.now();
+    if (!this.dealt.has(key)) this.dealt.set(key, this.primed ? now : 0);
+    if (now - this.dealt.get(key) < 250) svg.classList.add("deal-in");
     return svg;
   }
 
@@ -110,7 +111,7 @@ export class TableRenderer {
     this.primed = this.dealtHand === handKey;
     if (this.dealtHand !== handKey) {
       this.dealtHand = handKey;
-      this.dealt = new Set();
+      this.dealt = new Map();
     }
     const view = stale ? null : state.view; // a finished hand nobody follows leaves the felt
     const me = state.mySeat();

@@ -205,6 +205,8 @@ export class TablePage {
       clearTimeout(this.commitTimer);
       const left = this.state.cardsAt === null ? 0 : Math.max(0, this.state.cardsAt - Date.now());
       if (left > 0) this.commitTimer = setTimeout(() => this.render(), left + 20);
+    } else if (!this.state.commitmentOnDisplay()) {
+      clearTimeout(this.commitTimer); // the cards came: nothing to redraw for
     }
     this.render();
     this.animate(prevView, this.state.view, before);
@@ -354,7 +356,7 @@ export class TablePage {
             this.renderTopbar();
           },
         },
-        soundOn() ? "🔔" : "🔕",
+        h("span.sound-glyph", { "aria-hidden": "true" }, "♪"),
       ),
       h(
         "label.top-item.four-colour",
