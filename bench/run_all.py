@@ -60,6 +60,14 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "Hard bots thinking on worker threads keep the event loop's lag p99 low (no fixed goal)",
     ),
     (
+        "fanout",
+        "bench/fanout.py",
+        ["--hands", "150"],
+        3,
+        "in one process, no network: the room's and the encoding's CPU per delivered frame"
+        " (8 seats, 2 spectators); the load bench's server_cpu_us_per_frame <= 30 us is the goal",
+    ),
+    (
         "cli start",
         "bench/cli_start.py",
         ["--repeats", "5"],
