@@ -97,13 +97,15 @@ class HandFrames:
     """The ``hand`` frames of one broadcast, one payload per viewer seat equal to
     ``hand_frame(room, hand, seat, events, before)``, with what does not depend on the seat
     built once per change: every seat's view in one pass (``views``), the new public events,
-    the deadline and the names."""
+    the deadline and the names. A field added to ``hand_frame`` goes here too
+    (``tests/rooms/test_rooms_fanout_encoding.py`` compares the two)."""
 
     def __init__(self, room: Room, hand: TableHand, before: DealState) -> None:
         self.hand = hand
         self.before = before
         engine = hand.engine
         self.deadline = room.deadline()
+        self.auto_action = room.auto_action
         self.views = {} if engine is None else views(engine, [None, *engine.order])
         self.events = [] if engine is None else public_history(engine, None, hand.history_sent)
 
@@ -122,6 +124,7 @@ class HandFrames:
             "openings": hand.new_openings(seat, self.before),
             "deadline": self.deadline,
             "names": hand.names_json,
+            "auto_action": self.auto_action,
         }
 
 
