@@ -7,8 +7,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel
 
-from ahiko.server.accounts import SESSION_LIFETIME, User
+from ahiko.server.accounts import SESSION_LIFETIME, User, token_hash
 from ahiko.server.errors import error_responses
+from ahiko.server.limits import site_limits
 from ahiko.server.services import SESSION_COOKIE, current_user, services
 
 router = APIRouter(prefix="/api")
@@ -85,6 +86,7 @@ def log_out(request: Request, response: Response) -> Response:
     token = request.cookies.get(SESSION_COOKIE)
     if token:
         services(request).accounts.log_out(token)
+        site_limits(request.app).session_ended(token_hash(token))  # its sockets close too
     response = Response(status_code=204)
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
     return response

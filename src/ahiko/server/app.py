@@ -6,6 +6,7 @@ opens, then the Ahiko lobby opens its house rooms in it. Routers build nothing."
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -34,6 +35,7 @@ from ahiko.server.errors import (
     error_responses,
     install_error_handlers,
 )
+from ahiko.server.limits import SiteLimits, site_limits
 from ahiko.server.security import answers_before_routes, api_docs_enabled, install_security
 from ahiko.server.services import CSRF_HEADER, Services, services
 from ahiko.server.settings import Settings
@@ -72,7 +74,10 @@ def create_app(
             lobby = AhikoLobby(app.state.room_registry, found.wallet, engine, timing=LIVE_TIMING)
             lobby.start()  # settles the rooms a previous run left open, then opens two a tier
             app.state.ahiko_lobby = lobby
+        # Rooms nobody joined close after a few minutes (issue 17).
+        sweeper = asyncio.create_task(site_limits(app).run_sweeper(app.state.room_registry))
         yield
+        sweeper.cancel()
         engine.dispose()
 
     docs = api_docs_enabled()
@@ -91,6 +96,7 @@ def create_app(
         wallet=Wallet(engine, clock),
     )
     app.state.services = found
+    app.state.limits = SiteLimits()
     install_error_handlers(app)
     document_errors(app, _answers_before_routes)
     app.add_middleware(AnswerBugsInJson)  # added first: the innermost
