@@ -44,8 +44,7 @@ def serve(data_dir: Path, port: int) -> None:
     from argon2 import PasswordHasher
 
     from ahiko.rooms.clock import AsyncioClock
-    from ahiko.server.api_hands import archiving_registry
-    from ahiko.server.app import create_app
+    from ahiko.server.app import archiving_registry, create_app
     from ahiko.server.cli import WS_MAX_BYTES, tune_gc
     from ahiko.server.security import RateLimit
     from ahiko.server.settings import Settings

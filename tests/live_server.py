@@ -18,8 +18,7 @@ from argon2 import PasswordHasher
 from fastapi import FastAPI
 
 from ahiko.rooms.clock import AsyncioClock
-from ahiko.server.api_hands import archiving_registry
-from ahiko.server.app import create_app
+from ahiko.server.app import archiving_registry, create_app
 from ahiko.server.security import RateLimit
 from ahiko.server.services import CSRF_HEADER
 from ahiko.server.settings import Settings

@@ -13,7 +13,7 @@ from typing import Any
 from ahiko.fairness.keys import load_or_create_signing_key
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.config import RoomConfig
-from ahiko.rooms.hand_archive import HandArchive
+from ahiko.rooms.finished.archive import HandArchive
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.timing import Timing
 from ahiko.server.app import create_app

@@ -15,12 +15,12 @@ from sqlalchemy import Engine
 
 from ahiko.poker.actions import Action
 from ahiko.rooms import commands as c
-from ahiko.rooms.ahiko_lobby import AhikoLobby
-from ahiko.rooms.ahiko_table import AhikoTable
 from ahiko.rooms.clock import ManualClock
+from ahiko.rooms.house.lobby import AhikoLobby
+from ahiko.rooms.house.table import AhikoTable
+from ahiko.rooms.house.tiers import TIERS_BY_KEY
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.room import Room
-from ahiko.rooms.tiers import TIERS_BY_KEY
 from ahiko.rooms.timing import Timing
 from ahiko.store.accounts import insert_user
 from ahiko.wallet.check import check_ledger

@@ -14,33 +14,32 @@ from typing import Any
 import websockets
 from fastapi import FastAPI, Request, WebSocket
 
-from ahiko.rooms import api as rooms_api
 from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.registry import RoomRegistry
-from ahiko.server import gateway
+from ahiko.server import api_rooms, gateway, services
 from live_server import SPEED, serving
 
 
-def header_player(headers: Any) -> rooms_api.Player | None:
+def header_player(headers: Any) -> services.Player | None:
     pid = headers.get("x-player")
-    return None if not pid else rooms_api.Player(pid, pid.title())
+    return None if not pid else services.Player(pid, pid.title())
 
 
-async def ws_player(websocket: WebSocket) -> rooms_api.Player | None:
+async def ws_player(websocket: WebSocket) -> services.Player | None:
     return header_player(websocket.headers)
 
 
-async def http_player(request: Request) -> rooms_api.Player | None:
+async def http_player(request: Request) -> services.Player | None:
     return header_player(request.headers)
 
 
 def build_app() -> FastAPI:
     app = FastAPI()
     app.state.room_registry = RoomRegistry(clock=AsyncioClock(speed=SPEED))
-    app.include_router(rooms_api.router)
+    app.include_router(api_rooms.router)
     app.include_router(gateway.router)
-    app.dependency_overrides[rooms_api.websocket_player] = ws_player
-    app.dependency_overrides[rooms_api.http_player] = http_player
+    app.dependency_overrides[services.websocket_player] = ws_player
+    app.dependency_overrides[services.http_player] = http_player
     return app
 
 

@@ -7,11 +7,11 @@ from ahiko_helpers import Ahiko, act_passively, play_out, to_hand
 
 from ahiko.poker.actions import Action
 from ahiko.rooms import commands as c
-from ahiko.rooms.ahiko_api import lobby_entry
-from ahiko.rooms.ahiko_statement import bot_stays, reserve_statement, stays_of
-from ahiko.rooms.bot_ahiko import BOT_AHIKO_ID
+from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID
+from ahiko.rooms.house.lobby import lobby_entry
 from ahiko.store.rooms import save_room
 from ahiko.wallet.policy import SIGNUP_GRANT
+from ahiko.wallet.stays import bot_stays, reserve_statement, stays_of
 
 
 def test_R_BA_01_a_person_alone_for_20_seconds_meets_the_funded_bot(ahiko: Ahiko) -> None:

@@ -16,10 +16,9 @@ import httpx
 import websockets
 from fastapi import FastAPI
 
-from ahiko.rooms.api import SESSION_COOKIE
-from ahiko.rooms.bot_ahiko import BOT_AHIKO_NAME
+from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_NAME
 from ahiko.rooms.timing import LIVE_TIMING
-from ahiko.server.services import CSRF_HEADER
+from ahiko.server.services import CSRF_HEADER, SESSION_COOKIE
 from ahiko.wallet.check import check_ledger
 from ahiko.wallet.policy import SIGNUP_GRANT
 

@@ -11,13 +11,13 @@ import pytest
 from ahiko_helpers import Ahiko, new_key, random_action
 
 from ahiko.rooms import commands as c
-from ahiko.rooms.ahiko_statement import bot_stays, stays_of
-from ahiko.rooms.bot_ahiko import BOT_AHIKO_ID
+from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID
+from ahiko.rooms.house.tiers import TIERS, tier_of
 from ahiko.rooms.room import Room
 from ahiko.rooms.table_hand import Phase
-from ahiko.rooms.tiers import TIERS, tier_of
 from ahiko.store.engine import make_engine
 from ahiko.wallet.policy import SIGNUP_GRANT
+from ahiko.wallet.stays import bot_stays, stays_of
 
 HANDS = 500
 

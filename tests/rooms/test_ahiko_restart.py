@@ -13,7 +13,7 @@ from sqlalchemy import Engine, func, select, update
 
 from ahiko.poker.actions import Action
 from ahiko.rooms import commands as c
-from ahiko.rooms.bot_ahiko import BOT_AHIKO_ID
+from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID
 from ahiko.rooms.room import Room
 from ahiko.store.engine import make_engine
 from ahiko.store.rooms import open_stays

@@ -7,10 +7,10 @@ from ahiko_helpers import Ahiko, act_passively, new_key, play_out, table, to_han
 
 from ahiko.poker.actions import Action
 from ahiko.rooms import commands as c
-from ahiko.rooms.ahiko_statement import stays_of
+from ahiko.rooms.house.tiers import TIERS
 from ahiko.rooms.room import Room
-from ahiko.rooms.tiers import TIERS
 from ahiko.wallet.policy import SIGNUP_GRANT
+from ahiko.wallet.stays import stays_of
 
 
 def shove_or_call(room: Room) -> c.Reply:

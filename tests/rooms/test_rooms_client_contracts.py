@@ -17,10 +17,10 @@ from rooms_helpers import Table, holdem_config, random_action
 from ahiko.poker.actions import Action
 from ahiko.poker.events import PotAwarded
 from ahiko.rooms import commands as c
-from ahiko.rooms.api import CreateRoom
-from ahiko.rooms.bot_ahiko import BOT_AHIKO_ID
+from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID
 from ahiko.rooms.room import AVG_POT_HANDS, Room
 from ahiko.rooms.timing import BOT_DELAY_JITTER_S, BOT_DELAY_S, LIVE_TIMING, Timing
+from ahiko.server.api_rooms import CreateRoom
 
 RULE_ID = re.compile(r"R-[A-Z]{2}-\d")
 

@@ -14,8 +14,7 @@ import websockets
 from fastapi import FastAPI
 from rooms_live import Client
 
-from ahiko.rooms.api import SESSION_COOKIE
-from ahiko.server.services import CSRF_HEADER
+from ahiko.server.services import CSRF_HEADER, SESSION_COOKIE
 from live_server import create_account
 
 HANDS = 50

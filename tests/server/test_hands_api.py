@@ -39,8 +39,8 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.blinds import BlindSchedule, Stakes
 from ahiko.rooms.clock import ManualClock
 from ahiko.rooms.config import RoomConfig, RoomKind, Variant
-from ahiko.rooms.hand_archive import HandArchive
-from ahiko.rooms.hand_replay import replay_document
+from ahiko.rooms.finished.archive import HandArchive
+from ahiko.rooms.finished.replay import replay_document
 from ahiko.rooms.room import Room
 from ahiko.server.services import CSRF_HEADER, Services
 from ahiko.server.settings import Settings

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+from typing import Any
 
 from ahiko.rooms.commands import Command, Reply
+from ahiko.rooms.config import RoomConfig
+from ahiko.rooms.frames import room_summary
 from ahiko.rooms.room import Room
 
 
@@ -24,6 +28,19 @@ class RoomActor:
     @property
     def room_id(self) -> str:
         return self.room.room_id
+
+    @property
+    def config(self) -> RoomConfig:
+        """The room's settings (immutable)."""
+        return self.room.config
+
+    @property
+    def is_open(self) -> bool:
+        return self.room.is_open
+
+    def summary(self, *, with_seats: bool = True) -> dict[str, Any]:
+        """The room's public description, as the lobby and ``room`` frames show it."""
+        return room_summary(self.room, with_seats=with_seats)
 
     def start(self) -> None:
         if self._task is None:
@@ -47,7 +64,7 @@ class RoomActor:
                     future.set_exception(exc)
                 continue
             if not future.done():
-                future.set_result(reply)
+                future.set_result(dataclasses.replace(reply, seq=self.room.seq))
 
     def cancel(self) -> None:
         if self._task is not None:

@@ -167,11 +167,15 @@ def closed_message(status: str) -> str:
 
 @dataclass(frozen=True)
 class Reply:
+    """A room's answer to one command. ``seq`` is the number of the room's last frame once
+    the command was applied (stamped by the actor): frames up to it reflect the command."""
+
     ok: bool
     code: str = ""  # machine-readable reason when refused
     rule: str | None = None  # the SPEC rule that refuses it, if any
     message: str = ""
     data: dict[str, Any] = field(default_factory=dict)
+    seq: int = 0
 
     @classmethod
     def accepted(cls, **data: Any) -> Reply:

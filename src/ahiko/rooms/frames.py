@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ahiko.fairness.release import DealState
 from ahiko.poker.events import Event
 from ahiko.poker.view import public_history, view
+from ahiko.rooms.tournament import results_of
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -119,7 +120,5 @@ def snapshot_frame(room: Room, player_id: str | None) -> dict[str, Any]:
         "last_hand": hand_state(room, last, last.viewer_seat(player_id)) if last else None,
     }
     if room.ranking is not None and room.ranking.finished:
-        from ahiko.rooms.tournament import results_of
-
         frame["results"] = results_of(room)
     return frame

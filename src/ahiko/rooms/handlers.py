@@ -8,29 +8,25 @@ from typing import TYPE_CHECKING, Any
 
 from ahiko.poker.actions import IllegalAction
 from ahiko.rooms import commands as c
-from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply, closed_message
+from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply
+from ahiko.rooms.house import commands as ahiko_handlers
+from ahiko.rooms.leaving import ensure_open, leave
 from ahiko.rooms.seats import Occupant
+from ahiko.rooms.status import RoomStatus
 from ahiko.rooms.table_hand import Phase
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
 
 
-def _open(room: Room) -> None:
-    if not room.is_open:
-        raise Refusal("closed", closed_message(room.status.value))
-
-
 def _host(room: Room, player_id: str) -> None:
-    _open(room)
+    ensure_open(room)
     if not room.config.has_host or player_id != room.host_id:
         raise Refusal("not_host", "only the host may use the Sala menu", "R-RM-05")
 
 
 def sit(room: Room, cmd: c.Sit) -> Reply:
-    from ahiko.rooms.room import RoomStatus
-
-    _open(room)
+    ensure_open(room)
     if room.is_ahiko:
         raise Refusal(
             "buy_in_required",
@@ -53,47 +49,8 @@ def sit(room: Room, cmd: c.Sit) -> Reply:
     return Reply.accepted(seat=cmd.seat, reserved=reserved)
 
 
-def leave(room: Room, player_id: str, reason: str = "left") -> Reply:
-    """Stand up. Before the cards, a participant leaving cancels the hand (R-FD-06); during
-    a hand the seat folds at its turn and leaves at the end; a tournament player is
-    eliminated at once (R-TN-05)."""
-    _open(room)
-    reservation = room.seats.cancel_reservation(player_id)
-    if reservation is not None:
-        room.chips_in -= reservation.stack
-        room.emit_room()
-        return Reply.accepted(seat=None)
-    seat = room.seats.seat_of(player_id)
-    if seat is None:
-        raise Refusal("not_seated", NOT_SEATED, "R-RM-01")
-    occupant = room.seats.get(seat)
-    assert occupant is not None
-    hand = room.hand
-    in_hand = hand is not None and hand.players.get(seat) == player_id
-    if hand is not None and in_hand and hand.phase is Phase.COMMITTED:
-        room.cancel_committed_hand(f"seat {seat} left before the deal")
-        in_hand = False
-    if room.ranking is not None and occupant.player_id not in room.ranking.eliminated:
-        from ahiko.rooms.tournament import eliminate_leaver
-
-        eliminate_leaver(room, occupant, in_hand)
-    if in_hand:
-        occupant.leave_after_hand = True
-        room.auto_act_for(seat)
-    else:
-        room.seats.remove(seat)
-        room.player_left(occupant)
-        room.cancel_timer(f"absence:{player_id}")
-    room.emit_room()
-    if room.hand is None:
-        room.wake()
-    return Reply.accepted(seat=seat, reason=reason, after_hand=in_hand)
-
-
 def act(room: Room, cmd: c.Act) -> Reply:
-    from ahiko.rooms.room import RoomStatus
-
-    _open(room)
+    ensure_open(room)
     hand = room.hand
     if hand is None or hand.phase is not Phase.DEALT:
         raise Refusal("no_hand", "no hand is being played now", "R-HE-06")
@@ -117,7 +74,7 @@ def act(room: Room, cmd: c.Act) -> Reply:
 
 def show(room: Room, cmd: c.Show) -> Reply:
     """R-HE-12: a player who won without showdown may show, until the next hand."""
-    _open(room)
+    ensure_open(room)
     hand = room.last_hand
     if hand is None or hand.hand_no != cmd.hand_no:
         raise Refusal("stale_hand", f"hand {cmd.hand_no} is not the hand just finished")
@@ -135,7 +92,7 @@ def show(room: Room, cmd: c.Show) -> Reply:
 
 def new_entry(room: Room, cmd: c.NewEntry) -> Reply:
     """R-RM-06: a person with no chips, not in a hand, gets the starting chips again."""
-    _open(room)
+    ensure_open(room)
     if not room.is_recreational:
         raise Refusal("not_allowed", "new entries exist only in recreational rooms", "R-RM-06")
     seat = room.seats.seat_of(cmd.player_id)
@@ -159,8 +116,6 @@ def new_entry(room: Room, cmd: c.NewEntry) -> Reply:
 
 def start(room: Room, cmd: c.Start) -> Reply:
     """R-RM-03: two participants with chips, at least one of them a person."""
-    from ahiko.rooms.room import RoomStatus
-
     _host(room, cmd.player_id)
     if room.status is not RoomStatus.WAITING:
         raise Refusal("started", f"the room is already {room.status}", "R-RM-03")
@@ -177,8 +132,6 @@ def start(room: Room, cmd: c.Start) -> Reply:
 
 
 def pause(room: Room, cmd: c.Pause) -> Reply:
-    from ahiko.rooms.room import RoomStatus
-
     _host(room, cmd.player_id)
     if room.status is not RoomStatus.RUNNING:
         raise Refusal("not_running", f"the room is {room.status}", "R-RM-07")
@@ -187,8 +140,6 @@ def pause(room: Room, cmd: c.Pause) -> Reply:
 
 
 def resume(room: Room, cmd: c.Resume) -> Reply:
-    from ahiko.rooms.room import RoomStatus
-
     _host(room, cmd.player_id)
     if room.status is not RoomStatus.PAUSED:
         raise Refusal("not_paused", f"the room is {room.status}", "R-RM-07")
@@ -265,7 +216,6 @@ def snapshot(room: Room, cmd: c.SnapshotRequest) -> Reply:
 
 Handler = Callable[["Room", Any], Reply]
 
-from ahiko.rooms import ahiko_handlers  # noqa: E402  (it imports ``leave`` from here)
 
 HANDLERS: dict[type, Handler] = {
     c.Sit: sit,

@@ -35,7 +35,7 @@ class RoomHooks(Protocol):
 
 
 class HandArchiver(Protocol):
-    """Keeps finished hands of every room kind for their players (``ahiko.rooms.hand_archive``).
+    """Keeps finished hands of every room kind for their players (``ahiko.rooms.finished.archive``).
     Called on the room's thread; it must not raise."""
 
     def hand_finished(self, room: Room, hand: TableHand) -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ahiko.rooms.commands import Connection
+from ahiko.rooms.leaving import leave
+from ahiko.rooms.status import RoomStatus
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -67,8 +69,6 @@ class Presence:
         if player_id is not None and not self.is_connected(player_id):
             self.mark_absent(player_id)
         if self.empty and room.is_recreational and room.is_open:
-            from ahiko.rooms.room import RoomStatus
-
             if room.status is RoomStatus.RUNNING:
                 room.pause()
                 self.auto_paused = True
@@ -97,6 +97,4 @@ class Presence:
     def withdraw(self, player_id: str) -> None:
         """R-TM-03/04: the absentee leaves; in a hand they fold at their turn, an all-in
         waits for the pots."""
-        from ahiko.rooms.handlers import leave
-
         leave(self._room, player_id, reason="absent")

@@ -11,7 +11,6 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.clock import AsyncioClock, Clock
 from ahiko.rooms.config import RoomConfig
-from ahiko.rooms.frames import room_summary
 from ahiko.rooms.hooks import RoomHooks
 from ahiko.rooms.room import Room
 from ahiko.rooms.thinking import thinker_for
@@ -74,9 +73,9 @@ class RoomRegistry:
     def lobby(self) -> list[dict[str, Any]]:
         """Public rooms still open, as the lobby lists them."""
         return [
-            room_summary(actor.room, with_seats=False)
+            actor.summary(with_seats=False)
             for actor in self._actors.values()
-            if actor.room.config.public and actor.room.is_open
+            if actor.config.public and actor.is_open
         ]
 
     async def stop_all(self) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import secrets
 from collections import deque
 from collections.abc import Callable
-from enum import StrEnum
 from random import Random
 from typing import Any
 
@@ -29,23 +28,19 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.clock import Clock, TimerHandle
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.config import RoomConfig, RoomKind
+from ahiko.rooms.frames import hand_frame, room_summary, snapshot_frame
+from ahiko.rooms.handlers import HANDLERS
 from ahiko.rooms.hooks import HandArchiver, NoHooks, RoomHooks
 from ahiko.rooms.presence import Presence
 from ahiko.rooms.ranking import TournamentRanking
 from ahiko.rooms.seats import Occupant, SeatError, Seats
+from ahiko.rooms.status import RoomStatus
 from ahiko.rooms.table_hand import Phase, TableHand, deal_order, layout_for
 from ahiko.rooms.thinking import BOT_THINKING_LIMIT_S, Request, Thinker
+from ahiko.rooms.tournament import eliminate_busted, finish_if_won
 
 BotFactory = Callable[[str], Bot]
 AVG_POT_HANDS = 20  # the lobby's average pot is over this many finished hands
-
-
-class RoomStatus(StrEnum):
-    WAITING = "waiting"  # created, not started by the host yet
-    RUNNING = "running"
-    PAUSED = "paused"  # R-RM-07 / R-RM-09
-    FINISHED = "finished"  # tournament over (R-TN-05)
-    CLOSED = "closed"
 
 
 class Room:
@@ -146,7 +141,7 @@ class Room:
     # --- entry points ----------------------------------------------------------------------
     def submit(self, command: c.Command) -> Reply:
         """Apply one command and everything that follows from it (bot moves at zero delay)."""
-        handler = _HANDLERS[type(command)]
+        handler = HANDLERS[type(command)]
         try:
             reply: Reply = self._guarded(lambda: handler(self, command))
         except Refusal as refusal:
@@ -217,8 +212,6 @@ class Room:
 
     def summary(self) -> dict[str, Any]:
         """The public description of the room (lobby and ``room`` frames)."""
-        from ahiko.rooms.frames import room_summary
-
         return room_summary(self)
 
     def emit_room(self) -> None:
@@ -233,8 +226,6 @@ class Room:
                 connection.send({"t": kind, "seq": self.seq, **payload})
 
     def snapshot(self, connection: c.Connection) -> dict[str, Any]:
-        from ahiko.rooms.frames import snapshot_frame
-
         return snapshot_frame(self, connection.player_id)
 
     # --- hands -----------------------------------------------------------------------------
@@ -381,8 +372,6 @@ class Room:
         The next turn is armed before the frame is built, so the frame's ``deadline`` is the
         clock of the seat now to act (a bot's or the timeout rule's answer is only queued:
         it runs after this frame went out)."""
-        from ahiko.rooms.frames import hand_frame
-
         continues = self.hand is hand and not hand.is_over
         if continues:
             self.arm_turn()
@@ -531,8 +520,6 @@ class Room:
             self, hand.hand_no, {"stacks": final, "net": net, "players": dict(hand.players)}
         )
         if self.is_tournament:
-            from ahiko.rooms.tournament import eliminate_busted
-
             eliminate_busted(self, hand)
         for _seat, occupant in self.seats.bots():
             if occupant.stack == 0:
@@ -574,8 +561,6 @@ class Room:
         self._close("limit")
 
     def _tournament_over(self) -> bool:
-        from ahiko.rooms.tournament import finish_if_won
-
         return finish_if_won(self)
 
     def finish(self) -> None:
@@ -690,6 +675,3 @@ class Room:
         hand = self.hand
         if hand is not None and hand.phase is Phase.DEALT and hand.to_act == seat:
             self.later(lambda: self._auto_answer(hand, seat))
-
-
-from ahiko.rooms.handlers import HANDLERS as _HANDLERS  # noqa: E402

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ahiko.rooms.seats import Occupant
+from ahiko.rooms.status import RoomStatus
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -41,8 +42,6 @@ def eliminate_leaver(room: Room, occupant: Occupant, in_hand: bool) -> None:
 
 def finish_if_won(room: Room) -> bool:
     """R-TN-05: the game ends when one player has chips. Publishes the results."""
-    from ahiko.rooms.room import RoomStatus
-
     ranking = room.ranking
     if ranking is None or room.status not in (RoomStatus.RUNNING, RoomStatus.PAUSED):
         return False

@@ -6,29 +6,23 @@
 pokerfair-proof/1 file. A hand the user did not play answers
 exactly like an unknown one (404), so ids reveal nothing.
 
-The router's lifespan gives the process's rooms their archive (``ahiko.rooms.hand_archive``):
-it opens the room registry with the archive and the server's signing key, before any other
-part of the server opens rooms, so every room kind keeps its hands.
+Every room keeps its finished hands in the archive (``ahiko.rooms.finished.archive``) that
+``create_app``'s lifespan gives the registry (``ahiko.server.app.archiving_registry``).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 
-from ahiko.fairness.keys import load_or_create_signing_key
-from ahiko.rooms.clock import Clock
-from ahiko.rooms.hand_archive import ArchiveCorrupt, HandArchive
-from ahiko.rooms.hand_downloads import Download, history_download, proof_download
-from ahiko.rooms.hand_replay import replay_document
-from ahiko.rooms.registry import RoomRegistry
+from ahiko.rooms.finished.archive import ArchiveCorrupt
+from ahiko.rooms.finished.downloads import Download, history_download, proof_download
+from ahiko.rooms.finished.replay import replay_document
 from ahiko.server.accounts import User
 from ahiko.server.errors import ApiError, error_responses
 from ahiko.server.paging import PageNumber, page_json
-from ahiko.server.services import Services, current_user, services
+from ahiko.server.services import current_user, services
 from ahiko.store.hand_archive import (
     MAX_PER_PAGE,
     ArchivedHand,
@@ -37,34 +31,12 @@ from ahiko.store.hand_archive import (
     hands_of_user,
 )
 
-
-def archiving_registry(app: FastAPI, clock: Clock | None = None) -> RoomRegistry:
-    """A room registry whose rooms archive every finished hand in the server's database and
-    sign their commitments with the server's key (``/api/fairness/public-key``)."""
-    found: Services = app.state.services
-    return RoomRegistry(
-        clock=clock,
-        signing_key=load_or_create_signing_key(found.settings.data_dir),
-        room_options={"archive": HandArchive(found.engine)},
-    )
-
-
-@asynccontextmanager
-async def open_hand_archive(app: FastAPI) -> AsyncIterator[None]:
-    """Rooms opened by this process archive their hands; a registry made beforehand (a
-    test's) is left as it is."""
-    if getattr(app.state, "room_registry", None) is None:
-        app.state.room_registry = archiving_registry(app)
-    yield
-
-
 HandFormat = Literal["pokerstars", "phh", "json"]
 MAX_ID = 2**63 - 1  # ids are 64-bit (ahiko.store.schema.BigId)
 
 router = APIRouter(
     prefix="/api/hands",
     tags=["hands"],
-    lifespan=open_hand_archive,
     responses=error_responses(401),
 )
 NO_HAND = "No hand with that id among yours (`no_hand`): unknown and not yours look alike."

@@ -1,4 +1,8 @@
-"""The ASGI application factory."""
+"""The ASGI application factory, and its composition root.
+
+``create_app``'s lifespan is the one place that builds the rooms: interrupted hands are
+settled first, then the room registry (archiving every hand, signing with the server's key)
+opens, then the Ahiko lobby opens its house rooms in it. Routers build nothing."""
 
 from __future__ import annotations
 
@@ -14,9 +18,13 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 
 import ahiko
-from ahiko.rooms import ahiko_api
-from ahiko.rooms import api as rooms_api
-from ahiko.server import api_accounts, api_hands, api_wallet, gateway
+from ahiko.fairness.keys import load_or_create_signing_key
+from ahiko.rooms.clock import Clock as RoomClock
+from ahiko.rooms.finished.archive import HandArchive
+from ahiko.rooms.house.lobby import AhikoLobby
+from ahiko.rooms.registry import RoomRegistry
+from ahiko.rooms.timing import LIVE_TIMING
+from ahiko.server import api_accounts, api_ahiko, api_hands, api_rooms, api_wallet, gateway
 from ahiko.server.accounts import Accounts
 from ahiko.server.errors import (
     AnswerBugsInJson,
@@ -54,17 +62,24 @@ def create_app(
         # A hand in progress at a crash is cancelled, its chips back at the start stacks,
         # before any room reopens; the rooms announce ``app.state.recovered_hands``.
         app.state.recovered_hands = recover_interrupted_hands(engine)
+        if getattr(app.state, "room_registry", None) is None:  # a test may set its own
+            app.state.room_registry = archiving_registry(app)
+        if getattr(app.state, "ahiko_lobby", None) is None:
+            lobby = AhikoLobby(app.state.room_registry, found.wallet, engine, timing=LIVE_TIMING)
+            lobby.start()  # settles the rooms a previous run left open, then opens two a tier
+            app.state.ahiko_lobby = lobby
         yield
         engine.dispose()
 
     app = FastAPI(title="Ahiko", version=ahiko.__version__, lifespan=lifespan)
-    app.state.services = Services(
+    found = Services(
         settings=settings,
         engine=engine,
         clock=clock,
         accounts=Accounts(engine, clock, password_hasher),
         wallet=Wallet(engine, clock),
     )
+    app.state.services = found
     install_error_handlers(app)
     document_errors(app, _answers_before_routes)
     app.add_middleware(AnswerBugsInJson)  # added first: the innermost
@@ -73,15 +88,26 @@ def create_app(
     app.include_router(_core_router())
     app.include_router(api_accounts.router)
     app.include_router(api_wallet.router)
-    app.include_router(api_hands.router)  # before the rooms: it opens their registry
-    app.include_router(rooms_api.router)
-    app.include_router(ahiko_api.router)
+    app.include_router(api_hands.router)
+    app.include_router(api_rooms.router)
+    app.include_router(api_ahiko.router)
     app.include_router(gateway.router)
     for router in routers:
         app.include_router(router)
     if (WEB_DIR / "index.html").is_file():
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     return app
+
+
+def archiving_registry(app: FastAPI, clock: RoomClock | None = None) -> RoomRegistry:
+    """A room registry whose rooms archive every finished hand in the server's database and
+    sign their commitments with the server's key (``/api/fairness/public-key``)."""
+    found: Services = app.state.services
+    return RoomRegistry(
+        clock=clock,
+        signing_key=load_or_create_signing_key(found.settings.data_dir),
+        room_options={"archive": HandArchive(found.engine)},
+    )
 
 
 async def _require_csrf_header(

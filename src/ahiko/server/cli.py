@@ -140,7 +140,7 @@ def _reserve_add(args: argparse.Namespace) -> int:
 
 
 def _reserve_statement(args: argparse.Namespace) -> int:
-    from ahiko.rooms.ahiko_statement import reserve_statement
+    from ahiko.wallet.stays import reserve_statement
 
     engine = make_engine(_settings(args).resolved_database_url)
     try:

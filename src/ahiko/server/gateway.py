@@ -17,9 +17,10 @@ from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from ahiko.rooms import commands as c
-from ahiko.rooms.api import Player, get_registry, websocket_player
+from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.commands import Reply
 from ahiko.server import protocol as p
+from ahiko.server.services import Player, room_registry, websocket_player
 
 router = APIRouter()
 
@@ -32,12 +33,14 @@ class SocketConnection:
 
     account: Player | None
     queue: asyncio.Queue[dict[str, Any] | None]
+    seq: int = 0  # the number of the last room frame sent to this socket
 
     @property
     def player_id(self) -> str | None:
         return None if self.account is None else self.account.player_id
 
     def send(self, frame: dict[str, Any]) -> None:
+        self.seq = max(self.seq, frame.get("seq", 0))
         self.queue.put_nowait(frame)
 
 
@@ -81,8 +84,7 @@ async def table_socket(
     room_id: str,
     player: Annotated[Player | None, Depends(websocket_player)],
 ) -> None:
-    registry = get_registry(websocket.app)
-    actor = registry.get(room_id)
+    actor = room_registry(websocket.app).get(room_id)
     await websocket.accept()
     if actor is None:
         await websocket.send_json(_error(0, None, "no_room", "there is no such room"))
@@ -117,9 +119,9 @@ async def _write(websocket: WebSocket, queue: asyncio.Queue[dict[str, Any] | Non
 
 
 async def _handle(
-    text: str, actor: Any, player: Player | None, connection: SocketConnection
+    text: str, actor: RoomActor, player: Player | None, connection: SocketConnection
 ) -> None:
-    seq = actor.room.seq
+    seq = connection.seq
     if len(text) > MAX_FRAME_BYTES:
         connection.send(
             _error(seq, None, "malformed", f"frames are at most {MAX_FRAME_BYTES} bytes")
@@ -140,8 +142,8 @@ async def _handle(
         connection.send(_error(seq, frame_id, "malformed", problems))
         return
     if isinstance(frame, p.SnapshotFrame):
-        await actor.ask(c.SnapshotRequest(connection))
-        connection.send(p.Ack(seq=actor.room.seq, id=frame.id).model_dump())
+        done = await actor.ask(c.SnapshotRequest(connection))
+        connection.send(p.Ack(seq=done.seq, id=frame.id).model_dump())
         return
     if player is None:
         connection.send(_error(seq, frame.id, "not_signed_in", "sign in to play", "R-RM-01"))
@@ -153,9 +155,9 @@ async def _handle(
         return
     reply: Reply = await actor.ask(command)
     if reply.ok:
-        connection.send(p.Ack(seq=actor.room.seq, id=frame.id, data=reply.data).model_dump())
+        connection.send(p.Ack(seq=reply.seq, id=frame.id, data=reply.data).model_dump())
     else:
-        connection.send(_error(actor.room.seq, frame.id, reply.code, reply.message, reply.rule))
+        connection.send(_error(reply.seq, frame.id, reply.code, reply.message, reply.rule))
 
 
 def _error(

@@ -198,7 +198,7 @@ archived_hands = Table(
     Column("commitment", JSON, nullable=False),
     # The full private event log (``event_to_dict`` of every engine event).
     Column("events", JSON, nullable=False),
-    # {deck, salts, draws, dealt, shown}: see ``ahiko.rooms.hand_archive``.
+    # {deck, salts, draws, dealt, shown}: see ``ahiko.rooms.finished.archive``.
     Column("deal", JSON, nullable=False),
     Column("started_at", Moment, nullable=False),
     Column("ended_at", Moment, nullable=False),

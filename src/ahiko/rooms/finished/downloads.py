@@ -24,7 +24,7 @@ from ahiko.poker.draw import DrawHand
 from ahiko.poker.events import event_from_dict
 from ahiko.poker.hand import AnyHand
 from ahiko.poker.holdem import HoldemHand
-from ahiko.rooms.hand_archive import deal_from_record
+from ahiko.rooms.finished.archive import deal_from_record
 from ahiko.store.hand_archive import ArchivedHand
 
 HistoryFormat = Literal["pokerstars", "phh"]

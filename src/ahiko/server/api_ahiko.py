@@ -2,44 +2,27 @@
 reload, leaving, and the player's participations. The same commands also travel over the
 table WebSocket (``docs/protocol.md``); both reach a room only through its actor.
 
-The router's lifespan opens the Ahiko rooms when the server starts (``ahiko serve``)."""
+The Ahiko lobby is opened by ``create_app``'s lifespan (``ahiko.server.app``)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
-from ahiko.rooms.ahiko_lobby import AhikoLobby
-from ahiko.rooms.ahiko_statement import stays_of
-from ahiko.rooms.api import Player, get_registry, http_player
-from ahiko.rooms.bot_ahiko import BOT_AHIKO_ID
-from ahiko.rooms.frames import room_summary
-from ahiko.rooms.room import Room
-from ahiko.rooms.tiers import TIERS, tier_of
-from ahiko.rooms.timing import LIVE_TIMING
+from ahiko.rooms.config import RoomKind
+from ahiko.rooms.house.tiers import TIERS
 from ahiko.server.errors import ApiError, error_responses
+from ahiko.server.services import Player, ahiko_lobby, http_player, room_registry
+from ahiko.wallet.stays import stays_of
 
 REFUSAL_STATUS = {"not_seated": 404, "not_ahiko": 404, "closed": 409}
 
 
-@asynccontextmanager
-async def open_ahiko_rooms(app: FastAPI) -> AsyncIterator[None]:
-    """At start: settle rooms a previous run left open, then open two rooms per tier."""
-    services = getattr(app.state, "services", None)
-    if services is not None and getattr(app.state, "ahiko_lobby", None) is None:
-        lobby = AhikoLobby(get_registry(app), services.wallet, services.engine, timing=LIVE_TIMING)
-        lobby.start()
-        app.state.ahiko_lobby = lobby
-    yield
-
-
-router = APIRouter(prefix="/api/ahiko", tags=["ahiko"], lifespan=open_ahiko_rooms)
+router = APIRouter(prefix="/api/ahiko", tags=["ahiko"])
 SignedIn = Annotated[Player | None, Depends(http_player)]
 UNAVAILABLE = error_responses(503, notes={503: "The Ahiko rooms are not open (`unavailable`)."})
 # A command to a room: REFUSAL_STATUS and _ask say which refusal is which status.
@@ -62,14 +45,14 @@ ROOM_COMMAND = error_responses(
 class BuyInBody(BaseModel):
     """The amount the player saw and confirmed (R-RM-12); ``key`` makes a retry harmless."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # 150, not "150" nor 150.0
     seat: Annotated[int, Field(ge=0, le=8)]
     amount: Annotated[int, Field(ge=1)]
     key: Annotated[str, Field(min_length=1, max_length=64)]
 
 
 class ReloadBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # 150, not "150" nor 150.0
     amount: Annotated[int, Field(ge=1)]
     key: Annotated[str, Field(min_length=1, max_length=64)]
 
@@ -77,7 +60,7 @@ class ReloadBody(BaseModel):
 class LeaveBody(BaseModel):
     """``after_hand``: "Sair após esta mão" (R-RM-14); otherwise stand up now (R-RM-17)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # 150, not "150" nor 150.0
     after_hand: bool = False
 
 
@@ -87,16 +70,9 @@ def _signed_in(player: Player | None) -> Player:
     return player
 
 
-def _lobby(request: Request) -> AhikoLobby:
-    lobby: AhikoLobby | None = getattr(request.app.state, "ahiko_lobby", None)
-    if lobby is None:
-        raise ApiError(503, "unavailable", "the Ahiko rooms are not open")
-    return lobby
-
-
 def _actor(request: Request, room_id: str) -> RoomActor:
-    actor = get_registry(request.app).get(room_id)
-    if actor is None or not actor.room.is_ahiko:
+    actor = room_registry(request.app).get(room_id)
+    if actor is None or actor.config.kind is not RoomKind.AHIKO:
         raise ApiError(404, "no_room", "there is no such Ahiko room")
     return actor
 
@@ -109,19 +85,6 @@ async def _ask(actor: RoomActor, command: c.Command) -> dict[str, Any]:
     return reply.data
 
 
-def lobby_entry(room: Room) -> dict[str, Any]:
-    """A room as the Ahiko lobby lists it; the Bot Ahiko is not a person (R-BA-03)."""
-    seated = room.seats.items()
-    return {
-        **room_summary(room, with_seats=False),
-        "people": sum(1 for _, o in seated if o.is_person),
-        "bot_ahiko": any(o.player_id == BOT_AHIKO_ID for _, o in seated),
-        "free_seats": room.seats.free_seats(),
-        "buy_in": tier_of(room.config.tier).as_dict(),
-        "ws": f"/ws/rooms/{room.room_id}",
-    }
-
-
 @router.get("/tiers")
 def tiers() -> list[dict[str, object]]:
     return [tier.as_dict() for tier in TIERS]
@@ -129,7 +92,7 @@ def tiers() -> list[dict[str, object]]:
 
 @router.get("/rooms", responses=UNAVAILABLE)
 def ahiko_rooms(request: Request) -> list[dict[str, Any]]:
-    return [lobby_entry(room) for room in _lobby(request).rooms()]
+    return ahiko_lobby(request.app).entries()
 
 
 @router.post("/rooms/{room_id}/buy_in", responses=ROOM_COMMAND)

@@ -1,59 +1,22 @@
 """HTTP routes for rooms: the lobby listing and room creation.
 
-Authentication reuses the accounts' session cookie (``ahiko.server.services``); the
-dependencies ``http_player`` and ``websocket_player`` are the only places that read it, so
-tests (and other front doors) can override them.
+Authentication is ``ahiko.server.services.http_player`` (the one reader of the session
+cookie; tests override that dependency). The rooms are reached only through the registry
+and the rooms' actors.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Request, WebSocket
+from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from ahiko.rooms.blinds import BlindIncrease, BlindSchedule, Stakes
 from ahiko.rooms.config import RoomConfig, RoomConfigError, RoomKind, Variant
-from ahiko.rooms.frames import room_summary
-from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.timing import LIVE_TIMING
 from ahiko.server.errors import ApiError, error_responses
-
-SESSION_COOKIE = "ahiko_session"
-
-
-@dataclass(frozen=True)
-class Player:
-    player_id: str
-    name: str
-
-
-def get_registry(app: FastAPI | Any) -> RoomRegistry:
-    """The process's rooms, created on first use."""
-    registry = getattr(app.state, "room_registry", None)
-    if registry is None:
-        registry = RoomRegistry()
-        app.state.room_registry = registry
-    return registry
-
-
-def _player_from_cookie(app: Any, token: str | None) -> Player | None:
-    services = getattr(app.state, "services", None)
-    if services is None or not token:
-        return None
-    user = services.accounts.user_for_token(token)
-    return None if user is None else Player(str(user.id), user.username)
-
-
-async def websocket_player(websocket: WebSocket) -> Player | None:
-    """The signed-in account of a table socket, or None (a spectator)."""
-    return _player_from_cookie(websocket.app, websocket.cookies.get(SESSION_COOKIE))
-
-
-async def http_player(request: Request) -> Player | None:
-    return _player_from_cookie(request.app, request.cookies.get(SESSION_COOKIE))
-
+from ahiko.server.services import Player, http_player, room_registry
 
 # Bounds that keep every amount and count far inside the 64-bit columns they end up in.
 MAX_CHIPS = 10_000_000
@@ -64,7 +27,7 @@ MAX_MINUTES = 7 * 24 * 60
 class CreateRoom(BaseModel):
     """A recreational room or a tournament (R-RM-03, R-RM-04, R-RM-18, R-TN-02/03)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # 150, not "150" nor 150.0
     name: Annotated[str, Field(min_length=1, max_length=60)]
     kind: Literal["recreational", "tournament"] = "recreational"
     variant: Literal["holdem", "draw"] = "holdem"
@@ -125,7 +88,7 @@ router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 @router.get("")
 def list_rooms(request: Request) -> list[dict[str, Any]]:
     """Public open rooms: id, kind, variant, tier, blinds, seats total/taken, status."""
-    return get_registry(request.app).lobby()
+    return room_registry(request.app).lobby()
 
 
 @router.post(
@@ -152,8 +115,8 @@ async def create_room(
         config = body.to_config()
     except (RoomConfigError, ValueError) as exc:
         raise ApiError(422, "invalid_room", str(exc)) from None
-    actor = get_registry(request.app).create(config, host_id=player.player_id)
-    return {**room_summary(actor.room), "ws": f"/ws/rooms/{actor.room_id}"}
+    actor = room_registry(request.app).create(config, host_id=player.player_id)
+    return {**actor.summary(), "ws": f"/ws/rooms/{actor.room_id}"}
 
 
 @router.get(
@@ -162,7 +125,7 @@ async def create_room(
 )
 def get_room(room_id: str, request: Request) -> dict[str, Any]:
     """One room by id (private rooms too: the id is the link)."""
-    actor = get_registry(request.app).get(room_id)
+    actor = room_registry(request.app).get(room_id)
     if actor is None:
         raise ApiError(404, "no_room", "there is no such room")
-    return room_summary(actor.room)
+    return actor.summary()

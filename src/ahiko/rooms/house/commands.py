@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ahiko.rooms import commands as c
-from ahiko.rooms.ahiko_table import AhikoTable
 from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply, closed_message
+from ahiko.rooms.house.table import AhikoTable
+from ahiko.rooms.leaving import leave
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.table_hand import Phase
 
@@ -123,8 +124,6 @@ def reload(room: Room, cmd: c.Reload) -> Reply:
 def leave_after_hand(room: Room, cmd: c.LeaveAfterHand) -> Reply:
     """ "Sair após esta mão" (R-RM-14): the player's decisions stand until the result, then
     the chips go to the wallet before the next hand; outside a hand the exit is immediate."""
-    from ahiko.rooms.handlers import leave
-
     _table(room)
     seat, occupant = _seated(room, cmd.player_id)
     in_hand = _in_hand(room, seat, cmd.player_id)

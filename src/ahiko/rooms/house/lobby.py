@@ -18,17 +18,19 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import Connection, Engine
 
 from ahiko.bots.protocol import Bot, load_bot
 from ahiko.rooms.actor import RoomActor
-from ahiko.rooms.ahiko_table import AhikoTable, room_record
-from ahiko.rooms.bot_ahiko import BotAhiko
+from ahiko.rooms.frames import room_summary
+from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID, BotAhiko
+from ahiko.rooms.house.table import AhikoTable, room_record
+from ahiko.rooms.house.tiers import ROOMS_PER_TIER, TIERS, Tier, ahiko_config, tier_of
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.room import AVG_POT_HANDS, Room
 from ahiko.rooms.seats import Occupant
-from ahiko.rooms.tiers import ROOMS_PER_TIER, TIERS, Tier, ahiko_config, tier_of
 from ahiko.rooms.timing import AHIKO_ACTION_DEADLINE_S, Timing
 from ahiko.store.rooms import (
     OpenStay,
@@ -130,6 +132,10 @@ class AhikoLobby:
             if actor.room.is_ahiko and actor.room.is_open
         ]
         return [r for r in found if tier is None or r.config.tier == tier.key]
+
+    def entries(self) -> list[dict[str, Any]]:
+        """The open rooms as the Ahiko lobby lists them (``GET /api/ahiko/rooms``)."""
+        return [lobby_entry(room) for room in self.rooms()]
 
     def _changed(self, room: Room) -> None:
         key = room.config.tier or ""
@@ -261,6 +267,19 @@ class AhikoLobby:
 
 
 TIER_KEYS = frozenset(tier.key for tier in TIERS)
+
+
+def lobby_entry(room: Room) -> dict[str, Any]:
+    """A room as the Ahiko lobby lists it; the Bot Ahiko is not a person (R-BA-03)."""
+    seated = room.seats.items()
+    return {
+        **room_summary(room, with_seats=False),
+        "people": sum(1 for _, o in seated if o.is_person),
+        "bot_ahiko": any(o.player_id == BOT_AHIKO_ID for _, o in seated),
+        "free_seats": room.seats.free_seats(),
+        "buy_in": tier_of(room.config.tier).as_dict(),
+        "ws": f"/ws/rooms/{room.room_id}",
+    }
 
 
 def _with_stack(record: SeatRecord, stack: int) -> SeatRecord:

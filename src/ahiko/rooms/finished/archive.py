@@ -25,7 +25,7 @@ from ahiko.fairness.commitment import Commitment
 from ahiko.fairness.deal import DealCommitter
 from ahiko.fairness.release import CardSlot, DealState
 from ahiko.poker.events import event_to_dict
-from ahiko.rooms.bot_ahiko import BOT_AHIKO_ID
+from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID
 from ahiko.store.hand_archive import ArchivedHand, ArchivedPlayer, insert_archived_hand, record_show
 
 if TYPE_CHECKING:

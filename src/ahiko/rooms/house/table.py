@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, Engine
 
 from ahiko.poker.events import event_to_dict
-from ahiko.rooms.bot_ahiko import BotAhiko
 from ahiko.rooms.commands import Refusal, Reply
+from ahiko.rooms.house.bot_ahiko import BotAhiko
+from ahiko.rooms.house.tiers import Tier
 from ahiko.rooms.seats import Occupant
-from ahiko.rooms.tiers import Tier
 from ahiko.store.rooms import (
     SeatRecord,
     finish_hand,

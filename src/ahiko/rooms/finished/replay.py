@@ -14,7 +14,7 @@ from typing import Any
 from ahiko.poker.cards import format_card
 from ahiko.poker.events import Discarded, Event, HoleDealt, event_to_dict
 from ahiko.poker.view import view
-from ahiko.rooms.hand_downloads import rebuild_hand
+from ahiko.rooms.finished.downloads import rebuild_hand
 from ahiko.store.hand_archive import ArchivedHand
 
 _CARD_FIELDS = ("cards", "new_cards")

@@ -17,7 +17,7 @@ from ahiko.rooms.seats import Occupant
 from ahiko.wallet.errors import WalletError
 
 if TYPE_CHECKING:
-    from ahiko.rooms.ahiko_table import AhikoTable
+    from ahiko.rooms.house.table import AhikoTable
     from ahiko.rooms.room import Room
 
 BOT_AHIKO_ID = "bot-ahiko"

@@ -1,0 +1,54 @@
+"""Standing up: the one path out of a seat, for a leaver, a withdrawn absentee (R-TM-03) and
+an Ahiko player's immediate exit (R-RM-14), so each leaves the same way."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply, closed_message
+from ahiko.rooms.table_hand import Phase
+from ahiko.rooms.tournament import eliminate_leaver
+
+if TYPE_CHECKING:
+    from ahiko.rooms.room import Room
+
+
+def ensure_open(room: Room) -> None:
+    """Refuse every command once the room is over (finished or closed)."""
+    if not room.is_open:
+        raise Refusal("closed", closed_message(room.status.value))
+
+
+def leave(room: Room, player_id: str, reason: str = "left") -> Reply:
+    """Stand up. Before the cards, a participant leaving cancels the hand (R-FD-06); during
+    a hand the seat folds at its turn and leaves at the end; a tournament player is
+    eliminated at once (R-TN-05)."""
+    ensure_open(room)
+    reservation = room.seats.cancel_reservation(player_id)
+    if reservation is not None:
+        room.chips_in -= reservation.stack
+        room.emit_room()
+        return Reply.accepted(seat=None)
+    seat = room.seats.seat_of(player_id)
+    if seat is None:
+        raise Refusal("not_seated", NOT_SEATED, "R-RM-01")
+    occupant = room.seats.get(seat)
+    assert occupant is not None
+    hand = room.hand
+    in_hand = hand is not None and hand.players.get(seat) == player_id
+    if hand is not None and in_hand and hand.phase is Phase.COMMITTED:
+        room.cancel_committed_hand(f"seat {seat} left before the deal")
+        in_hand = False
+    if room.ranking is not None and occupant.player_id not in room.ranking.eliminated:
+        eliminate_leaver(room, occupant, in_hand)
+    if in_hand:
+        occupant.leave_after_hand = True
+        room.auto_act_for(seat)
+    else:
+        room.seats.remove(seat)
+        room.player_left(occupant)
+        room.cancel_timer(f"absence:{player_id}")
+    room.emit_room()
+    if room.hand is None:
+        room.wake()
+    return Reply.accepted(seat=seat, reason=reason, after_hand=in_hand)
