@@ -23,7 +23,7 @@ import json
 import random
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -97,7 +97,7 @@ def bluff_probability(bet: float, pot: float, fold: float) -> float:
 @cache
 def pushfold_chart() -> dict[int, tuple[frozenset[str], frozenset[str]]]:
     """Stack in big blinds -> (classes pushed from the small blind, classes called)."""
-    text = resources.files("ahiko.bots").joinpath("data/pushfold_hu.json").read_text()
+    text = (Path(__file__).parent / "data" / "pushfold_hu.json").read_text()
     data = json.loads(text)["stacks_bb"]
     return {int(k): (frozenset(v["push"]), frozenset(v["call"])) for k, v in data.items()}
 

@@ -516,6 +516,7 @@ class Room:
         net = {s: final[s] - hand.start_stacks[s] for s in final}
         if self.archive is not None:
             self.archive.hand_finished(self, hand)
+        self._bots_observe(hand)
         self.hooks.on_hand_end(
             self, hand.hand_no, {"stacks": final, "net": net, "players": dict(hand.players)}
         )
@@ -533,6 +534,21 @@ class Room:
         if self.is_tournament and self._tournament_over():
             return
         self.schedule_next_hand()
+
+    def _bots_observe(self, hand: TableHand) -> None:
+        """Bots with a memory (``observe``) get their own final view of the hand, with the
+        players' public names: what they learn lives as long as they sit here (issue 18)."""
+        names: dict[str, str] = {}
+        for seat, player_id in hand.players.items():
+            occupant = self.seats.get(seat)
+            if occupant is not None and occupant.player_id == player_id:
+                names[str(seat)] = occupant.name
+            else:
+                names[str(seat)] = self.departed_names.get(player_id, "")
+        for seat, player_id in hand.players.items():
+            observe = getattr(self.bots.get(player_id), "observe", None)
+            if observe is not None:
+                observe({**(hand.view(seat) or {}), "players": names})
 
     def player_left(self, occupant: Occupant) -> None:
         self.chips_out += occupant.stack
