@@ -272,7 +272,9 @@ class HoldemHardBot:
                 return check_or_fold(legal)
             if pct <= open_pct:
                 short = sit.effective_stack <= 12 * bb
-                return aggressive(legal, legal.max_to if short else 2.5 * bb)
+                # Against a big blind that folds whatever the size, the smallest raise steals.
+                size = 2.0 * bb if heads_up and read.call_raise <= 0.25 else 2.5 * bb
+                return aggressive(legal, legal.max_to if short else size)
             return check_or_fold(legal)
         p = price(sit)
         value_cut = 0.6 if raises == 1 else 0.58
