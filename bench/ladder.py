@@ -111,27 +111,42 @@ def styles(args: argparse.Namespace, figures: dict[str, float | int | str]) -> N
         figures[f"{variant}_vs_{style}_hard_normal_easy_ordered"] = "yes" if ordered else "no"
 
 
+def _adapt(job: tuple[str, str, int, int, int]) -> tuple[MatchResult, MatchResult, MatchResult]:
+    variant, style, n, session, seed = job
+    return run_paired(
+        variant, "hard", "ahiko.bots.levels:HardNoMemoryBot", STYLES[style], n, seed, 100, 1,
+        session, BOT_SECRET,
+    )  # fmt: skip
+
+
 def sessions(args: argparse.Namespace, figures: dict[str, float | int | str]) -> None:
+    """One match pair per process (a session of 2,000 deals cannot be split)."""
+    jobs = []
     for variant in args.variants.split(","):
         for i, style in enumerate(ADAPT_STYLES):
             if args.only and args.only not in f"{variant}:{style}":
                 continue
             n = max(2, round(ADAPT_PAIRS * args.scale))
-            session = min(ADAPT_SESSION, n)
-            t0 = time.perf_counter()
-            on, off, diff = run_paired(
-                variant, "hard", "ahiko.bots.levels:HardNoMemoryBot", STYLES[style], n,
-                501 + i, 100, args.workers, session, BOT_SECRET,
-            )  # fmt: skip
-            key = f"{variant}_adaptive_vs_{style}"
-            _record(figures, key, on)
-            _record(figures, f"{variant}_memory_off_vs_{style}", off)
-            _record(figures, f"{key}_minus_memory_off", diff)
-            figures[f"{key}_session_deals"] = session
-            figures[f"{key}_met"] = "yes" if diff.ci95_low > 0 else "no"
-            _say(args, f"{variant}:{style:7} adaptive {on.bb_per_100:+.1f}, memory off "
-                 f"{off.bb_per_100:+.1f}, difference {diff.bb_per_100:+.1f} "
-                 f"[{diff.ci95_low:+.1f}, {diff.ci95_high:+.1f}] ({time.perf_counter() - t0:.0f} s)")  # fmt: skip
+            jobs.append((variant, style, n, min(ADAPT_SESSION, n), 501 + i))
+    t0 = time.perf_counter()
+    if args.workers > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+            results = pool.map(_adapt, jobs)
+    else:
+        results = [_adapt(job) for job in jobs]
+    for (variant, style, _, session, _), (on, off, diff) in zip(jobs, results, strict=True):
+        key = f"{variant}_adaptive_vs_{style}"
+        _record(figures, key, on)
+        _record(figures, f"{variant}_memory_off_vs_{style}", off)
+        _record(figures, f"{key}_minus_memory_off", diff)
+        figures[f"{key}_session_deals"] = session
+        figures[f"{key}_met"] = "yes" if diff.ci95_low > 0 else "no"
+        _say(args, f"{variant}:{style:7} adaptive {on.bb_per_100:+.1f}, memory off "
+             f"{off.bb_per_100:+.1f}, difference {diff.bb_per_100:+.1f} "
+             f"[{diff.ci95_low:+.1f}, {diff.ci95_high:+.1f}]")  # fmt: skip
+    _say(args, f"({time.perf_counter() - t0:.0f} s)")
 
 
 def main() -> int:

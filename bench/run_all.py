@@ -40,6 +40,23 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         " draw easy-random >= 50, normal-easy >= 5, hard-normal >= 3",
     ),
     (
+        "styles",
+        "bench/ladder.py",
+        ["--styles", "--workers", "2"],
+        1,
+        "issue 18, both variants, sessions of 500 deals: Hard's 95% lower bound > 0 against"
+        " each style; Hard > Normal > Easy in the means; against the any-two jammer Hard >= 85%"
+        " of the best response's win rate on the same deals",
+    ),
+    (
+        "adaptation",
+        "bench/ladder.py",
+        ["--sessions", "--workers", "2"],
+        1,
+        "issue 18, sessions of 2,000 deals: adaptive Hard minus memory-off Hard (same deals and"
+        " bot rngs) against the maniac, the nit and the jammer, 95% lower bound > 0",
+    ),
+    (
         "bot threads",
         "bench/bot_threads.py",
         [],
@@ -147,7 +164,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
         "--only",
-        help="run only the benchmarks whose label contains this text (engine, bots, bot threads, ladder, load, crash)",
+        help="run only the benchmarks whose label contains this text (engine, bots, bot threads, ladder, styles, adaptation, load, crash)",
     )
     args = parser.parse_args()
     sections = []
