@@ -40,21 +40,28 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         " draw easy-random >= 50, normal-easy >= 5, hard-normal >= 3",
     ),
     (
-        "styles",
+        "styles holdem",
         "bench/ladder.py",
-        ["--styles", "--workers", "2"],
+        ["--styles", "--variants", "holdem", "--workers", "2"],
         1,
-        "issue 18, both variants, sessions of 500 deals: Hard's 95% lower bound > 0 against"
-        " each style; Hard > Normal > Easy in the means; against the any-two jammer Hard >= 85%"
-        " of the best response's win rate on the same deals",
+        "issue 18, sessions of 500 deals: Hard's 95% lower bound > 0 against each style; Hard >"
+        " Normal > Easy in the means; against the any-two jammer Hard >= 85% of the best"
+        " response's win rate on the same deals",
+    ),
+    (
+        "styles draw",
+        "bench/ladder.py",
+        ["--styles", "--variants", "draw", "--workers", "2"],
+        1,
+        "issue 18, as styles holdem, five-card draw (big bets/100)",
     ),
     (
         "adaptation",
         "bench/ladder.py",
-        ["--sessions", "--workers", "2"],
+        ["--sessions", "--variants", "holdem", "--workers", "2"],
         1,
         "issue 18, sessions of 2,000 deals: adaptive Hard minus memory-off Hard (same deals and"
-        " bot rngs) against the maniac, the nit and the jammer, 95% lower bound > 0",
+        " bot rngs) against the maniac, the nit and the jammer (hold'em), 95% lower bound > 0",
     ),
     (
         "bot threads",
