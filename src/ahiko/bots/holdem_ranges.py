@@ -60,6 +60,7 @@ class Reads:
     call_raise: float = 0.5  # continues against one raise
     call_reraise: float = 0.15
     bet: float = 0.3  # bets after the flop when nobody has
+    bet_late: float = 0.3  # ... on the turn and the river
     cbet: float = 0.6
     raise_bet: float = 0.1
     call_bet: float = 0.55  # calls a bet after the flop
@@ -76,6 +77,7 @@ def reads_from(stats: OpponentStats, weight: float = READS_WEIGHT) -> Reads:
     open_share = rate(stats.opens, stats.open_chances, 0.75, weight) if stats.open_chances else None
     reraise = rate(stats.reraises, stats.reraise_chances, d.reraise, weight)
     bet = rate(stats.bets, stats.bet_chances, d.bet, weight)
+    bet_late = rate(stats.late_bets, stats.late_bet_chances, d.bet_late, weight)
     raise_bet = rate(stats.raises_of_bet, stats.faced_bets, d.raise_bet, weight)
     fold_bet = rate(stats.folds_to_bet, stats.faced_bets, 1 - d.call_bet - d.raise_bet, weight)
     fold_raise = rate(stats.folds_to_raise, stats.fold_to_raise_chances, 1 - d.call_raise, weight)
@@ -92,6 +94,7 @@ def reads_from(stats: OpponentStats, weight: float = READS_WEIGHT) -> Reads:
         call_raise=max(0.05, 1.0 - fold_raise),
         call_reraise=max(0.05, min(1.0, (1.0 - fold_raise) * d.call_reraise / d.call_raise)),
         bet=min(1.0, bet),
+        bet_late=min(1.0, bet_late),
         cbet=min(1.0, 2.0 * bet),
         raise_bet=raise_bet,
         call_bet=max(0.05, min(1.0, 1.0 - fold_bet)),
@@ -131,13 +134,14 @@ def _preflop_factor(
 
 
 def _postflop_factor(
-    rank_from_top: float, kind: str, raises_before: int, cbet: bool, reads: Reads
+    rank_from_top: float, kind: str, raises_before: int, cbet: bool, reads: Reads, late: bool
 ) -> float:
     if kind in AGGRESSIVE:
         if cbet:  # the pre-flop raiser's first bet on the flop: often made with anything
             return 1.0 if rank_from_top <= reads.cbet else min(1.0, 0.3 * reads.tail)
         if raises_before == 0:
-            return 1.0 if rank_from_top <= reads.bet else min(1.0, 0.1 * reads.tail)
+            cut = reads.bet_late if late else reads.bet
+            return 1.0 if rank_from_top <= cut else min(1.0, 0.1 * reads.tail)
         cut = reads.raise_bet if raises_before == 1 else reads.raise_bet / 2
         return 1.0 if rank_from_top <= cut else min(1.0, 0.02 * reads.tail)
     if kind == "call":
@@ -213,8 +217,10 @@ def opponent_ranges(
                 rank_cache[key] = _ranks_from_top(weights, board)
             ranks = rank_cache[key]
             cbet = street == "flop" and before == 0 and act.seat == preflop_raiser
+            late = street in ("turn", "river")
             factors = {
-                c: _postflop_factor(ranks.get(c, 1.0), act.kind, before, cbet, r) for c in weights
+                c: _postflop_factor(ranks.get(c, 1.0), act.kind, before, cbet, r, late)
+                for c in weights
             }
         _reweigh(weights, factors)
     return ranges

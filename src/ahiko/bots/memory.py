@@ -54,6 +54,8 @@ class OpponentStats:
     faced_allin: int = 0
     bet_chances: int = 0  # after the flop (draw), nobody had bet on the street
     bets: int = 0
+    late_bet_chances: int = 0  # ... on the turn and the river only (hold'em)
+    late_bets: int = 0
     faced_bets: int = 0  # after the flop (draw), facing a bet or raise
     folds_to_bet: int = 0
     calls_of_bet: int = 0
@@ -282,6 +284,9 @@ def _read_actions(
                 if street_bet == 0:
                     rec.bet_chances += 1
                     rec.bets += int(act in AGGRESSIVE)
+                    if street in ("turn", "river"):
+                        rec.late_bet_chances += 1
+                        rec.late_bets += int(act in AGGRESSIVE)
                 else:
                     rec.faced_bets += 1
                     rec.folds_to_bet += int(act == "fold")
