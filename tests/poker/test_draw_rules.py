@@ -215,3 +215,22 @@ def test_R_DR_09_match_ends_after_the_configured_number_of_hands() -> None:
 def test_R_DR_03_deck_layout_for_replacements() -> None:
     deck = draw_deck(["Ah Ad 2c 3c 4c", "Kh Kd 5c 6c 7c"], "As")
     assert deck[10] == parse_cards("As")[0]
+
+
+def test_R_TM_04_a_draw_forfeit_waits_for_the_betting_turn() -> None:
+    hand = draw([100, 100, 100])
+    while not hand.legal_actions().is_draw_phase:
+        legal = hand.legal_actions()
+        hand.act(legal.seat, Action.check() if legal.can_check else Action.call())
+    seat = hand.to_act
+    assert seat is not None
+    with pytest.raises(IllegalAction, match="it is the draw"):
+        hand.forfeit(seat)
+    hand.act(seat, Action.discard(()))
+    while hand.legal_actions().is_draw_phase:
+        hand.act(hand.legal_actions().seat, Action.discard(()))
+    first = hand.legal_actions().seat
+    hand.forfeit(first)
+    assert view(hand, None)["seats"][hand.dealt_seats.index(first)]["status"] == "folded"
+    again = DrawHand.from_events(hand.events)
+    assert again.events == hand.events

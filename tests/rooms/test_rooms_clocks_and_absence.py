@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rooms_helpers import Table, holdem_config
+from rooms_helpers import Table, draw_config, holdem_config
 
 from ahiko.poker.actions import Action
 from ahiko.rooms import commands as c
@@ -102,3 +102,46 @@ def test_R_TM_06_an_expiring_room_deals_the_remaining_cards_and_resolves_the_pot
     assert hand.is_over and len(hand.view(None)["board"]) == 5  # type: ignore[index]
     assert t.room.status is RoomStatus.CLOSED
     assert sum(t.room.closed_stacks.values()) == 3000
+
+
+def absentee_forfeits(t: Table, absent: str) -> None:
+    """``absent`` disconnects at once and stays away past the absence deadline while the
+    others check along; at its next betting turn it folds though it could check (R-TM-04)."""
+    hand = t.room.hand
+    assert hand is not None
+    seat = hand.seat_of(absent)
+    t.disconnect(absent)
+    t.advance(120)  # the withdrawal begins (R-TM-03): the seat is still in the hand
+    assert t.room.seats.get(seat).leave_after_hand  # type: ignore[arg-type, union-attr]
+    while t.room.hand is hand and hand.to_act is not None:
+        if hand.to_act == seat:
+            t.advance(0)  # its answer is queued; nothing else to do
+            assert hand.to_act != seat, "the absentee's turn was not answered at once"
+            continue
+        t.passive()
+    assert hand.is_over
+    view_seat = hand.view(None)["seats"][hand.dealt_seats.index(seat)]  # type: ignore[index]
+    assert view_seat["status"] == "folded"
+    result = hand.hand.result
+    assert result is not None
+    assert all(seat not in pot.eligible and seat not in pot.winners for pot in result.pots)
+    assert t.room.seats.seat_of(absent) is None  # left at the end of the hand
+    t.assert_chips_conserved()
+
+
+def test_R_TM_04_an_absentee_still_contesting_folds_after_the_absence_deadline() -> None:
+    """Hold'em, no deadline: caio (the big blind, never facing a bet) is withdrawn at 120 s;
+    at his turn he folds where he could check, so he cannot reach the showdown and win."""
+    t = three_handed()
+    assert t.room.hand is not None and t.room.hand.hand.big_blind_seat == 2  # type: ignore[attr-defined]
+    absentee_forfeits(t, "caio")
+
+
+def test_R_TM_04_an_absentee_folds_in_five_card_draw_too() -> None:
+    t = Table(draw_config())
+    t.join("host", 0)
+    t.join("bia", 1)
+    t.join("caio", 2)
+    t.ok(c.Start("host"))
+    t.to_deal()
+    absentee_forfeits(t, "bia")

@@ -92,6 +92,7 @@ class Room:
         self._running_since: float | None = None
         self._running_total = 0.0
         self._auto_act: set[int] = set()  # seats that act by the timeout rule at once
+        self._forfeiting: set[int] = set()  # withdrawn absentees: they fold (R-TM-04)
         self._expiring = False  # R-TM-06: out of time; the current hand is run out
         self._bot_count = 0
         self._pending: deque[Callable[[], None]] = deque()
@@ -321,6 +322,7 @@ class Room:
         )
         self.last_hand = None
         self._auto_act.clear()
+        self._forfeiting.clear()
         commitment = self.hand.commitment()
         delay = self.config.timing.commitment_display_s
         self.emit(
@@ -448,6 +450,10 @@ class Room:
         legal = hand.legal()
         if legal.is_draw_phase:
             action = Action.discard(())
+        elif seat in self._forfeiting:  # R-TM-04: the absentee still contesting folds
+            before = hand.deal_state
+            self.after_events(hand, hand.forfeit(seat), before)
+            return
         elif legal.can_check:
             action = Action.check()
         elif self._expiring and legal.can_call:
@@ -668,10 +674,14 @@ class Room:
     def is_auto_acting(self, seat: int) -> bool:
         return seat in self._auto_act
 
-    def auto_act_for(self, seat: int) -> None:
-        """From now on this seat's decisions follow the timeout rule at once (a leaver, a
-        withdrawn absentee). An all-in has no decisions left and is never cancelled (R-TM-04)."""
+    def auto_act_for(self, seat: int, *, forfeit: bool = False) -> None:
+        """From now on this seat's decisions follow the timeout rule at once (a leaver), or,
+        with ``forfeit`` (a withdrawn absentee, R-TM-04), it folds at its next betting turn
+        even where it could check. An all-in has no decisions left and is never cancelled:
+        it waits for the pots (R-TM-04)."""
         self._auto_act.add(seat)
+        if forfeit:
+            self._forfeiting.add(seat)
         hand = self.hand
         if hand is not None and hand.phase is Phase.DEALT and hand.to_act == seat:
             self.later(lambda: self._auto_answer(hand, seat))

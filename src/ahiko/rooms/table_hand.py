@@ -141,6 +141,11 @@ class TableHand:
         self.track(events)
         return events
 
+    def forfeit(self, seat: int) -> list[Event]:
+        events = list(self.hand.forfeit(seat))
+        self.track(events)
+        return events
+
     def show(self, seat: int) -> list[Event]:
         events = list(self.hand.show(seat))
         self.track(events)
