@@ -234,3 +234,16 @@ def test_R_TM_04_a_draw_forfeit_waits_for_the_betting_turn() -> None:
     assert view(hand, None)["seats"][hand.dealt_seats.index(first)]["status"] == "folded"
     again = DrawHand.from_events(hand.events)
     assert again.events == hand.events
+
+
+def test_R_TM_06_D_stop_betting_in_draw_goes_to_the_showdown_and_replays() -> None:
+    hand = draw([100, 100, 100])
+    first = hand.legal_actions().seat
+    hand.act(first, Action.bet(10))
+    events = hand.stop_betting()
+    assert events[0].kind == "betting_stopped" and hand.is_over
+    assert [(e.seat, e.amount) for e in events if e.kind == "bet_returned"] == [(first, 10)]  # type: ignore[attr-defined]
+    assert hand.result is not None and hand.result.showdown
+    assert not any(e.kind == "discarded" for e in hand.events)  # no draw after the stop
+    assert DrawHand.from_events(hand.events).events == hand.events
+    assert hand.stop_betting() == []  # a hand already over is left alone

@@ -145,3 +145,59 @@ def test_R_TM_04_an_absentee_folds_in_five_card_draw_too() -> None:
     t.ok(c.Start("host"))
     t.to_deal()
     absentee_forfeits(t, "bia")
+
+
+def test_R_TM_06_D_an_expiring_room_returns_an_unanswered_raise_and_calls_for_nobody() -> None:
+    """The room's time runs out while the host's raise to 600 is pending: the betting stops
+    where it stands. Nobody calls it on behalf of the players who never answered: the 590
+    nobody matched goes back, bia and caio stay in with their blinds, the board is dealt and
+    the pots formed (15 three-way, 10 host-caio) are resolved before the balances return."""
+    t = three_handed(limit_minutes=0.5)
+    hand = t.room.hand
+    assert hand is not None and hand.to_act == 0  # the host, on the button
+    t.act(Action.raise_to(600))
+    t.advance(30)
+    engine = hand.hand
+    assert engine.is_over and len(engine.board) == 5
+    kinds = [e.kind for e in engine.events]
+    stop = kinds.index("betting_stopped")
+    assert [e for e in engine.events[stop:] if e.kind == "action"] == []  # nobody called
+    returned = [e for e in engine.events if e.kind == "bet_returned"]
+    assert [(e.seat, e.amount) for e in returned] == [(0, 590)]  # type: ignore[attr-defined]
+    result = engine.result
+    assert result is not None
+    assert [(p.amount, set(p.eligible)) for p in result.pots] == [(15, {0, 1, 2}), (10, {0, 2})]
+    assert t.room.status is RoomStatus.CLOSED
+    assert sum(t.room.closed_stacks.values()) == 3000
+    again = type(engine).from_events(engine.events)  # the archive replays it
+    assert again.events == engine.events
+
+
+def test_R_TM_06_D_an_empty_room_expiring_mid_hand_settles_the_pots_it_formed() -> None:
+    """R-RM-09: everyone disconnects mid-hand; two minutes later the room expires like a
+    time limit: the bets matched stay in the pots and are resolved, the unmatched go back."""
+    t = three_handed()
+    hand = t.room.hand
+    assert hand is not None
+    t.act(Action.raise_to(100))
+    t.act(Action.call())  # bia calls 100
+    for pid in ("host", "bia", "caio"):
+        t.disconnect(pid)
+    t.advance(120)
+    engine = hand.hand
+    assert engine.is_over and t.room.status is RoomStatus.CLOSED
+    result = engine.result
+    assert result is not None and sum(p.amount for p in result.pots) == 210  # 100+100+10
+    final = engine.stacks
+    assert sum(final.values()) == 3000
+    assert sorted(final.values()) != [1000, 1000, 1000]  # the pots were resolved
+    assert final[2] == 990  # caio's big blind stays in the pot he never answered
+    t.assert_chips_conserved()
+
+
+def test_R_RM_08_the_hosts_close_mid_hand_still_returns_the_bets() -> None:
+    t = three_handed()
+    t.act(Action.raise_to(100))
+    t.act(Action.call())
+    t.ok(c.Close("host"))
+    assert t.room.closed_stacks == {"host": 1000, "bia": 1000, "caio": 1000}

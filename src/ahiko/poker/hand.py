@@ -21,6 +21,7 @@ from .events import (
     ActionTaken,
     AntePosted,
     BetReturned,
+    BettingStopped,
     CardsShown,
     Discarded,
     Event,
@@ -97,6 +98,7 @@ class BaseHand(Generic[ConfigT]):
         self.street = ""
         self.round: BettingRound | None = None
         self.result: HandResult | None = None
+        self.halted = False  # R-TM-06 D: betting stopped; the hand runs out to the pots
         self.log: list[Event] = []
         self._seats_given = seats
         self._stacks_given = stacks
@@ -196,6 +198,22 @@ class BaseHand(Generic[ConfigT]):
         self._apply(i, _FORFEIT)
         return self.log[mark:]
 
+    def stop_betting(self, reason: str = "room_expired") -> list[Event]:
+        """R-TM-06 D: the room expired. The betting round in progress stops where it
+        stands: an amount nobody matched goes back (R-PT-03), players who had not answered
+        stay in with what they had put in, the remaining cards are dealt without betting and
+        the pots formed are resolved. Nothing happens to a hand already over."""
+        if self.result is not None or self.halted:
+            return []
+        mark = len(self.log)
+        self.halted = True
+        self.log.append(BettingStopped(reason))
+        if self.round is not None:
+            self.round.queue = []
+            self.round._legal_cache = None
+        self._advance()
+        return self.log[mark:]
+
     def fold_or_forfeit(self, seat: int) -> list[Event]:
         """A logged fold, replayed: a fold, or a forfeit where the seat could have checked."""
         self._check_seat(seat)
@@ -250,6 +268,8 @@ class BaseHand(Generic[ConfigT]):
                     hand.act(event.seat, Action(ActionKind(event.action), event.amount))
             elif isinstance(event, Discarded) and hand.to_act is not None:
                 hand.act(event.seat, Action.discard(event.cards))
+            elif isinstance(event, BettingStopped):
+                hand.stop_betting(event.reason)
             elif isinstance(event, CardsShown) and event.reason == "voluntary":
                 hand.show(event.seat)
         if hand.log != list(events):

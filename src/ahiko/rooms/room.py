@@ -94,6 +94,7 @@ class Room:
         self._auto_act: set[int] = set()  # seats that act by the timeout rule at once
         self._forfeiting: set[int] = set()  # withdrawn absentees: they fold (R-TM-04)
         self._expiring = False  # R-TM-06: out of time; the current hand is run out
+        self._expiry_reason = "limit"
         self._bot_count = 0
         self._pending: deque[Callable[[], None]] = deque()
         self._busy = False
@@ -443,8 +444,8 @@ class Room:
         return {"seat": hand.to_act, "seconds_left": round(left, 3)}
 
     def _auto_answer(self, hand: TableHand, seat: int) -> None:
-        """R-TM-01 / R-TN-06: check when nothing is pending, else fold; a room out of time
-        (R-TM-06) checks or calls so the board runs out to a showdown."""
+        """R-TM-01 / R-TN-06: check when nothing is pending, else fold; a withdrawn absentee
+        folds (R-TM-04)."""
         if self.hand is not hand or hand.to_act != seat or self.status is not RoomStatus.RUNNING:
             return
         legal = hand.legal()
@@ -456,8 +457,6 @@ class Room:
             return
         elif legal.can_check:
             action = Action.check()
-        elif self._expiring and legal.can_call:
-            action = Action.call()
         else:
             action = Action.fold()
         self.apply_action(seat, action)
@@ -534,7 +533,7 @@ class Room:
             self.player_left(occupant)
         self.emit_room()
         if self._expiring:
-            self._close("limit")
+            self._close(self._expiry_reason)
             return
         if self.is_tournament and self._tournament_over():
             return
@@ -554,17 +553,24 @@ class Room:
             minutes is not None and self.running_seconds >= minutes * 60
         )
 
-    def _expire(self) -> None:
-        """R-RM-18 / R-TM-06: out of time. A hand in play is run out and settled first."""
+    def _expire(self, reason: str = "limit") -> None:
+        """R-RM-18 / R-TM-06 (D): the room expires (its time limit, or an empty recreational
+        room's two minutes, R-RM-09). A hand in play stops betting where it stands and is
+        run out and settled (``stop_betting``) before the balances return."""
         if not self.is_open:
             return
         hand = self.hand
-        if hand is not None and hand.phase is Phase.DEALT:
+        if hand is not None and hand.phase is Phase.DEALT and not hand.is_over:
             self._expiring = True
-            self.arm_turn()
+            self._expiry_reason = reason
+            before = hand.deal_state
+            self.after_events(hand, hand.stop_betting(), before)
             return
         self.cancel_committed_hand("room time limit reached")
-        self._close("limit")
+        self._close(reason)
+
+    def expire(self, reason: str) -> None:
+        self._expire(reason)
 
     def _tournament_over(self) -> bool:
         return finish_if_won(self)

@@ -146,6 +146,11 @@ class TableHand:
         self.track(events)
         return events
 
+    def stop_betting(self) -> list[Event]:
+        events = list(self.hand.stop_betting())
+        self.track(events)
+        return events
+
     def show(self, seat: int) -> list[Event]:
         events = list(self.hand.show(seat))
         self.track(events)
