@@ -155,8 +155,12 @@ def test_R_DR_07_folded_player_sees_no_opponent_cards() -> None:
     folded = view(hand, 2)
     assert [s["cards"] for s in folded["seats"]] == [None, None, ["Qh", "Qd", "8c", "9c", "Tc"]]
     assert all(e.get("cards") is None for e in folded["history"] if e["kind"] == "cards_shown")
-    assert all(e["hand_names"] == {} for e in folded["history"] if e["kind"] == "pot_awarded")
-    assert view(hand, None)["seats"][0]["cards"] == ["Ah", "Ad", "2c", "3c", "4c"]
+    names = [e["hand_names"] for e in folded["history"] if e["kind"] == "pot_awarded"]
+    assert names == [{"0": {"pt-BR": "Par", "en": "Pair"}}]  # R-DR-07 D: the category only
+    assert view(hand, 0)["history"][-2]["hand_names"]["0"]["en"] == "Pair of aces"
+    spectator = view(hand, None)  # R-DR-07 D: a spectator is blind to the shown cards too
+    assert [s["cards"] for s in spectator["seats"]] == [None, None, None]
+    assert all(e["cards"] is None for e in spectator["history"] if e["kind"] == "cards_shown")
     with pytest.raises(IllegalAction, match="hand is over"):
         hand.act(2, Action.check())
 

@@ -236,6 +236,10 @@ class Visibility:
 
 def _visibility(hand: ArchivedHand, seat: int) -> Visibility:
     deck = [format_card(c) for c in hand.deal["deck"]]
+    folded = any(
+        e["kind"] == "action" and e["seat"] == seat and e["action"] == "fold" for e in hand.events
+    )
+    blind = hand.variant == "draw" and folded  # R-DR-07 D: no shown hand for a folded player
     dealt: dict[int, set[str]] = {}
     allowed: set[str] = set()
     positions: set[int] = set()
@@ -257,7 +261,7 @@ def _visibility(hand: ArchivedHand, seat: int) -> Visibility:
             if event["seat"] == seat:
                 allowed.update(new)
                 positions.update(event["positions"])
-        elif kind == "cards_shown":
+        elif kind == "cards_shown" and (not blind or event["seat"] == seat):
             shown = [_text(c) for c in event["cards"]]
             allowed.update(shown)
             positions.update(deck.index(c) for c in shown)
@@ -451,10 +455,14 @@ def test_R_DR_07_a_folded_draw_player_replays_no_showdown_cards(viewer):
     )
     assert {format_card(c) for c in mine} <= cards
     others = set().union(*(c for s, c in dealt.items() if s != viewer))
-    if viewer == 0:  # folded: sees neither the shown hands nor who won with what
+    if viewer == 0:  # folded: sees neither the shown hands nor what exactly they made
         assert not cards & others
         awards = [e for e in replay["events"] if e["kind"] == "pot_awarded"]
-        assert awards and all(set(a["hand_names"]) <= {"0"} for a in awards)
+        categories = {"Carta alta", "Par", "Dois pares", "Trinca", "Sequência", "Flush"}
+        categories |= {"Full house", "Quadra", "Straight flush"}
+        assert awards and all(  # R-DR-07 D: each shown hand's category, nothing more
+            n["pt-BR"] in categories for a in awards for s, n in a["hand_names"].items()
+        )
     else:
         assert cards & others == shown & others
         own_draw = next(e for e in replay["events"] if e["kind"] == "discarded" and e["seat"] == 1)

@@ -241,6 +241,26 @@ def _names_of_key(key: int) -> tuple[tuple[str, str], ...]:
     return tuple((lang, value.name(lang)) for lang in LANGUAGES)
 
 
+_CATEGORY_NAMES = {
+    HandCategory.HIGH_CARD: ("Carta alta", "High card"),
+    HandCategory.PAIR: ("Par", "Pair"),
+    HandCategory.TWO_PAIR: ("Dois pares", "Two pair"),
+    HandCategory.THREE_OF_A_KIND: ("Trinca", "Three of a kind"),
+    HandCategory.STRAIGHT: ("Sequência", "Straight"),
+    HandCategory.FLUSH: ("Flush", "Flush"),
+    HandCategory.FULL_HOUSE: ("Full house", "Full house"),
+    HandCategory.FOUR_OF_A_KIND: ("Quadra", "Four of a kind"),
+    HandCategory.STRAIGHT_FLUSH: ("Straight flush", "Straight flush"),
+}
+
+
+def category_names(strength: int) -> dict[str, str]:
+    """The category alone (R-RK-01), in pt-BR and en, of a ``hand_strength`` value: what a
+    viewer who may not see a shown hand learns of it (R-DR-07 D)."""
+    pt, en = _CATEGORY_NAMES[HandCategory(strength >> 24)]
+    return {"pt-BR": pt, "en": en}
+
+
 def strength_names(strength: int) -> dict[str, str]:
     """Readable names, in every language, of a ``hand_strength`` value."""
     return dict(_names_of_key(strength >> _NAME_SHIFT))
