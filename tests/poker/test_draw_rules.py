@@ -155,9 +155,9 @@ def test_R_DR_07_folded_player_sees_no_opponent_cards() -> None:
     folded = view(hand, 2)
     assert [s["cards"] for s in folded["seats"]] == [None, None, ["Qh", "Qd", "8c", "9c", "Tc"]]
     assert all(e.get("cards") is None for e in folded["history"] if e["kind"] == "cards_shown")
-    names = [e["hand_names"] for e in folded["history"] if e["kind"] == "pot_awarded"]
-    assert names == [{"0": {"pt-BR": "Par", "en": "Pair"}}]  # R-DR-07 D: the category only
-    assert view(hand, 0)["history"][-2]["hand_names"]["0"]["en"] == "Pair of aces"
+    hands = [e["hands"] for e in folded["history"] if e["kind"] == "pot_awarded"]
+    assert hands == [{"0": {"category": 1, "ranks": []}}]  # R-DR-07 D: the category only
+    assert view(hand, 0)["history"][-2]["hands"]["0"]["ranks"] == [12, 2, 1, 0]  # aces, 4 3 2
     spectator = view(hand, None)  # R-DR-07 D: a spectator is blind to the shown cards too
     assert [s["cards"] for s in spectator["seats"]] == [None, None, None]
     assert all(e["cards"] is None for e in spectator["history"] if e["kind"] == "cards_shown")

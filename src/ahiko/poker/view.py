@@ -22,7 +22,8 @@ voluntarily; mucked cards stay private. In five-card draw a folded player sees n
 cards at all, shown ones included, and neither does a spectator (R-DR-07 D): they get each
 shown hand's category instead of its name. ``pots`` are the chips already gathered from
 finished betting rounds (or the awarded pots once the hand is over); current bets are in
-each seat's ``bet``.
+each seat's ``bet``. During five-card draw's draw every bet is gathered and a seat that has
+drawn shows ``last_action`` {"kind": "discard", "amount": cards drawn}.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ from .cards import format_card
 from .events import CardsShown, PotAwarded, public_event_dict
 from .hand import AnyHand
 from .pots import build_pots
-from .ranking import category_names, hand_strength
 
 
 def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dict[str, Any]:
@@ -44,12 +44,18 @@ def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dic
     view); :func:`public_history` gives just the entries a caller has not sent yet."""
     me = _index_of(hand, viewer)
     blind_to_others = _blind_to_others(hand, me)
-    betting = hand.round
+    # A closed betting round's bets are in the pot: at five-card draw's draw the pre-draw
+    # round is over (its bets gathered, its last actions replaced by the draw), as hold'em's
+    # are when the next street is dealt.
+    drawing = hand.variant == "draw" and hand.street == "draw"
+    betting = None if drawing else hand.round
     round_bets = betting.bets if betting is not None else [0] * hand.n
     seats = []
     for i, seat in enumerate(hand.order):
         visible = i == me or (i in hand.shown and not blind_to_others)
         last = betting.last_action[i] if betting is not None else None
+        if drawing and i in hand.discard_counts:
+            last = ("discard", hand.discard_counts[i])
         if hand.folded[i]:
             status = "folded"
         elif hand.chips[i] == 0:
@@ -99,8 +105,7 @@ def public_history(hand: AnyHand, viewer: int | None, start: int = 0) -> list[di
     me = _index_of(hand, viewer)
     blind_to_others = _blind_to_others(hand, me)
     my_seat = hand.order[me] if me is not None else None
-    categories = _categories(hand) if blind_to_others else {}
-    return [_public(e, blind_to_others, my_seat, categories) for e in hand.log[start:]]
+    return [_public(e, blind_to_others, my_seat) for e in hand.log[start:]]
 
 
 def _index_of(hand: AnyHand, viewer: int | None) -> int | None:
@@ -135,25 +140,14 @@ def _pots(hand: AnyHand, round_bets: list[int]) -> list[dict[str, Any]]:
     ]
 
 
-def _categories(hand: AnyHand) -> dict[str, dict[str, str]]:
-    """Each shown hand's category only (R-DR-07 D), by seat as text: "Two pair", not which
-    pairs."""
-    return {str(hand.order[i]): category_names(hand_strength(hand.holes[i])) for i in hand.shown}
-
-
-def _public(
-    event: Any,
-    blind_to_others: bool,
-    my_seat: int | None,
-    categories: dict[str, dict[str, str]],
-) -> dict[str, Any]:
+def _public(event: Any, blind_to_others: bool, my_seat: int | None) -> dict[str, Any]:
     out = public_event_dict(event)
     if blind_to_others:  # R-DR-07 D: not the cards, only each shown hand's category
         if isinstance(event, CardsShown) and event.seat != my_seat:
             out["cards"] = None
         elif isinstance(event, PotAwarded):
-            out["hand_names"] = {
-                k: v if k == str(my_seat) else categories.get(k, v)
-                for k, v in out["hand_names"].items()
+            out["hands"] = {  # others' hands: the category, not the ranks that decide it
+                k: v if k == str(my_seat) else {"category": v["category"], "ranks": []}
+                for k, v in out["hands"].items()
             }
     return out
