@@ -176,6 +176,7 @@ def test_R_DR_07_D_no_shown_card_reaches_a_folded_player_or_a_spectator() -> Non
             checked["files"] += 4
         for pid in PEOPLE:
             marks[pid] = len(conns[pid].frames)
+
     assert len(archive.hands) >= 200
     assert checked["folded"] >= 200 and checked["shown_while_folded"] >= 50, checked
     assert checked["spectated_showdowns"] >= 50, checked

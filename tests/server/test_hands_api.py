@@ -493,7 +493,10 @@ def test_R_FD_03_proof_files_open_exactly_what_the_release_policy_allows(session
             public_key=bytes.fromhex(public_key),
         )
         assert result.ok and result.exit_code == 0, result.summary
-    assert {"hole", "board", "draw"} <= roles
+    # bia draws in the draw room, so she holds her own draw openings; ana, the folder there,
+    # stands pat and no longer receives the shown draws of a showdown she folded out of
+    # (R-DR-07 D), so for her only hole and board are certain.
+    assert ({"hole", "board", "draw"} if username == "bia" else {"hole", "board"}) <= roles
 
 
 def test_R_FD_03_downloaded_proofs_pass_both_command_line_verifiers(session):
