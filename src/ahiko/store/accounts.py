@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -19,13 +20,19 @@ class UserRecord:
     created_at: datetime
 
 
+def username_key(username: str) -> str:
+    """What makes a username unique: without regard to case or accents ("João" = "joao")."""
+    plain = unicodedata.normalize("NFKD", username)
+    return "".join(c for c in plain if not unicodedata.combining(c)).casefold()
+
+
 def insert_user(conn: Connection, username: str, password_hash: str, now: datetime) -> int:
-    """Raises IntegrityError if the (case-insensitive) username is taken."""
+    """Raises IntegrityError if the username is taken, whatever its case or accents."""
     statement = (
         insert(users)
         .values(
             username=username,
-            username_key=username.lower(),
+            username_key=username_key(username),
             password_hash=password_hash,
             created_at=now,
         )
@@ -39,7 +46,7 @@ def _user(row: object) -> UserRecord:
 
 
 def find_user_by_name(engine: Engine, username: str) -> UserRecord | None:
-    query = select(users).where(users.c.username_key == username.lower())
+    query = select(users).where(users.c.username_key == username_key(username))
     with reading(engine) as conn:
         row = conn.execute(query).first()
     return None if row is None else _user(row)
@@ -93,7 +100,7 @@ def begin_login_attempt(
     concurrent attempts see each other. None (nothing recorded) when refused: the address has
     ``max_per_ip`` failures, or the account has ``max_per_username`` and this address has
     been failing too. Returns the attempt's id, for ``mark_login_succeeded``."""
-    name_key = username.lower()[:64]
+    name_key = username_key(username)[:64]
     ip = ip[:64]
     failed = login_attempts.c.succeeded.is_(False)
     recent = login_attempts.c.at >= since
