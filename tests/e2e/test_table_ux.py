@@ -161,12 +161,13 @@ BOT_STAYED = """(() => { const r = structuredClone(window.fixture.frames[0].room
 @pytest.mark.parametrize("size", SIZES)
 def test_item3_my_turn_shows_a_countdown(browser, static_url, size):
     page = open_fixture(browser, static_url, "holdem_midhand", viewport=SIZES[size])
-    assert page.inner_text(".act-timer") == "Seu tempo: 14 s"
-    assert page.inner_text('[data-seat="3"] .clock-secs') == "14 s"
+    # 14 s were left when the frame came; a loaded machine may take a second to draw it
+    assert page.inner_text(".act-timer") in ("Seu tempo: 14 s", "Seu tempo: 13 s")
+    assert page.inner_text('[data-seat="3"] .clock-secs') in ("14 s", "13 s")
     assert page.locator(".act-timer").is_visible()
     page.wait_for_function(
-        "() => document.querySelector('.act-timer').textContent === 'Seu tempo: 13 s'",
-        timeout=3000,
+        "() => document.querySelector('.act-timer').textContent === 'Seu tempo: 12 s'",
+        timeout=4000,
     )
     close(page)
 
