@@ -21,9 +21,7 @@ from ahiko.poker.actions import Action
 from ahiko.poker.view import view
 
 
-def _final_view(
-    variant: str, actions: list[str], seed: int = 1, viewer: int = 0
-) -> dict[str, Any]:
+def _final_view(variant: str, actions: list[str], seed: int = 1, viewer: int = 0) -> dict[str, Any]:
     """A heads-up hand where the seats play ``actions`` in turn (``jam``, ``call``, ``fold``,
     ``check``, ``bet`` = a pot-sized bet), then check it down; ``viewer``'s final view."""
     deck = list(range(52))
@@ -38,7 +36,11 @@ def _final_view(
             continue
         kind = queue.pop(0) if queue else ("check" if legal.can_check else "call")
         if kind == "jam":
-            act = Action.raise_to(legal.max_to) if legal.bet_kind == "raise" else Action.bet(legal.max_to)
+            act = (
+                Action.raise_to(legal.max_to)
+                if legal.bet_kind == "raise"
+                else Action.bet(legal.max_to)
+            )
         elif kind == "bet":
             to = min(legal.max_to, max(legal.min_to, legal.committed + sum(hand.total)))
             act = Action.raise_to(to) if legal.bet_kind == "raise" else Action.bet(to)
