@@ -37,18 +37,18 @@ def _factory(made: list[RecordingHard]) -> Any:
 
 
 def _table(made: list[RecordingHard]) -> Table:
-    t = Table(holdem_config(seats=2))
+    t = Table(holdem_config(seats=2), host="ana")
     t.room = Room(
         "t-1",
         t.room.config,
         clock=t.clock,
-        host_id="host",
+        host_id="ana",
         rng=Random(3),
         bot_factory=_factory(made),
     )
     t.join("ana", 0)
-    t.ok(c.AddBot("host", "hard", seat=1))
-    t.ok(c.Start("host"))
+    t.ok(c.AddBot("ana", "hard", seat=1))
+    t.ok(c.Start("ana"))
     return t
 
 
@@ -76,7 +76,7 @@ def test_a_bot_remembers_the_public_record_while_it_sits_at_the_table() -> None:
     assert record.hands == len(bot.observed)
     assert 0 < record.vpip <= record.hands  # ana called whenever she was not the big blind
 
-    t.ok(c.RemoveBot("host", 1))
+    t.ok(c.RemoveBot("ana", 1))
     _play_hands(t, 1)
-    t.ok(c.AddBot("host", "hard", seat=1))
+    t.ok(c.AddBot("ana", "hard", seat=1))
     assert len(made) == 2 and made[1].memory.stats == {}  # a new bot starts with no record
