@@ -57,6 +57,7 @@ def room_summary(room: Room, *, with_seats: bool = True) -> dict[str, Any]:
         "hands_dealt": room.hands_dealt,
         "hand_no": hand.hand_no if hand is not None else None,
         "avg_pot": room.avg_pot,
+        "chat": room.chat.mode.value,
     }
     if with_seats:
         summary["seats"] = seat_entries(room)
@@ -118,6 +119,7 @@ def snapshot_frame(room: Room, player_id: str | None) -> dict[str, Any]:
         "room": room.summary(),
         "hand": hand_state(room, current, current.viewer_seat(player_id)) if current else None,
         "last_hand": hand_state(room, last, last.viewer_seat(player_id)) if last else None,
+        "chat": room.chat.snapshot(player_id),
     }
     if room.ranking is not None and room.ranking.finished:
         frame["results"] = results_of(room)

@@ -198,6 +198,24 @@ def close(room: Room, cmd: c.Close) -> Reply:
     return Reply.accepted(stacks=room.closed_stacks)
 
 
+def chat(room: Room, cmd: c.Chat) -> Reply:
+    ensure_open(room)
+    return room.chat.say(cmd)
+
+
+def chat_mute(room: Room, cmd: c.ChatMute) -> Reply:
+    return room.chat.mute(cmd)
+
+
+def chat_report(room: Room, cmd: c.ChatReport) -> Reply:
+    return room.chat.report(cmd)
+
+
+def chat_setting(room: Room, cmd: c.ChatSetting) -> Reply:
+    ensure_open(room)
+    return room.chat.set_mode(cmd)
+
+
 def connect(room: Room, cmd: c.Connect) -> Reply:
     cmd.connection.send(room.snapshot(cmd.connection))
     room.presence.connect(cmd.connection)
@@ -232,6 +250,10 @@ HANDLERS: dict[type, Handler] = {
     c.BuyIn: lambda room, cmd: ahiko_handlers.buy_in(room, cmd),
     c.Reload: lambda room, cmd: ahiko_handlers.reload(room, cmd),
     c.LeaveAfterHand: lambda room, cmd: ahiko_handlers.leave_after_hand(room, cmd),
+    c.Chat: chat,
+    c.ChatMute: chat_mute,
+    c.ChatReport: chat_report,
+    c.ChatSetting: chat_setting,
     c.Connect: connect,
     c.Disconnect: disconnect,
     c.SnapshotRequest: snapshot,

@@ -25,12 +25,14 @@ from ahiko.fairness.shuffle import RandBelow, shuffled_deck
 from ahiko.poker.actions import Action, IllegalAction
 from ahiko.poker.events import Event
 from ahiko.rooms import commands as c
+from ahiko.rooms.chat import TableChat
 from ahiko.rooms.clock import Clock, TimerHandle
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.config import RoomConfig, RoomKind
 from ahiko.rooms.frames import hand_frame, room_summary, snapshot_frame
 from ahiko.rooms.handlers import HANDLERS
 from ahiko.rooms.hooks import HandArchiver, NoHooks, RoomHooks
+from ahiko.rooms.moderation import Moderation
 from ahiko.rooms.presence import Presence
 from ahiko.rooms.ranking import TournamentRanking
 from ahiko.rooms.seats import Occupant, SeatError, Seats
@@ -58,6 +60,7 @@ class Room:
         randbelow: RandBelow = secrets.randbelow,
         archive: HandArchiver | None = None,
         think: Thinker | None = None,
+        moderation: Moderation | None = None,
     ) -> None:
         self.room_id = room_id
         self.config = config
@@ -79,6 +82,7 @@ class Room:
         self.hands_dealt = 0
         self.seq = 0
         self.presence = Presence(self)
+        self.chat = TableChat(self, moderation)  # issue 19: table chat
         self.ranking = TournamentRanking(0, self.rng) if self.is_tournament else None
         self.chips_in = 0  # every chip that entered the table (sits, bots, new entries)
         self.chips_out = 0  # every chip that left with a player

@@ -14,6 +14,7 @@
 //   {type: "ack", seq, id, data} / {type: "error", seq, id, code, rule, message}
 //   {type: "notice", seq, code, rule, message}                    to this player only
 //   {type: "wallet", seq, event, amount}                          chips back to the wallet
+//   {type: "chat", seq, msg}                                      a table chat message
 //   {type: "ignored", seq}                                        anything unknown
 
 let nextId = 0;
@@ -81,6 +82,7 @@ export function decodeFrame(text) {
         hand: handState(frame.hand),
         lastHand: handState(frame.last_hand),
         results: frame.results ?? null,
+        chat: frame.chat ?? null,
       };
     case "room":
       return { type: "room", seq, room: frame.room };
@@ -122,6 +124,8 @@ export function decodeFrame(text) {
       };
     case "notice":
       return { type: "notice", seq, code: frame.code ?? null, rule: frame.rule ?? null, message: frame.message ?? "" };
+    case "chat":
+      return { type: "chat", seq, msg: frame.msg ?? null };
     case "wallet":
       return { type: "wallet", seq, event: frame.event ?? null, amount: frame.amount ?? 0 };
     default:
@@ -211,5 +215,6 @@ export function normalizeRoom(raw, you = {}) {
     buyIn: pick(raw, "buy_in") ?? null,
     visibility: raw.public === false ? "private" : "public",
     startingChips: pick(raw, "starting_chips") ?? null,
+    chat: pick(raw, "chat") ?? "seated",
   };
 }

@@ -56,6 +56,15 @@ export function openRoomMenu(state, command) {
         : null,
       h(
         "div.menu-row",
+        h("label", { htmlFor: "chat-mode" }, t("menu.chat")),
+        h(
+          "select#chat-mode",
+          { dataset: { menu: "chat" }, onchange: (ev) => command("chat_setting", { mode: ev.target.value }) },
+          ["everyone", "seated", "off"].map((m) => h("option", { value: m, selected: m === (room?.chat ?? "seated") }, t(`menu.chat.${m}`))),
+        ),
+      ),
+      h(
+        "div.menu-row",
         h("label", { htmlFor: "bot-level" }, t("menu.bot_level")),
         level,
         h(

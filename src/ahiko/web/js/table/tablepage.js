@@ -11,6 +11,7 @@ import { fmt, lang, setLang, t } from "../i18n.js";
 import { fingerprint, TableState, COMMITMENT_DISPLAY_MS } from "../tablestate.js";
 import { encodeAction, encodeCommand, roomSocketUrl } from "../wire.js";
 import { ActionBar } from "./actionbar.js";
+import { ChatPanel } from "./chatpanel.js";
 import { slideChips } from "./anim.js";
 import { tickCountdowns } from "./countdown.js";
 import { errorText } from "./describe.js";
@@ -40,6 +41,7 @@ export class TablePage {
     this.roomId = roomId;
     this.state = new TableState();
     this.log = new HandLog();
+    this.chat = new ChatPanel({ send: (name, args) => this.command(name, args), me: () => this.state.you?.player_id ?? null });
     this.connState = "connecting";
     this.discardMode = false;
     this.selected = new Set();
@@ -85,7 +87,7 @@ export class TablePage {
       h(
         "section.table-page",
         this.topbar,
-        h("div.table-main", this.feltWrap, h("aside.table-side", this.log.details, this.extra)),
+        h("div.table-main", this.feltWrap, h("aside.table-side", this.log.details, this.chat.details, this.extra)),
         this.dock,
         this.toast,
         this.log.live,
@@ -100,6 +102,7 @@ export class TablePage {
     this.seatControls.setAttribute("aria-label", t("table.actions"));
     this.renderer.relabel();
     this.log.relabel();
+    this.chat.relabel();
     this.actionBar.render();
     this.render();
   }
@@ -163,6 +166,15 @@ export class TablePage {
     const prevView = this.state.view;
     const prevCommit = this.state.commitment?.digest;
     this.state.apply(msg);
+    if (msg.type === "chat") {
+      this.chat.add(msg.msg);
+      return;
+    }
+    if (msg.type === "snapshot") this.chat.load(msg.chat);
+    if (msg.type === "ack") {
+      if (Array.isArray(msg.data?.muted)) this.chat.setMuted(msg.data.muted);
+      if (msg.data?.filed !== undefined) this.showToast(t("chat.reported"), "info");
+    }
     if (msg.type === "ack" || msg.type === "ignored") return;
     if (msg.type === "error") {
       this.actionBar.refused();
@@ -241,6 +253,7 @@ export class TablePage {
     this.renderSeatControls();
     this.renderDock();
     this.renderExtra();
+    this.chat.update({ mode: state.room?.chat, seated: me !== null, signedIn: Boolean(state.you?.player_id) });
   }
 
   renderTopbar() {

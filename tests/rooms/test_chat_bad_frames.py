@@ -1,0 +1,145 @@
+"""Bad chat frames over the real WebSocket (issue 19): oversized, empty, control characters,
+flooding, wrong types, for every new frame (chat, chat_mute, chat_report, chat_setting).
+Each gets an error frame naming the problem and changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from rooms_live import Client, live_server
+
+from ahiko.rooms.chat import CHAT_RATE_MESSAGES
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[str, FastAPI]]:
+    with live_server() as running:
+        yield running
+
+
+def chat_state(room: Any) -> tuple[Any, ...]:
+    chat = room.chat
+    return (
+        room.seq,
+        chat.mode,
+        len(chat.moderation.kept),
+        len(chat.moderation.reported),
+        {p: sorted(chat.moderation.mutes_of(p)) for p in ("ana", "bia")},
+    )
+
+
+def test_chat_bad_frames_get_errors_and_change_nothing(server: tuple[str, FastAPI]) -> None:
+    address, app = server
+    response = httpx.post(
+        f"http://{address}/api/rooms", json={"name": "chat"}, headers={"x-player": "ana"}
+    )
+    room_id = response.json()["id"]
+    room = app.state.room_registry.get(room_id).room
+
+    async def scenario() -> list[str]:
+        ana, bia = Client(address, room_id, "ana", 0), Client(address, room_id, "bia", 1)
+        anon = Client(address, room_id, None, 2)
+        for client in (ana, bia, anon):
+            await client.open()
+            await client.recv()
+        for client, seat in ((ana, 0), (bia, 1)):
+            sit = await client.send("sit", seat=seat)
+            await client.until(lambda f, sit=sit: f.get("id") == sit)
+        said = await bia.send("chat", text="oi")
+        no = (await bia.until(lambda f, said=said: f.get("id") == said))["data"]["no"]
+        before = chat_state(room)
+        codes = []
+
+        async def expect_error(client: Client, raw: str | None = None, **frame: Any) -> None:
+            if raw is not None:
+                await client.ws.send(raw)
+            else:
+                await client.send(frame.pop("t"), **frame)
+            error = await client.until(lambda f: f["t"] in ("error", "ack"))
+            assert error["t"] == "error", error
+            assert error["message"]
+            codes.append(error["code"])
+
+        # chat
+        await expect_error(ana, t="chat", text="x" * 201)  # oversized
+        await expect_error(ana, raw=json.dumps({"t": "chat", "id": "big", "text": "x" * 5000}))
+        await expect_error(ana, t="chat", text="")  # empty
+        await expect_error(ana, t="chat", text="   ")  # nothing but spaces
+        await expect_error(ana, t="chat", text="oi\x07bia")  # control characters
+        await expect_error(ana, t="chat", text="linha\nnova")
+        await expect_error(ana, t="chat", text=42)  # not text
+        await expect_error(ana, t="chat", preset="")
+        await expect_error(ana, t="chat", preset="x" * 33)
+        await expect_error(ana, t="chat", preset="i_have_aces")
+        await expect_error(ana, t="chat", text="oi", preset="gg")
+        await expect_error(ana, t="chat", text="oi", color="red")  # unknown field
+        await expect_error(anon, t="chat", text="oi")  # not signed in
+        # chat_mute
+        await expect_error(ana, t="chat_mute", player_id="")
+        await expect_error(ana, t="chat_mute", player_id="x" * 65)
+        await expect_error(ana, t="chat_mute", player_id="ana")
+        await expect_error(ana, t="chat_mute", player_id="nobody\x00")
+        await expect_error(ana, t="chat_mute", player_id="bia", on="yes")
+        # chat_report
+        await expect_error(ana, t="chat_report", no=0)
+        await expect_error(ana, t="chat_report", no="1")
+        await expect_error(ana, t="chat_report", no=no + 50)
+        await expect_error(ana, t="chat_report", no=no, reason="r" * 201)
+        await expect_error(ana, t="chat_report", no=no, reason="a\x1bb")
+        await expect_error(bia, t="chat_report", no=no)  # one's own message
+        # chat_setting
+        await expect_error(ana, t="chat_setting", mode="")
+        await expect_error(ana, t="chat_setting", mode="LOUD")
+        await expect_error(ana, t="chat_setting", mode="off\n")
+        await expect_error(bia, t="chat_setting", mode="off")  # not the host
+        assert chat_state(room) == before
+        # flooding: the first messages go out, the rest are refused and go nowhere
+        for n in range(CHAT_RATE_MESSAGES):
+            sent = await ana.send("chat", text=f"m{n}")
+            await ana.until(lambda f, sent=sent: f.get("id") == sent and f["t"] == "ack")
+        kept = len(room.chat.moderation.kept)
+        for _ in range(20):
+            await expect_error(ana, t="chat", text="flood")
+        assert len(room.chat.moderation.kept) == kept
+        for client in (ana, bia, anon):
+            await client.close()
+        return codes
+
+    codes = asyncio.run(scenario())
+    assert codes[:28] == [
+        "malformed",
+        "malformed",
+        "chat_empty",
+        "chat_empty",
+        "chat_control_chars",
+        "chat_control_chars",
+        "malformed",
+        "malformed",
+        "malformed",
+        "chat_unknown_preset",
+        "chat_malformed",
+        "malformed",
+        "not_signed_in",
+        "malformed",
+        "malformed",
+        "chat_mute_self",
+        "chat_unknown_player",
+        "malformed",
+        "malformed",
+        "malformed",
+        "chat_unknown_message",
+        "malformed",
+        "chat_control_chars",
+        "chat_report_self",
+        "malformed",
+        "malformed",
+        "malformed",
+        "not_host",
+    ]
+    assert codes[28:] == ["chat_rate_limited"] * 20
