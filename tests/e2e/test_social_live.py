@@ -67,3 +67,32 @@ def test_chat_two_people_chat_at_a_table_and_one_mutes_the_other(browser, server
     until(lambda: bia.inner_text(".chat-panel summary") == "Table chat")
     close(ana)
     close(bia)
+
+
+def test_reentry_dialog_explains_the_minimum_after_leaving_an_ahiko_table(browser, server):
+    page = sign_up(browser, server, "reentra")
+    page.wait_for_selector('[data-tab="ahiko"][aria-selected="true"]')
+    page.select_option('select[aria-label="Nível"]', "iniciante")
+    page.wait_for_selector("tr[data-room]")
+    page.locator("tr[data-room]").first.locator("a").click()
+    page.wait_for_selector('.conn[data-conn="online"]')
+    page.locator(".sit-btn").first.click()
+    page.wait_for_selector(".buyin-dialog")
+    assert page.query_selector(".reentry-note") is None  # a first visit: the usual range
+    page.fill("#buyin-amount", "180")
+    page.dispatch_event("#buyin-amount", "input")
+    page.click('[data-buyin="confirm"]')
+    page.wait_for_selector(".seat.me")
+    page.click('[data-control="leave-now"]')
+    page.wait_for_selector(".seat.me", state="detached")
+    page.wait_for_selector(".buyin-dialog", state="detached")
+    page.locator(".sit-btn").first.click()
+    page.wait_for_selector(".buyin-dialog .reentry-note")
+    note = page.inner_text(".reentry-note")
+    assert "180" in note and "30 minutos" in note and "pelo menos 180" in note
+    assert page.get_attribute("#buyin-amount", "min") == "180"
+    assert page.inner_text(".buyin-dialog .hint") == "Entre 180 e 200"
+    page.fill("#buyin-amount", "120")
+    page.click('[data-buyin="confirm"]')  # the browser refuses it before the server would
+    assert page.query_selector(".seat.me") is None
+    close(page)

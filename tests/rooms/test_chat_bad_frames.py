@@ -14,8 +14,6 @@ import pytest
 from fastapi import FastAPI
 from rooms_live import Client, live_server
 
-from ahiko.rooms.chat import CHAT_RATE_MESSAGES
-
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, FastAPI]]:
@@ -99,14 +97,15 @@ def test_chat_bad_frames_get_errors_and_change_nothing(server: tuple[str, FastAP
         await expect_error(ana, t="chat_setting", mode="off\n")
         await expect_error(bia, t="chat_setting", mode="off")  # not the host
         assert chat_state(room) == before
-        # flooding: the first messages go out, the rest are refused and go nowhere
-        for n in range(CHAT_RATE_MESSAGES):
-            sent = await ana.send("chat", text=f"m{n}")
-            await ana.until(lambda f, sent=sent: f.get("id") == sent and f["t"] == "ack")
+        # flooding, sent all at once: this server's clock runs SPEED times faster, so the
+        # window is short here (the manual-clock test pins the exact limit); whatever is
+        # refused is the rate limit and goes nowhere
         kept = len(room.chat.moderation.kept)
-        for _ in range(20):
-            await expect_error(ana, t="chat", text="flood")
-        assert len(room.chat.moderation.kept) == kept
+        ids = [await ana.send("chat", text="flood") for _ in range(40)]
+        answers = [await ana.until(lambda f, i=i: f.get("id") == i) for i in ids]
+        refused = [a for a in answers if a["t"] == "error"]
+        assert refused and {a["code"] for a in refused} == {"chat_rate_limited"}
+        assert len(room.chat.moderation.kept) == kept + len(answers) - len(refused)
         for client in (ana, bia, anon):
             await client.close()
         return codes
@@ -142,4 +141,4 @@ def test_chat_bad_frames_get_errors_and_change_nothing(server: tuple[str, FastAP
         "malformed",
         "not_host",
     ]
-    assert codes[28:] == ["chat_rate_limited"] * 20
+    assert len(codes) == 28

@@ -251,6 +251,8 @@ export const EN = {
   "buyin.title": "Take a seat",
   "buyin.amount": "Chips to bring",
   "buyin.range": "Between {min} and {max}",
+  "buyin.reentry": "You left a table of this tier with {left} chips less than 30 minutes ago: to sit again now, bring at least {min} (fair re-entry, so nobody leaves a winner and comes back short). It applies for {minutes} more min.",
+  "error.reentry_minimum": "You left this tier less than 30 minutes ago: bring at least what you left with (up to the tier's ceiling).",
   "buyin.leaves": "{amount} coins will leave your wallet (balance {balance}).",
   "buyin.reserve": "A hand is under way: the seat is reserved and the chips join the next hand.",
   "buyin.confirm": "Confirm {amount}",

@@ -276,6 +276,8 @@ export const PT = {
   "buyin.title": "Entrar na mesa",
   "buyin.amount": "Fichas a levar",
   "buyin.range": "Entre {min} e {max}",
+  "buyin.reentry": "Você saiu de uma mesa deste nível com {left} fichas há menos de 30 minutos: para voltar agora, traga pelo menos {min} (regra de retorno justo, contra sair ganhando e voltar com pouco). Vale por mais {minutes} min.",
+  "error.reentry_minimum": "Você saiu deste nível há menos de 30 minutos: traga pelo menos o que levou (até o teto do nível).",
   "buyin.leaves": "{amount} moedas sairão da sua carteira (saldo {balance}).",
   "buyin.reserve": "A mão já começou: o lugar fica reservado e as fichas entram na próxima mão.",
   "buyin.confirm": "Confirmar {amount}",
