@@ -8,7 +8,7 @@ import time
 import pytest
 
 from .helpers import close
-from .play import create_room, sign_up, sit
+from .play import create_room, host_menu, sign_up, sit
 
 pytestmark = pytest.mark.browser
 
@@ -95,4 +95,64 @@ def test_reentry_dialog_explains_the_minimum_after_leaving_an_ahiko_table(browse
     page.fill("#buyin-amount", "120")
     page.click('[data-buyin="confirm"]')  # the browser refuses it before the server would
     assert page.query_selector(".seat.me") is None
+    close(page)
+
+
+def _new_room(page, server, **settings):  # type: ignore[no-untyped-def]
+    room = page.evaluate(
+        """(body) => fetch("/api/rooms", {method: "POST", headers: {"Content-Type":
+             "application/json", "X-Ahiko-CSRF": "1"}, body: JSON.stringify(body)})
+             .then(r => r.json())""",
+        settings,
+    )
+    page.goto(f"{server}/#/room/{room['id']}")
+    page.wait_for_selector('.conn[data-conn="online"]')
+    return room["id"]
+
+
+def test_time_bank_runs_on_screen_after_the_deadline(browser, server):
+    page = sign_up(browser, server, "relogio")
+    _new_room(
+        page, server, name="Relógio", action_deadline_s=2.0, time_bank_s=8.0, time_bank_cap_s=8.0
+    )
+    sit(page, 0)
+    host_menu(page, "add_bot", level="easy")
+    page.wait_for_selector('[data-seat="1"] .badge-bot')
+    host_menu(page, "start")
+    page.wait_for_selector(".action-bar:not([hidden])", timeout=30_000)
+    button = page.wait_for_selector('[data-control="time_bank"]')
+    assert button.inner_text() == "Usar banco de tempo (8 s)"
+    # The deadline runs out: the bank starts by itself and the table says so.
+    page.wait_for_selector(".act-timer.bank", timeout=5_000)
+    assert page.inner_text(".act-timer.bank").startswith("Banco de tempo:")
+    page.wait_for_selector('[data-seat="0"] .clock.bank')
+    assert page.query_selector('[data-control="time_bank"]') is None  # running: no button
+    page.click('[data-action="check"], [data-action="call"]')
+    page.wait_for_selector(".act-timer.bank", state="detached")
+    close(page)
+
+
+def test_sit_out_and_return(browser, server):
+    page = sign_up(browser, server, "foradamao")
+    _new_room(
+        page, server, name="Pausa", action_deadline_s=2.0, time_bank_s=0.0, time_bank_cap_s=0.0
+    )
+    sit(page, 0)
+    host_menu(page, "add_bot", level="easy")
+    page.wait_for_selector('[data-seat="1"] .badge-bot')
+    host_menu(page, "start")
+    page.wait_for_selector('[data-seat="0"] .card, [data-seat="0"] .seat-cards', timeout=30_000)
+    page.click('[data-control="sit_out"]')
+    page.wait_for_selector('[data-seat="0"] .badge-sitout')
+    assert page.inner_text('[data-seat="0"] .badge-sitout') == "Fora"
+    page.wait_for_selector(".sitting-out-note")
+    # The hand in play ends (the clock answers for us); no new hand deals a sitting player in.
+    page.wait_for_selector(".result-line", timeout=30_000)
+    before = page.inner_text(".hand-no")
+    page.wait_for_timeout(2500)  # longer than the room's 1 s between hands
+    assert page.inner_text(".hand-no") == before
+    page.click('[data-control="sit_in"]')
+    page.wait_for_selector('[data-seat="0"] .badge-sitout', state="detached")
+    until(lambda: page.inner_text(".hand-no") != before, timeout_s=20)
+    page.wait_for_selector('[data-control="sit_out"]')
     close(page)

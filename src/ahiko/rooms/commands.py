@@ -122,6 +122,21 @@ class LeaveAfterHand:
 
 
 @dataclass(frozen=True)
+class SitOut:
+    """ "Ficar fora nas próximas mãos" (``on``), or come back (``on`` False)."""
+
+    player_id: str
+    on: bool = True
+
+
+@dataclass(frozen=True)
+class UseTimeBank:
+    """Start one's time bank now, during one's turn."""
+
+    player_id: str
+
+
+@dataclass(frozen=True)
 class Chat:
     """A line of table chat: ``text``, or a quick-chat ``preset`` / emote id instead."""
 
@@ -187,6 +202,8 @@ Command = (
     | BuyIn
     | Reload
     | LeaveAfterHand
+    | SitOut
+    | UseTimeBank
     | Chat
     | ChatMute
     | ChatReport

@@ -29,6 +29,10 @@ def seat_entries(room: Room) -> list[dict[str, Any]]:
                 "connected": occupant.connected,
                 "waiting": occupant.waiting,
                 "leaving": occupant.leave_after_hand,
+                "sitting_out": occupant.sitting_out,
+                "time_bank": None
+                if occupant.is_bot or not room.time_banks.policy.enabled
+                else round(room.time_banks.left(occupant.player_id), 3),
             }
         )
     return entries
@@ -58,6 +62,7 @@ def room_summary(room: Room, *, with_seats: bool = True) -> dict[str, Any]:
         "hand_no": hand.hand_no if hand is not None else None,
         "avg_pot": room.avg_pot,
         "chat": room.chat.mode.value,
+        "time_bank": room.time_banks.policy.as_dict(),
     }
     if with_seats:
         summary["seats"] = seat_entries(room)

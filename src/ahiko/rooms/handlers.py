@@ -198,6 +198,24 @@ def close(room: Room, cmd: c.Close) -> Reply:
     return Reply.accepted(stacks=room.closed_stacks)
 
 
+def sit_out(room: Room, cmd: c.SitOut) -> Reply:
+    ensure_open(room)
+    return room.sitting_out.command(cmd)
+
+
+def use_time_bank(room: Room, cmd: c.UseTimeBank) -> Reply:
+    ensure_open(room)
+    hand = room.hand
+    seat = hand.seat_of(cmd.player_id) if hand is not None else None
+    if hand is None or hand.phase is not Phase.DEALT or seat is None:
+        raise Refusal("no_hand", "you are not in a hand being played now", "R-HE-06")
+    if room.status is RoomStatus.PAUSED:
+        raise Refusal("paused", "the room is paused", "R-RM-07")
+    if hand.to_act != seat:
+        raise Refusal("out_of_turn", "it is not your turn", "R-HE-05")
+    return room.use_time_bank(hand, seat)
+
+
 def chat(room: Room, cmd: c.Chat) -> Reply:
     ensure_open(room)
     return room.chat.say(cmd)
@@ -250,6 +268,8 @@ HANDLERS: dict[type, Handler] = {
     c.BuyIn: lambda room, cmd: ahiko_handlers.buy_in(room, cmd),
     c.Reload: lambda room, cmd: ahiko_handlers.reload(room, cmd),
     c.LeaveAfterHand: lambda room, cmd: ahiko_handlers.leave_after_hand(room, cmd),
+    c.SitOut: sit_out,
+    c.UseTimeBank: use_time_bank,
     c.Chat: chat,
     c.ChatMute: chat_mute,
     c.ChatReport: chat_report,

@@ -68,6 +68,10 @@ def command_for(frame: Any, player: Player, connection: SocketConnection) -> c.C
             return c.Reload(pid, frame.amount, frame.key)
         case p.LeaveAfterHandFrame():
             return c.LeaveAfterHand(pid, frame.on)
+        case p.SitOutFrame():
+            return c.SitOut(pid, frame.on)
+        case p.TimeBankFrame():
+            return c.UseTimeBank(pid)
         case p.ChatFrame():
             return c.Chat(pid, player.name, frame.text, frame.preset)
         case p.ChatMuteFrame():

@@ -88,6 +88,19 @@ class LeaveAfterHandFrame(_ClientFrame):
     on: bool = True
 
 
+class SitOutFrame(_ClientFrame):
+    """ "Ficar fora nas próximas mãos" (``on``), or come back (``on`` false)."""
+
+    t: Literal["sit_out"]
+    on: bool = True
+
+
+class TimeBankFrame(_ClientFrame):
+    """Start your time bank now, during your turn."""
+
+    t: Literal["time_bank"]
+
+
 class ChatFrame(_ClientFrame):
     """A line of table chat: ``text`` (plain, one line, 1-200 characters), or ``preset``, a
     quick-chat or emote id (``ahiko.rooms.chat.PRESETS``/``EMOTES``) instead."""
@@ -154,6 +167,8 @@ ClientFrame = Annotated[
     | BuyInFrame
     | ReloadFrame
     | LeaveAfterHandFrame
+    | SitOutFrame
+    | TimeBankFrame
     | ChatFrame
     | ChatMuteFrame
     | ChatReportFrame
@@ -196,6 +211,15 @@ class SnapshotOut(_ServerFrame):
     last_hand: dict[str, Any] | None
     results: list[dict[str, Any]] | None = None
     chat: dict[str, Any] | None = None  # {mode, muted, messages}: the last messages
+
+
+class TimeBankOut(_ServerFrame):
+    """A numbered room event: the seat to act started its time bank (by itself when the
+    deadline ran out, or by its button); ``deadline`` is the clock as in ``hand``."""
+
+    t: Literal["time_bank"] = "time_bank"
+    hand_no: int
+    deadline: dict[str, Any] | None
 
 
 class ChatOut(_ServerFrame):
@@ -279,6 +303,7 @@ ServerFrame = Annotated[
     | ClosedOut
     | WalletOut
     | NoticeOut
+    | TimeBankOut
     | ChatOut,
     Field(discriminator="t"),
 ]

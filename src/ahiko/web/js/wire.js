@@ -14,6 +14,7 @@
 //   {type: "ack", seq, id, data} / {type: "error", seq, id, code, rule, message}
 //   {type: "notice", seq, code, rule, message}                    to this player only
 //   {type: "wallet", seq, event, amount}                          chips back to the wallet
+//   {type: "time_bank", seq, handNo, deadline}                  the seat to act started its bank
 //   {type: "chat", seq, msg}                                      a table chat message
 //   {type: "ignored", seq}                                        anything unknown
 
@@ -105,6 +106,8 @@ export function decodeFrame(text) {
         deadline: frame.deadline ?? null,
         names: handNames(frame),
       };
+    case "time_bank":
+      return { type: "time_bank", seq, handNo: frame.hand_no, deadline: frame.deadline ?? null };
     case "hand_cancelled":
       return { type: "cancelled", seq, handNo: frame.hand_no, rule: frame.rule, reason: frame.reason };
     case "tournament_over":
@@ -181,6 +184,8 @@ function normalizePlayer(p) {
     waiting: Boolean(pick(p, "waiting")),
     reserved: Boolean(pick(p, "reserved")),
     leaving: Boolean(pick(p, "leaving", "leave_after_hand")),
+    sittingOut: Boolean(pick(p, "sitting_out")),
+    timeBank: pick(p, "time_bank") ?? null,
   };
 }
 

@@ -352,12 +352,35 @@ export class TablePage {
     } else if (room) {
       controls.push(h("span.spectating", t("table.spectating")));
     }
+    if (me !== null && room && player && !player.leaving && !player.bot) controls.push(...this.socialControls(player));
     if (this.canShow(me)) {
       controls.push(
         h("button", { type: "button", dataset: { control: "show" }, onclick: () => this.command("show", { hand_no: state.handNo }) }, t("table.show")),
       );
     }
     this.seatControls.replaceChildren(...controls);
+  }
+
+  /** Issue 19: "Ficar fora nas próximas mãos" / "Voltar", and the time bank's button on
+   *  this player's turn (the bank also starts by itself when the deadline runs out). */
+  socialControls(player) {
+    const out = [];
+    const d = this.state.deadline;
+    const myTurn = d && d.seat === player.seat && this.state.view?.to_act === player.seat;
+    if (myTurn && (d.bank === null || d.bank === undefined) && d.bankLeft > 0) {
+      out.push(
+        h("button.time-bank", { type: "button", dataset: { control: "time_bank" }, onclick: () => this.command("time_bank") }, t("table.time_bank_use", { s: Math.floor(d.bankLeft) })),
+      );
+    }
+    if (player.sittingOut) {
+      out.push(
+        h("span.sitting-out-note", { role: "status" }, t("table.sitting_out_note")),
+        h("button.primary", { type: "button", dataset: { control: "sit_in" }, onclick: () => this.command("sit_out", { on: false }) }, t("table.sit_in")),
+      );
+    } else {
+      out.push(h("button", { type: "button", dataset: { control: "sit_out" }, onclick: () => this.command("sit_out", { on: true }) }, t("table.sit_out")));
+    }
+    return out;
   }
 
   /** The dock keeps its height while this browser plays (or the host sets up), so a turn

@@ -1,5 +1,6 @@
-"""Bad chat frames over the real WebSocket (issue 19): oversized, empty, control characters,
-flooding, wrong types, for every new frame (chat, chat_mute, chat_report, chat_setting).
+"""Bad social-table frames over the real WebSocket (issue 19): oversized, empty, control characters,
+flooding, wrong types, for every new frame (chat, chat_mute, chat_report, chat_setting,
+sit_out, time_bank).
 Each gets an error frame naming the problem and changes nothing."""
 
 from __future__ import annotations
@@ -19,6 +20,18 @@ from rooms_live import Client, live_server
 def server() -> Iterator[tuple[str, FastAPI]]:
     with live_server() as running:
         yield running
+
+
+async def error_code(client: Client, raw: str | None = None, **frame: Any) -> str:
+    """Send a frame (or ``raw`` text); the answer must be an error with a message."""
+    if raw is not None:
+        await client.ws.send(raw)
+    else:
+        await client.send(frame.pop("t"), **frame)
+    answer = await client.until(lambda f: f["t"] in ("error", "ack"))
+    assert answer["t"] == "error", answer
+    assert answer["message"]
+    return str(answer["code"])
 
 
 def chat_state(room: Any) -> tuple[Any, ...]:
@@ -52,17 +65,10 @@ def test_chat_bad_frames_get_errors_and_change_nothing(server: tuple[str, FastAP
         said = await bia.send("chat", text="oi")
         no = (await bia.until(lambda f, said=said: f.get("id") == said))["data"]["no"]
         before = chat_state(room)
-        codes = []
+        codes: list[str] = []
 
         async def expect_error(client: Client, raw: str | None = None, **frame: Any) -> None:
-            if raw is not None:
-                await client.ws.send(raw)
-            else:
-                await client.send(frame.pop("t"), **frame)
-            error = await client.until(lambda f: f["t"] in ("error", "ack"))
-            assert error["t"] == "error", error
-            assert error["message"]
-            codes.append(error["code"])
+            codes.append(await error_code(client, raw, **frame))
 
         # chat
         await expect_error(ana, t="chat", text="x" * 201)  # oversized
@@ -142,3 +148,77 @@ def test_chat_bad_frames_get_errors_and_change_nothing(server: tuple[str, FastAP
         "not_host",
     ]
     assert len(codes) == 28
+
+
+def test_sit_out_and_time_bank_bad_frames_get_errors_and_change_nothing(
+    server: tuple[str, FastAPI],
+) -> None:
+    address, app = server
+    response = httpx.post(
+        f"http://{address}/api/rooms",
+        json={"name": "bank"},  # no deadline: no clock moves the table during the test
+        headers={"x-player": "ana"},
+    )
+    room_id = response.json()["id"]
+    room = app.state.room_registry.get(room_id).room
+
+    def state() -> tuple[Any, ...]:
+        return (
+            room.seq,
+            [(s, o.sitting_out) for s, o in room.seats.items()],
+            room.time_banks.running,
+            dict(room.time_banks._left),
+        )
+
+    async def scenario() -> list[str]:
+        ana, bia = Client(address, room_id, "ana", 0), Client(address, room_id, "bia", 1)
+        caio = Client(address, room_id, "caio", 2)  # a spectator
+        for client in (ana, bia, caio):
+            await client.open()
+            await client.recv()
+        for client, seat in ((ana, 0), (bia, 1)):
+            sit = await client.send("sit", seat=seat)
+            await client.until(lambda f, sit=sit: f.get("id") == sit)
+        await ana.send("start")
+        frame = await ana.until(lambda f: f["t"] == "hand" and f["view"]["to_act"] is not None)
+        mover, waiter = (ana, bia) if frame["view"]["to_act"] == 0 else (bia, ana)
+        before = state()
+        codes: list[str] = []
+
+        async def expect_error(client: Client, raw: str | None = None, **frame: Any) -> None:
+            codes.append(await error_code(client, raw, **frame))
+
+        big = json.dumps({"t": "sit_out", "id": "x", "on": True, "pad": "x" * 5000})
+        await expect_error(ana, raw=big)  # oversized
+        await expect_error(ana, raw=json.dumps({"t": "sit_out", "id": ""}))  # empty id
+        await expect_error(ana, raw=json.dumps({"t": "time_bank", "id": "t", "on": "\x00"}))
+        await expect_error(ana, raw=json.dumps({"t": "sit_out", "id": "s", "on": "\x07"}))
+        await expect_error(ana, t="sit_out", on=1)  # not a flag
+        await expect_error(ana, t="time_bank", seconds=60)  # no such field
+        await expect_error(caio, t="sit_out")  # no seat
+        await expect_error(caio, t="time_bank")  # not in the hand
+        for _ in range(20):  # flooding the button out of turn
+            await expect_error(waiter, t="time_bank")
+        for _ in range(5):  # and in turn, where this table has no bank
+            await expect_error(mover, t="time_bank")
+        assert state() == before
+        for client in (ana, bia, caio):
+            await client.close()
+        return codes
+
+    codes = asyncio.run(scenario())
+    assert (
+        codes
+        == [
+            "malformed",
+            "malformed",
+            "malformed",
+            "malformed",
+            "malformed",
+            "malformed",
+            "not_seated",
+            "no_hand",
+        ]
+        + ["out_of_turn"] * 20
+        + ["no_time_bank"] * 5
+    )
