@@ -63,6 +63,7 @@ def room_summary(room: Room, *, with_seats: bool = True) -> dict[str, Any]:
         "avg_pot": room.avg_pot,
         "chat": room.chat.mode.value,
         "time_bank": room.time_banks.policy.as_dict(),
+        "countdowns": room.countdowns(),
     }
     if with_seats:
         summary["seats"] = seat_entries(room)
@@ -94,6 +95,7 @@ def hand_frame(
         "openings": hand.new_openings(seat, before),
         "deadline": room.deadline(),
         "names": hand.names_json,
+        "auto_action": room.auto_action,  # the room answered for a seat (R-TM-01), or None
     }
 
 
@@ -106,6 +108,8 @@ def hand_state(room: Room, hand: TableHand, seat: int | None) -> dict[str, Any]:
         "openings": hand.openings(seat) if hand.engine is not None else [],
         "deadline": room.deadline() if hand is room.hand else None,
         "names": hand.names_json,
+        # committed, not dealt yet: when the cards come (R-FD-02)
+        "cards_in_s": room.timer_left("deal") if hand is room.hand else None,
     }
 
 

@@ -46,6 +46,9 @@ from ahiko.rooms.tournament import eliminate_busted, finish_if_won
 
 BotFactory = Callable[[str], Bot]
 AVG_POT_HANDS = 20  # the lobby's average pot is over this many finished hands
+# Timers the table shows as countdowns ("Próxima mão em 5 s", the Bot Ahiko's arrival): the
+# server sends what is left of them (``countdown`` frames, the summary's ``countdowns``).
+COUNTDOWN_TIMERS = ("next_hand", "bot_ahiko")
 
 
 class Room:
@@ -101,6 +104,9 @@ class Room:
         self._running_since: float | None = None
         self._running_total = 0.0
         self._auto_act: set[int] = set()  # seats that act by the timeout rule at once
+        # The answer the room is giving for a seat (its clock ran out, it is away, the room is
+        # out of time), for the hand frame that carries it (``auto_action``).
+        self.auto_action: dict[str, Any] | None = None
         self._expiring = False  # R-TM-06: out of time; the current hand is run out
         self._bot_count = 0
         self._pending: deque[Callable[[], None]] = deque()
@@ -180,7 +186,7 @@ class Room:
 
     # --- timers ----------------------------------------------------------------------------
     def set_timer(self, name: str, seconds: float, job: Callable[[], None]) -> None:
-        self.cancel_timer(name)
+        self._drop_timer(name)
 
         def run() -> None:
             if self._timers.get(name) is handle_box[0]:
@@ -193,12 +199,32 @@ class Room:
         handle_box.append(handle)
         self._timers[name] = handle
         self._timer_due[name] = self.clock.now() + seconds
+        if name in COUNTDOWN_TIMERS:
+            self._emit_countdowns()
 
     def cancel_timer(self, name: str) -> None:
+        if self._drop_timer(name) and name in COUNTDOWN_TIMERS:
+            self._emit_countdowns()
+
+    def _drop_timer(self, name: str) -> bool:
         handle = self._timers.pop(name, None)
         self._timer_due.pop(name, None)
         if handle is not None:
             handle.cancel()
+        return handle is not None
+
+    def countdowns(self) -> dict[str, float]:
+        """Seconds left of the timers the table counts down to (COUNTDOWN_TIMERS)."""
+        out = {}
+        for name in COUNTDOWN_TIMERS:
+            left = self.timer_left(name)
+            if left is not None:
+                out[name] = round(left, 3)
+        return out
+
+    def _emit_countdowns(self) -> None:
+        countdowns = self.countdowns()
+        self.emit("countdown", lambda _seat: {"countdowns": countdowns})
 
     def timer_left(self, name: str) -> float | None:
         due = self._timer_due.get(name)
@@ -524,7 +550,17 @@ class Room:
             action = Action.call()
         else:
             action = Action.fold()
-        self.apply_action(seat, action)
+        if self._expiring:
+            reason = "limit"
+        elif seat in self._auto_act or self.seats.get(seat) is None:
+            reason = "away"
+        else:
+            reason = "timeout"
+        self.auto_action = {"seat": seat, "action": action.kind.value, "reason": reason}
+        try:
+            self.apply_action(seat, action)
+        finally:
+            self.auto_action = None
 
     def _bot_answer(self, hand: TableHand, seat: int, turn: int) -> None:
         if not self._still_bots_turn(hand, seat, turn):
