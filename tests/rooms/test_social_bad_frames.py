@@ -222,3 +222,56 @@ def test_sit_out_and_time_bank_bad_frames_get_errors_and_change_nothing(
         + ["out_of_turn"] * 20
         + ["no_time_bank"] * 5
     )
+
+
+def test_wait_list_bad_frames_get_errors_and_change_nothing(server: tuple[str, FastAPI]) -> None:
+    address, app = server
+    response = httpx.post(
+        f"http://{address}/api/rooms",
+        json={"name": "fila", "seats": 2},
+        headers={"x-player": "ana"},
+    )
+    room_id = response.json()["id"]
+    room = app.state.room_registry.get(room_id).room
+
+    async def scenario() -> list[str]:
+        ana, caio = Client(address, room_id, "ana", 0), Client(address, room_id, "caio", 1)
+        anon = Client(address, room_id, None, 2)
+        for client in (ana, caio, anon):
+            await client.open()
+            await client.recv()
+        sit = await ana.send("sit", seat=0)
+        await ana.until(lambda f: f.get("id") == sit)
+        before = (room.seq, room.waitlist.summary())
+        codes = [
+            await error_code(
+                caio, raw=json.dumps({"t": "wait_list", "id": "w", "pad": "x" * 5000})
+            ),
+            await error_code(caio, raw=json.dumps({"t": "wait_list", "id": ""})),
+            await error_code(caio, raw=json.dumps({"t": "wait_list", "id": "w", "on": "\x07"})),
+            await error_code(caio, t="wait_list", seat=1),
+            await error_code(anon, t="wait_list"),
+            await error_code(ana, t="wait_list"),  # seated already
+            await error_code(caio, t="wait_list", on=False),  # not on the list
+        ]
+        for _ in range(20):  # flooding a room with a free seat
+            codes.append(await error_code(caio, t="wait_list"))
+        assert (room.seq, room.waitlist.summary()) == before
+        for client in (ana, caio, anon):
+            await client.close()
+        return codes
+
+    codes = asyncio.run(scenario())
+    assert (
+        codes
+        == [
+            "malformed",
+            "malformed",
+            "malformed",
+            "malformed",
+            "not_signed_in",
+            "seat",
+            "not_waiting",
+        ]
+        + ["seat_free"] * 20
+    )

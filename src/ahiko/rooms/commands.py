@@ -130,6 +130,14 @@ class SitOut:
 
 
 @dataclass(frozen=True)
+class WaitList:
+    """Join (``on``) or leave a full recreational room's waiting list."""
+
+    player_id: str
+    on: bool = True
+
+
+@dataclass(frozen=True)
 class UseTimeBank:
     """Start one's time bank now, during one's turn."""
 
@@ -203,6 +211,7 @@ Command = (
     | Reload
     | LeaveAfterHand
     | SitOut
+    | WaitList
     | UseTimeBank
     | Chat
     | ChatMute

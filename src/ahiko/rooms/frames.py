@@ -63,6 +63,7 @@ def room_summary(room: Room, *, with_seats: bool = True) -> dict[str, Any]:
         "avg_pot": room.avg_pot,
         "chat": room.chat.mode.value,
         "time_bank": room.time_banks.policy.as_dict(),
+        "wait_list": room.waitlist.summary(),
         "countdowns": room.countdowns(),
     }
     if with_seats:

@@ -35,6 +35,7 @@ def sit(room: Room, cmd: c.Sit) -> Reply:
         )
     if room.is_tournament and room.status is not RoomStatus.WAITING:
         raise Refusal("started", "the tournament has started; seats are closed", "R-TN-02")
+    room.waitlist.may_sit(cmd.player_id, cmd.seat)  # a seat held for the first in line
     occupant = Occupant(
         cmd.player_id,
         cmd.name,
@@ -42,6 +43,7 @@ def sit(room: Room, cmd: c.Sit) -> Reply:
         connected=room.presence.is_connected(cmd.player_id),
     )
     reserved = room.seat_occupant(cmd.seat, occupant)  # R-RM-16 when a hand is running
+    room.waitlist.seated(cmd.player_id)
     if room.ranking is not None:
         room.ranking.entrants += 1
     room.emit_room()
@@ -153,8 +155,10 @@ def add_bot(room: Room, cmd: c.AddBot) -> Reply:
     _host(room, cmd.player_id)
     if room.is_tournament and room.status.value != "waiting":
         raise Refusal("started", "the tournament has started; seats are closed", "R-TN-02")
-    free = room.seats.free_seats()
+    free = room.waitlist.open_seats()  # not a seat offered to the waiting list
     seat = cmd.seat if cmd.seat is not None else (free[0] if free else None)
+    if seat is not None:
+        room.waitlist.may_sit(cmd.player_id, seat)
     if seat is None:
         raise Refusal("full", "no free seat for a bot", "R-RM-01")
     occupant = room.new_bot(cmd.level)
@@ -201,6 +205,11 @@ def close(room: Room, cmd: c.Close) -> Reply:
 def sit_out(room: Room, cmd: c.SitOut) -> Reply:
     ensure_open(room)
     return room.sitting_out.command(cmd)
+
+
+def wait_list(room: Room, cmd: c.WaitList) -> Reply:
+    ensure_open(room)
+    return room.waitlist.command(cmd)
 
 
 def use_time_bank(room: Room, cmd: c.UseTimeBank) -> Reply:
@@ -269,6 +278,7 @@ HANDLERS: dict[type, Handler] = {
     c.Reload: lambda room, cmd: ahiko_handlers.reload(room, cmd),
     c.LeaveAfterHand: lambda room, cmd: ahiko_handlers.leave_after_hand(room, cmd),
     c.SitOut: sit_out,
+    c.WaitList: wait_list,
     c.UseTimeBank: use_time_bank,
     c.Chat: chat,
     c.ChatMute: chat_mute,

@@ -43,6 +43,7 @@ from ahiko.rooms.table_hand import Phase, TableHand, deal_order, layout_for
 from ahiko.rooms.thinking import BOT_THINKING_LIMIT_S, Request, Thinker
 from ahiko.rooms.timebank import TimeBanks
 from ahiko.rooms.tournament import eliminate_busted, finish_if_won
+from ahiko.rooms.waitlist import WaitList
 
 BotFactory = Callable[[str], Bot]
 AVG_POT_HANDS = 20  # the lobby's average pot is over this many finished hands
@@ -91,6 +92,7 @@ class Room:
         self.chat = TableChat(self, moderation)  # issue 19: table chat
         self.time_banks = TimeBanks(config.time_bank)  # issue 19: extra seconds per person
         self.sitting_out = SittingOut(self)  # issue 19: "Ficar fora nas próximas mãos"
+        self.waitlist = WaitList(self)  # issue 19: a full recreational room's waiting list
         self.ranking = TournamentRanking(0, self.rng) if self.is_tournament else None
         self.chips_in = 0  # every chip that entered the table (sits, bots, new entries)
         self.chips_out = 0  # every chip that left with a player
@@ -648,6 +650,7 @@ class Room:
         self.bots.pop(occupant.player_id, None)
         self.cancel_timer(sit_out_timer(occupant.player_id))
         self.hooks.on_player_left(self, occupant)
+        self.later(self.waitlist.offer_next)  # a seat may have come free
 
     # --- limits and closing -----------------------------------------------------------------
     def _limit_reached(self) -> bool:

@@ -70,6 +70,8 @@ def command_for(frame: Any, player: Player, connection: SocketConnection) -> c.C
             return c.LeaveAfterHand(pid, frame.on)
         case p.SitOutFrame():
             return c.SitOut(pid, frame.on)
+        case p.WaitListFrame():
+            return c.WaitList(pid, frame.on)
         case p.TimeBankFrame():
             return c.UseTimeBank(pid)
         case p.ChatFrame():

@@ -95,6 +95,13 @@ class SitOutFrame(_ClientFrame):
     on: bool = True
 
 
+class WaitListFrame(_ClientFrame):
+    """Join (``on``) or leave a full recreational room's waiting list."""
+
+    t: Literal["wait_list"]
+    on: bool = True
+
+
 class TimeBankFrame(_ClientFrame):
     """Start your time bank now, during your turn."""
 
@@ -168,6 +175,7 @@ ClientFrame = Annotated[
     | ReloadFrame
     | LeaveAfterHandFrame
     | SitOutFrame
+    | WaitListFrame
     | TimeBankFrame
     | ChatFrame
     | ChatMuteFrame

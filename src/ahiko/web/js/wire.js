@@ -233,6 +233,7 @@ export function normalizeRoom(raw, you = {}) {
     visibility: raw.public === false ? "private" : "public",
     startingChips: pick(raw, "starting_chips") ?? null,
     chat: pick(raw, "chat") ?? "seated",
+    waitList: pick(raw, "wait_list") ?? { waiting: [], offers: [] },
     countdowns: countdowns(raw.countdowns),
   };
 }

@@ -42,6 +42,9 @@ export class TablePage {
     this.roomId = roomId;
     this.state = new TableState();
     this.log = new HandLog({ sheetTop: () => this.feltWrap?.getBoundingClientRect().bottom ?? null });
+    // Sitting out and the time bank (issue 19) live beside the table, not in the bottom dock,
+    // whose height must not change when a turn starts or ends.
+    this.social = h("div.social-controls", { role: "group" });
     this.chat = new ChatPanel({ send: (name, args) => this.command(name, args), me: () => this.state.you?.player_id ?? null });
     this.connState = "connecting";
     this.discardMode = false;
@@ -90,7 +93,7 @@ export class TablePage {
       h(
         "section.table-page",
         this.topbar,
-        h("div.table-main", this.feltWrap, h("aside.table-side", this.log.details, this.chat.details, this.extra)),
+        h("div.table-main", this.feltWrap, h("aside.table-side", this.social, this.log.details, this.chat.details, this.extra)),
         this.dock,
         this.toast,
         this.log.live,
@@ -324,6 +327,7 @@ export class TablePage {
     this.renderSeatControls();
     this.renderDock();
     this.renderExtra();
+    this.renderSocial();
     this.chat.update({ mode: state.room?.chat, seated: me !== null, signedIn: Boolean(state.you?.player_id) });
   }
 
@@ -452,8 +456,8 @@ export class TablePage {
       }
     } else if (room) {
       controls.push(h("span.spectating", t("table.spectating")));
+      controls.push(...this.waitListControls(room));
     }
-    if (me !== null && room && player && !player.leaving && !player.bot) controls.push(...this.socialControls(player));
     if (this.canShow(me)) {
       controls.push(
         h("button", { type: "button", dataset: { control: "show" }, onclick: () => this.command("show", { hand_no: state.handNo }) }, t("table.show")),
@@ -462,8 +466,35 @@ export class TablePage {
     this.seatControls.replaceChildren(...controls);
   }
 
+  /** Issue 19: a full recreational room's waiting list, for a signed-in spectator. */
+  waitListControls(room) {
+    const me = this.state.you?.player_id;
+    if (!me || room.kind !== "recreational") return [];
+    const waiting = room.waitList?.waiting ?? [];
+    const offered = (room.waitList?.offers ?? []).find((o) => o.player_id === me);
+    if (offered) return [h("span.wait-offer", { role: "status" }, t("table.wait_offer", { n: offered.seat + 1 }))];
+    const position = waiting.indexOf(me);
+    if (position >= 0) {
+      return [
+        h("span.wait-position", { role: "status" }, t("table.wait_position", { n: position + 1 })),
+        h("button", { type: "button", dataset: { control: "wait_list_leave" }, onclick: () => this.command("wait_list", { on: false }) }, t("table.wait_leave")),
+      ];
+    }
+    const taken = Object.values(room.players ?? {}).length;
+    if (taken < room.seatCount) return [];
+    return [h("button", { type: "button", dataset: { control: "wait_list" }, onclick: () => this.command("wait_list", { on: true }) }, t("table.wait_join"))];
+  }
+
   /** Issue 19: "Ficar fora nas próximas mãos" / "Voltar", and the time bank's button on
    *  this player's turn (the bank also starts by itself when the deadline runs out). */
+  renderSocial() {
+    const me = this.state.mySeat();
+    const player = me !== null ? this.state.player(me) : null;
+    const show = !this.isClosed() && player && !player.leaving && !player.bot;
+    this.social.hidden = !show;
+    this.social.replaceChildren(...(show ? this.socialControls(player) : []));
+  }
+
   socialControls(player) {
     const out = [];
     const d = this.state.deadline;
