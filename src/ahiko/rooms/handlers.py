@@ -117,10 +117,13 @@ def new_entry(room: Room, cmd: c.NewEntry) -> Reply:
 
 
 def start(room: Room, cmd: c.Start) -> Reply:
-    """R-RM-03: two participants with chips, at least one of them a person."""
+    """R-RM-03: two participants with chips, at least one of them a person; the host
+    seated among them (R-RM-03 D)."""
     _host(room, cmd.player_id)
     if room.status is not RoomStatus.WAITING:
         raise Refusal("started", f"the room is already {room.status}", "R-RM-03")
+    if room.seats.seat_of(cmd.player_id) is None:
+        raise Refusal("host_not_seated", "take a seat at the table to start the game", "R-RM-03")
     if not room.participants_ready():
         raise Refusal(
             "not_ready",

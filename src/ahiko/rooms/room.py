@@ -106,10 +106,12 @@ class Room:
         self._running_since: float | None = None
         self._running_total = 0.0
         self._auto_act: set[int] = set()  # seats that act by the timeout rule at once
+        self._forfeiting: set[int] = set()  # withdrawn absentees: they fold (R-TM-04)
         # The answer the room is giving for a seat (its clock ran out, it is away, the room is
         # out of time), for the hand frame that carries it (``auto_action``).
         self.auto_action: dict[str, Any] | None = None
         self._expiring = False  # R-TM-06: out of time; the current hand is run out
+        self._expiry_reason = "limit"
         self._bot_count = 0
         self._pending: deque[Callable[[], None]] = deque()
         self._busy = False
@@ -358,6 +360,7 @@ class Room:
         )
         self.last_hand = None
         self._auto_act.clear()
+        self._forfeiting.clear()
         commitment = self.hand.commitment()
         delay = self.config.timing.commitment_display_s
         self.emit(
@@ -539,17 +542,23 @@ class Room:
         }
 
     def _auto_answer(self, hand: TableHand, seat: int) -> None:
-        """R-TM-01 / R-TN-06: check when nothing is pending, else fold; a room out of time
-        (R-TM-06) checks or calls so the board runs out to a showdown."""
+        """R-TM-01 / R-TN-06: check when nothing is pending, else fold; a withdrawn absentee
+        folds (R-TM-04)."""
         if self.hand is not hand or hand.to_act != seat or self.status is not RoomStatus.RUNNING:
             return
         legal = hand.legal()
         if legal.is_draw_phase:
             action = Action.discard(())
+        elif seat in self._forfeiting:  # R-TM-04: the absentee still contesting folds
+            self.auto_action = {"seat": seat, "action": "fold", "reason": "away"}
+            before = hand.deal_state
+            try:
+                self.after_events(hand, hand.forfeit(seat), before)
+            finally:
+                self.auto_action = None
+            return
         elif legal.can_check:
             action = Action.check()
-        elif self._expiring and legal.can_call:
-            action = Action.call()
         else:
             action = Action.fold()
         if self._expiring:
@@ -638,7 +647,7 @@ class Room:
             self.player_left(occupant)
         self.emit_room()
         if self._expiring:
-            self._close("limit")
+            self._close(self._expiry_reason)
             return
         if self.is_tournament and self._tournament_over():
             return
@@ -660,17 +669,24 @@ class Room:
             minutes is not None and self.running_seconds >= minutes * 60
         )
 
-    def _expire(self) -> None:
-        """R-RM-18 / R-TM-06: out of time. A hand in play is run out and settled first."""
+    def _expire(self, reason: str = "limit") -> None:
+        """R-RM-18 / R-TM-06 (D): the room expires (its time limit, or an empty recreational
+        room's two minutes, R-RM-09). A hand in play stops betting where it stands and is
+        run out and settled (``stop_betting``) before the balances return."""
         if not self.is_open:
             return
         hand = self.hand
-        if hand is not None and hand.phase is Phase.DEALT:
+        if hand is not None and hand.phase is Phase.DEALT and not hand.is_over:
             self._expiring = True
-            self.arm_turn()
+            self._expiry_reason = reason
+            before = hand.deal_state
+            self.after_events(hand, hand.stop_betting(), before)
             return
         self.cancel_committed_hand("room time limit reached")
-        self._close("limit")
+        self._close(reason)
+
+    def expire(self, reason: str) -> None:
+        self._expire(reason)
 
     def _tournament_over(self) -> bool:
         return finish_if_won(self)
@@ -782,10 +798,14 @@ class Room:
     def is_auto_acting(self, seat: int) -> bool:
         return seat in self._auto_act
 
-    def auto_act_for(self, seat: int) -> None:
-        """From now on this seat's decisions follow the timeout rule at once (a leaver, a
-        withdrawn absentee). An all-in has no decisions left and is never cancelled (R-TM-04)."""
+    def auto_act_for(self, seat: int, *, forfeit: bool = False) -> None:
+        """From now on this seat's decisions follow the timeout rule at once (a leaver), or,
+        with ``forfeit`` (a withdrawn absentee, R-TM-04), it folds at its next betting turn
+        even where it could check. An all-in has no decisions left and is never cancelled:
+        it waits for the pots (R-TM-04)."""
         self._auto_act.add(seat)
+        if forfeit:
+            self._forfeiting.add(seat)
         hand = self.hand
         if hand is not None and hand.phase is Phase.DEALT and hand.to_act == seat:
             self.later(lambda: self._auto_answer(hand, seat))
