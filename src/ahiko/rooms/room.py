@@ -25,19 +25,25 @@ from ahiko.fairness.shuffle import RandBelow, shuffled_deck
 from ahiko.poker.actions import Action, IllegalAction
 from ahiko.poker.events import Event
 from ahiko.rooms import commands as c
+from ahiko.rooms.chat import TableChat
 from ahiko.rooms.clock import Clock, TimerHandle
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.config import RoomConfig, RoomKind
 from ahiko.rooms.frames import hand_frame, room_summary, snapshot_frame
 from ahiko.rooms.handlers import HANDLERS
 from ahiko.rooms.hooks import HandArchiver, NoHooks, RoomHooks
+from ahiko.rooms.moderation import Moderation
 from ahiko.rooms.presence import Presence
 from ahiko.rooms.ranking import TournamentRanking
 from ahiko.rooms.seats import Occupant, SeatError, Seats
+from ahiko.rooms.sitting_out import SittingOut
+from ahiko.rooms.sitting_out import timer_name as sit_out_timer
 from ahiko.rooms.status import RoomStatus
 from ahiko.rooms.table_hand import Phase, TableHand, deal_order, layout_for
 from ahiko.rooms.thinking import BOT_THINKING_LIMIT_S, Request, Thinker
+from ahiko.rooms.timebank import TimeBanks
 from ahiko.rooms.tournament import eliminate_busted, finish_if_won
+from ahiko.rooms.waitlist import WaitList
 
 BotFactory = Callable[[str], Bot]
 AVG_POT_HANDS = 20  # the lobby's average pot is over this many finished hands
@@ -61,6 +67,7 @@ class Room:
         randbelow: RandBelow = secrets.randbelow,
         archive: HandArchiver | None = None,
         think: Thinker | None = None,
+        moderation: Moderation | None = None,
     ) -> None:
         self.room_id = room_id
         self.config = config
@@ -82,6 +89,10 @@ class Room:
         self.hands_dealt = 0
         self.seq = 0
         self.presence = Presence(self)
+        self.chat = TableChat(self, moderation)  # issue 19: table chat
+        self.time_banks = TimeBanks(config.time_bank)  # issue 19: extra seconds per person
+        self.sitting_out = SittingOut(self)  # issue 19: "Ficar fora nas próximas mãos"
+        self.waitlist = WaitList(self)  # issue 19: a full recreational room's waiting list
         self.ranking = TournamentRanking(0, self.rng) if self.is_tournament else None
         self.chips_in = 0  # every chip that entered the table (sits, bots, new entries)
         self.chips_out = 0  # every chip that left with a player
@@ -376,6 +387,10 @@ class Room:
         self.hooks.on_hand_start(self, hand.hand_no, hand.start_stacks)
         events = hand.deal()
         self.hands_dealt += 1
+        for seat, player_id in hand.players.items():
+            occupant = self.seats.get(seat)
+            if occupant is not None and not occupant.is_bot:
+                self.time_banks.hand_dealt(player_id)  # the bank's refill counts hands
         self.after_events(hand, events, DealState())
 
     def cancel_committed_hand(self, reason: str) -> None:
@@ -421,6 +436,7 @@ class Room:
 
     def arm_turn(self) -> None:
         """Start the clock of the seat to act, or let its bot or the timeout rule answer."""
+        self.time_banks.settle(self.clock.now())  # the last turn's bank, if one ran, is spent
         self.cancel_timer("deadline")
         self.cancel_timer("bot")
         self.cancel_timer("bot_limit")
@@ -450,7 +466,51 @@ class Room:
         if seconds is None and not occupant.connected:
             seconds = self.config.timing.disconnected_action_s  # R-TM-02
         if seconds is not None:
-            self.set_timer("deadline", seconds, lambda: self._auto_answer(hand, seat))
+            self.set_timer("deadline", seconds, lambda: self._deadline_out(hand, seat))
+
+    @property
+    def has_time_bank(self) -> bool:
+        """Time banks count only where decisions have a deadline."""
+        return self.config.action_deadline_s is not None and self.config.time_bank.enabled
+
+    def _deadline_out(self, hand: TableHand, seat: int) -> None:
+        """The seat's clock ran out: its time bank starts by itself if it has seconds;
+        when that is spent too (or there is none) the timeout rule answers (R-TM-01)."""
+        if self.hand is not hand or hand.to_act != seat or self.status is not RoomStatus.RUNNING:
+            return
+        player_id = hand.players[seat]
+        now = self.clock.now()
+        occupant = self.seats.get(seat)
+        present = occupant is not None and occupant.connected and not occupant.is_bot
+        # A bank is for a hard decision: a disconnected player is played by the deadline
+        # (R-TM-02, R-TM-07) and keeps their bank.
+        if self.has_time_bank and present and self.time_banks.running is None:
+            total = self.time_banks.start(player_id, seat, now, 0.0)
+            if total is not None:
+                self.set_timer("deadline", total, lambda: self._deadline_out(hand, seat))
+                self._emit_time_bank(hand)
+                return
+        self.time_banks.settle(now)
+        self.sitting_out.clock_ran_out(player_id)
+        self._auto_answer(hand, seat)
+
+    def use_time_bank(self, hand: TableHand, seat: int) -> Reply:
+        """The player's button: the bank's seconds are added now after what is left."""
+        left = self.timer_left("deadline")
+        if not self.has_time_bank or left is None:
+            raise Refusal("no_time_bank", "this table has no time bank for this decision")
+        if self.time_banks.running is not None:
+            raise Refusal("time_bank_running", "your time bank is already running")
+        total = self.time_banks.start(hand.players[seat], seat, self.clock.now(), left)
+        if total is None:
+            raise Refusal("time_bank_empty", "your time bank is empty")
+        self.set_timer("deadline", total, lambda: self._deadline_out(hand, seat))
+        self._emit_time_bank(hand)
+        return Reply.accepted(seconds_left=round(total, 3))
+
+    def _emit_time_bank(self, hand: TableHand) -> None:
+        deadline = self.deadline()
+        self.emit("time_bank", lambda _seat: {"hand_no": hand.hand_no, "deadline": deadline})
 
     def bot_delay(self) -> float:
         """A bot's human-like pause before it answers: the timing's base delay plus a share
@@ -467,7 +527,19 @@ class Room:
             left = self._paused_left.get("deadline")
         if hand is None or hand.to_act is None or left is None:
             return None
-        return {"seat": hand.to_act, "seconds_left": round(left, 3)}
+        bank = self.time_banks.seconds_left(self.clock.now())
+        occupant = self.seats.get(hand.to_act)
+        banked = None
+        if self.has_time_bank and occupant is not None and not occupant.is_bot:
+            banked = round(self.time_banks.left(hand.players[hand.to_act]), 3)
+        return {
+            "seat": hand.to_act,
+            "seconds_left": round(left, 3),
+            # issue 19: the seconds of the bank within seconds_left while it runs, else null;
+            # time_bank is what the seat's bank holds (null: no bank here)
+            "time_bank_running": None if bank is None else round(bank, 3),
+            "time_bank": banked,
+        }
 
     def _auto_answer(self, hand: TableHand, seat: int) -> None:
         """R-TM-01 / R-TN-06: check when nothing is pending, else fold; a withdrawn absentee
@@ -548,6 +620,7 @@ class Room:
     def _finish_hand(self) -> None:
         hand = self.hand
         assert hand is not None
+        self.time_banks.settle(self.clock.now())
         self.cancel_timer("deadline")
         self.cancel_timer("bot")
         final = hand.final_stacks()
@@ -570,6 +643,7 @@ class Room:
         for _seat, occupant in self.seats.bots():
             if occupant.stack == 0:
                 occupant.leave_after_hand = True  # R-RM-06
+        self.sitting_out.hand_finished(hand)  # two timeouts in a row sit one out
         for occupant in self.seats.between_hands():
             self.player_left(occupant)
         self.emit_room()
@@ -599,7 +673,9 @@ class Room:
         self.chips_out += occupant.stack
         self.departed_names[occupant.player_id] = occupant.name
         self.bots.pop(occupant.player_id, None)
+        self.cancel_timer(sit_out_timer(occupant.player_id))
         self.hooks.on_player_left(self, occupant)
+        self.later(self.waitlist.offer_next)  # a seat may have come free
 
     # --- limits and closing -----------------------------------------------------------------
     def _limit_reached(self) -> bool:
@@ -670,6 +746,7 @@ class Room:
         if self.status is not RoomStatus.RUNNING:
             return
         self._stop_running()
+        self.time_banks.freeze(self.clock.now())
         for name in ("deal", "deadline", "bot", "next_hand", "expiry"):
             left = self.timer_left(name)
             if left is not None:
@@ -699,8 +776,9 @@ class Room:
                 seat = hand.to_act
                 if seat is not None:
                     self.set_timer(
-                        "deadline", frozen["deadline"], lambda: self._auto_answer(hand, seat)
+                        "deadline", frozen["deadline"], lambda: self._deadline_out(hand, seat)
                     )
+                    self.time_banks.thaw(self.clock.now())
         elif hand is None and "next_hand" not in frozen:
             self.schedule_next_hand(0.0)
         self.emit_room()
