@@ -53,6 +53,30 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         " draw easy-random >= 50, normal-easy >= 5, hard-normal >= 3",
     ),
     (
+        "styles holdem",
+        "bench/ladder.py",
+        ["--styles", "--variants", "holdem", "--workers", "2"],
+        1,
+        "issue 18, sessions of 500 deals: Hard's 95% lower bound > 0 against each style; Hard >"
+        " Normal > Easy in the means; against the any-two jammer Hard >= 85% of the best"
+        " response's win rate on the same deals",
+    ),
+    (
+        "styles draw",
+        "bench/ladder.py",
+        ["--styles", "--variants", "draw", "--workers", "2"],
+        1,
+        "issue 18, as styles holdem, five-card draw (big bets/100)",
+    ),
+    (
+        "adaptation",
+        "bench/ladder.py",
+        ["--sessions", "--variants", "holdem", "--workers", "2"],
+        1,
+        "issue 18, sessions of 2,000 deals: adaptive Hard minus memory-off Hard (same deals and"
+        " bot rngs) against the maniac, the nit and the jammer (hold'em), 95% lower bound > 0",
+    ),
+    (
         "bot threads",
         "bench/bot_threads.py",
         [],
@@ -237,7 +261,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
         "--only",
-        help="run only the benchmarks whose label contains this text (engine, bots, bot threads, ladder, load, crash, attack, soak)",
+        help="run only the benchmarks whose label contains this text (engine, bots, bot threads, ladder, styles, adaptation, load, crash, attack, soak)",
     )
     parser.add_argument("--runs", type=int, help="runs of each benchmark (default: its own, >= 3)")
     args = parser.parse_args()

@@ -19,6 +19,15 @@ def open_fixture(
     upto: int | None = None,
 ) -> Any:
     page = open_page(browser, viewport)
+    # The buy-in dialog asks what this player may bring (fair re-entry, issue 19).
+    page.route(
+        "**/api/ahiko/rooms/*/buy_in",
+        lambda route: (
+            route.fulfill(status=200, content_type="application/json", body='{"reentry": null}')
+            if route.request.method == "GET"
+            else route.fallback()
+        ),
+    )
     query = f"f={name}"
     if lang:
         query += f"&lang={lang}"
@@ -50,3 +59,17 @@ def assert_ahiko_verifies(proof_path: Path, public_key: str, digest: str | None 
         args[2:2] = ["--expect-digest", digest]
     verdict = subprocess.run(args, capture_output=True, text=True, timeout=60)
     assert verdict.returncode == 0, verdict.stdout + verdict.stderr
+
+
+def push(page: Any, frame: dict[str, Any] | str) -> None:
+    """Feed one frame (a dict, or JS that evaluates to one) to the fixture's table."""
+    if isinstance(frame, str):
+        page.evaluate(f"window.fixture.push({frame})")
+    else:
+        page.evaluate("f => window.fixture.push(f)", frame)
+
+
+def box(page: Any, selector: str) -> dict[str, float]:
+    found = page.locator(selector).first.bounding_box()
+    assert found is not None, selector
+    return found

@@ -237,6 +237,10 @@ class Visibility:
 
 def _visibility(hand: ArchivedHand, seat: int) -> Visibility:
     deck = [format_card(c) for c in hand.deal["deck"]]
+    folded = any(
+        e["kind"] == "action" and e["seat"] == seat and e["action"] == "fold" for e in hand.events
+    )
+    blind = hand.variant == "draw" and folded  # R-DR-07 D: no shown hand for a folded player
     dealt: dict[int, set[str]] = {}
     allowed: set[str] = set()
     positions: set[int] = set()
@@ -258,7 +262,7 @@ def _visibility(hand: ArchivedHand, seat: int) -> Visibility:
             if event["seat"] == seat:
                 allowed.update(new)
                 positions.update(event["positions"])
-        elif kind == "cards_shown":
+        elif kind == "cards_shown" and (not blind or event["seat"] == seat):
             shown = [_text(c) for c in event["cards"]]
             allowed.update(shown)
             positions.update(deck.index(c) for c in shown)
@@ -452,10 +456,12 @@ def test_R_DR_07_a_folded_draw_player_replays_no_showdown_cards(viewer):
     )
     assert {format_card(c) for c in mine} <= cards
     others = set().union(*(c for s, c in dealt.items() if s != viewer))
-    if viewer == 0:  # folded: sees neither the shown hands nor who won with what
+    if viewer == 0:  # folded: sees neither the shown hands nor what exactly they made
         assert not cards & others
         awards = [e for e in replay["events"] if e["kind"] == "pot_awarded"]
-        assert awards and all(set(a["hands"]) <= {"0"} for a in awards)
+        assert awards and all(  # R-DR-07 D: each shown hand's category, not its ranks
+            h["ranks"] == [] for a in awards for s, h in a["hands"].items() if s != "0"
+        )
     else:
         assert cards & others == shown & others
         own_draw = next(e for e in replay["events"] if e["kind"] == "discarded" and e["seat"] == 1)
@@ -488,7 +494,10 @@ def test_R_FD_03_proof_files_open_exactly_what_the_release_policy_allows(session
             public_key=bytes.fromhex(public_key),
         )
         assert result.ok and result.exit_code == 0, result.summary
-    assert {"hole", "board", "draw"} <= roles
+    # bia draws in the draw room, so she holds her own draw openings; ana, the folder there,
+    # stands pat and no longer receives the shown draws of a showdown she folded out of
+    # (R-DR-07 D), so for her only hole and board are certain.
+    assert ({"hole", "board", "draw"} if username == "bia" else {"hole", "board"}) <= roles
 
 
 def test_R_FD_03_downloaded_proofs_pass_both_command_line_verifiers(session):
@@ -732,3 +741,42 @@ def test_R_RM_11_ahiko_room_hands_are_archived_too(session):
         assert listed["room_kind"] == "ahiko"
         proof = account.get(server, f"/api/hands/{listed['id']}/proof")
         assert verify_text(proof.content).ok
+
+
+def test_a_players_own_chat_lines_are_in_their_hand_history(client, services, sign_up):
+    """Issue 19: the JSON hand history holds the player's own messages of that hand only."""
+    from datetime import UTC, datetime
+
+    from ahiko.rooms.moderation import StoredModeration
+
+    ana, ana_token = sign_up("ana")["id"], _session_token(client)
+    bia, bia_token = sign_up("bia")["id"], _session_token(client)
+    clock = ManualClock()
+    config = RoomConfig(name="Mesa do papo", seats=4)
+    room = Room(
+        "t-chat",
+        config,
+        clock=clock,
+        host_id=str(ana),
+        archive=HandArchive(
+            services.engine, now=lambda: datetime.fromtimestamp(clock.wall_ms() / 1000, UTC)
+        ),
+        moderation=StoredModeration(services.engine),
+    )
+    assert room.submit(c.Connect(Quiet(str(ana)))).ok  # before the hand: not in it
+    _seat_and_start(room, clock, {"ana": ana, "bia": bia})
+    clock.advance(1)
+    assert room.submit(c.Chat(str(ana), "ana", "boa sorte, porra")).ok
+    assert room.submit(c.Chat(str(bia), "bia", "oi")).ok
+    assert room.submit(c.Chat(str(ana), "ana", preset="gg")).ok
+    _raise_or_fold(room, str(ana))
+    clock.advance(1)
+    assert room.submit(c.Chat(str(ana), "ana", "depois da mão")).ok
+    hand_id = _get(client, ana_token, "/api/hands").json()["hands"][0]["id"]
+    mine = _get(client, ana_token, f"/api/hands/{hand_id}", format="json").json()["my_chat"]
+    assert [(m["kind"], m["text"]) for m in mine] == [
+        ("text", "boa sorte, *****"),
+        ("preset", "gg"),
+    ]
+    theirs = _get(client, bia_token, f"/api/hands/{hand_id}", format="json").json()["my_chat"]
+    assert [m["text"] for m in theirs] == ["oi"]

@@ -29,6 +29,10 @@ def seat_entries(room: Room) -> list[dict[str, Any]]:
                 "connected": occupant.connected,
                 "waiting": occupant.waiting,
                 "leaving": occupant.leave_after_hand,
+                "sitting_out": occupant.sitting_out,
+                "time_bank": None
+                if occupant.is_bot or not room.time_banks.policy.enabled
+                else round(room.time_banks.left(occupant.player_id), 3),
             }
         )
     return entries
@@ -57,6 +61,9 @@ def room_summary(room: Room, *, with_seats: bool = True) -> dict[str, Any]:
         "hands_dealt": room.hands_dealt,
         "hand_no": hand.hand_no if hand is not None else None,
         "avg_pot": room.avg_pot,
+        "chat": room.chat.mode.value,
+        "time_bank": room.time_banks.policy.as_dict(),
+        "wait_list": room.waitlist.summary(),
         "countdowns": room.countdowns(),
     }
     if with_seats:
@@ -112,7 +119,9 @@ class HandFrames:
     def __call__(self, seat: int | None) -> dict[str, Any]:
         hand, engine = self.hand, self.hand.engine
         events = self.events
-        if engine is not None and not history_is_public_for(engine, seat):
+        if engine is not None and (
+            engine.variant != "holdem" or not history_is_public_for(engine, seat)
+        ):  # draw's history depends on the viewer (R-DR-07): built for each seat
             events = public_history(engine, seat, hand.history_sent)
         seat_view: dict[str, Any] = {}
         if engine is not None:
@@ -157,6 +166,7 @@ def snapshot_frame(room: Room, player_id: str | None) -> dict[str, Any]:
         "room": room.summary(),
         "hand": hand_state(room, current, current.viewer_seat(player_id)) if current else None,
         "last_hand": hand_state(room, last, last.viewer_seat(player_id)) if last else None,
+        "chat": room.chat.snapshot(player_id),
     }
     if room.ranking is not None and room.ranking.finished:
         frame["results"] = results_of(room)

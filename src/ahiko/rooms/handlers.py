@@ -35,6 +35,7 @@ def sit(room: Room, cmd: c.Sit) -> Reply:
         )
     if room.is_tournament and room.status is not RoomStatus.WAITING:
         raise Refusal("started", "the tournament has started; seats are closed", "R-TN-02")
+    room.waitlist.may_sit(cmd.player_id, cmd.seat)  # a seat held for the first in line
     occupant = Occupant(
         cmd.player_id,
         cmd.name,
@@ -42,6 +43,7 @@ def sit(room: Room, cmd: c.Sit) -> Reply:
         connected=room.presence.is_connected(cmd.player_id),
     )
     reserved = room.seat_occupant(cmd.seat, occupant)  # R-RM-16 when a hand is running
+    room.waitlist.seated(cmd.player_id)
     if room.ranking is not None:
         room.ranking.entrants += 1
     room.emit_room()
@@ -115,10 +117,13 @@ def new_entry(room: Room, cmd: c.NewEntry) -> Reply:
 
 
 def start(room: Room, cmd: c.Start) -> Reply:
-    """R-RM-03: two participants with chips, at least one of them a person."""
+    """R-RM-03: two participants with chips, at least one of them a person; the host
+    seated among them (R-RM-03 D)."""
     _host(room, cmd.player_id)
     if room.status is not RoomStatus.WAITING:
         raise Refusal("started", f"the room is already {room.status}", "R-RM-03")
+    if room.seats.seat_of(cmd.player_id) is None:
+        raise Refusal("host_not_seated", "take a seat at the table to start the game", "R-RM-03")
     if not room.participants_ready():
         raise Refusal(
             "not_ready",
@@ -153,8 +158,10 @@ def add_bot(room: Room, cmd: c.AddBot) -> Reply:
     _host(room, cmd.player_id)
     if room.is_tournament and room.status.value != "waiting":
         raise Refusal("started", "the tournament has started; seats are closed", "R-TN-02")
-    free = room.seats.free_seats()
+    free = room.waitlist.open_seats()  # not a seat offered to the waiting list
     seat = cmd.seat if cmd.seat is not None else (free[0] if free else None)
+    if seat is not None:
+        room.waitlist.may_sit(cmd.player_id, seat)
     if seat is None:
         raise Refusal("full", "no free seat for a bot", "R-RM-01")
     occupant = room.new_bot(cmd.level)
@@ -198,6 +205,47 @@ def close(room: Room, cmd: c.Close) -> Reply:
     return Reply.accepted(stacks=room.closed_stacks)
 
 
+def sit_out(room: Room, cmd: c.SitOut) -> Reply:
+    ensure_open(room)
+    return room.sitting_out.command(cmd)
+
+
+def wait_list(room: Room, cmd: c.WaitList) -> Reply:
+    ensure_open(room)
+    return room.waitlist.command(cmd)
+
+
+def use_time_bank(room: Room, cmd: c.UseTimeBank) -> Reply:
+    ensure_open(room)
+    hand = room.hand
+    seat = hand.seat_of(cmd.player_id) if hand is not None else None
+    if hand is None or hand.phase is not Phase.DEALT or seat is None:
+        raise Refusal("no_hand", "you are not in a hand being played now", "R-HE-06")
+    if room.status is RoomStatus.PAUSED:
+        raise Refusal("paused", "the room is paused", "R-RM-07")
+    if hand.to_act != seat:
+        raise Refusal("out_of_turn", "it is not your turn", "R-HE-05")
+    return room.use_time_bank(hand, seat)
+
+
+def chat(room: Room, cmd: c.Chat) -> Reply:
+    ensure_open(room)
+    return room.chat.say(cmd)
+
+
+def chat_mute(room: Room, cmd: c.ChatMute) -> Reply:
+    return room.chat.mute(cmd)
+
+
+def chat_report(room: Room, cmd: c.ChatReport) -> Reply:
+    return room.chat.report(cmd)
+
+
+def chat_setting(room: Room, cmd: c.ChatSetting) -> Reply:
+    ensure_open(room)
+    return room.chat.set_mode(cmd)
+
+
 def connect(room: Room, cmd: c.Connect) -> Reply:
     cmd.connection.send(room.snapshot(cmd.connection))
     room.presence.connect(cmd.connection)
@@ -232,6 +280,13 @@ HANDLERS: dict[type, Handler] = {
     c.BuyIn: lambda room, cmd: ahiko_handlers.buy_in(room, cmd),
     c.Reload: lambda room, cmd: ahiko_handlers.reload(room, cmd),
     c.LeaveAfterHand: lambda room, cmd: ahiko_handlers.leave_after_hand(room, cmd),
+    c.SitOut: sit_out,
+    c.WaitList: wait_list,
+    c.UseTimeBank: use_time_bank,
+    c.Chat: chat,
+    c.ChatMute: chat_mute,
+    c.ChatReport: chat_report,
+    c.ChatSetting: chat_setting,
     c.Connect: connect,
     c.Disconnect: disconnect,
     c.SnapshotRequest: snapshot,

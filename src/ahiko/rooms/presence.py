@@ -73,7 +73,7 @@ class Presence:
                 room.pause()
                 self.auto_paused = True
             room.set_timer(
-                "empty_close", room.config.timing.empty_room_close_s, lambda: room.close("empty")
+                "empty_close", room.config.timing.empty_room_close_s, lambda: room.expire("empty")
             )
 
     def mark_absent(self, player_id: str) -> None:

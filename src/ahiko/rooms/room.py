@@ -25,20 +25,26 @@ from ahiko.fairness.shuffle import RandBelow, shuffled_deck
 from ahiko.poker.actions import Action, IllegalAction
 from ahiko.poker.events import Event
 from ahiko.rooms import commands as c
+from ahiko.rooms.chat import TableChat
 from ahiko.rooms.clock import Clock, TimerHandle
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.config import RoomConfig, RoomKind
 from ahiko.rooms.frames import HandFrames, room_summary, snapshot_frame
 from ahiko.rooms.handlers import HANDLERS
 from ahiko.rooms.hooks import HandArchiver, NoHooks, RoomHooks
+from ahiko.rooms.moderation import Moderation
 from ahiko.rooms.presence import Presence
 from ahiko.rooms.ranking import TournamentRanking
 from ahiko.rooms.seats import Occupant, SeatError, Seats
 from ahiko.rooms.shared_frames import Frame
+from ahiko.rooms.sitting_out import SittingOut
+from ahiko.rooms.sitting_out import timer_name as sit_out_timer
 from ahiko.rooms.status import RoomStatus
 from ahiko.rooms.table_hand import Phase, TableHand, deal_order, layout_for
 from ahiko.rooms.thinking import BOT_THINKING_LIMIT_S, Request, Thinker
+from ahiko.rooms.timebank import TimeBanks
 from ahiko.rooms.tournament import eliminate_busted, finish_if_won
+from ahiko.rooms.waitlist import WaitList
 
 BotFactory = Callable[[str], Bot]
 AVG_POT_HANDS = 20  # the lobby's average pot is over this many finished hands
@@ -62,6 +68,7 @@ class Room:
         randbelow: RandBelow = secrets.randbelow,
         archive: HandArchiver | None = None,
         think: Thinker | None = None,
+        moderation: Moderation | None = None,
     ) -> None:
         self.room_id = room_id
         self.config = config
@@ -83,6 +90,10 @@ class Room:
         self.hands_dealt = 0
         self.seq = 0
         self.presence = Presence(self)
+        self.chat = TableChat(self, moderation)  # issue 19: table chat
+        self.time_banks = TimeBanks(config.time_bank)  # issue 19: extra seconds per person
+        self.sitting_out = SittingOut(self)  # issue 19: "Ficar fora nas próximas mãos"
+        self.waitlist = WaitList(self)  # issue 19: a full recreational room's waiting list
         self.ranking = TournamentRanking(0, self.rng) if self.is_tournament else None
         self.chips_in = 0  # every chip that entered the table (sits, bots, new entries)
         self.chips_out = 0  # every chip that left with a player
@@ -96,10 +107,12 @@ class Room:
         self._running_since: float | None = None
         self._running_total = 0.0
         self._auto_act: set[int] = set()  # seats that act by the timeout rule at once
+        self._forfeiting: set[int] = set()  # withdrawn absentees: they fold (R-TM-04)
         # The answer the room is giving for a seat (its clock ran out, it is away, the room is
         # out of time), for the hand frame that carries it (``auto_action``).
         self.auto_action: dict[str, Any] | None = None
         self._expiring = False  # R-TM-06: out of time; the current hand is run out
+        self._expiry_reason = "limit"
         self._bot_count = 0
         self._pending: deque[Callable[[], None]] = deque()
         self._busy = False
@@ -352,6 +365,7 @@ class Room:
         )
         self.last_hand = None
         self._auto_act.clear()
+        self._forfeiting.clear()
         commitment = self.hand.commitment()
         delay = self.config.timing.commitment_display_s
         self.emit(
@@ -378,6 +392,10 @@ class Room:
         self.hooks.on_hand_start(self, hand.hand_no, hand.start_stacks)
         events = hand.deal()
         self.hands_dealt += 1
+        for seat, player_id in hand.players.items():
+            occupant = self.seats.get(seat)
+            if occupant is not None and not occupant.is_bot:
+                self.time_banks.hand_dealt(player_id)  # the bank's refill counts hands
         self.after_events(hand, events, DealState())
 
     def cancel_committed_hand(self, reason: str) -> None:
@@ -423,6 +441,7 @@ class Room:
 
     def arm_turn(self) -> None:
         """Start the clock of the seat to act, or let its bot or the timeout rule answer."""
+        self.time_banks.settle(self.clock.now())  # the last turn's bank, if one ran, is spent
         self.cancel_timer("deadline")
         self.cancel_timer("bot")
         self.cancel_timer("bot_limit")
@@ -452,7 +471,51 @@ class Room:
         if seconds is None and not occupant.connected:
             seconds = self.config.timing.disconnected_action_s  # R-TM-02
         if seconds is not None:
-            self.set_timer("deadline", seconds, lambda: self._auto_answer(hand, seat))
+            self.set_timer("deadline", seconds, lambda: self._deadline_out(hand, seat))
+
+    @property
+    def has_time_bank(self) -> bool:
+        """Time banks count only where decisions have a deadline."""
+        return self.config.action_deadline_s is not None and self.config.time_bank.enabled
+
+    def _deadline_out(self, hand: TableHand, seat: int) -> None:
+        """The seat's clock ran out: its time bank starts by itself if it has seconds;
+        when that is spent too (or there is none) the timeout rule answers (R-TM-01)."""
+        if self.hand is not hand or hand.to_act != seat or self.status is not RoomStatus.RUNNING:
+            return
+        player_id = hand.players[seat]
+        now = self.clock.now()
+        occupant = self.seats.get(seat)
+        present = occupant is not None and occupant.connected and not occupant.is_bot
+        # A bank is for a hard decision: a disconnected player is played by the deadline
+        # (R-TM-02, R-TM-07) and keeps their bank.
+        if self.has_time_bank and present and self.time_banks.running is None:
+            total = self.time_banks.start(player_id, seat, now, 0.0)
+            if total is not None:
+                self.set_timer("deadline", total, lambda: self._deadline_out(hand, seat))
+                self._emit_time_bank(hand)
+                return
+        self.time_banks.settle(now)
+        self.sitting_out.clock_ran_out(player_id)
+        self._auto_answer(hand, seat)
+
+    def use_time_bank(self, hand: TableHand, seat: int) -> Reply:
+        """The player's button: the bank's seconds are added now after what is left."""
+        left = self.timer_left("deadline")
+        if not self.has_time_bank or left is None:
+            raise Refusal("no_time_bank", "this table has no time bank for this decision")
+        if self.time_banks.running is not None:
+            raise Refusal("time_bank_running", "your time bank is already running")
+        total = self.time_banks.start(hand.players[seat], seat, self.clock.now(), left)
+        if total is None:
+            raise Refusal("time_bank_empty", "your time bank is empty")
+        self.set_timer("deadline", total, lambda: self._deadline_out(hand, seat))
+        self._emit_time_bank(hand)
+        return Reply.accepted(seconds_left=round(total, 3))
+
+    def _emit_time_bank(self, hand: TableHand) -> None:
+        deadline = self.deadline()
+        self.emit("time_bank", lambda _seat: {"hand_no": hand.hand_no, "deadline": deadline})
 
     def bot_delay(self) -> float:
         """A bot's human-like pause before it answers: the timing's base delay plus a share
@@ -469,20 +532,38 @@ class Room:
             left = self._paused_left.get("deadline")
         if hand is None or hand.to_act is None or left is None:
             return None
-        return {"seat": hand.to_act, "seconds_left": round(left, 3)}
+        bank = self.time_banks.seconds_left(self.clock.now())
+        occupant = self.seats.get(hand.to_act)
+        banked = None
+        if self.has_time_bank and occupant is not None and not occupant.is_bot:
+            banked = round(self.time_banks.left(hand.players[hand.to_act]), 3)
+        return {
+            "seat": hand.to_act,
+            "seconds_left": round(left, 3),
+            # issue 19: the seconds of the bank within seconds_left while it runs, else null;
+            # time_bank is what the seat's bank holds (null: no bank here)
+            "time_bank_running": None if bank is None else round(bank, 3),
+            "time_bank": banked,
+        }
 
     def _auto_answer(self, hand: TableHand, seat: int) -> None:
-        """R-TM-01 / R-TN-06: check when nothing is pending, else fold; a room out of time
-        (R-TM-06) checks or calls so the board runs out to a showdown."""
+        """R-TM-01 / R-TN-06: check when nothing is pending, else fold; a withdrawn absentee
+        folds (R-TM-04)."""
         if self.hand is not hand or hand.to_act != seat or self.status is not RoomStatus.RUNNING:
             return
         legal = hand.legal()
         if legal.is_draw_phase:
             action = Action.discard(())
+        elif seat in self._forfeiting:  # R-TM-04: the absentee still contesting folds
+            self.auto_action = {"seat": seat, "action": "fold", "reason": "away"}
+            before = hand.deal_state
+            try:
+                self.after_events(hand, hand.forfeit(seat), before)
+            finally:
+                self.auto_action = None
+            return
         elif legal.can_check:
             action = Action.check()
-        elif self._expiring and legal.can_call:
-            action = Action.call()
         else:
             action = Action.fold()
         if self._expiring:
@@ -544,6 +625,7 @@ class Room:
     def _finish_hand(self) -> None:
         hand = self.hand
         assert hand is not None
+        self.time_banks.settle(self.clock.now())
         self.cancel_timer("deadline")
         self.cancel_timer("bot")
         final = hand.final_stacks()
@@ -557,6 +639,7 @@ class Room:
         net = {s: final[s] - hand.start_stacks[s] for s in final}
         if self.archive is not None:
             self.archive.hand_finished(self, hand)
+        self._bots_observe(hand)
         self.hooks.on_hand_end(
             self, hand.hand_no, {"stacks": final, "net": net, "players": dict(hand.players)}
         )
@@ -565,21 +648,39 @@ class Room:
         for _seat, occupant in self.seats.bots():
             if occupant.stack == 0:
                 occupant.leave_after_hand = True  # R-RM-06
+        self.sitting_out.hand_finished(hand)  # two timeouts in a row sit one out
         for occupant in self.seats.between_hands():
             self.player_left(occupant)
         self.emit_room()
         if self._expiring:
-            self._close("limit")
+            self._close(self._expiry_reason)
             return
         if self.is_tournament and self._tournament_over():
             return
         self.schedule_next_hand()
 
+    def _bots_observe(self, hand: TableHand) -> None:
+        """Bots with a memory (``observe``) get their own final view of the hand, with the
+        players' public names: what they learn lives as long as they sit here (issue 18)."""
+        names: dict[str, str] = {}
+        for seat, player_id in hand.players.items():
+            occupant = self.seats.get(seat)
+            if occupant is not None and occupant.player_id == player_id:
+                names[str(seat)] = occupant.name
+            else:
+                names[str(seat)] = self.departed_names.get(player_id, "")
+        for seat, player_id in hand.players.items():
+            observe = getattr(self.bots.get(player_id), "observe", None)
+            if observe is not None:
+                observe({**(hand.view(seat) or {}), "players": names})
+
     def player_left(self, occupant: Occupant) -> None:
         self.chips_out += occupant.stack
         self.departed_names[occupant.player_id] = occupant.name
         self.bots.pop(occupant.player_id, None)
+        self.cancel_timer(sit_out_timer(occupant.player_id))
         self.hooks.on_player_left(self, occupant)
+        self.later(self.waitlist.offer_next)  # a seat may have come free
 
     # --- limits and closing -----------------------------------------------------------------
     def _limit_reached(self) -> bool:
@@ -589,17 +690,24 @@ class Room:
             minutes is not None and self.running_seconds >= minutes * 60
         )
 
-    def _expire(self) -> None:
-        """R-RM-18 / R-TM-06: out of time. A hand in play is run out and settled first."""
+    def _expire(self, reason: str = "limit") -> None:
+        """R-RM-18 / R-TM-06 (D): the room expires (its time limit, or an empty recreational
+        room's two minutes, R-RM-09). A hand in play stops betting where it stands and is
+        run out and settled (``stop_betting``) before the balances return."""
         if not self.is_open:
             return
         hand = self.hand
-        if hand is not None and hand.phase is Phase.DEALT:
+        if hand is not None and hand.phase is Phase.DEALT and not hand.is_over:
             self._expiring = True
-            self.arm_turn()
+            self._expiry_reason = reason
+            before = hand.deal_state
+            self.after_events(hand, hand.stop_betting(), before)
             return
         self.cancel_committed_hand("room time limit reached")
-        self._close("limit")
+        self._close(reason)
+
+    def expire(self, reason: str) -> None:
+        self._expire(reason)
 
     def _tournament_over(self) -> bool:
         return finish_if_won(self)
@@ -643,6 +751,7 @@ class Room:
         if self.status is not RoomStatus.RUNNING:
             return
         self._stop_running()
+        self.time_banks.freeze(self.clock.now())
         for name in ("deal", "deadline", "bot", "next_hand", "expiry"):
             left = self.timer_left(name)
             if left is not None:
@@ -672,8 +781,9 @@ class Room:
                 seat = hand.to_act
                 if seat is not None:
                     self.set_timer(
-                        "deadline", frozen["deadline"], lambda: self._auto_answer(hand, seat)
+                        "deadline", frozen["deadline"], lambda: self._deadline_out(hand, seat)
                     )
+                    self.time_banks.thaw(self.clock.now())
         elif hand is None and "next_hand" not in frozen:
             self.schedule_next_hand(0.0)
         self.emit_room()
@@ -709,10 +819,14 @@ class Room:
     def is_auto_acting(self, seat: int) -> bool:
         return seat in self._auto_act
 
-    def auto_act_for(self, seat: int) -> None:
-        """From now on this seat's decisions follow the timeout rule at once (a leaver, a
-        withdrawn absentee). An all-in has no decisions left and is never cancelled (R-TM-04)."""
+    def auto_act_for(self, seat: int, *, forfeit: bool = False) -> None:
+        """From now on this seat's decisions follow the timeout rule at once (a leaver), or,
+        with ``forfeit`` (a withdrawn absentee, R-TM-04), it folds at its next betting turn
+        even where it could check. An all-in has no decisions left and is never cancelled:
+        it waits for the pots (R-TM-04)."""
         self._auto_act.add(seat)
+        if forfeit:
+            self._forfeiting.add(seat)
         hand = self.hand
         if hand is not None and hand.phase is Phase.DEALT and hand.to_act == seat:
             self.later(lambda: self._auto_answer(hand, seat))

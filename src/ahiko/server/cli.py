@@ -1,4 +1,5 @@
-"""`ahiko serve` and `ahiko admin …` (migrate, check-ledger, reserve add/statement, grant)."""
+"""`ahiko serve` and `ahiko admin …` (migrate, check-ledger, reserve add/statement, grant,
+chat mute/unmute/reports/purge)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # SQLAlchemy and Alembic load only for the commands that use them
     from ahiko.server.settings import Settings
+
+
+def make_engine(url: str) -> Any:
+    """``ahiko.store.engine.make_engine``, imported when a command needs the database."""
+    from ahiko.store.engine import make_engine as make
+
+    return make(url)
 
 
 def register(subparsers: Any) -> None:
@@ -51,6 +59,25 @@ def register(subparsers: Any) -> None:
     grant.add_argument("amount", type=int)
     grant.add_argument("--reason", required=True)
     grant.set_defaults(func=_grant)
+    chat = commands.add_parser("chat", help="table chat moderation (issue 19)")
+    chat_commands = chat.add_subparsers(dest="chat_command", metavar="ACTION", required=True)
+    mute = chat_commands.add_parser(
+        "mute", parents=[common], help="mute a user's chat in every room (site-wide)"
+    )
+    mute.add_argument("username")
+    mute.add_argument("--minutes", type=float, help="for this long (default: until unmuted)")
+    mute.add_argument("--reason", default="operator")
+    mute.set_defaults(func=_chat_mute)
+    unmute = chat_commands.add_parser("unmute", parents=[common], help="lift a site-wide mute")
+    unmute.add_argument("username")
+    unmute.set_defaults(func=_chat_unmute)
+    reports = chat_commands.add_parser("reports", parents=[common], help="the latest reports")
+    reports.add_argument("--limit", type=int, default=50)
+    reports.set_defaults(func=_chat_reports)
+    purge = chat_commands.add_parser(
+        "purge", parents=[common], help="delete chat messages past their retention"
+    )
+    purge.set_defaults(func=_chat_purge)
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -71,7 +98,7 @@ def _serve(args: argparse.Namespace) -> int:
     from ahiko.server.ws_protocol import AhikoWebSocketProtocol
 
     settings = _settings(args)
-    refusal = check_interpreter()
+    refusal = check_interpreter() or _schema_refusal(settings)
     if refusal is not None:
         print(f"error: {refusal}", file=sys.stderr)
         return 2
@@ -89,6 +116,21 @@ def _serve(args: argparse.Namespace) -> int:
         ws_per_message_deflate=False,
     )
     return 0
+
+
+def _schema_refusal(settings: Settings) -> str | None:
+    """A database that is not at the newest revision: one line naming `ahiko admin
+    migrate`, never a traceback from the first request."""
+    from ahiko.store.migrate import schema_problem
+    from ahiko.store.private_files import private_folder
+
+    if settings.database_url is None:
+        private_folder(settings.data_dir)  # the SQLite file's folder, as create_app makes it
+    engine = make_engine(settings.resolved_database_url)
+    try:
+        return schema_problem(engine)
+    finally:
+        engine.dispose()
 
 
 # On an interpreter with the quadratic cookie parser, headers above this would stall the
@@ -210,5 +252,82 @@ def _grant(args: argparse.Namespace) -> int:
     except WalletError as error:
         print(f"error: {error.message}", file=sys.stderr)
         return 1
+    finally:
+        engine.dispose()
+
+
+def _chat_user(engine: Any, username: str) -> Any:
+    from ahiko.store.accounts import find_user_by_name
+
+    user = find_user_by_name(engine, username)
+    if user is None:
+        print(f"error: no user {username!r}", file=sys.stderr)
+    return user
+
+
+def _chat_mute(args: argparse.Namespace) -> int:
+    from datetime import UTC, datetime, timedelta
+
+    from ahiko.store.chat import set_site_mute
+
+    engine = make_engine(_settings(args).resolved_database_url)
+    try:
+        user = _chat_user(engine, args.username)
+        if user is None:
+            return 1
+        if args.minutes is not None and args.minutes <= 0:
+            print("error: --minutes must be positive", file=sys.stderr)
+            return 1
+        now = datetime.now(UTC)
+        until = None if args.minutes is None else now + timedelta(minutes=args.minutes)
+        set_site_mute(engine, str(user.id), until, args.reason, now)
+        when = "until unmuted" if until is None else f"until {until:%Y-%m-%d %H:%M} UTC"
+        print(f"{user.username} muted in every room {when}")
+        return 0
+    finally:
+        engine.dispose()
+
+
+def _chat_unmute(args: argparse.Namespace) -> int:
+    from ahiko.store.chat import clear_site_mute
+
+    engine = make_engine(_settings(args).resolved_database_url)
+    try:
+        user = _chat_user(engine, args.username)
+        if user is None:
+            return 1
+        lifted = clear_site_mute(engine, str(user.id))
+        print(f"{user.username} may chat again" if lifted else f"{user.username} was not muted")
+        return 0
+    finally:
+        engine.dispose()
+
+
+def _chat_reports(args: argparse.Namespace) -> int:
+    from ahiko.store.chat import reports
+
+    engine = make_engine(_settings(args).resolved_database_url)
+    try:
+        for r in reports(engine, args.limit):
+            print(
+                f"{r.at:%Y-%m-%d %H:%M:%S}  room {r.room_id} #{r.msg_no}  "
+                f"{r.author_name} (user {r.author_id}) reported by user {r.reporter_id}: "
+                f"{r.text!r}" + (f"  reason: {r.reason}" if r.reason else "")
+            )
+        return 0
+    finally:
+        engine.dispose()
+
+
+def _chat_purge(args: argparse.Namespace) -> int:
+    from datetime import UTC, datetime
+
+    from ahiko.store.chat import CHAT_RETENTION_DAYS, purge_messages
+
+    engine = make_engine(_settings(args).resolved_database_url)
+    try:
+        gone = purge_messages(engine, datetime.now(UTC))
+        print(f"{gone} chat message(s) older than {CHAT_RETENTION_DAYS} days deleted")
+        return 0
     finally:
         engine.dispose()

@@ -109,6 +109,20 @@ def command_for(frame: Any, player: Player, connection: SocketConnection) -> c.C
             return c.Reload(pid, frame.amount, frame.key)
         case p.LeaveAfterHandFrame():
             return c.LeaveAfterHand(pid, frame.on)
+        case p.SitOutFrame():
+            return c.SitOut(pid, frame.on)
+        case p.WaitListFrame():
+            return c.WaitList(pid, frame.on)
+        case p.TimeBankFrame():
+            return c.UseTimeBank(pid)
+        case p.ChatFrame():
+            return c.Chat(pid, player.name, frame.text, frame.preset)
+        case p.ChatMuteFrame():
+            return c.ChatMute(pid, frame.player_id, frame.on)
+        case p.ChatReportFrame():
+            return c.ChatReport(pid, frame.no, frame.reason)
+        case p.ChatSettingFrame():
+            return c.ChatSetting(pid, frame.mode)
         case p.HostFrame(t="start"):
             return c.Start(pid)
         case p.HostFrame(t="pause"):

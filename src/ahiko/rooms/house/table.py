@@ -19,6 +19,7 @@ from sqlalchemy import Connection, Engine
 from ahiko.poker.events import event_to_dict
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.house.bot_ahiko import BotAhiko
+from ahiko.rooms.house.reentry import Reentry, reentry_for
 from ahiko.rooms.house.tiers import Tier
 from ahiko.rooms.seats import Occupant
 from ahiko.store.rooms import (
@@ -100,6 +101,12 @@ class AhikoTable:
             self._replies.popitem(last=False)
 
     # --- coins in --------------------------------------------------------------------------
+    def reentry(self, player_id: str) -> Reentry | None:
+        """Fair re-entry (issue 19): the minimum a person who left this tier lately must bring."""
+        if not player_id.isdigit():
+            return None
+        return reentry_for(self.engine, self.tier, int(player_id), self.wallet.now())
+
     def buy_in(self, room: Room, occupant: Occupant, seat: int, key: str) -> Receipt:
         """Wallet -> a new participation's escrow, the seat written in the same transaction."""
         user_id = person_id(occupant.player_id)

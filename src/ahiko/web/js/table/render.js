@@ -50,11 +50,10 @@ export class TableRenderer {
   }
 
   /** A card seen for the first time this hand slides in (CSS, off with reduced motion); a
-   *  redraw within the animation's time keeps it coming in. */
+   *  redraw for the same frame keeps it coming in. */
   dealIn(svg, key) {
-    const now = Date.now();
-    if (!this.dealt.has(key)) this.dealt.set(key, this.primed ? now : 0);
-    if (now - this.dealt.get(key) < 250) svg.classList.add("deal-in");
+    if (!this.dealt.has(key)) this.dealt.set(key, this.primed ? this.frameNo : -1);
+    if (this.dealt.get(key) === this.frameNo) svg.classList.add("deal-in");
     return svg;
   }
 
@@ -103,8 +102,9 @@ export class TableRenderer {
     return out;
   }
 
-  render(state, { hideCards = false, selected = new Set(), discardMode = false, stale = false, pendingReload = null } = {}) {
+  render(state, { hideCards = false, selected = new Set(), discardMode = false, stale = false, pendingReload = null, frameNo = 0 } = {}) {
     this.selected = selected;
+    this.frameNo = frameNo; // which frame this drawing shows: cards new to it are dealt in
     this.pendingReload = pendingReload;
     const handKey = `${state.handNo}`;
     // the first drawing of a hand (a reload, a late join) deals nothing in: it is all there
@@ -261,6 +261,7 @@ export class TableRenderer {
     if (player?.reserved) badges.push(h("span.badge", t("table.reserved")));
     else if (player?.waiting && !sv) badges.push(h("span.badge", t("table.next_hand")));
     if (player?.leaving) badges.push(h("span.badge", t("table.leave_after_hand")));
+    if (player?.sittingOut) badges.push(h("span.badge.badge-sitout", t("table.sitting_out")));
     if (isMe && this.pendingReload) {
       badges.push(h("span.badge.badge-reload", t("reload.next_hand", { amount: fmt(this.pendingReload.amount) })));
     }
@@ -363,9 +364,11 @@ export class TableRenderer {
     const fill = h("div.clock-fill");
     fill.style.animationDuration = `${total}ms`;
     fill.style.animationDelay = `-${elapsed}ms`;
+    // Issue 19: while the time bank runs the clock says so (and is drawn in its own colour).
+    const key = d.bank !== null && d.bank !== undefined ? "table.time_bank_left" : "table.time_left";
     return {
-      bar: h("div.clock", { role: "timer", "aria-label": t("table.time_left", { s: Math.ceil(left / 1000) }) }, fill),
-      secs: countdown("span.clock-secs", d.endsAt, "table.time_left"),
+      bar: h(`div.clock${key === "table.time_bank_left" ? ".bank" : ""}`, { role: "timer", "aria-label": t(key, { s: Math.ceil(left / 1000) }) }, fill),
+      secs: countdown(`span.clock-secs${key === "table.time_bank_left" ? ".bank" : ""}`, d.endsAt, key),
     };
   }
 
