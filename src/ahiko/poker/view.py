@@ -38,22 +38,16 @@ from .hand import AnyHand
 from .pots import build_pots
 
 
-def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dict[str, Any]:
-    """Everything ``viewer`` (a seat, or None for a spectator) may know about the hand now.
-
-    ``with_history=False`` leaves out ``history`` (rebuilding it is most of the cost of a
-    view); :func:`public_history` gives just the entries a caller has not sent yet."""
-    me = _index_of(hand, viewer)
-    blind_to_others = _blind_to_others(hand, me)
-    # A closed betting round's bets are in the pot: at five-card draw's draw the pre-draw
-    # round is over (its bets gathered, its last actions replaced by the draw), as hold'em's
-    # are when the next street is dealt.
+def _seat_entries(hand: AnyHand) -> tuple[list[int], list[dict[str, Any]]]:
+    """The current round's bets and every seat's entry as a viewer who sees none of its cards
+    gets it. A closed betting round's bets are in the pot: at five-card draw's draw the
+    pre-draw round is over (its bets gathered, its last actions replaced by the draw), as
+    hold'em's are when the next street is dealt."""
     drawing = hand.variant == "draw" and hand.street == "draw"
     betting = None if drawing else hand.round
     round_bets = betting.bets if betting is not None else [0] * hand.n
-    seats = []
+    entries = []
     for i, seat in enumerate(hand.order):
-        visible = i == me or (i in hand.shown and not blind_to_others)
         last = betting.last_action[i] if betting is not None else None
         if drawing and i in hand.discard_counts:
             last = ("discard", hand.discard_counts[i])
@@ -63,7 +57,7 @@ def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dic
             status = "allin"
         else:
             status = "active"
-        seats.append(
+        entries.append(
             {
                 "seat": seat,
                 "stack": hand.chips[i],
@@ -71,16 +65,39 @@ def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dic
                 "total_bet": hand.total[i],
                 "status": status,
                 "last_action": None if last is None else {"kind": last[0], "amount": last[1]},
-                "cards": [format_card(c) for c in hand.holes[i]] if visible else None,
+                "cards": None,
                 "card_count": 0 if hand.folded[i] else len(hand.holes[i]),
                 "discards": hand.discard_counts.get(i) if hand.variant == "draw" else None,
             }
         )
+    return round_bets, entries
+
+
+def _legal_for(hand: AnyHand, viewer: int | None) -> dict[str, Any] | None:
+    """The legal actions with their bounds, for the seat whose turn it is only."""
+    if hand.to_act is None or hand.to_act != viewer:
+        return None
+    legal = asdict(hand.legal_actions())
+    legal["bet_kind"] = None if legal["bet_kind"] is None else str(legal["bet_kind"])
+    return legal
+
+
+def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dict[str, Any]:
+    """Everything ``viewer`` (a seat, or None for a spectator) may know about the hand now.
+
+    ``with_history=False`` leaves out ``history`` (rebuilding it is most of the cost of a
+    view); :func:`public_history` gives just the entries a caller has not sent yet."""
+    me = _index_of(hand, viewer)
+    blind_to_others = _blind_to_others(hand, me)
+    round_bets, hidden = _seat_entries(hand)
+    seats = [
+        {**entry, "cards": [format_card(c) for c in hand.holes[i]]}
+        if i == me or (i in hand.shown and not blind_to_others)
+        else entry
+        for i, entry in enumerate(hidden)
+    ]
     to_act = hand.to_act
-    legal = None
-    if to_act is not None and to_act == viewer:
-        legal = asdict(hand.legal_actions())
-        legal["bet_kind"] = None if legal["bet_kind"] is None else str(legal["bet_kind"])
+    legal = _legal_for(hand, viewer)
     result: dict[str, Any] = {
         "variant": hand.variant,
         "viewer": viewer,
@@ -110,36 +127,8 @@ def views(hand: AnyHand, viewers: Iterable[int | None]) -> dict[int | None, dict
     viewers = list(dict.fromkeys(viewers))
     if not viewers:
         return {}
-    is_draw = hand.variant == "draw"
-    drawing = is_draw and hand.street == "draw"  # as in ``view``: the pre-draw bets gathered
-    betting = None if drawing else hand.round
-    round_bets = betting.bets if betting is not None else [0] * hand.n
-    hidden: list[dict[str, Any]] = []  # the entry of seat i for a viewer who sees no card
-    shown: list[dict[str, Any] | None] = []  # ... and for one who sees them, built on demand
-    for i, seat in enumerate(hand.order):
-        last = betting.last_action[i] if betting is not None else None
-        if drawing and i in hand.discard_counts:
-            last = ("discard", hand.discard_counts[i])
-        if hand.folded[i]:
-            status = "folded"
-        elif hand.chips[i] == 0:
-            status = "allin"
-        else:
-            status = "active"
-        hidden.append(
-            {
-                "seat": seat,
-                "stack": hand.chips[i],
-                "bet": 0 if hand.is_over else round_bets[i],
-                "total_bet": hand.total[i],
-                "status": status,
-                "last_action": None if last is None else {"kind": last[0], "amount": last[1]},
-                "cards": None,
-                "card_count": 0 if hand.folded[i] else len(hand.holes[i]),
-                "discards": hand.discard_counts.get(i) if is_draw else None,
-            }
-        )
-        shown.append(None)
+    round_bets, hidden = _seat_entries(hand)
+    shown: list[dict[str, Any] | None] = [None] * hand.n  # entries with cards, built on demand
 
     def visible_entry(i: int) -> dict[str, Any]:
         entry = shown[i]
@@ -172,10 +161,7 @@ def views(hand: AnyHand, viewers: Iterable[int | None]) -> dict[int | None, dict
             seats = seats_seen[sees] = [
                 visible_entry(i) if i in sees else hidden[i] for i in range(hand.n)
             ]
-        legal = None
-        if to_act is not None and to_act == viewer:
-            legal = asdict(hand.legal_actions())
-            legal["bet_kind"] = None if legal["bet_kind"] is None else str(legal["bet_kind"])
+        legal = _legal_for(hand, viewer)
         out[viewer] = {
             "variant": common["variant"],
             "viewer": viewer,
