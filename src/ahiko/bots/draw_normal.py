@@ -1,7 +1,8 @@
 """Draw Normal (R-AI-06): hand value, position, number of opponents, possible draws and pot
 odds.
 
-Before the draw: a raising standard that loosens with fewer opponents and later position,
+Before the draw: a raising standard that loosens with fewer opponents and later position (any
+pair heads-up),
 draws played when the pot pays for them. After the draw: reads each opponent's draw count
 (three cards = usually one pair, one = two pair or a draw, none = a made hand) to pick value
 bets and calls, and calls when the pot odds cover its chance of being ahead.
@@ -26,6 +27,7 @@ from .memory import TableMemory
 from .situation import Situation, aggressive, check_or_fold, passive, price, situation_from_view
 
 SEVENS, NINES, JACKS, QUEENS = 5, 7, 9, 10
+ANY_PAIR = 0  # heads-up the antes are worth taking with any pair
 CHECKED_TO_BLUFF = 0.6
 DRAW_HIT = {"flush": 0.191, "straight": 0.17}  # FACTS.md improvement odds
 
@@ -64,7 +66,7 @@ class DrawNormalBot:
         raises = sit.raises_on()
         felt = round(raises * (1.0 - loose))  # the raises that say something
         late = sit.is_last_to_act_postflop or n == 1
-        open_pair = (SEVENS if n == 1 else NINES) if late else (JACKS if n <= 3 else QUEENS)
+        open_pair = (ANY_PAIR if n == 1 else NINES) if late else (JACKS if n <= 3 else QUEENS)
         strong = info.category >= TWO_PAIR or (
             info.category == PAIR and info.pair_rank >= open_pair
         )
