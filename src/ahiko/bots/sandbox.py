@@ -10,6 +10,10 @@ never the deck, the other seats' cards or a room's keys.
 Requests: ``{"op": "new"}`` (a fresh instance), ``{"op": "decide", "view", "seed"}`` →
 ``{"action": {"kind", "amount", "cards"}}`` or ``{"error"}``, ``{"op": "observe", "view"}``
 (no answer).
+
+In a room a bot decides on a worker thread (ahiko.rooms.thinking): a request and its answer
+go through the pipes under one lock, so two turns never interleave. ``sandboxed_bot(path)``
+is one bot with a process of its own, which ends when the bot is closed or dropped.
 """
 
 from __future__ import annotations
@@ -19,6 +23,9 @@ import os
 import random
 import subprocess
 import sys
+import threading
+import weakref
+from collections.abc import Callable
 from typing import IO, Any
 
 from ahiko.poker.actions import Action, ActionKind
@@ -59,7 +66,12 @@ class SandboxedBots:
             text=True,
             bufsize=1,
         )
-        self._expect_ready()
+        self.lock = threading.Lock()
+        try:
+            self._expect_ready()
+        except SandboxError:
+            self._close()
+            raise
 
     def _io(self) -> tuple[IO[str], IO[str]]:
         if self.proc.stdin is None or self.proc.stdout is None:
@@ -96,17 +108,25 @@ class SandboxedBots:
         self._receive()
 
     def new(self) -> SandboxedBot:
-        self._send({"op": "new"})
+        with self.lock:
+            self._send({"op": "new"})
         return SandboxedBot(self)
 
     def decide(self, view: dict[str, Any], seed: int) -> Action:
-        self._send({"op": "decide", "view": view, "seed": seed})
-        return action_from_dict(self._receive()["action"])
+        with self.lock:
+            self._send({"op": "decide", "view": view, "seed": seed})
+            reply = self._receive()
+        return action_from_dict(reply["action"])
 
     def observe(self, view: dict[str, Any]) -> None:
-        self._send({"op": "observe", "view": view})
+        with self.lock:
+            self._send({"op": "observe", "view": view})
 
     def close(self) -> None:
+        with self.lock:
+            self._close()
+
+    def _close(self) -> None:
         if self.proc.poll() is None:
             try:
                 self._send({"op": "exit"})
@@ -126,12 +146,26 @@ class SandboxedBot:
     def __init__(self, box: SandboxedBots) -> None:
         self.box = box
         self.name = box.name
+        self._closer: Callable[[], Any] | None = None  # set when the bot owns its process
 
     def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
         return self.box.decide(view, rng.getrandbits(64))
 
     def observe(self, view: dict[str, Any]) -> None:
         self.box.observe(view)
+
+    def close(self) -> None:
+        """End the bot's process if this bot owns one (``sandboxed_bot``)."""
+        if self._closer is not None:
+            self._closer()
+
+
+def sandboxed_bot(path: str) -> SandboxedBot:
+    """One bot of class ``path`` in a process of its own, closed with the bot."""
+    box = SandboxedBots(path)
+    bot = box.new()
+    bot._closer = weakref.finalize(bot, box.close)
+    return bot
 
 
 def _serve(path: str) -> int:
