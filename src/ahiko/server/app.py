@@ -28,7 +28,15 @@ from ahiko.rooms.house.lobby import AhikoLobby
 from ahiko.rooms.moderation import StoredModeration
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.timing import LIVE_TIMING
-from ahiko.server import api_accounts, api_ahiko, api_hands, api_rooms, api_wallet, gateway
+from ahiko.server import (
+    api_accounts,
+    api_ahiko,
+    api_competition,
+    api_hands,
+    api_rooms,
+    api_wallet,
+    gateway,
+)
 from ahiko.server.accounts import Accounts, HashGate
 from ahiko.server.errors import (
     AnswerBugsInJson,
@@ -113,6 +121,8 @@ def create_app(
     app.include_router(api_accounts.router)
     app.include_router(api_wallet.router)
     app.include_router(api_hands.router)
+    for competition in api_competition.routers:
+        app.include_router(competition)
     app.include_router(api_rooms.router)
     app.include_router(api_ahiko.router)
     app.include_router(gateway.router)
