@@ -56,7 +56,15 @@ class HeldThinker:
 def _table_with_a_thinking_bot(thinker: HeldThinker) -> Table:
     """A person ("ana", seat 0) against one bot; the bot is to act first pre-flop."""
     t = Table(holdem_config(seats=2))
-    t.room = Room("t-1", t.room.config, clock=t.clock, host_id="host", rng=Random(7), think=thinker)
+    t.room = Room(
+        "t-1",
+        t.room.config,
+        clock=t.clock,
+        host_id="host",
+        rng=Random(7),
+        think=thinker,
+        deliver=t.subscribers.deliver,
+    )
     t.join("ana", 0)
     t.ok(c.AddBot("host", "random", seat=1))
     t.ok(c.Start("host"))
@@ -180,7 +188,9 @@ def test_R_AI_01_bots_on_threads_play_whole_hands_on_the_real_clock() -> None:
         actor = registry.create(holdem_config(seats=4, action_deadline_s=5), host_id="host")
         threads: set[str] = set()
         room = actor.room
-        assert (await actor.ask(c.Connect(Recorder("ana")))).ok
+        ana = Recorder("ana")
+        actor.subscribe(ana.connection_id, ana.deliver)
+        assert (await actor.ask(c.Connect(ana.connection_id, "ana"))).ok
         assert (await actor.ask(c.Sit("ana", "Ana", 0))).ok  # answered for by the clock
         for level in ("hard", "normal", "easy"):
             bot_reply = await actor.ask(c.AddBot("host", level))

@@ -554,19 +554,9 @@ def _room(engine: Any, kind: RoomKind, host: str) -> tuple[Room, ManualClock]:
     return room, clock
 
 
-@dataclass(eq=False)
-class Quiet:
-    """A connected person whose frames nobody reads."""
-
-    player_id: str
-
-    def send(self, frame: dict[str, Any]) -> None:
-        return None
-
-
 def _seat_and_start(room: Room, clock: ManualClock, people: dict[str, int]) -> None:
     for seat, (name, user_id) in enumerate(people.items()):
-        assert room.submit(c.Connect(Quiet(str(user_id)))).ok
+        assert room.submit(c.Connect(f"quiet-{user_id}", str(user_id))).ok  # frames unread
         assert room.submit(c.Sit(str(user_id), name, seat)).ok
     if room.config.has_host:
         assert room.submit(c.Start(str(room.host_id))).ok

@@ -192,25 +192,29 @@ def remove_bot(room: Room, cmd: c.RemoveBot) -> Reply:
 
 
 def close(room: Room, cmd: c.Close) -> Reply:
-    """R-RM-08: closing during a hand returns the bets."""
-    _host(room, cmd.player_id)
-    room.close("host")
+    """R-RM-08: closing during a hand returns the bets. Without a player it is the house
+    closing a room (the Ahiko lobby's surplus rule): no host needed."""
+    if cmd.player_id is None:
+        ensure_open(room)
+    else:
+        _host(room, cmd.player_id)
+    room.close(cmd.reason)
     return Reply.accepted(stacks=room.closed_stacks)
 
 
 def connect(room: Room, cmd: c.Connect) -> Reply:
-    cmd.connection.send(room.snapshot(cmd.connection))
-    room.presence.connect(cmd.connection)
+    room.catch_up(cmd.connection_id, cmd.player_id, cmd.since)  # before anything newer
+    room.presence.connect(cmd.connection_id, cmd.player_id)
     return Reply.accepted()
 
 
 def disconnect(room: Room, cmd: c.Disconnect) -> Reply:
-    room.presence.disconnect(cmd.connection)
+    room.presence.disconnect(cmd.connection_id)
     return Reply.accepted()
 
 
 def snapshot(room: Room, cmd: c.SnapshotRequest) -> Reply:
-    cmd.connection.send(room.snapshot(cmd.connection))
+    room.send_snapshot(cmd.connection_id, room.presence.player_of(cmd.connection_id))
     return Reply.accepted()
 
 

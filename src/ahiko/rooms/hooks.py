@@ -33,6 +33,9 @@ class RoomHooks(Protocol):
     def on_seats_changed(self, room: Room) -> None:
         """Seats, stacks or presence changed (called with every ``room`` frame)."""
 
+    def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
+        """The room as its lobby lists it: ``entry`` is the public summary without seats."""
+
 
 class HandArchiver(Protocol):
     """Keeps finished hands of every room kind for their players (``ahiko.rooms.finished.archive``).
@@ -62,3 +65,6 @@ class NoHooks:
 
     def on_seats_changed(self, room: Room) -> None:
         return None
+
+    def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
+        return entry

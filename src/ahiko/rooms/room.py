@@ -31,8 +31,10 @@ from ahiko.rooms.config import RoomConfig, RoomKind
 from ahiko.rooms.frames import hand_frame, room_summary, snapshot_frame
 from ahiko.rooms.handlers import HANDLERS
 from ahiko.rooms.hooks import HandArchiver, NoHooks, RoomHooks
+from ahiko.rooms.outbox import Deliver, Frame, FrameBuffer
 from ahiko.rooms.presence import Presence
 from ahiko.rooms.ranking import TournamentRanking
+from ahiko.rooms.restore import Restore
 from ahiko.rooms.seats import Occupant, SeatError, Seats
 from ahiko.rooms.status import RoomStatus
 from ahiko.rooms.table_hand import Phase, TableHand, deal_order, layout_for
@@ -58,6 +60,8 @@ class Room:
         randbelow: RandBelow = secrets.randbelow,
         archive: HandArchiver | None = None,
         think: Thinker | None = None,
+        deliver: Deliver | None = None,
+        restore: Restore | None = None,
     ) -> None:
         self.room_id = room_id
         self.config = config
@@ -78,6 +82,8 @@ class Room:
         self.last_hand: TableHand | None = None
         self.hands_dealt = 0
         self.seq = 0
+        self.frames = FrameBuffer()  # the last numbered frames, for reconnects
+        self._deliver: Deliver = deliver or _nowhere
         self.presence = Presence(self)
         self.ranking = TournamentRanking(0, self.rng) if self.is_tournament else None
         self.chips_in = 0  # every chip that entered the table (sits, bots, new entries)
@@ -101,6 +107,8 @@ class Room:
         self.recent_pots: deque[int] = deque(maxlen=AVG_POT_HANDS)  # the lobby's "Pote médio"
         if self.status is RoomStatus.RUNNING:
             self._start_running()
+        if restore is not None:
+            self._restore(restore)
 
     # --- properties ------------------------------------------------------------------------
     @property
@@ -132,11 +140,23 @@ class Room:
             return None
         return round(sum(self.recent_pots) / len(self.recent_pots))
 
-    def continue_numbering(self, next_hand_no: int, button: int | None) -> None:
+    def _restore(self, restore: Restore) -> None:
         """A room reopened after a restart: hand numbers go on, never reused (R-FD-06), and
-        the button moves on from ``button``. The commitment chain starts anew (GENESIS_PREV)."""
-        self._next_hand_no = next_hand_no
-        self._button = button
+        the button moves on from ``button``; the commitment chain starts anew (GENESIS_PREV).
+        The people get their seats back, away until they reconnect: not dealt in (R-TM-05),
+        withdrawn after the absence delay if they do not come back (R-TM-03, R-TM-07)."""
+        self._next_hand_no = restore.next_hand_no
+        self._button = restore.button
+        self.recent_pots.extend(restore.recent_pots)
+
+        def seat_them() -> None:
+            for record in restore.seats:
+                occupant = Occupant(record.player_id, record.name, record.stack)
+                self.seat_occupant(record.seat, occupant)
+                self.presence.mark_absent(occupant.player_id)
+            self.emit_room()
+
+        self.fire(seat_them)
 
     # --- entry points ----------------------------------------------------------------------
     def submit(self, command: c.Command) -> Reply:
@@ -197,14 +217,26 @@ class Room:
 
     # --- frames ----------------------------------------------------------------------------
     def emit(self, kind: str, build: Callable[[int | None], dict[str, Any]]) -> None:
-        """One numbered event to every connection, built per viewer seat."""
+        """One numbered frame to every connection, built once per viewer seat, and kept in
+        the buffer as each seat of the hand saw it (a disconnected player's too, so a
+        reconnect can be replayed)."""
         self.seq += 1
-        cache: dict[int | None, dict[str, Any]] = {}
-        for connection in self.presence.connections():
-            seat = self.viewer_seat(connection.player_id)
-            if seat not in cache:
-                cache[seat] = build(seat)
-            connection.send({"t": kind, "seq": self.seq, **cache[seat]})
+        hand = self.hand or self.last_hand
+        seat_of = {} if hand is None else {pid: s for s, pid in hand.players.items()}
+        by_seat: dict[int | None, Frame] = {}
+
+        def frame_for(seat: int | None) -> Frame:
+            found = by_seat.get(seat)
+            if found is None:
+                found = by_seat[seat] = Frame(kind, self.seq, build(seat))
+            return found
+
+        for connection_id, player_id in self.presence.connections():
+            seat = None if player_id is None else seat_of.get(player_id)
+            self._deliver(connection_id, frame_for(seat))
+        for seat in seat_of.values():
+            frame_for(seat)
+        self.frames.append(self.seq, by_seat, seat_of)
 
     def viewer_seat(self, player_id: str | None) -> int | None:
         hand = self.hand or self.last_hand
@@ -214,6 +246,10 @@ class Room:
         """The public description of the room (lobby and ``room`` frames)."""
         return room_summary(self)
 
+    def lobby_entry(self) -> dict[str, Any]:
+        """The room as its kind's lobby lists it (the hooks add what the kind shows)."""
+        return self.hooks.lobby_entry(self, room_summary(self, with_seats=False))
+
     def emit_room(self) -> None:
         summary = self.summary()
         self.emit("room", lambda _seat: {"room": summary})
@@ -221,12 +257,24 @@ class Room:
 
     def notify(self, player_id: str, kind: str, payload: dict[str, Any]) -> None:
         """A frame for one player's connections only (not a numbered room event)."""
-        for connection in self.presence.connections():
-            if connection.player_id == player_id:
-                connection.send({"t": kind, "seq": self.seq, **payload})
+        frame = Frame(kind, self.seq, payload)
+        for connection_id in self.presence.connections_of(player_id):
+            self._deliver(connection_id, frame)
 
-    def snapshot(self, connection: c.Connection) -> dict[str, Any]:
-        return snapshot_frame(self, connection.player_id)
+    def send_snapshot(self, connection_id: str, player_id: str | None) -> None:
+        snapshot = snapshot_frame(self, player_id)
+        body = {k: v for k, v in snapshot.items() if k not in ("t", "seq")}
+        self._deliver(connection_id, Frame("snapshot", snapshot["seq"], body))
+
+    def catch_up(self, connection_id: str, player_id: str | None, since: int | None) -> None:
+        """A new subscriber's first frames: what it missed since frame ``since``, when the
+        buffer still holds all of it, else a snapshot."""
+        missed = None if since is None else self.frames.since(since, player_id, self.seq)
+        if missed is None:
+            self.send_snapshot(connection_id, player_id)
+            return
+        for frame in missed:
+            self._deliver(connection_id, frame)
 
     # --- hands -----------------------------------------------------------------------------
     def _start_running(self) -> None:
@@ -675,3 +723,7 @@ class Room:
         hand = self.hand
         if hand is not None and hand.phase is Phase.DEALT and hand.to_act == seat:
             self.later(lambda: self._auto_answer(hand, seat))
+
+
+def _nowhere(connection_id: str, frame: Frame) -> None:
+    """The outbox of a room nobody subscribes to (a ``Deliver`` that drops every frame)."""

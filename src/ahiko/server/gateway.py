@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from dataclasses import dataclass
+import secrets
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
@@ -19,6 +20,7 @@ from pydantic import ValidationError
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.commands import Reply
+from ahiko.rooms.outbox import Frame
 from ahiko.server import protocol as p
 from ahiko.server.services import Player, room_registry, websocket_player
 
@@ -29,19 +31,26 @@ MAX_FRAME_BYTES = 4096
 
 @dataclass(eq=False)
 class SocketConnection:
-    """A room subscriber whose frames go to a queue the socket writer drains."""
+    """A room subscriber, known to the room by ``connection_id`` only: its frames go, as
+    JSON text, to a queue the socket writer drains."""
 
     account: Player | None
-    queue: asyncio.Queue[dict[str, Any] | None]
+    queue: asyncio.Queue[str | None]
+    connection_id: str = field(default_factory=lambda: f"ws-{secrets.token_urlsafe(9)}")
     seq: int = 0  # the number of the last room frame sent to this socket
 
     @property
     def player_id(self) -> str | None:
         return None if self.account is None else self.account.player_id
 
+    def deliver(self, frame: Frame) -> None:
+        """A room frame (encoded once, shared with every socket that sees the same)."""
+        self.seq = max(self.seq, frame.seq)
+        self.queue.put_nowait(frame.text)
+
     def send(self, frame: dict[str, Any]) -> None:
-        self.seq = max(self.seq, frame.get("seq", 0))
-        self.queue.put_nowait(frame)
+        """The gateway's own answers: acknowledgements and errors."""
+        self.queue.put_nowait(json.dumps(frame, separators=(",", ":")))
 
 
 def command_for(frame: Any, player: Player, connection: SocketConnection) -> c.Command:
@@ -90,10 +99,12 @@ async def table_socket(
         await websocket.send_json(_error(0, None, "no_room", "there is no such room"))
         await websocket.close(code=4404)
         return
-    queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
     connection = SocketConnection(player, queue)
     writer = asyncio.create_task(_write(websocket, queue))
-    await actor.ask(c.Connect(connection))
+    actor.subscribe(connection.connection_id, connection.deliver)
+    since = _since(websocket.query_params.get("since"))
+    await actor.ask(c.Connect(connection.connection_id, connection.player_id, since))
     try:
         while True:
             text = await websocket.receive_text()
@@ -101,19 +112,27 @@ async def table_socket(
     except WebSocketDisconnect:
         pass
     finally:
-        await actor.ask(c.Disconnect(connection))
+        await actor.ask(c.Disconnect(connection.connection_id))
+        actor.unsubscribe(connection.connection_id)
         queue.put_nowait(None)
         with contextlib.suppress(Exception):
             await writer
 
 
-async def _write(websocket: WebSocket, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
+def _since(value: str | None) -> int | None:
+    """``?since=N``: the number of the last frame a reconnecting client got (else None)."""
+    if value is None or not value.isdigit() or len(value) > 18:
+        return None
+    return int(value)
+
+
+async def _write(websocket: WebSocket, queue: asyncio.Queue[str | None]) -> None:
     while True:
-        frame = await queue.get()
-        if frame is None:
+        text = await queue.get()
+        if text is None:
             return
         try:
-            await websocket.send_text(json.dumps(frame, separators=(",", ":")))
+            await websocket.send_text(text)
         except Exception:  # the socket is gone; the reader will notice
             return
 
@@ -142,7 +161,7 @@ async def _handle(
         connection.send(_error(seq, frame_id, "malformed", problems))
         return
     if isinstance(frame, p.SnapshotFrame):
-        done = await actor.ask(c.SnapshotRequest(connection))
+        done = await actor.ask(c.SnapshotRequest(connection.connection_id))
         connection.send(p.Ack(seq=done.seq, id=frame.id).model_dump())
         return
     if player is None:

@@ -18,7 +18,7 @@ from sqlalchemy import Connection, Engine
 
 from ahiko.poker.events import event_to_dict
 from ahiko.rooms.commands import Refusal, Reply
-from ahiko.rooms.house.bot_ahiko import BotAhiko
+from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID, BotAhiko
 from ahiko.rooms.house.tiers import Tier
 from ahiko.rooms.seats import Occupant
 from ahiko.store.rooms import (
@@ -259,6 +259,18 @@ class AhikoTable:
         self.bot.review_soon(room, self)
         if self._on_change is not None:
             self._on_change(room)
+
+    def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
+        """A room as the Ahiko lobby lists it; the Bot Ahiko is not a person (R-BA-03)."""
+        seated = room.seats.items()
+        return {
+            **entry,
+            "people": sum(1 for _, o in seated if o.is_person),
+            "bot_ahiko": any(o.player_id == BOT_AHIKO_ID for _, o in seated),
+            "free_seats": room.seats.free_seats(),
+            "buy_in": self.tier.as_dict(),
+            "ws": f"/ws/rooms/{room.room_id}",
+        }
 
 
 def person_id(player_id: str) -> int:
