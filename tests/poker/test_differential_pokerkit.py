@@ -14,6 +14,16 @@ pokerkit merges adjacent pots whose remaining contenders are the same before spl
 test recomputes pokerkit's split from our own pot results (``pokerkit_payouts``) and asserts
 the stacks then agree exactly, so every difference is explained by those two rules. Blinds
 are always sb < bb: with equal blinds heads-up pokerkit lets the big blind act first.
+
+R-HE-08 **D**: one disagreement in the options is ours by decision. The full raise a player
+who already acted must face to raise again is never less than the big blind; pokerkit 0.7.7
+measures it against the round's largest raise only, so after a call of the big blind and a
+short all-in (or, after the flop, a first bet all-in below the big blind) it lets the caller
+raise. The spec wins: its D line closes exactly this case, and "no full raise is smaller than
+the big blind" is how R-HE-07 defines a full raise. ``spec_closes_below_big_blind`` recognises
+the case from pokerkit's own bets (the seat acted this round and faces less than the big
+blind); there, and only there, we must refuse the raise where pokerkit offers it, and every
+other option must still agree. The action played is one both engines accept.
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ from ahiko.poker.cards import format_card
 from ahiko.poker.config import HoldemConfig
 from ahiko.poker.holdem import HoldemHand
 
+DECK = list(range(52))
 HANDS_PER_BATCH = 1250
 BATCHES = 8  # 10,000 hands in all, in batches xdist can spread over workers
 
@@ -58,6 +69,7 @@ class Tally:
     hands: int = 0
     decisions: int = 0
     short_all_ins: int = 0
+    spec_floor_cases: int = 0  # R-HE-08 D: pokerkit offers a raise, the spec closes it
     odd_chip_hands: int = 0
     player_counts: set[int] | None = None
 
@@ -123,7 +135,18 @@ def advance_pokerkit_dealing(state: State, deck: list[int], n: int) -> None:
             return
 
 
-def assert_same_options(legal: LegalActions, state: State, context: str) -> None:
+def spec_closes_below_big_blind(state: State, index: int, acted: bool, big_blind: int) -> bool:
+    """R-HE-08 D: the seat at pokerkit index ``index`` already acted this round and the raise
+    it faces since (pokerkit's bets) is below the big blind, so raising stays closed."""
+    faced = max(state.bets) - state.bets[index]
+    return acted and faced < big_blind
+
+
+def assert_same_options(
+    legal: LegalActions, state: State, context: str, *, spec_closed: bool = False
+) -> bool:
+    """Both engines offer the same options; returns True when they differ only by R-HE-08
+    D (``spec_closed``: pokerkit offers a raise the spec closes)."""
     can_raise = state.can_complete_bet_or_raise_to()
     call_amount = state.checking_or_calling_amount
     assert call_amount is not None, context
@@ -143,7 +166,12 @@ def assert_same_options(legal: LegalActions, state: State, context: str) -> None
         "min_to": state.min_completion_betting_or_raising_to_amount if can_raise else None,
         "max_to": state.max_completion_betting_or_raising_to_amount if can_raise else None,
     }
+    floor_case = spec_closed and can_raise
+    if spec_closed:  # our rule, whatever pokerkit says: no raise
+        assert not ours["raise"], f"{context}: R-HE-08 D closes raising, ours {ours}"
+        theirs["raise"], theirs["min_to"], theirs["max_to"] = False, None, None
     assert ours == theirs, f"{context}: ours {ours} != pokerkit {theirs}"
+    return floor_case
 
 
 def is_short_all_in(action: Action, legal: LegalActions) -> bool:
@@ -222,7 +250,10 @@ def play_one(deal: Deal, rng: random.Random, tally: Tally) -> None:
     advance_pokerkit_dealing(state, deal.deck, n)
     context = f"deal {deal}"
     step = 0
+    street, acted = hand.street, set()  # seats that acted in this betting round
     while not hand.is_over:
+        if hand.street != street:
+            street, acted = hand.street, set()
         seat = hand.to_act
         assert seat is not None, f"{context}: our hand is not over but nobody is to act"
         legal = hand.legal_actions()
@@ -230,8 +261,13 @@ def play_one(deal: Deal, rng: random.Random, tally: Tally) -> None:
             f"{context} step {step}: actor ours seat {seat} (index {order.index(seat)}), "
             f"pokerkit index {state.actor_index}"
         )
-        assert_same_options(legal, state, f"{context} step {step}")
+        closed = spec_closes_below_big_blind(
+            state, order.index(seat), seat in acted, deal.config.big_blind
+        )
+        if assert_same_options(legal, state, f"{context} step {step}", spec_closed=closed):
+            tally.spec_floor_cases += 1
         action = choose_action(legal, rng)
+        acted.add(seat)
         if is_short_all_in(action, legal):
             tally.short_all_ins += 1
         hand.act(seat, action)
@@ -253,7 +289,9 @@ def play_one(deal: Deal, rng: random.Random, tally: Tally) -> None:
 
 
 @pytest.mark.parametrize("batch", range(BATCHES))
-def test_R_HE_07_R_HE_08_R_PT_05_lockstep_with_pokerkit(batch: int) -> None:
+def test_R_HE_07_R_HE_08_R_PT_05_lockstep_with_pokerkit_spec_wins_below_big_blind(
+    batch: int,
+) -> None:
     rng = random.Random(20261129 + batch)
     tally = Tally(player_counts=set())
     with warnings.catch_warnings():
@@ -267,6 +305,7 @@ def test_R_HE_07_R_HE_08_R_PT_05_lockstep_with_pokerkit(batch: int) -> None:
     assert tally.hands == HANDS_PER_BATCH
     assert tally.decisions > 5 * HANDS_PER_BATCH
     assert tally.short_all_ins > HANDS_PER_BATCH // 10  # the interesting cases do occur
+    assert tally.spec_floor_cases > 0, "no hand met the R-HE-08 D case pokerkit gets wrong"
     assert tally.player_counts == set(range(2, 10))
 
 
@@ -288,3 +327,32 @@ def test_R_HE_11_no_decision_is_asked_when_nobody_can_respond() -> None:
     assert hand.to_act is None and hand.is_over, (
         f"seat {hand.to_act} is asked to act with {hand.legal_actions()}"
     )
+
+
+def test_R_HE_08_D_pokerkit_reopens_below_the_big_blind_and_the_spec_wins() -> None:
+    """The one option the differential lets differ, shown on the issue's reproduction:
+    blinds 10/20, stacks 1000/1000/1000/30/1000, button seat 5; seat 3 calls 20, seat 4 goes
+    all-in to 30, seats 5, 1 and 2 call. pokerkit 0.7.7 lets seat 3 raise; R-HE-08's D line
+    (a full raise is never less than the big blind) says call 10 or fold, and we follow it."""
+    deal = Deal(HoldemConfig(10, 20), [1, 2, 3, 4, 5], [1000, 1000, 1000, 30, 1000], 5, DECK)
+    order = dealt_order(deal.seats, deal.button)
+    hand, _ = HoldemHand.start(deal.config, deal.seats, deal.stacks, deal.button, deal.deck)
+    state = start_pokerkit(deal, order)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        advance_pokerkit_dealing(state, deal.deck, len(order))
+        for seat, action in [
+            (3, Action.call()),
+            (4, Action.raise_to(30)),
+            (5, Action.call()),
+            (1, Action.call()),
+            (2, Action.call()),
+        ]:
+            hand.act(seat, action)
+            act_in_pokerkit(state, action)
+    legal = hand.legal_actions()
+    assert legal.seat == 3 and state.actor_index == order.index(3)
+    assert state.can_complete_bet_or_raise_to()  # pokerkit's mistake, still there in 0.7.7
+    assert legal.bet_kind is None and legal.call_cost == 10  # the spec
+    assert spec_closes_below_big_blind(state, order.index(3), True, 20)
+    assert assert_same_options(legal, state, "repro", spec_closed=True)

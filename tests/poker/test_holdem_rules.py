@@ -210,6 +210,63 @@ def test_R_HE_08_caller_between_short_all_ins_faces_less_than_a_full_raise() -> 
     assert legal.seat == 0 and legal.bet_kind is None  # faced only 20
 
 
+def test_R_HE_08_D_preflop_caller_of_the_big_blind_faces_a_short_all_in_and_may_not_raise() -> None:
+    """The issue's reproduction: blinds 10/20, five seats, button seat 5, stacks
+    1000/1000/1000/30/1000. Seat 3 calls 20, seat 4 goes all-in to 30 (+10), seats 5, 1, 2
+    call. The full raise seat 3 must face is never less than the big blind (the round's first
+    full bet pre-flop): it faced only 10, so it may call 10 or fold, not raise. pokerkit
+    0.7.7 offers a raise here; the spec's D line wins (see the differential's
+    ``spec_closes_below_big_blind``)."""
+    hand, _ = HoldemHand.start(
+        HoldemConfig(10, 20), [1, 2, 3, 4, 5], [1000, 1000, 1000, 30, 1000], 5, DECK
+    )
+    hand.act(3, Action.call())
+    hand.act(4, Action.raise_to(30))  # all-in, +10
+    for seat in (5, 1, 2):
+        hand.act(seat, Action.call())
+    legal = hand.legal_actions()
+    assert legal.seat == 3 and legal.call_cost == 10 and legal.can_fold
+    assert legal.bet_kind is None
+    before = hand.events
+    with pytest.raises(IllegalAction, match=r"less than a full raise \(20\)") as err:
+        hand.act(3, Action.raise_to(50))
+    assert err.value.rule == "R-HE-08" and hand.events == before
+    hand.act(3, Action.call())
+    assert hand.street == "flop"
+
+
+def test_R_HE_08_D_after_the_flop_a_first_bet_all_in_below_the_big_blind_does_not_reopen() -> None:
+    """Post-flop, a first bet that is an all-in below the big blind (15 < 20) is not a full
+    bet: a player who checked before it may call or fold, not raise."""
+    hand = holdem([1000, 1000, 35])  # the button has 15 behind after the flop
+    check_to_flop(hand)
+    hand.act(0, Action.check())
+    hand.act(1, Action.check())
+    hand.act(2, Action.bet(15))  # all-in below the big blind
+    legal = hand.legal_actions()
+    assert legal.seat == 0 and legal.call_cost == 15 and legal.bet_kind is None
+    hand.act(0, Action.call())
+    assert hand.legal_actions().bet_kind is None  # seat 1 too
+    with pytest.raises(IllegalAction) as err:
+        hand.act(1, Action.raise_to(40))
+    assert err.value.rule == "R-HE-08"
+
+
+def test_R_HE_08_D_short_all_ins_adding_up_to_the_big_blind_reopen_before_a_full_bet() -> None:
+    """Several short all-ins that together reach the big blind do reopen it: blinds 10/20,
+    a call of 20, then all-ins to 30 and 40: the caller faces 20 = a full raise."""
+    hand, _ = HoldemHand.start(
+        HoldemConfig(10, 20), [1, 2, 3, 4, 5], [1000, 1000, 1000, 30, 40], 5, DECK
+    )
+    hand.act(3, Action.call())
+    hand.act(4, Action.raise_to(30))
+    hand.act(5, Action.raise_to(40))
+    hand.act(1, Action.call())
+    hand.act(2, Action.call())
+    legal = hand.legal_actions()
+    assert legal.seat == 3 and legal.bet_kind is ActionKind.RAISE and legal.min_to == 60
+
+
 def test_R_HE_09_round_ends_when_all_matched_and_all_in_player_stays_in() -> None:
     hand = holdem([1000, 1000, 30])
     hand.act(2, Action.raise_to(30))  # all-in

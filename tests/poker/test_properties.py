@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from random import Random
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ahiko.poker.actions import Action, ActionKind, IllegalAction, LegalActions
 from ahiko.poker.config import DrawConfig, HoldemConfig
 from ahiko.poker.draw import DrawHand
+from ahiko.poker.events import ActionTaken, BlindPosted, StreetDealt
 from ahiko.poker.hand import BaseHand
 from ahiko.poker.holdem import HoldemHand
 from ahiko.poker.random_play import random_action
@@ -125,3 +126,102 @@ def test_R_DR_08_draw_random_hands_keep_every_invariant(
         DrawConfig(ante, 2, raise_cap=cap), list(range(len(stacks))), stacks, 0, deck
     )
     play_and_check(hand, rng)
+
+
+class ReopenTracker:
+    """R-HE-08 tracked from the public events alone, independently of the engine: per betting
+    round, the highest bet, the last full raise (an increment of at least the last full raise
+    and the big blind; the big blind itself pre-flop) and each seat's bet when it last acted."""
+
+    def __init__(self, big_blind: int) -> None:
+        self.big_blind = big_blind
+        self.new_round()
+
+    def new_round(self) -> None:
+        self.max_bet = 0
+        self.full = 0
+        self.bet_at_last_action: dict[int, int] = {}
+        self.bets: dict[int, int] = {}
+
+    def feed(self, event: object) -> None:
+        if isinstance(event, StreetDealt):
+            self.new_round()
+        elif isinstance(event, BlindPosted):
+            self.bets[event.seat] = event.amount
+            self.max_bet = max(self.max_bet, event.amount)
+            if event.blind == "bb":
+                self.full = self.big_blind  # the round's first full bet pre-flop
+        elif isinstance(event, ActionTaken) and event.action != "fold":
+            if event.action in ("bet", "raise"):
+                increment = event.amount - self.max_bet
+                if increment >= max(self.full, self.big_blind):
+                    self.full = increment
+                self.max_bet = event.amount
+            if event.action != "check":
+                self.bets[event.seat] = event.amount
+            self.bet_at_last_action[event.seat] = self.bets.get(event.seat, 0)
+
+    def may_raise(self, seat: int) -> bool:
+        """Raising is open to ``seat`` by R-HE-08 (other limits aside)."""
+        if seat not in self.bet_at_last_action:
+            return True  # has not acted yet in this round
+        faced = self.max_bet - self.bet_at_last_action[seat]
+        return faced >= max(self.full, self.big_blind)
+
+
+def short_all_in_action(legal: LegalActions, rng: Random) -> Action:
+    """A policy that makes the R-HE-08 cases common: mostly calls (so the callers are there
+    when a short all-in comes), all-ins often (with these stacks most are short), a few
+    min-raises and folds."""
+    roll = rng.random()
+    if legal.bet_kind is not None and roll < 0.35:
+        return Action(legal.bet_kind, legal.max_to if roll < 0.28 else legal.min_to)
+    if legal.call_cost > 0 and roll > 0.95:
+        return Action.fold()
+    return Action.call() if legal.call_cost > 0 else Action.check()
+
+
+@settings(max_examples=300)
+@given(
+    stacks=st.lists(st.one_of(st.integers(1, 45), st.integers(46, 400)), min_size=2, max_size=9),
+    button=st.integers(0, 8),
+    rng=st.randoms(use_true_random=False),
+)
+def test_R_HE_08_raise_only_after_a_full_raise_at_least_the_big_blind_or_not_yet_acted(
+    stacks: list[int], button: int, rng: Random
+) -> None:
+    """The invariant behind R-HE-08 and its D line, with short all-ins in every position,
+    the blinds included (stacks of 1..45 at blinds 10/20 post short blinds and go all-in for
+    less than a raise): at every decision, a seat that has already acted in the round is
+    offered a raise only if the raise it faces since its last action is at least
+    max(last full raise, big blind); and when it is, and it has chips beyond a call and an
+    opponent could answer, the raise is offered."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    big_blind = 20
+    hand, events = HoldemHand.start(
+        HoldemConfig(10, big_blind), list(range(len(stacks))), stacks, button, deck
+    )
+    tracker = ReopenTracker(big_blind)
+    for event in events:
+        tracker.feed(event)
+    for _ in range(MAX_STEPS):
+        if hand.is_over:
+            break
+        legal = hand.legal_actions()
+        seat = legal.seat
+        opened = tracker.may_raise(seat)
+        if legal.bet_kind is not None:
+            assert opened, f"seat {seat} offered a raise R-HE-08 closes: {legal}"
+        elif opened and legal.stack > legal.call_cost:
+            answer = any(
+                s != seat
+                and hand.stacks[s] > 0
+                and v["status"] == "active"
+                and hand.stacks[s] + v["bet"] > tracker.max_bet
+                for s, v in ((v["seat"], v) for v in view(hand, None)["seats"])
+            )
+            assert not answer, f"seat {seat} refused a raise R-HE-08 allows: {legal}"
+        for event in hand.act(seat, short_all_in_action(legal, rng)):
+            tracker.feed(event)
+    assert hand.is_over

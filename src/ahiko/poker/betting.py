@@ -6,8 +6,10 @@ reads and writes the hand's ``stacks`` list and reads ``folded``.
 No-limit (R-HE-06..09): the first bet is at least the big blind; a raise adds at least the
 largest raise of the round (never less than the big blind); the most is the whole stack. A
 player who already acted may raise again only if the amount they now face reaches a full
-raise, so one short all-in does not reopen raising but several that add up to a full raise
-do (R-HE-08). A player who has not acted yet in the round may always raise.
+raise — the largest raise of the round, never less than the big blind — so one short all-in
+does not reopen raising but several that add up to a full raise do (R-HE-08, with its **D**:
+a call of the big blind then an all-in for less than a raise does not reopen it). A player
+who has not acted yet in the round may always raise.
 
 Fixed limit (R-DR-03/04/08): bets and raises go up one fixed size at a time to the next
 "level"; the number of bets and raises is capped unless only two players remain. An all-in
@@ -164,12 +166,17 @@ class BettingRound:
             if self.fixed_limit:
                 if self.level <= acted:
                     return self.rules.reopen, "a short all-in does not reopen raising"
-            elif to_call < self.max_raise:
-                return (
-                    self.rules.reopen,
-                    f"raising is closed: the raise you face ({to_call}) is less than a full "
-                    f"raise ({self.max_raise})",
-                )
+            else:
+                # R-HE-08 D: the full raise to face is never less than the big blind, so a
+                # short all-in before any full bet of the round (a call of the big blind,
+                # then all-in for less than a raise) does not reopen raising either.
+                full = self.max_raise if self.max_raise > self.min_bet else self.min_bet
+                if to_call < full:
+                    return (
+                        self.rules.reopen,
+                        f"raising is closed: the raise you face ({to_call}) is less than a "
+                        f"full raise ({full})",
+                    )
         if (
             self.fixed_limit
             and self.cap is not None

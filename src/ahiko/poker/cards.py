@@ -78,6 +78,10 @@ def format_cards(cards: Iterable[Card], sep: str = "") -> str:
 def validate_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
     """A deck in deal-position order must be a permutation of the 52 cards."""
     d = tuple(deck)
-    if len(d) != DECK_SIZE or set(d) != FULL_DECK_SET:
+    if (
+        len(d) != DECK_SIZE
+        or set(d) != FULL_DECK_SET
+        or not all(type(c) is int for c in d)  # True == 1 would pass the set test
+    ):
         raise CardError("a deck must hold each of the 52 cards exactly once")
     return d

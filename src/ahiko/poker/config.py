@@ -12,6 +12,15 @@ DRAW_MAX_DISCARDS = 3  # R-DR-05
 DRAW_DEFAULT_RAISE_CAP = 4  # R-DR-04: a bet and three raises per round
 
 
+def _whole(**values: object) -> None:
+    """Stakes are whole numbers of chips: an ``int``, not a bool, float or string."""
+    for name, value in values.items():
+        if type(value) is not int:
+            raise ValueError(
+                f"{name} must be a whole number of chips, got {type(value).__name__} {value!r}"
+            )
+
+
 @dataclass(frozen=True, slots=True)
 class HoldemConfig:
     small_blind: int
@@ -19,6 +28,7 @@ class HoldemConfig:
     ante: int = 0
 
     def __post_init__(self) -> None:
+        _whole(small_blind=self.small_blind, big_blind=self.big_blind, ante=self.ante)
         if not (0 < self.small_blind <= self.big_blind) or self.ante < 0:
             raise ValueError("blinds must satisfy 0 < small <= big, ante >= 0")
 
@@ -31,6 +41,12 @@ class DrawConfig:
     raise_cap: int = DRAW_DEFAULT_RAISE_CAP  # bets + raises per round; lifted heads-up (R-DR-04)
 
     def __post_init__(self) -> None:
+        _whole(
+            ante=self.ante,
+            small_bet=self.small_bet,
+            big_bet=self.big_bet,
+            raise_cap=self.raise_cap,
+        )
         if self.big_bet == 0:
             object.__setattr__(self, "big_bet", 2 * self.small_bet)
         if self.ante < 0 or self.small_bet <= 0 or self.big_bet <= 0 or self.raise_cap < 1:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import repeat
 from operator import sub
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -66,8 +65,14 @@ class BaseHand(Generic[ConfigT]):
             )
         if len(set(seats)) != len(seats) or len(stacks) != len(seats):
             raise ValueError("seats must be distinct, with one stack per seat")
-        if not all(map(isinstance, stacks, repeat(int))) or min(stacks) <= 0:
-            raise ValueError("every stack must be a positive integer number of chips")
+        for value in (*seats, button):
+            if type(value) is not int:
+                raise ValueError(f"seats and the button are whole numbers, got {value!r}")
+        for stack in stacks:
+            if type(stack) is not int or stack <= 0:
+                raise ValueError(
+                    f"every stack must be a positive whole number of chips, got {stack!r}"
+                )
         self.deck = validate_deck(deck)
         self.button = button
         self.n = n = len(seats)
@@ -138,6 +143,8 @@ class BaseHand(Generic[ConfigT]):
         i = self._to_act_index()
         if i is None:
             raise IllegalAction(self.rules.actions, "the hand is over: nobody is to act")
+        if seat is not None:
+            self._check_seat(seat)
         if seat is not None and seat != self.order[i]:
             raise IllegalAction(
                 self.rules.order, f"it is seat {self.order[i]}'s turn, not seat {seat}'s"
@@ -145,7 +152,31 @@ class BaseHand(Generic[ConfigT]):
         return self._legal(i)
 
     def act(self, seat: int, action: Action) -> list[Event]:
-        """Apply ``action`` for ``seat``; returns the new events, or raises and changes nothing."""
+        """Apply ``action`` for ``seat``; returns the new events, or raises and changes nothing.
+
+        The engine's door: anything but an int seat and a well-typed :class:`Action` (an
+        :class:`ActionKind`, a whole number of chips, a tuple of cards) is refused with an
+        :class:`IllegalAction` naming what was wrong, as a plug-in bot may call it directly."""
+        self._check_seat(seat)
+        if type(action) is not Action:
+            raise IllegalAction(
+                self.rules.actions,
+                f"an action must be an Action (Action.call(), Action.raise_to(160), ...), "
+                f"got {type(action).__name__} {action!r}",
+            )
+        kind = action.kind
+        if type(kind) is not ActionKind:
+            raise IllegalAction(
+                self.rules.actions,
+                f"unknown action kind {kind!r}: one of {', '.join(k.value for k in ActionKind)}"
+                " as an ActionKind",
+            )
+        check_chips(self.rules.size, "the amount", action.amount)
+        cards = action.cards
+        if type(cards) is not tuple or not all(type(c) is int and 0 <= c < 52 for c in cards):
+            raise IllegalAction(
+                self.rules.actions, f"cards must be a tuple of cards (0..51), got {cards!r}"
+            )
         i = self._turn_index(seat)
         mark = len(self.log)
         self._act(i, action)
@@ -260,7 +291,14 @@ class BaseHand(Generic[ConfigT]):
     def _showdown_cards(self, i: int) -> list[Card]:
         raise NotImplementedError
 
+    def _check_seat(self, seat: object) -> None:
+        if type(seat) is not int:
+            raise IllegalAction(
+                self.rules.order, f"a seat is a whole number, got {type(seat).__name__} {seat!r}"
+            )
+
     def _seat_index(self, seat: int) -> int:
+        self._check_seat(seat)
         i = self.index.get(seat)
         if i is None:
             raise IllegalAction(self.rules.order, f"seat {seat} is not in this hand")
@@ -418,6 +456,17 @@ class BaseHand(Generic[ConfigT]):
 
 
 AnyHand = BaseHand[Any]  # a hand of either variant
+
+
+def check_chips(rule: str, what: str, value: object) -> None:
+    """Chip amounts are whole numbers (an ``int``, not a bool, float or string), never
+    negative: the engine's door refuses anything else, naming it."""
+    if type(value) is not int:
+        raise IllegalAction(
+            rule, f"{what} must be a whole number of chips, got {type(value).__name__} {value!r}"
+        )
+    if value < 0:
+        raise IllegalAction(rule, f"{what} cannot be negative, got {value}")
 
 
 @lru_cache(maxsize=64)

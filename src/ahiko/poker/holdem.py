@@ -20,7 +20,7 @@ from .betting import Rules
 from .cards import Card
 from .config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
 from .events import BlindPosted, Event
-from .hand import BaseHand
+from .hand import BaseHand, check_chips
 from .layout import HOLDEM_LAYOUT, holdem_positions
 
 _CHECK, _CALL = Action.check(), Action.call()
@@ -66,6 +66,7 @@ class HoldemHand(BaseHand[HoldemConfig]):
 
     def check_or_call(self, seat: int) -> list[Event]:
         """``act`` with a check, or a call if the seat faces a bet (PHH's ``cc``)."""
+        self._check_seat(seat)
         i = self._turn_index(seat)
         betting = self.round
         assert betting is not None
@@ -76,6 +77,8 @@ class HoldemHand(BaseHand[HoldemConfig]):
     def bet_or_raise_to(self, seat: int, amount: int) -> list[Event]:
         """``act`` with a bet to ``amount``, or a raise to it if there is a bet (PHH's
         ``cbr``); the amount is checked as for any bet or raise."""
+        self._check_seat(seat)
+        check_chips(self.rules.size, "the amount", amount)
         i = self._turn_index(seat)
         betting = self.round
         assert betting is not None

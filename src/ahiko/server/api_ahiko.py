@@ -45,14 +45,14 @@ ROOM_COMMAND = error_responses(
 class BuyInBody(BaseModel):
     """The amount the player saw and confirmed (R-RM-12); ``key`` makes a retry harmless."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # 150, not "150" nor 150.0
     seat: Annotated[int, Field(ge=0, le=8)]
     amount: Annotated[int, Field(ge=1)]
     key: Annotated[str, Field(min_length=1, max_length=64)]
 
 
 class ReloadBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # 150, not "150" nor 150.0
     amount: Annotated[int, Field(ge=1)]
     key: Annotated[str, Field(min_length=1, max_length=64)]
 
@@ -60,7 +60,7 @@ class ReloadBody(BaseModel):
 class LeaveBody(BaseModel):
     """``after_hand``: "Sair após esta mão" (R-RM-14); otherwise stand up now (R-RM-17)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # 150, not "150" nor 150.0
     after_hand: bool = False
 
 

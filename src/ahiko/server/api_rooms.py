@@ -27,7 +27,7 @@ MAX_MINUTES = 7 * 24 * 60
 class CreateRoom(BaseModel):
     """A recreational room or a tournament (R-RM-03, R-RM-04, R-RM-18, R-TN-02/03)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # 150, not "150" nor 150.0
     name: Annotated[str, Field(min_length=1, max_length=60)]
     kind: Literal["recreational", "tournament"] = "recreational"
     variant: Literal["holdem", "draw"] = "holdem"

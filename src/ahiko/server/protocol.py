@@ -20,7 +20,8 @@ from ahiko.poker.cards import CardError, parse_card
 
 
 class _ClientFrame(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: "150", 150.0 and true are not amounts or seats (nor hand numbers, nor flags)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     id: Annotated[str, Field(min_length=1, max_length=64)]
 
 
@@ -30,7 +31,7 @@ class ActFrame(_ClientFrame):
 
     t: Literal["act"]
     hand_no: Annotated[int, Field(ge=1)]
-    action: ActionKind
+    action: Annotated[ActionKind, Field(strict=False)]  # the kind's name, as JSON has no enum
     amount: Annotated[int, Field(ge=0)] = 0
     cards: Annotated[list[str], Field(max_length=5)] = []
     seat: Annotated[int, Field(ge=0, le=8)] | None = None
