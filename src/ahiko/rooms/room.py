@@ -234,8 +234,9 @@ class Room:
         for connection_id, player_id in self.presence.connections():
             seat = None if player_id is None else seat_of.get(player_id)
             self._deliver(connection_id, frame_for(seat))
-        for seat in seat_of.values():
-            frame_for(seat)
+        for player_id, seat in seat_of.items():
+            if seat not in by_seat and player_id not in self.bots:
+                frame_for(seat)  # a person away now: kept for their reconnect
         self.frames.append(self.seq, by_seat, seat_of)
 
     def viewer_seat(self, player_id: str | None) -> int | None:
