@@ -41,10 +41,13 @@ def _random_step(ahiko: Ahiko, room: Room, pid: str, rng: Random, grants: dict[s
             ahiko.wallet.grant(int(pid), top_up, "long test", new_key())
             grants[pid] += top_up
         request_key = new_key()
-        reply = ahiko.sit(room, pid, rng.choice(free), amount, key=request_key)
+        seat = rng.choice(free)
+        reply = ahiko.sit(room, pid, seat, amount, key=request_key)
         if reply.ok and rng.random() < 0.2:  # a retried request is applied once
-            again = ahiko.sit(room, pid, 0, amount, key=request_key)
+            again = ahiko.sit(room, pid, seat, amount, key=request_key)
             assert again.ok and not again.data["applied"]
+            other = ahiko.sit(room, pid, seat, amount + 1, key=request_key)
+            assert not other.ok and other.code == "idempotency_conflict"  # issue 17
     elif roll < 0.3:
         occupant = room.seats.get(room.seats.seat_of(pid))  # type: ignore[arg-type]
         room_left = tier.buy_in_max - (occupant.stack if occupant else 0)

@@ -131,7 +131,7 @@ def test_unknown_user(wallet, snapshot):
     assert snapshot() == before
 
 
-@pytest.mark.parametrize("key", ["", "x" * 129, None])
+@pytest.mark.parametrize("key", ["", "x" * 129, None, "nul\x00key", "line\nbreak"])
 def test_bad_idempotency_key(key, wallet, make_user, room, snapshot):
     ana = make_user("ana")
     before = snapshot()

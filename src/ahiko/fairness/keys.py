@@ -21,7 +21,7 @@ def load_or_create_signing_key(data_dir: str | os.PathLike[str]) -> Ed25519Priva
     path = key_path(data_dir)
     if path.exists():
         return _read_key(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     key = Ed25519PrivateKey.generate()
     seed = key.private_bytes_raw()
     try:

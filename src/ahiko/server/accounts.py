@@ -1,13 +1,30 @@
 """Accounts and sessions: sign-up rules, argon2id passwords, login rate limiting and
-database-backed session tokens."""
+database-backed session tokens.
+
+Log-in throttling (issue 17) counts failures by address and by account separately. Each
+attempt is recorded as a failure *before* its password is checked, in one serialised
+transaction with the counts (``store.begin_login_attempt``), so concurrent guesses cannot all
+slip under the limit; a right password turns it into a success. An address that has failed
+too often is refused; an account that has been guessed at too often refuses only addresses
+that have themselves been failing, so a guessing storm never locks out the owner signing in
+from a clean address.
+
+Password hashes (argon2 takes 64 MiB each) run in a small bounded pool: at most
+``HashGate.workers`` at once, a few more waiting, and the rest refused at once with 429 and
+``Retry-After``, before any failure is counted."""
 
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import secrets
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -27,6 +44,58 @@ LOGIN_WINDOW = timedelta(minutes=5)
 MAX_FAILURES_PER_USERNAME = 5
 MAX_FAILURES_PER_IP = 20  # higher: several people may share one address
 INVALID_CREDENTIALS = "wrong username or password"
+HASH_WORKERS = 2  # argon2 hashes in flight at once (64 MiB each with the default profile)
+HASH_QUEUE = 8  # more may wait for a worker; beyond that, 429 at once
+T = TypeVar("T")
+
+
+class HashGate:
+    """Bounds the password hashes in flight (memory) and waiting (latency): ``workers`` run,
+    ``queue`` more wait, any further one is refused with 429 and ``Retry-After`` without
+    waiting. Thread-safe: the routes run on the server's worker threads, off the event loop."""
+
+    def __init__(self, workers: int = HASH_WORKERS, queue: int = HASH_QUEUE) -> None:
+        if workers < 1 or queue < 0:
+            raise ValueError("a hash gate needs at least one worker and a queue of 0 or more")
+        self.workers = workers
+        self.queue = queue
+        self._admitted = threading.BoundedSemaphore(workers + queue)
+        self._running = threading.BoundedSemaphore(workers)
+        self._seconds = 0.1  # a running estimate of one hash's duration
+        self._lock = threading.Lock()
+        self.in_flight = 0
+        self.peak_in_flight = 0  # the most hashes that ever ran at once (tests, benchmarks)
+        self.shed = 0
+
+    def admit(self) -> None:
+        """Takes a place (running or waiting), or raises the 429."""
+        if not self._admitted.acquire(blocking=False):
+            with self._lock:
+                self.shed += 1
+            wait = max(1, math.ceil(self._seconds * (self.workers + self.queue) / self.workers))
+            raise ApiError(
+                429,
+                "busy",
+                f"too many sign-ins at once; try again in {wait} s",
+                {"Retry-After": str(wait)},
+            )
+
+    def release(self) -> None:
+        self._admitted.release()
+
+    def run(self, work: Callable[[], T]) -> T:
+        """Runs ``work`` (a hash) once a worker is free; the caller holds an admission."""
+        with self._running:
+            with self._lock:
+                self.in_flight += 1
+                self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
+            started = time.monotonic()
+            try:
+                return work()
+            finally:
+                with self._lock:
+                    self.in_flight -= 1
+                    self._seconds = 0.8 * self._seconds + 0.2 * (time.monotonic() - started)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,10 +109,17 @@ def token_hash(token: str) -> str:
 
 
 class Accounts:
-    def __init__(self, engine: Engine, clock: Clock, hasher: PasswordHasher | None = None) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        clock: Clock,
+        hasher: PasswordHasher | None = None,
+        gate: HashGate | None = None,
+    ) -> None:
         self._engine = engine
         self._clock = clock
         self._hasher = hasher or PasswordHasher()  # argon2id with the library's defaults
+        self.gate = gate or HashGate()
         # Verified against when the username is unknown, so both failures take as long.
         self._dummy_hash = self._hasher.hash(secrets.token_hex(16))
 
@@ -58,7 +134,11 @@ class Accounts:
                 "invalid_password",
                 f"password must be {PASSWORD_MIN_LENGTH} to {PASSWORD_MAX_LENGTH} characters",
             )
-        password_hash = self._hasher.hash(password)
+        self.gate.admit()
+        try:
+            password_hash = self.gate.run(lambda: self._hasher.hash(password))
+        finally:
+            self.gate.release()
         now = as_utc(self._clock())
         try:
             with self._engine.begin() as conn:
@@ -68,26 +148,44 @@ class Accounts:
             raise ApiError(409, "username_taken", f"username {username!r} is taken") from None
         return User(user_id, username)
 
+    def open_session(self, user: User) -> str:
+        """A new session token for ``user`` (just signed up: no password to check again)."""
+        now = as_utc(self._clock())
+        token = secrets.token_urlsafe(32)
+        store.insert_session(self._engine, token_hash(token), user.id, now, now + SESSION_LIFETIME)
+        return token
+
     def log_in(self, username: str, password: str, ip: str) -> tuple[User, str]:
         """Returns the user and a new session token; the same error for an unknown user and a
-        wrong password; 429 after too many recent failures (checked before the password)."""
-        now = as_utc(self._clock())
-        by_name, by_ip = store.recent_failures(self._engine, username, ip, now - LOGIN_WINDOW)
-        if by_name >= MAX_FAILURES_PER_USERNAME or by_ip >= MAX_FAILURES_PER_IP:
-            raise ApiError(
-                429, "too_many_attempts", "too many failed logins; try again in a few minutes"
+        wrong password; 429 when the address, or the account from a failing address, has
+        failed too often (counted atomically, before the password is checked)."""
+        self.gate.admit()  # a shed attempt is not counted as a failure
+        try:
+            now = as_utc(self._clock())
+            attempt = store.begin_login_attempt(
+                self._engine,
+                username,
+                ip,
+                now,
+                now - LOGIN_WINDOW,
+                MAX_FAILURES_PER_USERNAME,
+                MAX_FAILURES_PER_IP,
             )
-        record = store.find_user_by_name(self._engine, username)
-        if not self._password_matches(record.password_hash if record else None, password):
-            store.record_login_attempt(self._engine, username, ip, False, now)
+            if attempt is None:
+                raise ApiError(
+                    429, "too_many_attempts", "too many failed logins; try again in a few minutes"
+                )
+            record = store.find_user_by_name(self._engine, username)
+            stored = record.password_hash if record else None
+            matches = self.gate.run(lambda: self._password_matches(stored, password))
+        finally:
+            self.gate.release()
+        if not matches:
             raise ApiError(401, "invalid_credentials", INVALID_CREDENTIALS)
         assert record is not None
-        store.record_login_attempt(self._engine, username, ip, True, now)
-        token = secrets.token_urlsafe(32)
-        store.insert_session(
-            self._engine, token_hash(token), record.id, now, now + SESSION_LIFETIME
-        )
-        return User(record.id, record.username), token
+        store.mark_login_succeeded(self._engine, attempt)
+        user = User(record.id, record.username)
+        return user, self.open_session(user)
 
     def _password_matches(self, stored_hash: str | None, password: str) -> bool:
         if len(password) > PASSWORD_MAX_LENGTH:

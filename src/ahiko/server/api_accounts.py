@@ -60,8 +60,8 @@ def _user_json(request: Request, user: User) -> dict[str, Any]:
 def sign_up(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
     """Creates the account with its 5,000-coin wallet and signs in."""
     accounts = services(request).accounts
-    accounts.sign_up(body.username, body.password)
-    user, token = accounts.log_in(body.username, body.password, _client_ip(request))
+    user = accounts.sign_up(body.username, body.password)
+    token = accounts.open_session(user)
     _set_session_cookie(request, response, token)
     return _user_json(request, user)
 

@@ -19,7 +19,7 @@ from ahiko.server.errors import ApiError, error_responses
 from ahiko.server.services import Player, ahiko_lobby, http_player, room_registry
 from ahiko.wallet.stays import stays_of
 
-REFUSAL_STATUS = {"not_seated": 404, "not_ahiko": 404, "closed": 409}
+REFUSAL_STATUS = {"not_seated": 404, "not_ahiko": 404, "closed": 409, "invalid_request": 400}
 
 
 router = APIRouter(prefix="/api/ahiko", tags=["ahiko"])
@@ -27,15 +27,18 @@ SignedIn = Annotated[Player | None, Depends(http_player)]
 UNAVAILABLE = error_responses(503, notes={503: "The Ahiko rooms are not open (`unavailable`)."})
 # A command to a room: REFUSAL_STATUS and _ask say which refusal is which status.
 ROOM_COMMAND = error_responses(
+    400,
     401,
     404,
     409,
     notes={
+        400: "An idempotency key with control characters (`invalid_request`).",
         404: "No Ahiko room with that id (`no_room`), or you have no seat there (`not_seated`).",
         409: (
             "The room refused the command and nothing changed: the code is the room's or the "
             "wallet's (`closed`, `seat`, `amount_out_of_range`, `in_hand`, `leaving`, "
-            "`insufficient_funds`, `already_seated`, `idempotency_conflict`, ...; "
+            "`insufficient_funds`, `already_seated`, `idempotency_conflict` (the key was used "
+            "for a different request), ...; "
             "docs/protocol.md)."
         ),
     },

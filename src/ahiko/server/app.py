@@ -25,7 +25,7 @@ from ahiko.rooms.house.lobby import AhikoLobby
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.timing import LIVE_TIMING
 from ahiko.server import api_accounts, api_ahiko, api_hands, api_rooms, api_wallet, gateway
-from ahiko.server.accounts import Accounts
+from ahiko.server.accounts import Accounts, HashGate
 from ahiko.server.errors import (
     AnswerBugsInJson,
     ApiError,
@@ -34,10 +34,11 @@ from ahiko.server.errors import (
     error_responses,
     install_error_handlers,
 )
-from ahiko.server.security import answers_before_routes, install_security
+from ahiko.server.security import answers_before_routes, api_docs_enabled, install_security
 from ahiko.server.services import CSRF_HEADER, Services, services
 from ahiko.server.settings import Settings
 from ahiko.store.engine import make_engine, reading
+from ahiko.store.private_files import private_folder
 from ahiko.store.rooms import recover_interrupted_hands
 from ahiko.wallet.ledger import Clock, utc_now
 from ahiko.wallet.operations import Wallet
@@ -52,9 +53,12 @@ def create_app(
     clock: Clock = utc_now,
     routers: Sequence[APIRouter] = (),
     password_hasher: PasswordHasher | None = None,
+    hash_gate: HashGate | None = None,
 ) -> FastAPI:
     """The Ahiko server for ``settings``. ``routers`` are added before the static client
-    (which answers every other path); ``clock`` and ``password_hasher`` are for tests."""
+    (which answers every other path); ``clock``, ``password_hasher`` and ``hash_gate`` are
+    for tests."""
+    private_folder(settings.data_dir)  # 0700, its files 0600 (issue 17)
     engine = make_engine(settings.resolved_database_url)
 
     @asynccontextmanager
@@ -71,12 +75,19 @@ def create_app(
         yield
         engine.dispose()
 
-    app = FastAPI(title="Ahiko", version=ahiko.__version__, lifespan=lifespan)
+    docs = api_docs_enabled()
+    app = FastAPI(
+        title="Ahiko",
+        version=ahiko.__version__,
+        lifespan=lifespan,
+        docs_url="/docs" if docs else None,
+        redoc_url="/redoc" if docs else None,
+    )
     found = Services(
         settings=settings,
         engine=engine,
         clock=clock,
-        accounts=Accounts(engine, clock, password_hasher),
+        accounts=Accounts(engine, clock, password_hasher, hash_gate),
         wallet=Wallet(engine, clock),
     )
     app.state.services = found

@@ -68,19 +68,47 @@ def _serve(args: argparse.Namespace) -> int:
     from ahiko.server.app import create_app
 
     settings = _settings(args)
+    refusal = check_interpreter()
+    if refusal is not None:
+        print(f"error: {refusal}", file=sys.stderr)
+        return 2
     app = create_app(settings)
     tune_gc()
     uvicorn.run(
         app,
         host=settings.host,
         port=settings.port,
-        proxy_headers=True,
+        proxy_headers=False,  # the app believes only AHIKO_TRUSTED_PROXIES (security.py)
         ws_max_size=WS_MAX_BYTES,
         # Frames are a few KiB: compressing each for each connection cost a quarter of the
         # server's CPU at 1,000 players and ≈ 50 MiB of per-connection zlib state (issue 9).
         ws_per_message_deflate=False,
     )
     return 0
+
+
+# On an interpreter with the quadratic cookie parser, headers above this would stall the
+# event loop for a noticeable time (≈ 0.1 s at 16 KiB, seconds at 48 KiB).
+UNSAFE_INTERPRETER_HEADER_CAP = 16_384
+
+
+def check_interpreter(env: dict[str, str] | None = None) -> str | None:
+    """Start-up check of the interpreter: a warning on stderr when it is older than the
+    minimum safe release, and a refusal (returned) when the header limit was also raised
+    above what keeps such an interpreter safe."""
+    from ahiko.server.interpreter import interpreter_problem
+    from ahiko.server.security import SecurityPolicy
+
+    problem = interpreter_problem()
+    if problem is None:
+        return None
+    limit = SecurityPolicy.from_env(env).max_header_bytes
+    if limit > UNSAFE_INTERPRETER_HEADER_CAP:
+        return (
+            f"{problem} AHIKO_MAX_HEADER_BYTES is {limit}: at most {UNSAFE_INTERPRETER_HEADER_CAP}."
+        )
+    print(f"warning: {problem}", file=sys.stderr)
+    return None
 
 
 # Client frames are at most 4 KiB (gateway.MAX_FRAME_BYTES); refuse anything far bigger

@@ -10,6 +10,7 @@ FastAPI's own 422 ``HTTPValidationError``.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -24,12 +25,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ahiko.wallet.errors import WalletError
 
 log = logging.getLogger(__name__)
+WS_INTERNAL_ERROR = 1011
+WS_REFUSED_BY_ERROR = 1008  # closed before the accept: the server answers the upgrade 403
 
 ERROR_SCHEMA_REF = "#/components/schemas/ErrorBody"
 # What each error status means on this API, with the codes it comes with; a route whose
 # answer says more names it with ``error_responses(..., notes={status: text})``.
 ERROR_DESCRIPTIONS: Mapping[int, str] = {
-    400: "The JSON body could not be read: it is not UTF-8 text (`http_error`).",
+    400: (
+        "The JSON body could not be read: it is not UTF-8 text (`http_error`) or it nests "
+        "deeper than 32 levels (`too_deep`)."
+    ),
     401: "Not signed in (`not_signed_in`): no valid session cookie.",
     403: (
         "Refused before the route ran: a cross-site request (`bad_origin`: a foreign `Origin` "
@@ -41,10 +47,15 @@ ERROR_DESCRIPTIONS: Mapping[int, str] = {
         "The request body is larger than the server accepts (64 KiB by default), or its "
         "`Content-Length` is not a number (`too_large`)."
     ),
+    431: (
+        "The request headers together are larger than the server accepts (8 KiB by default, "
+        "`headers_too_large`); refused before any of them is parsed."
+    ),
     422: "Invalid request (`invalid_request`): a parameter or the body failed validation.",
     429: (
-        "Too many attempts from this address (`rate_limited`, with `Retry-After` in seconds) "
-        "or too many failed logins (`too_many_attempts`)."
+        "Too many attempts from this address (`rate_limited`, with `Retry-After` in seconds), "
+        "too many failed logins (`too_many_attempts`), or too many sign-ins being checked at "
+        "once (`busy`, with `Retry-After`)."
     ),
     500: "The server failed (`internal`; the details are in the server's log).",
     503: "Not available on this server (`unavailable`).",
@@ -83,15 +94,20 @@ def error_responses(
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: Mapping[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = dict(headers or {})
 
 
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+def error_response(
+    status: int, code: str, message: str, headers: Mapping[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status, headers=headers)
 
 
 class AnswerBugsInJson:
@@ -104,6 +120,9 @@ class AnswerBugsInJson:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await self._websocket(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -123,11 +142,33 @@ class AnswerBugsInJson:
             answer = error_response(500, "internal", "the server failed; the error is logged")
             await answer(scope, receive, send)
 
+    async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A socket whose handler raised is closed with 1011 (or refused, before it was
+        accepted) and the error logged once; the middleware itself never fails."""
+        state = {"accepted": False, "closed": False}
+
+        async def send_tracked(message: Message) -> None:
+            if message["type"] == "websocket.accept":
+                state["accepted"] = True
+            elif message["type"] in ("websocket.close", "websocket.http.response.start"):
+                state["closed"] = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_tracked)
+        except Exception:
+            log.exception("unhandled error on socket %s", scope.get("path"))
+            if state["closed"]:
+                return
+            code = WS_INTERNAL_ERROR if state["accepted"] else WS_REFUSED_BY_ERROR
+            with contextlib.suppress(Exception):  # the client may be gone already
+                await send({"type": "websocket.close", "code": code, "reason": "internal"})
+
 
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
-        return error_response(error.status, error.code, error.message)
+        return error_response(error.status, error.code, error.message, error.headers)
 
     @app.exception_handler(WalletError)
     async def _wallet_error(_request: Request, error: WalletError) -> JSONResponse:

@@ -22,6 +22,7 @@ from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.commands import Reply
 from ahiko.rooms.outbox import Frame
 from ahiko.server import protocol as p
+from ahiko.server.security import MAX_JSON_DEPTH, json_too_deep
 from ahiko.server.services import Player, room_registry, websocket_player
 
 router = APIRouter()
@@ -146,9 +147,13 @@ async def _handle(
             _error(seq, None, "malformed", f"frames are at most {MAX_FRAME_BYTES} bytes")
         )
         return
+    if json_too_deep(text):
+        message = f"a frame nests at most {MAX_JSON_DEPTH} levels deep"
+        connection.send(_error(seq, None, "malformed", message))
+        return
     try:
         raw = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         connection.send(_error(seq, None, "malformed", "a frame must be a JSON object"))
         return
     frame_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None

@@ -9,8 +9,12 @@
   second CSRF wall beside the custom-header rule in ``app.py``).
 - Rate limits: sign-up and log-in attempts per client address; WebSocket frames per
   connection (a flood closes the socket).
-- Input limits: request bodies, WebSocket frame sizes (text only), and user-chosen display
-  text such as room names (length and characters).
+- Input limits: request headers (431 before anything parses them: the interpreter's cookie
+  parser is quadratic before Python 3.11.10), request bodies and their JSON nesting depth,
+  WebSocket frame sizes (text only), and user-chosen display text such as room names (length
+  and characters).
+- Client addresses: ``X-Forwarded-For`` / ``X-Forwarded-Proto`` are believed only from the
+  proxies listed in ``AHIKO_TRUSTED_PROXIES``; anyone else's address is the socket's.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import unicodedata
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field, replace
+from ipaddress import ip_address, ip_network
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -36,13 +41,16 @@ MonotonicClock = Callable[[], float]
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SIGN_UP_ROUTE = ("POST", "/api/accounts")
 LOG_IN_ROUTE = ("POST", "/api/session")
-# Pages whose third-party UI needs inline scripts; they hold no user data.
-CSP_EXEMPT_PATHS = ("/docs", "/redoc")
-LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+# The interactive API pages (FastAPI's, loading their viewer from a CDN with inline script):
+# off unless AHIKO_API_DOCS=1, and only then exempt from the CSP.
+API_DOCS_PATHS = ("/docs", "/redoc")
 WS_CLOSE_POLICY = 1008
 WS_CLOSE_UNSUPPORTED = 1003
 WS_CLOSE_TOO_BIG = 1009
 WS_REFUSED = 4403
+MAX_JSON_DEPTH = 32  # no request of ours nests deeper than a few levels
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_JSON_BRACKETS = re.compile(rb"[\[\]{}]")
 
 DISPLAY_TEXT_MAX = 60  # the rooms API's own bound on a room name
 # Fields of JSON bodies that other people will read: (method, path) -> field names.
@@ -79,16 +87,23 @@ class SecurityPolicy:
     ws_frames: RateLimit = RateLimit(40, 2.0)  # per connection: 20/s with bursts
     ws_max_frame_chars: int = 16_384  # the gateway refuses above 4 KiB with an error frame
     max_body_bytes: int = 65_536
+    # All request header names and values together: a browser sends well under 4 KiB.
+    max_header_bytes: int = 8_192
     https: bool = False  # the site is served over HTTPS (behind a TLS proxy)
     extra_origins: frozenset[str] = field(default_factory=frozenset)
+    # Proxies whose X-Forwarded-For/-Proto are believed (addresses or networks); none by default.
+    trusted_proxies: tuple[str, ...] = ()
+    csp_exempt_paths: tuple[str, ...] = ()  # API_DOCS_PATHS when AHIKO_API_DOCS=1
 
     @classmethod
     def from_env(
         cls, env: Mapping[str, str] | None = None, *, https: bool = False
     ) -> SecurityPolicy:
         """Defaults, overridden by ``AHIKO_SIGNUP_LIMIT`` / ``AHIKO_LOGIN_LIMIT`` /
-        ``AHIKO_WS_FRAME_LIMIT`` ("count/seconds") and ``AHIKO_ALLOWED_ORIGINS`` (comma
-        separated, e.g. ``https://play.example``)."""
+        ``AHIKO_WS_FRAME_LIMIT`` ("count/seconds"), ``AHIKO_ALLOWED_ORIGINS`` (comma
+        separated, e.g. ``https://play.example``), ``AHIKO_MAX_HEADER_BYTES`` and
+        ``AHIKO_TRUSTED_PROXIES`` (comma separated addresses or networks, e.g.
+        ``127.0.0.1,10.0.0.0/8``)."""
         env = os.environ if env is None else env
         policy = cls(https=https)
         if text := env.get("AHIKO_SIGNUP_LIMIT"):
@@ -100,7 +115,23 @@ class SecurityPolicy:
         if text := env.get("AHIKO_ALLOWED_ORIGINS"):
             origins = frozenset(o.strip().rstrip("/") for o in text.split(",") if o.strip())
             policy = replace(policy, extra_origins=origins)
+        if text := env.get("AHIKO_MAX_HEADER_BYTES"):
+            policy = replace(policy, max_header_bytes=int(text))
+        if text := env.get("AHIKO_TRUSTED_PROXIES"):
+            proxies = tuple(p.strip() for p in text.split(",") if p.strip())
+            for proxy in proxies:
+                ip_network(proxy, strict=False)  # a typo fails at start-up, not silently
+            policy = replace(policy, trusted_proxies=proxies)
+        if api_docs_enabled(env):
+            policy = replace(policy, csp_exempt_paths=API_DOCS_PATHS)
         return policy
+
+
+def api_docs_enabled(env: Mapping[str, str] | None = None) -> bool:
+    """``AHIKO_API_DOCS=1``: serve FastAPI's ``/docs`` and ``/redoc`` (they load scripts from
+    a CDN, so they are off by default; ``/openapi.json`` is always served)."""
+    env = os.environ if env is None else env
+    return env.get("AHIKO_API_DOCS", "") in ("1", "true", "yes")
 
 
 class SlidingWindow:
@@ -203,12 +234,26 @@ class SecurityMiddleware:
         return policy
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        policy = self.policy
+        size = header_bytes(scope)
+        if size > policy.max_header_bytes:
+            # Refused before anything parses a cookie (quadratic before Python 3.11.10).
+            if scope["type"] == "websocket":
+                await receive()  # websocket.connect
+                await send({"type": "websocket.close", "code": WS_REFUSED, "reason": "headers"})
+                return
+            message = f"request headers are at most {policy.max_header_bytes} bytes, not {size}"
+            await _json(send, 431, "headers_too_large", message)
+            return
+        if policy.trusted_proxies:
+            scope = forwarded_scope(scope, policy.trusted_proxies)
         if scope["type"] == "http":
             await self._http(scope, receive, send)
-        elif scope["type"] == "websocket":
-            await self._websocket(scope, receive, send)
         else:
-            await self.app(scope, receive, send)
+            await self._websocket(scope, receive, send)
 
     # --- HTTP ------------------------------------------------------------------------------
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -216,7 +261,7 @@ class SecurityMiddleware:
         headers = _headers(scope)
         method: str = scope["method"]
         path: str = scope["path"]
-        secure = _is_secure(policy, scope, headers)
+        secure = _is_secure(policy, scope)
         send = self._hardening_send(send, headers, path, secure)
         if method in UNSAFE_METHODS:
             if not _origin_allowed(policy, headers):
@@ -248,13 +293,21 @@ class SecurityMiddleware:
                 )
                 return
         receive = _limited(receive, policy.max_body_bytes)  # chunked bodies too
-        fields = DISPLAY_TEXT_FIELDS.get((method, path))
-        if fields is not None:
+        if method in UNSAFE_METHODS:
+            # Read the (bounded) body once: nesting that would exhaust a parser's recursion
+            # is refused here, with a JSON 400, before any parser sees it.
             body = await _read_body(receive, policy.max_body_bytes)
-            problem = _display_text_in_body(body, fields)
-            if problem is not None:
-                await _json(send, 422, "invalid_text", problem)
+            if json_too_deep(body):
+                await _json(
+                    send, 400, "too_deep", f"JSON is nested at most {MAX_JSON_DEPTH} levels deep"
+                )
                 return
+            fields = DISPLAY_TEXT_FIELDS.get((method, path))
+            if fields is not None:
+                problem = _display_text_in_body(body, fields)
+                if problem is not None:
+                    await _json(send, 422, "invalid_text", problem)
+                    return
             receive = _replay(body, receive)
         await self.app(scope, receive, send)
 
@@ -288,7 +341,8 @@ class SecurityMiddleware:
             (b"cross-origin-opener-policy", b"same-origin"),
             (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
         ]
-        if not path.startswith(CSP_EXEMPT_PATHS):
+        exempt = self.policy.csp_exempt_paths
+        if not (exempt and path.startswith(exempt)):
             found.append((b"content-security-policy", content_security_policy(host).encode()))
         if path.startswith("/api/"):
             found.append((b"cache-control", b"no-store"))
@@ -330,9 +384,10 @@ class SecurityMiddleware:
 def answers_before_routes(method: str, path: str) -> tuple[int, ...]:
     """The error statuses this middleware may answer to ``method path`` (a route's path as
     the OpenAPI schema writes it) before the app sees the request, for ``/openapi.json``."""
-    found = {413}  # every request: body size
+    found = {413, 431}  # every request: body and header size
     if method in UNSAFE_METHODS:
         found.add(403)  # a foreign Origin or Sec-Fetch-Site
+        found.add(400)  # JSON nested too deep
     if (method, path) in (SIGN_UP_ROUTE, LOG_IN_ROUTE):
         found.add(429)
     if (method, path) in DISPLAY_TEXT_FIELDS:
@@ -357,13 +412,9 @@ def _origin_allowed(policy: SecurityPolicy, headers: Mapping[str, str]) -> bool:
     )
 
 
-def _is_secure(policy: SecurityPolicy, scope: Scope, headers: Mapping[str, str]) -> bool:
-    if policy.https or scope.get("scheme") in ("https", "wss"):
-        return True
-    # uvicorn already rewrites the scheme for trusted proxies; this covers a proxy on the
-    # same machine when the server runs without proxy headers.
-    forwarded = headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
-    return forwarded == "https" and _client_address(scope) in LOOPBACK
+def _is_secure(policy: SecurityPolicy, scope: Scope) -> bool:
+    # A trusted proxy's X-Forwarded-Proto is already in the scheme (``forwarded_scope``).
+    return policy.https or scope.get("scheme") in ("https", "wss")
 
 
 def install_security(
@@ -384,6 +435,67 @@ def _headers(scope: Scope) -> dict[str, str]:
     return {
         name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]
     }
+
+
+def header_bytes(scope: Scope) -> int:
+    """The size of all request header names and values (the ASGI server already split them;
+    nothing has parsed a cookie yet)."""
+    return sum(len(name) + len(value) for name, value in scope["headers"])
+
+
+def json_too_deep(body: bytes | str, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether JSON text nests arrays/objects deeper than ``limit`` (strings ignored); linear
+    in the size of the text, and it never recurses."""
+    data = body.encode() if isinstance(body, str) else body
+    if data.count(b"[") + data.count(b"{") <= limit:
+        return False
+    depth = 0
+    for bracket in _JSON_BRACKETS.findall(_JSON_STRING.sub(b'""', data)):
+        if bracket in (b"[", b"{"):
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
+def _trusted(address: str, proxies: tuple[str, ...]) -> bool:
+    try:
+        found = ip_address(address)
+    except ValueError:
+        return False
+    return any(found in ip_network(proxy, strict=False) for proxy in proxies)
+
+
+def forwarded_scope(scope: Scope, proxies: tuple[str, ...]) -> Scope:
+    """``scope`` with the client address (and scheme) a trusted proxy forwarded: the
+    right-most ``X-Forwarded-For`` entry that is not itself a trusted proxy. A request that
+    did not come from a trusted proxy keeps its socket's address."""
+    client = scope.get("client")
+    if not client or not _trusted(str(client[0]), proxies):
+        return scope
+    forwarded_for = ""
+    forwarded_proto = ""
+    for name, value in scope["headers"]:
+        if name.lower() == b"x-forwarded-for":
+            forwarded_for += ("," if forwarded_for else "") + value.decode("latin-1")
+        elif name.lower() == b"x-forwarded-proto":
+            forwarded_proto = value.decode("latin-1")
+    scope = dict(scope)
+    hops = [hop.strip() for hop in forwarded_for.split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if not _trusted(hop, proxies):
+            scope["client"] = (hop[:64], 0)
+            break
+    proto = forwarded_proto.split(",")[0].strip().lower()
+    if proto in ("http", "https"):
+        secure = proto == "https"
+        if scope["type"] == "websocket":
+            scope["scheme"] = "wss" if secure else "ws"
+        else:
+            scope["scheme"] = proto
+    return scope
 
 
 def _client_address(scope: Scope) -> str:

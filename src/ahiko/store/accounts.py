@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, Engine, delete, func, insert, select
+from sqlalchemy import Connection, Engine, delete, func, insert, select, text, update
 
-from ahiko.store.engine import reading
+from ahiko.store.engine import is_sqlite, reading
 from ahiko.store.schema import login_attempts, sessions, users
 
 
@@ -79,24 +79,44 @@ def delete_session(engine: Engine, token_hash: str) -> None:
         conn.execute(delete(sessions).where(sessions.c.token_hash == token_hash))
 
 
-def record_login_attempt(
-    engine: Engine, username: str, ip: str, succeeded: bool, now: datetime
-) -> None:
-    with engine.begin() as conn:
-        conn.execute(
-            insert(login_attempts).values(
-                username_key=username.lower()[:64], ip=ip[:64], succeeded=succeeded, at=now
-            )
-        )
-
-
-def recent_failures(engine: Engine, username: str, ip: str, since: datetime) -> tuple[int, int]:
-    """Failed logins since ``since``: (for this username, from this IP)."""
+def begin_login_attempt(
+    engine: Engine,
+    username: str,
+    ip: str,
+    now: datetime,
+    since: datetime,
+    max_per_username: int,
+    max_per_ip: int,
+) -> int | None:
+    """Counts the recent failures and records this attempt as one, in one serialised
+    transaction (SQLite's BEGIN IMMEDIATE; a self-exclusive table lock on PostgreSQL), so
+    concurrent attempts see each other. None (nothing recorded) when refused: the address has
+    ``max_per_ip`` failures, or the account has ``max_per_username`` and this address has
+    been failing too. Returns the attempt's id, for ``mark_login_succeeded``."""
+    name_key = username.lower()[:64]
+    ip = ip[:64]
     failed = login_attempts.c.succeeded.is_(False)
     recent = login_attempts.c.at >= since
-    by_name = select(func.count()).where(
-        failed, recent, login_attempts.c.username_key == username.lower()[:64]
-    )
-    by_ip = select(func.count()).where(failed, recent, login_attempts.c.ip == ip[:64])
-    with reading(engine) as conn:
-        return int(conn.execute(by_name).scalar_one()), int(conn.execute(by_ip).scalar_one())
+    by_name = select(func.count()).where(failed, recent, login_attempts.c.username_key == name_key)
+    by_ip = select(func.count()).where(failed, recent, login_attempts.c.ip == ip)
+    with engine.begin() as conn:
+        if not is_sqlite(engine):
+            conn.execute(text("LOCK TABLE login_attempts IN SHARE ROW EXCLUSIVE MODE"))
+        from_ip = int(conn.execute(by_ip).scalar_one())
+        if from_ip >= max_per_ip:
+            return None
+        if from_ip > 0 and int(conn.execute(by_name).scalar_one()) >= max_per_username:
+            return None
+        statement = (
+            insert(login_attempts)
+            .values(username_key=name_key, ip=ip, succeeded=False, at=now)
+            .returning(login_attempts.c.id)
+        )
+        return int(conn.execute(statement).scalar_one())
+
+
+def mark_login_succeeded(engine: Engine, attempt_id: int) -> None:
+    with engine.begin() as conn:
+        conn.execute(
+            update(login_attempts).where(login_attempts.c.id == attempt_id).values(succeeded=True)
+        )

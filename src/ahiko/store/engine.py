@@ -14,6 +14,8 @@ from typing import Any
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 
+from ahiko.store.private_files import private_sqlite_file
+
 SQLITE_FILE_NAME = "ahiko.sqlite3"
 READ_ONLY_OPTION = "ahiko_read_only"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -24,12 +26,12 @@ def default_database_url(data_dir: Path) -> str:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; for a SQLite file the parent folder is created."""
+    """An engine for ``url``; a SQLite file is created 0600 (its folder 0700 if new)."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
-    if parsed.database and parsed.database != ":memory:":
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    if parsed.database and parsed.database != ":memory:" and "mode=memory" not in url:
+        private_sqlite_file(Path(parsed.database))
     engine = create_engine(
         url,
         connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},

@@ -26,6 +26,7 @@ from ahiko.wallet.errors import (
     InsufficientFunds,
     InvalidRequest,
     ReserveUnavailable,
+    WalletError,
 )
 from ahiko.wallet.ledger import Clock, PostingRequest, as_utc, require_chips
 from ahiko.wallet.policy import (
@@ -136,6 +137,9 @@ class Wallet:
             raise InvalidRequest(
                 f"an idempotency key must be 1–{MAX_IDEMPOTENCY_KEY_LENGTH} characters"
             )
+        if not key.isprintable():
+            # NUL and other control characters: PostgreSQL cannot even store a NUL.
+            raise InvalidRequest("an idempotency key must not contain control characters")
         digest = ledger.request_hash(kind, request)
         try:
             for attempt in range(1, TRANSIENT_ATTEMPTS + 1):
@@ -148,6 +152,14 @@ class Wallet:
                         if also is not None:
                             also(conn, receipt)
                         return receipt
+                except WalletError:
+                    # Refused on what it found, but a concurrent call with the same key may
+                    # have committed meanwhile (PostgreSQL read our key's absence before
+                    # waiting for that call's lock): then the answer is that call's.
+                    existing = self._committed(key)
+                    if existing is None:
+                        raise
+                    return _replay(existing, kind, digest)
                 except OperationalError as error:
                     # Locks are taken in id order, so this is a safety net, not a path.
                     if attempt == TRANSIENT_ATTEMPTS or not _is_transient(error):
@@ -156,11 +168,14 @@ class Wallet:
         except IntegrityError:
             # A concurrent call with the same key committed first (PostgreSQL blocks on the
             # unique key, then fails here): answer as a retry would.
-            with reading(self._engine) as conn:
-                existing = ledger.find_transaction(conn, key)
+            existing = self._committed(key)
             if existing is None:
                 raise
             return _replay(existing, kind, digest)
+
+    def _committed(self, key: str) -> Row[tuple[object, ...]] | None:
+        with reading(self._engine) as conn:
+            return ledger.find_transaction(conn, key)
 
     # -- coins in and out of the system -------------------------------------------------
 

@@ -46,7 +46,8 @@ def buy_in(room: Room, cmd: c.BuyIn) -> Reply:
     """Take ``amount`` from the wallet and sit; during a hand the seat is reserved and the
     chips wait in escrow for the next hand (R-RM-12, R-RM-16)."""
     table = _table(room)
-    replay = table.replayed("buy_in", cmd.player_id, cmd.key)
+    content = (cmd.seat, cmd.amount)
+    replay = table.replayed("buy_in", cmd.player_id, cmd.key, content)
     if replay is not None:
         return replay
     tier = table.tier
@@ -77,14 +78,15 @@ def buy_in(room: Room, cmd: c.BuyIn) -> Reply:
         participation_id=receipt.participation_id,
         applied=True,
     )
-    table.remember("buy_in", cmd.player_id, cmd.key, reply)
+    table.remember("buy_in", cmd.player_id, cmd.key, content, reply)
     return reply
 
 
 def reload(room: Room, cmd: c.Reload) -> Reply:
     """R-RM-13: between hands only, up to the tier's ceiling counting the current stack."""
     table = _table(room)
-    replay = table.replayed("reload", cmd.player_id, cmd.key)
+    content = (cmd.amount,)
+    replay = table.replayed("reload", cmd.player_id, cmd.key, content)
     if replay is not None:
         return replay
     seat, occupant = _seated(room, cmd.player_id)
@@ -117,7 +119,7 @@ def reload(room: Room, cmd: c.Reload) -> Reply:
         participation_id=receipt.participation_id,
         applied=True,
     )
-    table.remember("reload", cmd.player_id, cmd.key, reply)
+    table.remember("reload", cmd.player_id, cmd.key, content, reply)
     return reply
 
 

@@ -71,18 +71,31 @@ class AhikoTable:
         self.participations: dict[str, int] = {}  # player id -> open participation id
         self.recorded_hand_no = 0  # the highest hand number the store holds for this room
         self._on_change = on_change
-        self._replies: OrderedDict[tuple[str, str, str], Reply] = OrderedDict()
+        self._replies: OrderedDict[tuple[str, str, str], tuple[tuple[object, ...], Reply]] = (
+            OrderedDict()
+        )
 
     # --- idempotent requests ---------------------------------------------------------------
-    def replayed(self, kind: str, player_id: str, key: str) -> Reply | None:
-        """The answer already given to this request, marked as not applied again."""
-        reply = self._replies.get((kind, player_id, key))
-        if reply is None:
+    def replayed(
+        self, kind: str, player_id: str, key: str, content: tuple[object, ...]
+    ) -> Reply | None:
+        """The answer already given to this request, marked as not applied again; the same
+        key with other ``content`` is refused (409 ``idempotency_conflict``)."""
+        found = self._replies.get((kind, player_id, key))
+        if found is None:
             return None
+        first_content, reply = found
+        if first_content != content:
+            raise Refusal(
+                "idempotency_conflict",
+                f"this request key was already used for a different {kind} request",
+            )
         return Reply.accepted(**{**reply.data, "applied": False})
 
-    def remember(self, kind: str, player_id: str, key: str, reply: Reply) -> None:
-        self._replies[(kind, player_id, key)] = reply
+    def remember(
+        self, kind: str, player_id: str, key: str, content: tuple[object, ...], reply: Reply
+    ) -> None:
+        self._replies[(kind, player_id, key)] = (content, reply)
         while len(self._replies) > REPLAY_MEMORY:
             self._replies.popitem(last=False)
 
