@@ -16,6 +16,7 @@ from ahiko.rooms.clock import ManualClock
 from ahiko.rooms.config import RoomConfig, RoomKind, Variant
 from ahiko.rooms.outbox import Frame, Subscribers
 from ahiko.rooms.room import Room
+from ahiko.server.protocol import SERVER_FRAME
 
 _connection_ids = itertools.count(1)
 
@@ -23,7 +24,8 @@ _connection_ids = itertools.count(1)
 @dataclass(eq=False)
 class Recorder:
     """A subscriber that keeps every frame it is sent, as the JSON a socket would carry:
-    it sees text only, so a frame that is not JSON-serialisable fails the test at once."""
+    it sees text only, so a frame that is not JSON-serialisable fails the test at once, and
+    each frame is validated against the outbound schema (``SERVER_FRAME``: cards as text)."""
 
     pid: str | None
     frames: list[dict[str, Any]] = field(default_factory=list)
@@ -34,7 +36,9 @@ class Recorder:
         return self.pid
 
     def deliver(self, frame: Frame) -> None:
-        self.frames.append(json.loads(frame.text))
+        decoded = json.loads(frame.text)
+        SERVER_FRAME.validate_python(decoded)  # every frame a test sees keeps the schema
+        self.frames.append(decoded)
 
     def of(self, kind: str) -> list[dict[str, Any]]:
         return [f for f in self.frames if f["t"] == kind]

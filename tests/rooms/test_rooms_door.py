@@ -18,6 +18,7 @@ from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.clock import ManualClock
 from ahiko.rooms.outbox import FRAME_BUFFER_SIZE, Frame
 from ahiko.rooms.registry import RoomRegistry
+from ahiko.server.protocol import SERVER_FRAME
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "ahiko"
 
@@ -34,6 +35,7 @@ class FakeSubscriber:
         assert isinstance(frame, Frame)
         decoded = json.loads(frame.text)
         assert decoded == frame.as_dict()  # nothing a JSON round trip would change
+        SERVER_FRAME.validate_python(decoded)
         self.frames.append(decoded)
 
     @property

@@ -25,6 +25,7 @@ import pytest
 import websockets
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import select, update
 
 from ahiko.fairness.verify import verify_text
 from ahiko.history.phh import loads, parse_phh_cards
@@ -47,6 +48,7 @@ from ahiko.server.settings import Settings
 from ahiko.store.engine import make_engine
 from ahiko.store.hand_archive import ArchivedHand, ArchivedPlayer, archived_hand_for
 from ahiko.store.migrate import upgrade
+from ahiko.store.schema import HAND_SCHEMA_VERSION, archived_hands
 from live_server import create_account, fast_app, serving
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -696,3 +698,33 @@ def test_R_RM_11_ahiko_room_hands_are_archived_too(session):
         assert listed["room_kind"] == "ahiko"
         proof = account.get(server, f"/api/hands/{listed['id']}/proof")
         assert verify_text(proof.content).ok
+
+
+def test_stored_hands_carry_their_format_version_and_an_unknown_one_is_refused(
+    client, services, sign_up
+):
+    """Hand records and event logs are written with ``HAND_SCHEMA_VERSION``; a record in a
+    format this server does not read answers 500 ``archive_corrupt`` naming both versions,
+    instead of being misread."""
+    ana, ana_token = sign_up("ana")["id"], _session_token(client)
+    bia = sign_up("bia")["id"]
+    room, clock = _room(services.engine, RoomKind.RECREATIONAL, host=str(ana))
+    _seat_and_start(room, clock, {"ana": ana, "bia": bia})
+    _raise_or_fold(room, str(ana))
+    listed = _get(client, ana_token, "/api/hands").json()["hands"][0]
+    with services.engine.begin() as conn:
+        stored = conn.execute(
+            select(archived_hands.c.schema_version).where(archived_hands.c.id == listed["id"])
+        ).scalar_one()
+        assert stored == HAND_SCHEMA_VERSION == 1
+        conn.execute(
+            update(archived_hands)
+            .where(archived_hands.c.id == listed["id"])
+            .values(schema_version=HAND_SCHEMA_VERSION + 1)
+        )
+    for path in (f"/api/hands/{listed['id']}", f"/api/hands/{listed['id']}/proof"):
+        for fmt in ("pokerstars", "json"):
+            answer = _get(client, ana_token, path, format=fmt)
+            assert answer.status_code == 500 and answer.json()["error"] == "archive_corrupt"
+            assert "format version 2" in answer.json()["message"]
+            assert "reads version 1" in answer.json()["message"]

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ahiko.rooms.leaving import leave
 from ahiko.rooms.status import RoomStatus
+from ahiko.rooms.timers import TimerName, absence
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -43,7 +44,7 @@ class Presence:
     def connect(self, connection_id: str, player_id: str | None) -> None:
         room = self._room
         self._connections[connection_id] = player_id
-        room.cancel_timer("empty_close")
+        room.cancel_timer(TimerName.EMPTY_CLOSE)
         if self.auto_paused:
             self.auto_paused = False
             room.resume()
@@ -59,7 +60,7 @@ class Presence:
             return
         occupant.connected = True
         occupant.disconnected_since = None
-        room.cancel_timer(f"absence:{player_id}")
+        room.cancel_timer(absence(player_id))
         hand = room.hand
         if hand is not None and hand.to_act == seat:
             room.arm_turn()  # back to the room's normal clock
@@ -71,12 +72,14 @@ class Presence:
         player_id = self._connections.pop(connection_id, None)
         if player_id is not None and not self.is_connected(player_id):
             self.mark_absent(player_id)
-        if self.empty and room.is_recreational and room.is_open:
+        if self.empty and room.kind.closes_when_empty and room.is_open:
             if room.status is RoomStatus.RUNNING:
                 room.pause()
                 self.auto_paused = True
             room.set_timer(
-                "empty_close", room.config.timing.empty_room_close_s, lambda: room.close("empty")
+                TimerName.EMPTY_CLOSE,
+                room.config.timing.empty_room_close_s,
+                lambda: room.close("empty"),
             )
 
     def mark_absent(self, player_id: str) -> None:
@@ -88,7 +91,7 @@ class Presence:
         occupant.connected = False
         occupant.disconnected_since = room.clock.now()
         room.set_timer(
-            f"absence:{player_id}",
+            absence(player_id),
             room.config.timing.absence_withdrawal_s,
             lambda: self.withdraw(player_id),
         )

@@ -17,7 +17,8 @@ from typing import Any
 from sqlalchemy import Engine, func, insert, select, update
 
 from ahiko.store.engine import reading
-from ahiko.store.schema import archived_hand_players, archived_hands
+from ahiko.store.paging import Page
+from ahiko.store.schema import HAND_SCHEMA_VERSION, archived_hand_players, archived_hands
 
 MAX_PER_PAGE = 100
 OCCUPANT_KINDS = ("person", "bot", "bot_ahiko")
@@ -50,6 +51,7 @@ class ArchivedHand:
     started_at: datetime
     ended_at: datetime
     id: int | None = None  # set once stored
+    schema_version: int = HAND_SCHEMA_VERSION  # the format of ``events`` and ``deal``
 
     def seat_of_user(self, user_id: int) -> int | None:
         return next((p.seat for p in self.players if p.user_id == user_id), None)
@@ -74,16 +76,7 @@ class HandSummary:
     ended_at: datetime
 
 
-@dataclass(frozen=True, slots=True)
-class HandPage:
-    hands: list[HandSummary]
-    page: int
-    per_page: int
-    total: int
-
-    @property
-    def pages(self) -> int:
-        return max(1, -(-self.total // self.per_page))
+HandPage = Page[HandSummary]
 
 
 def insert_archived_hand(engine: Engine, hand: ArchivedHand) -> int:
@@ -104,6 +97,7 @@ def insert_archived_hand(engine: Engine, hand: ArchivedHand) -> int:
                 commitment=dict(hand.commitment),
                 events=[dict(event) for event in hand.events],
                 deal=dict(hand.deal),
+                schema_version=hand.schema_version,
                 started_at=hand.started_at,
                 ended_at=hand.ended_at,
             )
@@ -150,7 +144,11 @@ def record_show(
         conn.execute(
             update(archived_hands)
             .where(archived_hands.c.id == hand_id)
-            .values(events=[dict(event) for event in events], deal=dict(deal))
+            .values(
+                events=[dict(event) for event in events],
+                deal=dict(deal),
+                schema_version=HAND_SCHEMA_VERSION,
+            )
         )
         conn.execute(
             update(archived_hand_players)
@@ -192,7 +190,7 @@ def hands_of_user(engine: Engine, user_id: int, page: int = 1, per_page: int = 2
             select(func.count()).select_from(archived_hand_players).where(mine)
         ).scalar_one()
         rows = conn.execute(query).all()
-    return HandPage(
+    return Page(
         [
             HandSummary(
                 id=int(row.id),
@@ -243,6 +241,7 @@ def archived_hand_for(engine: Engine, hand_id: int, user_id: int) -> ArchivedHan
         commitment=dict(row.commitment),
         events=list(row.events),
         deal=dict(row.deal),
+        schema_version=int(row.schema_version),
         players=tuple(
             ArchivedPlayer(
                 seat=int(p.seat),

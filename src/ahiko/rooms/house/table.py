@@ -18,6 +18,7 @@ from sqlalchemy import Connection, Engine
 
 from ahiko.poker.events import event_to_dict
 from ahiko.rooms.commands import Refusal, Reply
+from ahiko.rooms.hooks import HandOutcome
 from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID, BotAhiko
 from ahiko.rooms.house.tiers import Tier
 from ahiko.rooms.seats import Occupant
@@ -212,10 +213,9 @@ class AhikoTable:
         upper = room.hand.hand_no if room.hand is not None else room.next_hand_no
         return range(self.recorded_hand_no + 1, upper)
 
-    def on_hand_end(self, room: Room, hand_no: int, result: Mapping[str, Any]) -> None:
+    def on_hand_end(self, room: Room, outcome: HandOutcome) -> None:
         """Settle the net result between escrows; record the hand and the seats with it."""
-        players: Mapping[int, str] = result["players"]
-        net: Mapping[int, int] = result["net"]
+        hand_no, players, net = outcome.hand_no, outcome.players, outcome.net
         hand = room.last_hand
         events = [] if hand is None else [event_to_dict(e) for e in hand.hand.events]
         records = self.records(room)

@@ -1,0 +1,101 @@
+"""A room's timers, by name: set, cancel, what is left, and frozen by a pause.
+
+Every timer has a ``TimerName``; a player's absence clock is the pair ``(ABSENCE, player)``.
+A pause (R-RM-07, R-RM-09) freezes the timers of play (``PAUSABLE``) with what was left of
+them and ``thaw`` hands that back; the others (absence, the empty room's close, the Bot
+Ahiko's wait) keep running through a pause. The callbacks run through the room's ``fire`` so
+each is one job on the room's thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import StrEnum
+
+from ahiko.rooms.clock import Clock, TimerHandle
+
+
+class TimerName(StrEnum):
+    DEAL = "deal"  # R-FD-02: the commitment is shown, then the cards
+    DEADLINE = "deadline"  # the clock of the seat to act (R-TM-01, R-TM-02)
+    BOT = "bot"  # a bot's human-like pause before it answers
+    BOT_LIMIT = "bot_limit"  # a bot thinking too long is answered for
+    NEXT_HAND = "next_hand"  # the wait between hands (R-RM-11)
+    EXPIRY = "expiry"  # the room's time limit (R-RM-18)
+    EMPTY_CLOSE = "empty_close"  # an empty recreational room closes (R-RM-09)
+    ABSENCE = "absence"  # a disconnected player is withdrawn (R-TM-03), one per player
+    BOT_AHIKO = "bot_ahiko"  # the Bot Ahiko joins a person waiting alone (R-BA-01)
+
+
+#: The timers a pause stops, keeping what was left of them.
+PAUSABLE: tuple[TimerName, ...] = (
+    TimerName.DEAL,
+    TimerName.DEADLINE,
+    TimerName.BOT,
+    TimerName.NEXT_HAND,
+    TimerName.EXPIRY,
+)
+
+TimerKey = TimerName | tuple[TimerName, str]
+Job = Callable[[], None]
+
+
+def absence(player_id: str) -> TimerKey:
+    return (TimerName.ABSENCE, player_id)
+
+
+class Timers:
+    def __init__(self, clock: Clock, fire: Callable[[Job], None]) -> None:
+        self._clock = clock
+        self._fire = fire
+        self._handles: dict[TimerKey, TimerHandle] = {}
+        self._due: dict[TimerKey, float] = {}
+        self._frozen: dict[TimerName, float] = {}  # frozen by a pause: seconds left
+
+    def set(self, key: TimerKey, seconds: float, job: Job) -> None:
+        self.cancel(key)
+        box: list[TimerHandle] = []
+
+        def run() -> None:
+            if self._handles.get(key) is box[0]:
+                del self._handles[key]
+                self._due.pop(key, None)
+                self._fire(job)
+
+        box.append(self._clock.call_later(seconds, run))
+        self._handles[key] = box[0]
+        self._due[key] = self._clock.now() + seconds
+
+    def cancel(self, key: TimerKey) -> None:
+        handle = self._handles.pop(key, None)
+        self._due.pop(key, None)
+        if handle is not None:
+            handle.cancel()
+
+    def left(self, key: TimerKey) -> float | None:
+        due = self._due.get(key)
+        return None if due is None else max(0.0, due - self._clock.now())
+
+    def is_set(self, key: TimerKey) -> bool:
+        return key in self._handles
+
+    def frozen_left(self, name: TimerName) -> float | None:
+        return self._frozen.get(name)
+
+    def freeze(self) -> None:
+        """A pause: the timers of play stop, keeping what was left of them."""
+        for name in PAUSABLE:
+            left = self.left(name)
+            if left is not None:
+                self._frozen[name] = left
+                self.cancel(name)
+
+    def thaw(self) -> dict[TimerName, float]:
+        """The end of a pause: what the frozen timers had left (the caller re-arms them)."""
+        frozen, self._frozen = self._frozen, {}
+        return frozen
+
+    def cancel_all(self) -> None:
+        for key in list(self._handles):
+            self.cancel(key)
+        self._frozen.clear()
