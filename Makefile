@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# `make run` installs only what the site needs; the test toolchain (pytest, mypy, Playwright,
+# pokerkit...) comes with `make test` / `make check` (STAMP).
+RUN_STAMP := $(VENV)/.installed-run
 
 .PHONY: run test check bench lint screenshots venv clean
 
@@ -12,11 +15,18 @@ $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
 
-run: $(STAMP)
+$(RUN_STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e .
+	touch $(RUN_STAMP)
+
+# The port: `make run PORT=8080` (or AHIKO_PORT=8080 make run).
+run: $(RUN_STAMP)
 	$(BIN)/ahiko admin migrate
-	$(BIN)/ahiko serve
+	$(BIN)/ahiko serve $(if $(PORT),--port $(PORT))
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup

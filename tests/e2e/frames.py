@@ -287,12 +287,7 @@ def holdem_showdown() -> list[Frame]:
             "eligible": [3, 4, 5],
             "winners": [3],
             "shares": {"3": 75},
-            "hand_names": {
-                "3": {
-                    "pt-BR": "Full house, damas e cincos",
-                    "en": "Full house, queens full of fives",
-                }
-            },
+            "hands": {"3": {"category": 6, "ranks": [10, 3]}},  # queens full of fives
         },
         {
             "kind": "pot_awarded",
@@ -301,12 +296,7 @@ def holdem_showdown() -> list[Frame]:
             "eligible": [3, 5],
             "winners": [3],
             "shares": {"3": 180},
-            "hand_names": {
-                "3": {
-                    "pt-BR": "Full house, damas e cincos",
-                    "en": "Full house, queens full of fives",
-                }
-            },
+            "hands": {"3": {"category": 6, "ranks": [10, 3]}},  # queens full of fives
         },
         {"kind": "hand_ended", "stacks": {}},
     ]
@@ -620,6 +610,7 @@ def ahiko_waiting() -> list[Frame]:
     )
     snapshot["room"]["hand_no"] = None
     snapshot["room"]["hands_dealt"] = 0
+    snapshot["room"]["countdowns"] = {"bot_ahiko": 20.0}  # the server's count (R-BA-01)
     return [snapshot]
 
 
@@ -674,9 +665,9 @@ def ahiko_left() -> list[Frame]:
             "eligible": [4, 0],
             "winners": [0],
             "shares": {"0": 4},
-            "hand_names": {
-                "0": {"pt-BR": "Full house, reis e dez", "en": "Full house, kings full of tens"},
-                "4": {"pt-BR": "Par de dez", "en": "Pair of tens"},
+            "hands": {
+                "0": {"category": 6, "ranks": [11, 8]},  # kings full of tens
+                "4": {"category": 1, "ranks": [8, 11, 10, 9]},  # a pair of tens
             },
         },
         {"kind": "hand_ended", "stacks": {"4": 148, "0": 152}},
@@ -709,6 +700,140 @@ def ahiko_left() -> list[Frame]:
     return [snapshot, _commitment(2, deal, {}), hand, wallet, empty]
 
 
+def _engine_frames(variant: str, seats: list[int], until: str) -> list[Frame]:
+    """A real hand played by the engine to the start of street ``until`` (everyone calls or
+    checks), framed as the server frames it: the view comes from ``ahiko.poker.view``."""
+    from ahiko.poker.actions import Action
+    from ahiko.poker.config import DrawConfig, HoldemConfig
+    from ahiko.poker.draw import DrawHand
+    from ahiko.poker.holdem import HoldemHand
+    from ahiko.poker.view import view as engine_view
+
+    n = len(seats)
+    deck = list(FULL_DECK)
+    hand: Any
+    if variant == "draw":
+        hand, _ = DrawHand.start(
+            DrawConfig(ante=1, small_bet=2, raise_cap=4), seats, [200] * n, seats[-1], deck
+        )
+        stakes = {"ante": 1, "small_bet": 2, "big_bet": 4}
+    else:
+        hand, _ = HoldemHand.start(HoldemConfig(1, 2, 0), seats, [200] * n, seats[-1], deck)
+        stakes = {"small_blind": 1, "big_blind": 2}
+    bet = False
+    while hand.street != until:
+        legal = hand.legal_actions()
+        if not bet and legal.bet_kind is not None and legal.can_check:
+            hand.act(legal.seat, Action(legal.bet_kind, legal.min_to))  # one bet, called round
+            bet = True
+        else:
+            hand.act(legal.seat, Action.check() if legal.can_check else Action.call())
+    me = seats[0]
+    players = [
+        (s, name, s != me, None if s == me else "normal", 200)
+        for s, name in zip(seats, ["joao", "Bot 1", "Bot 2"], strict=False)
+    ]
+    snapshot = _room("Mesa", 6, players, me=me, hand_no=1, stakes=stakes, variant=variant)
+    view = engine_view(hand, me)
+    history = view.pop("history")
+    hand_frame = {
+        "t": "hand",
+        "seq": 3,
+        "hand_no": 1,
+        "events": history,
+        "view": view,
+        "openings": [],
+        "deadline": None,
+        "names": {str(s): n for s, n, *_ in players},
+    }
+    return [snapshot, hand_frame]
+
+
+def draw_at_the_draw() -> list[Frame]:
+    """Five-card draw, three players: one bet called round, and the draw has begun."""
+    return _engine_frames("draw", [0, 1, 2], "draw")
+
+
+def holdem_at_the_flop() -> list[Frame]:
+    """Hold'em, three players: a raise called round before the flop, the flop is out."""
+    return _engine_frames("holdem", [0, 1, 2], "flop")
+
+
+def ahiko_kicker() -> list[Frame]:
+    """Heads-up, ana (seat 0) against the Bot Ahiko (seat 4): both have a pair of aces, ana's
+    king kicker beats the bot's queen. Ana is still seated; the bot too."""
+    dealt = [4, 0]
+    deck = arranged_deck(
+        {0: "As", 2: "Qc", 1: "Ah", 3: "Kd", 4: "Ad", 5: "9s", 6: "5h", 7: "3c", 8: "2d"}
+    )
+    deal = DealCommitter(
+        table_id="iniciante-1",
+        hand_no=1,
+        layout=HOLDEM_LAYOUT,
+        button_seat=0,
+        dealt_seats=dealt,
+        deck=deck,
+        committed_at_ms=int(time.time() * 1000),
+        signing_key=SIGNING_KEY,
+    )
+    snapshot = _ahiko(
+        _room("Iniciante 1", 8, AHIKO_PLAYERS, me=0, hand_no=1, stakes={}, host=False)
+    )
+    for entry in snapshot["room"]["seats"]:  # the room after the hand: its stacks
+        entry["stack"] = {0: 152, 4: 148}[entry["seat"]]
+    history: list[Frame] = [
+        {
+            "kind": "hand_started",
+            "hand_no": 1,
+            "variant": "holdem",
+            "button": 0,
+            "dealt_seats": dealt,
+        },
+        {"kind": "blind_posted", "seat": 0, "amount": 1, "blind": "sb"},
+        {"kind": "blind_posted", "seat": 4, "amount": 2, "blind": "bb"},
+        _action(0, "call", 2, 1),
+        _action(4, "check", 0, 0),
+        {"kind": "street", "name": "flop", "cards": ["Ad", "9s", "5h"], "positions": [4, 5, 6]},
+        {"kind": "street", "name": "turn", "cards": ["3c"], "positions": [7]},
+        {"kind": "street", "name": "river", "cards": ["2d"], "positions": [8]},
+        {"kind": "cards_shown", "seat": 4, "cards": ["As", "Qc"], "reason": "showdown"},
+        {"kind": "cards_shown", "seat": 0, "cards": ["Ah", "Kd"], "reason": "showdown"},
+        {
+            "kind": "pot_awarded",
+            "index": 0,
+            "amount": 4,
+            "eligible": [4, 0],
+            "winners": [0],
+            "shares": {"0": 4},
+            "hands": {
+                "0": {"category": 1, "ranks": [12, 11, 7, 3]},
+                "4": {"category": 1, "ranks": [12, 10, 7, 3]},
+            },
+        },
+        {"kind": "hand_ended", "stacks": {"4": 148, "0": 152}},
+    ]
+    view = {
+        "variant": "holdem",
+        "viewer": 0,
+        "street": "over",
+        "button": 0,
+        "dealt_seats": dealt,
+        "stakes": {"small_blind": 1, "big_blind": 2, "ante": 0},
+        "seats": [_seat(4, 148, 0, 2, cards=["As", "Qc"]), _seat(0, 152, 0, 2, cards=["Ah", "Kd"])],
+        "board": ["Ad", "9s", "5h", "3c", "2d"],
+        "pots": [],
+        "to_act": None,
+        "legal": None,
+        "history": history,
+        "result": {"pots": [{"amount": 4, "winners": [0]}]},
+    }
+    specs: list[tuple[str, int | None, int]] = [("hole", 0, 0), ("hole", 0, 1)]
+    specs += [("board", None, b) for b in range(5)] + [("showdown", 4, 0), ("showdown", 4, 1)]
+    hand = _hand(3, 1, view, _openings(deal, specs), to_act=None)
+    hand["names"] = {"0": "ana", "4": "Bot Ahiko"}
+    return [snapshot, _commitment(2, deal, {}), hand]
+
+
 def host_waiting() -> list[Frame]:
     """A room just created: the host is watching, nobody sits, nothing started."""
     snapshot = _room(
@@ -733,6 +858,9 @@ FIXTURES = {
         ahiko_waiting,
         ahiko_left,
         host_waiting,
+        draw_at_the_draw,
+        holdem_at_the_flop,
+        ahiko_kicker,
     )
 }
 

@@ -155,7 +155,7 @@ def test_R_DR_07_folded_player_sees_no_opponent_cards() -> None:
     folded = view(hand, 2)
     assert [s["cards"] for s in folded["seats"]] == [None, None, ["Qh", "Qd", "8c", "9c", "Tc"]]
     assert all(e.get("cards") is None for e in folded["history"] if e["kind"] == "cards_shown")
-    assert all(e["hand_names"] == {} for e in folded["history"] if e["kind"] == "pot_awarded")
+    assert all(e["hands"] == {} for e in folded["history"] if e["kind"] == "pot_awarded")
     assert view(hand, None)["seats"][0]["cards"] == ["Ah", "Ad", "2c", "3c", "4c"]
     with pytest.raises(IllegalAction, match="hand is over"):
         hand.act(2, Action.check())

@@ -456,7 +456,7 @@ def test_R_DR_07_a_folded_draw_player_replays_no_showdown_cards(viewer):
     if viewer == 0:  # folded: sees neither the shown hands nor who won with what
         assert not cards & others
         awards = [e for e in replay["events"] if e["kind"] == "pot_awarded"]
-        assert awards and all(set(a["hand_names"]) <= {"0"} for a in awards)
+        assert awards and all(set(a["hands"]) <= {"0"} for a in awards)
     else:
         assert cards & others == shown & others
         own_draw = next(e for e in replay["events"] if e["kind"] == "discarded" and e["seat"] == 1)

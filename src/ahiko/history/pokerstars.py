@@ -33,6 +33,7 @@ from ahiko.poker.hand import AnyHand
 from ahiko.poker.ranking import hand_value
 
 from .hand_log import HandLog, VisibleCards
+from .hand_names import hand_name
 from .phh_moves import describe_cards
 
 HOLDEM_STREET_TITLES = {"flop": "Flop", "turn": "Turn", "river": "River"}
@@ -207,7 +208,7 @@ class _Writer:
         all_cards = list(cards) + ([] if self.draw else self.board)
         if len(all_cards) < 5:
             return ""
-        return f" ({hand_value(all_cards).name('en')})"
+        return f" ({hand_name(hand_value(all_cards), 'en')})"
 
     def _pot(self, e: PotAwarded) -> None:
         self.pots.append(e.amount)

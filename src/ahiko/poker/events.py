@@ -22,7 +22,7 @@ Kinds, in the order a hand emits them:
 - ``cards_shown`` (seat, cards, reason "showdown"/"allin"/"voluntary") and ``mucked`` (seat):
   the showdown (R-HE-12); mucked cards stay private.
 - ``pot_awarded`` (index 0 = main pot, amount, eligible, winners, shares {seat: chips},
-  hand_names {seat: {"pt-BR": ..., "en": ...}} for the hands shown).
+  hands {seat: {"category", "ranks"}} for the hands shown: the value, never words).
 - ``hand_ended`` (stacks {seat: chips}); a voluntary ``cards_shown`` may still follow it.
 
 ``public_event_dict`` is the form anyone may see: private cards removed.
@@ -142,7 +142,7 @@ class PotAwarded:
     eligible: tuple[int, ...]
     winners: tuple[int, ...]
     shares: dict[int, int]
-    hand_names: dict[int, dict[str, str]]
+    hands: dict[int, dict[str, Any]]  # seat -> {"category": 0..8, "ranks": [deciding ranks]}
 
 
 @fast_init
@@ -184,7 +184,7 @@ EVENT_TYPES: dict[str, type[Any]] = {
         HandEnded,
     )
 }
-_INT_KEYED = frozenset({"shares", "hand_names", "stacks"})
+_INT_KEYED = frozenset({"shares", "hands", "stacks"})
 _PRIVATE_FIELDS: dict[str, tuple[str, ...]] = {
     "hole_dealt": ("cards",),
     "discarded": ("cards", "new_cards"),
@@ -221,6 +221,8 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     cls = EVENT_TYPES.get(str(kind))
     if cls is None:
         raise ValueError(f"unknown event kind {kind!r}")
+    if kind == "pot_awarded" and "hands" not in data and "hand_names" in data:
+        data = {**data, "hands": {}}  # stored before hands travelled as values: no words kept
     kwargs: dict[str, Any] = {}
     for f in fields(cls):
         if f.name not in data:

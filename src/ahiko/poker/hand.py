@@ -32,7 +32,7 @@ from .events import (
     StreetDealt,
 )
 from .pots import Pot, build_pots, split_pot
-from .ranking import hand_strength, strength_names
+from .ranking import hand_strength, strength_ranks
 from .result import HandResult, PotResult
 
 ConfigT = TypeVar("ConfigT")
@@ -408,7 +408,7 @@ class BaseHand(Generic[ConfigT]):
                 else:
                     self.mucked.add(i)
                     self.log.append(Mucked(seat))
-        names: dict[int, dict[str, str]] = {}
+        names: dict[int, dict[str, Any]] = {}  # seat -> {"category", "ranks"}: no words
         awards = []
         for pot in pots:
             contenders = [self.index[s] for s in pot.eligible]
@@ -418,7 +418,7 @@ class BaseHand(Generic[ConfigT]):
                 PotResult(pot.amount, pot.eligible, winners, split_pot(pot.amount, winners))
             )
         for i in self.shown:
-            names[self.order[i]] = strength_names(strength[i])
+            names[self.order[i]] = strength_ranks(strength[i])
         self._finish(awards, names, showdown=True)
 
     def _showdown_order(self, live: list[int]) -> list[int]:
@@ -430,7 +430,7 @@ class BaseHand(Generic[ConfigT]):
         return [j for j in ((first + k) % self.n for k in range(self.n)) if not self.folded[j]]
 
     def _finish(
-        self, awards: list[PotResult], names: dict[int, dict[str, str]], *, showdown: bool
+        self, awards: list[PotResult], names: dict[int, dict[str, Any]], *, showdown: bool
     ) -> None:
         chips, index, log = self.chips, self.index, self.log
         for k, award in enumerate(awards):

@@ -2,8 +2,9 @@
 
 ``hand_value(cards)`` takes five to seven cards and returns the best five-card value as a
 :class:`HandValue`: orderable (higher is better, equal values tie), with its category, the
-ranks that decide ties in order, the five cards that make it and a readable name in pt-BR or
-en. eval7 packs a value as ``category << 24`` followed by up to five rank nibbles (deuce = 0),
+ranks that decide ties in order and the five cards that make it; no name (the clients' locales
+and ``ahiko.history.hand_names`` put words on a category and its ranks). eval7 packs a value
+as ``category << 24`` followed by up to five rank nibbles (deuce = 0),
 which is exactly "category, then the deciding ranks"; suits never enter it (R-RK-04).
 
 ``hand_strength(cards)`` is the bare comparable int, for the showdown's hot path.
@@ -14,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
-from functools import lru_cache
 from itertools import combinations
+from typing import Any
 
 import eval7
 
@@ -51,71 +52,7 @@ _DECIDING_RANKS = {
 
 _EVAL7_CARDS: tuple[eval7.Card, ...] = tuple(eval7.Card(format_card(c)) for c in range(52))
 
-_ACE = 12
-_QUEEN = 10
 _FIVE = 3
-_RANK_CHARS = "23456789TJQKA"
-_EN_ONE = [
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "jack",
-    "queen",
-    "king",
-    "ace",
-]
-_EN_MANY = [
-    "twos",
-    "threes",
-    "fours",
-    "fives",
-    "sixes",
-    "sevens",
-    "eights",
-    "nines",
-    "tens",
-    "jacks",
-    "queens",
-    "kings",
-    "aces",
-]
-_PT_ONE = [
-    "dois",
-    "três",
-    "quatro",
-    "cinco",
-    "seis",
-    "sete",
-    "oito",
-    "nove",
-    "dez",
-    "valete",
-    "dama",
-    "rei",
-    "ás",
-]
-_PT_MANY = [
-    "dois",
-    "três",
-    "quatros",
-    "cincos",
-    "seis",
-    "setes",
-    "oitos",
-    "noves",
-    "dez",
-    "valetes",
-    "damas",
-    "reis",
-    "ases",
-]
-LANGUAGES = ("pt-BR", "en")
 
 
 def hand_strength(cards: Sequence[Card]) -> int:
@@ -132,14 +69,9 @@ class HandValue:
     ranks: tuple[int, ...] = field(compare=False)  # deciding ranks, 0 = deuce .. 12 = ace
     cards: tuple[Card, ...] = field(compare=False)  # the five that count (R-RK-06)
 
-    def name(self, lang: str = "pt-BR") -> str:
-        """Readable name: "Dois pares, reis e setes" / "Two pair, kings and sevens"."""
-        if lang not in LANGUAGES:
-            raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGUAGES)}")
-        return _name_pt(self) if lang == "pt-BR" else _name_en(self)
-
-    def __str__(self) -> str:
-        return self.name("en")
+    def to_json(self) -> dict[str, Any]:
+        """What the wire carries: {"category", "ranks"}; names are the clients' (R-RK-01)."""
+        return {"category": int(self.category), "ranks": list(self.ranks)}
 
 
 def hand_value(cards: Sequence[Card]) -> HandValue:
@@ -169,78 +101,12 @@ def _ordered_five(
     return tuple(sorted(five, key=lambda c: (counts[c >> 2], c >> 2, c), reverse=True))
 
 
-def _straight_span(high: int) -> tuple[int, int]:
-    return (_ACE if high == _FIVE else high - 4), high
-
-
-def _name_en(v: HandValue) -> str:
-    r = v.ranks
-    match v.category:
-        case HandCategory.HIGH_CARD:
-            return f"High card, {_EN_ONE[r[0]]}"
-        case HandCategory.PAIR:
-            return f"Pair of {_EN_MANY[r[0]]}"
-        case HandCategory.TWO_PAIR:
-            return f"Two pair, {_EN_MANY[r[0]]} and {_EN_MANY[r[1]]}"
-        case HandCategory.THREE_OF_A_KIND:
-            return f"Three of a kind, {_EN_MANY[r[0]]}"
-        case HandCategory.STRAIGHT:
-            low, high = _straight_span(r[0])
-            return f"Straight, {_EN_ONE[low]} to {_EN_ONE[high]}"
-        case HandCategory.FLUSH:
-            return f"Flush, {_EN_ONE[r[0]]} high"
-        case HandCategory.FULL_HOUSE:
-            return f"Full house, {_EN_MANY[r[0]]} over {_EN_MANY[r[1]]}"
-        case HandCategory.FOUR_OF_A_KIND:
-            return f"Four of a kind, {_EN_MANY[r[0]]}"
-        case _:
-            if r[0] == _ACE:
-                return "Royal flush"
-            low, high = _straight_span(r[0])
-            return f"Straight flush, {_EN_ONE[low]} to {_EN_ONE[high]}"
-
-
-def _name_pt(v: HandValue) -> str:
-    r = v.ranks
-    match v.category:
-        case HandCategory.HIGH_CARD:
-            return f"Carta alta, {_PT_ONE[r[0]]}"
-        case HandCategory.PAIR:
-            return f"Par de {_PT_MANY[r[0]]}"
-        case HandCategory.TWO_PAIR:
-            return f"Dois pares, {_PT_MANY[r[0]]} e {_PT_MANY[r[1]]}"
-        case HandCategory.THREE_OF_A_KIND:
-            return f"Trinca de {_PT_MANY[r[0]]}"
-        case HandCategory.STRAIGHT:
-            low, high = _straight_span(r[0])
-            return f"Sequência, de {_RANK_CHARS[low]} a {_RANK_CHARS[high]}"
-        case HandCategory.FLUSH:
-            return f"Flush, {_PT_ONE[r[0]]} {'alta' if r[0] == _QUEEN else 'alto'}"
-        case HandCategory.FULL_HOUSE:
-            return f"Full house, {_PT_MANY[r[0]]} e {_PT_MANY[r[1]]}"
-        case HandCategory.FOUR_OF_A_KIND:
-            return f"Quadra de {_PT_MANY[r[0]]}"
-        case _:
-            if r[0] == _ACE:
-                return "Royal flush"
-            low, high = _straight_span(r[0])
-            return f"Straight flush, de {_RANK_CHARS[low]} a {_RANK_CHARS[high]}"
-
-
-# A name reads only the category and the first two deciding ranks (eval7's top three
-# nibbles), so values sharing ``strength >> _NAME_SHIFT`` share their names.
-_NAME_SHIFT = 12
-
-
-@lru_cache(maxsize=4096)
-def _names_of_key(key: int) -> tuple[tuple[str, str], ...]:
-    strength = key << _NAME_SHIFT
+def strength_ranks(strength: int) -> dict[str, Any]:
+    """A ``hand_strength`` value as the wire carries it: {"category", "ranks"} (the deciding
+    ranks in order, 0 = deuce .. 12 = ace). Names are the presentation's, never the engine's."""
     category = HandCategory(strength >> 24)
-    ranks = tuple((strength >> (16 - 4 * k)) & 0xF for k in range(_DECIDING_RANKS[category]))
-    value = HandValue(strength, category, ranks, ())
-    return tuple((lang, value.name(lang)) for lang in LANGUAGES)
-
-
-def strength_names(strength: int) -> dict[str, str]:
-    """Readable names, in every language, of a ``hand_strength`` value."""
-    return dict(_names_of_key(strength >> _NAME_SHIFT))
+    count = _DECIDING_RANKS[category]
+    return {
+        "category": int(category),
+        "ranks": [(strength >> (16 - 4 * k)) & 0xF for k in range(count)],
+    }

@@ -21,7 +21,8 @@ Who sees which cards: a seat always sees its own; anyone sees cards shown at sho
 voluntarily; mucked cards stay private. In five-card draw a folded player sees no opponent's
 cards at all, shown ones included (R-DR-07). ``pots`` are the chips already gathered from
 finished betting rounds (or the awarded pots once the hand is over); current bets are in
-each seat's ``bet``.
+each seat's ``bet``. During five-card draw's draw every bet is gathered and a seat that has
+drawn shows ``last_action`` {"kind": "discard", "amount": cards drawn}.
 """
 
 from __future__ import annotations
@@ -42,12 +43,18 @@ def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dic
     view); :func:`public_history` gives just the entries a caller has not sent yet."""
     me = _index_of(hand, viewer)
     blind_to_others = _blind_to_others(hand, me)
-    betting = hand.round
+    # A closed betting round's bets are in the pot: at five-card draw's draw the pre-draw
+    # round is over (its bets gathered, its last actions replaced by the draw), as hold'em's
+    # are when the next street is dealt.
+    drawing = hand.variant == "draw" and hand.street == "draw"
+    betting = None if drawing else hand.round
     round_bets = betting.bets if betting is not None else [0] * hand.n
     seats = []
     for i, seat in enumerate(hand.order):
         visible = i == me or (i in hand.shown and not blind_to_others)
         last = betting.last_action[i] if betting is not None else None
+        if drawing and i in hand.discard_counts:
+            last = ("discard", hand.discard_counts[i])
         if hand.folded[i]:
             status = "folded"
         elif hand.chips[i] == 0:
@@ -158,5 +165,5 @@ def _public(event: Any, blind_to_others: bool, my_seat: int | None) -> dict[str,
         if isinstance(event, CardsShown) and event.seat != my_seat:
             out["cards"] = None
         elif isinstance(event, PotAwarded):
-            out["hand_names"] = {k: v for k, v in out["hand_names"].items() if k == str(my_seat)}
+            out["hands"] = {k: v for k, v in out["hands"].items() if k == str(my_seat)}
     return out

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ahiko.fairness.release import DealState
 from ahiko.poker.events import Event
 from ahiko.poker.view import public_history, view
+from ahiko.rooms.timers import TimerName
 from ahiko.rooms.tournament import results_of
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ def room_summary(room: Room, *, with_seats: bool = True) -> dict[str, Any]:
         "hands_dealt": room.hands_dealt,
         "hand_no": hand.hand_no if hand is not None else None,
         "avg_pot": room.avg_pot,
+        "countdowns": room.countdowns(),
     }
     if with_seats:
         summary["seats"] = seat_entries(room)
@@ -88,6 +90,7 @@ def hand_frame(
         "openings": hand.new_openings(seat, before),
         "deadline": room.deadline(),
         "names": hand.names_json,
+        "auto_action": room.auto_action,  # the room answered for a seat (R-TM-01), or None
     }
 
 
@@ -100,6 +103,8 @@ def hand_state(room: Room, hand: TableHand, seat: int | None) -> dict[str, Any]:
         "openings": hand.openings(seat) if hand.engine is not None else [],
         "deadline": room.deadline() if hand is room.hand else None,
         "names": hand.names_json,
+        # committed, not dealt yet: when the cards come (R-FD-02)
+        "cards_in_s": room.timer_left(TimerName.DEAL) if hand is room.hand else None,
     }
 
 

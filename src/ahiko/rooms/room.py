@@ -86,11 +86,14 @@ class Room:
         self.last_hand: TableHand | None = None
         self.hands_dealt = 0
         self.seq = 0
-        self.timers = Timers(clock, self.fire)
+        self.timers = Timers(clock, self.fire, on_countdown=self._emit_countdowns)
         self.turns = Turns(self, think)
         self.dealer = Dealer(self)
         self.broadcast = Broadcast(self, deliver or _nowhere)
         self.presence = Presence(self)
+        # The answer the room is giving for a seat (its clock ran out, it is away, the room is
+        # out of time), for the hand frame that carries it (``auto_action``).
+        self.auto_action: dict[str, Any] | None = None
         self.ranking = self.kind.new_ranking(self.rng)
         self.chips_in = 0  # every chip that entered the table (sits, bots, new entries)
         self.chips_out = 0  # every chip that left with a player
@@ -193,6 +196,13 @@ class Room:
 
     def timer_left(self, key: TimerKey) -> float | None:
         return self.timers.left(key)
+
+    def countdowns(self) -> dict[str, float]:
+        return self.timers.countdowns()
+
+    def _emit_countdowns(self) -> None:
+        countdowns = self.countdowns()
+        self.emit("countdown", lambda _seat: {"countdowns": countdowns})
 
     # --- frames ----------------------------------------------------------------------------
     def emit(self, kind: str, build: Build) -> None:

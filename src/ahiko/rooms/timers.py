@@ -36,6 +36,11 @@ PAUSABLE: tuple[TimerName, ...] = (
     TimerName.EXPIRY,
 )
 
+#: Timers the table shows as countdowns ("Próxima mão em 5 s", the Bot Ahiko's arrival): the
+#: server sends what is left of them whenever one is set or dropped (``countdown`` frames,
+#: the summary's ``countdowns``).
+COUNTDOWN_TIMERS: tuple[TimerName, ...] = (TimerName.NEXT_HAND, TimerName.BOT_AHIKO)
+
 TimerKey = TimerName | tuple[TimerName, str]
 Job = Callable[[], None]
 
@@ -45,15 +50,21 @@ def absence(player_id: str) -> TimerKey:
 
 
 class Timers:
-    def __init__(self, clock: Clock, fire: Callable[[Job], None]) -> None:
+    def __init__(
+        self,
+        clock: Clock,
+        fire: Callable[[Job], None],
+        on_countdown: Callable[[], None] | None = None,
+    ) -> None:
         self._clock = clock
         self._fire = fire
+        self._on_countdown = on_countdown
         self._handles: dict[TimerKey, TimerHandle] = {}
         self._due: dict[TimerKey, float] = {}
         self._frozen: dict[TimerName, float] = {}  # frozen by a pause: seconds left
 
     def set(self, key: TimerKey, seconds: float, job: Job) -> None:
-        self.cancel(key)
+        self._drop(key)
         box: list[TimerHandle] = []
 
         def run() -> None:
@@ -65,12 +76,31 @@ class Timers:
         box.append(self._clock.call_later(seconds, run))
         self._handles[key] = box[0]
         self._due[key] = self._clock.now() + seconds
+        self._counted(key)
 
     def cancel(self, key: TimerKey) -> None:
+        if self._drop(key):
+            self._counted(key)
+
+    def _drop(self, key: TimerKey) -> bool:
         handle = self._handles.pop(key, None)
         self._due.pop(key, None)
         if handle is not None:
             handle.cancel()
+        return handle is not None
+
+    def _counted(self, key: TimerKey) -> None:
+        if key in COUNTDOWN_TIMERS and self._on_countdown is not None:
+            self._on_countdown()
+
+    def countdowns(self) -> dict[str, float]:
+        """Seconds left of the timers the table counts down to (``COUNTDOWN_TIMERS``)."""
+        out = {}
+        for name in COUNTDOWN_TIMERS:
+            left = self.left(name)
+            if left is not None:
+                out[name.value] = round(left, 3)
+        return out
 
     def left(self, key: TimerKey) -> float | None:
         due = self._due.get(key)

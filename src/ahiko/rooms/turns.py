@@ -101,7 +101,17 @@ class Turns:
             action = Action.call()
         else:
             action = Action.fold()
-        room.apply_action(seat, action)
+        if self.expiring:
+            reason = "limit"
+        elif seat in self._auto_act or room.seats.get(seat) is None:
+            reason = "away"
+        else:
+            reason = "timeout"
+        room.auto_action = {"seat": seat, "action": action.kind.value, "reason": reason}
+        try:
+            room.apply_action(seat, action)
+        finally:
+            room.auto_action = None
 
     def _bot_answer(self, hand: TableHand, seat: int, turn: int) -> None:
         room = self._room

@@ -3,7 +3,7 @@
 
 Every frame is a JSON object ``{"t": type, ...}``. Client frames carry an ``id`` echoed by
 the ``ack`` or ``error`` that answers them. Server frames carry ``seq``: numbered room events
-(``room``, ``commitment``, ``hand``, ``hand_cancelled``, ``tournament_over``, ``closed``)
+(``room``, ``commitment``, ``hand``, ``countdown``, ``hand_cancelled``, ``tournament_over``, ``closed``)
 raise it by one; ``snapshot``, ``ack`` and ``error`` repeat the latest number.
 """
 
@@ -230,6 +230,16 @@ class HandOut(_ServerFrame):
     openings: list[OpeningOut]
     deadline: dict[str, Any] | None  # the clock of the seat to act now, if it has one
     names: dict[str, str] = {}  # seat (as text) -> name at the deal, for every dealt seat
+    # the room answered for this seat: {"seat", "action", "reason": timeout | away | limit}
+    auto_action: dict[str, Any] | None = None
+
+
+class CountdownOut(_ServerFrame):
+    """What is left of the table's waits: ``next_hand`` (R-RM-11), ``bot_ahiko`` (R-BA-01),
+    in seconds, as the server counts them; a wait not under way is absent."""
+
+    t: Literal["countdown"] = "countdown"
+    countdowns: dict[str, float]
 
 
 class HandCancelledOut(_ServerFrame):
@@ -275,6 +285,7 @@ ServerFrame = Annotated[
     | RoomOut
     | CommitmentOut
     | HandOut
+    | CountdownOut
     | HandCancelledOut
     | TournamentOverOut
     | ClosedOut

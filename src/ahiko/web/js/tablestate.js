@@ -6,9 +6,12 @@
 import { t } from "./i18n.js";
 import { botName, normalizeRoom } from "./wire.js";
 
-export const COMMITMENT_DISPLAY_MS = 2000; // R-FD-02: shown for two seconds before the cards
-export const NEXT_HAND_DELAY_MS = 8000; // R-RM-11: the next hand eight seconds after a result
-export const BOT_AHIKO_WAIT_MS = 20000; // R-BA-01: the Bot Ahiko joins a lone person after 20 s
+// The waits (the commitment's display, the next hand, the Bot Ahiko) are the server's: it
+// sends what is left of them (`countdown` frames, the room's `countdowns`, `cards_in_s`) and
+// this browser counts down from those numbers; it holds none of the durations.
+
+/** How long a finished hand stays on the felt once nothing follows it (a UI choice). */
+export const FINISHED_HAND_SHOWN_MS = 6000;
 
 export function fingerprint(digest) {
   if (!digest) return "";
@@ -41,8 +44,18 @@ export class TableState {
     this.handNames = {}; // seat -> name at deal time (C-NAMES), kept after the players leave
     this.namesHandNo = null;
     this.previous = null; // {handNo, file}: the proof of the hand before the current one
-    this.nextHandAt = null; // when the next hand should start (an estimate, for the countdown)
-    this.botAhikoAt = null; // when the Bot Ahiko should join a lone person (an estimate)
+    this.nextHandAt = null; // when the next hand is committed, as the server counts it
+    this.botAhikoAt = null; // when the Bot Ahiko joins a lone person, as the server counts it
+    this.cardsAt = null; // when the committed hand's cards come (R-FD-02), from the server
+    this.handOverAt = null; // when this browser saw the hand on the table end
+    this.autoAction = null; // the room's last answer for a seat (timeout, away, limit)
+  }
+
+  /** The server's waits, in seconds from now: {next_hand, bot_ahiko} (absent: none). */
+  setCountdowns(countdowns) {
+    const at = (name) => (typeof countdowns?.[name] === "number" ? this.now() + countdowns[name] * 1000 : null);
+    this.nextHandAt = at("next_hand");
+    this.botAhikoAt = at("bot_ahiko");
   }
 
   apply(msg) {
@@ -53,10 +66,12 @@ export class TableState {
         this.results = msg.results ?? this.results;
         this.loadHand(msg.hand ?? msg.lastHand);
         if (msg.hand && msg.lastHand) this.keepLastHand(msg.lastHand);
-        this.noteWaiting();
         break;
       case "room":
         this.setRoom(msg.room);
+        break;
+      case "countdown":
+        this.setCountdowns(msg.countdowns);
         break;
       case "commitment":
         this.handNo = msg.handNo;
@@ -65,7 +80,9 @@ export class TableState {
         this.deadline = null;
         this.cancelled = null;
         this.nextHandAt = null;
-        this.newCommitment(msg.commitment, true);
+        this.handOverAt = null;
+        this.autoAction = null;
+        this.newCommitment(msg.commitment, true, msg.cardsInS);
         break;
       case "hand":
         if (msg.handNo !== this.handNo) {
@@ -77,6 +94,7 @@ export class TableState {
         this.setNames(msg.handNo, msg.names);
         this.addOpenings(msg.openings);
         this.setDeadline(msg.deadline);
+        if (msg.autoAction) this.autoAction = { ...msg.autoAction, handNo: msg.handNo };
         this.noteCards();
         this.noteHandEnd();
         break;
@@ -104,7 +122,7 @@ export class TableState {
     if (!raw) return;
     this.rawRoom = raw;
     this.room = normalizeRoom(raw, this.you);
-    this.noteWaiting();
+    this.setCountdowns(this.room.countdowns);
   }
 
   /** Seats that can play the next hand: chips, and not on their way out. */
@@ -117,29 +135,25 @@ export class TableState {
     return !this.view || this.view.street === "over";
   }
 
-  /** The countdowns of a waiting Ahiko room: the Bot Ahiko's arrival, then the first deal. */
-  noteWaiting() {
-    const room = this.room;
-    const ahiko = room?.kind === "ahiko" && room.status === "running";
-    const ready = this.readyPlayers();
-    const me = this.mySeat();
-    const alone = ahiko && me !== null && ready.length === 1 && ready[0].seat === me;
-    if (!alone) this.botAhikoAt = null;
-    else if (this.botAhikoAt === null) this.botAhikoAt = this.now() + BOT_AHIKO_WAIT_MS;
-    if (ahiko && ready.length >= 2 && this.betweenHands()) {
-      if (this.nextHandAt === null) this.nextHandAt = this.now() + NEXT_HAND_DELAY_MS;
-    } else if (ahiko && !this.view) {
-      this.nextHandAt = null; // not ready: the room forgets its wait (R-RM-11)
+  /** When this browser first saw the hand on the table over (for clearing it later). */
+  noteHandEnd() {
+    if (this.view?.street === "over") {
+      if (this.handOverAt === null) this.handOverAt = this.now();
+    } else {
+      this.handOverAt = null;
     }
   }
 
-  /** The first frame of a finished hand starts the between-hands countdown. */
-  noteHandEnd() {
-    if (this.view?.street === "over") {
-      if (this.nextHandAt === null) this.nextHandAt = this.now() + NEXT_HAND_DELAY_MS;
-    } else if (this.view) {
-      this.nextHandAt = null;
-    }
+  /** The finished hand no longer belongs on the felt: nobody who played it is still seated
+   *  (the room emptied), or it has been shown a while and no next hand can follow it (a
+   *  player left alone waits for an opponent). */
+  finishedHandStale() {
+    const view = this.view;
+    if (!view || view.street !== "over" || this.room?.status === "replay") return false;
+    const seats = (view.seats ?? []).map((s) => s.seat);
+    if (this.room?.players && seats.every((s) => this.handSeatNow(s) !== "here")) return true;
+    if (this.nextHandAt !== null || this.readyPlayers().length >= 2) return false; // a hand follows
+    return this.handOverAt !== null && this.now() - this.handOverAt >= FINISHED_HAND_SHOWN_MS;
   }
 
   /** Names of the hand's seats: the server's (C-NAMES), else those seated when it began. */
@@ -170,7 +184,7 @@ export class TableState {
     this.history = [];
     this.setView(hand.view, []);
     this.setNames(hand.handNo, hand.names);
-    if (hand.commitment) this.newCommitment(hand.commitment, !viewHasCards(hand.view));
+    if (hand.commitment) this.newCommitment(hand.commitment, !viewHasCards(hand.view), hand.cardsInS);
     else this.clearCommitment();
     this.addOpenings(hand.openings);
     this.setDeadline(hand.deadline);
@@ -245,6 +259,7 @@ export class TableState {
     this.openings = new Map();
     this.observation = null;
     this.commitmentShownAt = null;
+    this.cardsAt = null;
   }
 
   /** Before a commitment is replaced: keep its proof if this browser got any of its cards. */
@@ -253,13 +268,15 @@ export class TableState {
     this.previous = { handNo: this.commitment.hand_no ?? this.handNo, file: this.proofFile() };
   }
 
-  newCommitment(commitment, beforeCards) {
+  /** `cardsInS`: the server's seconds left before the cards (none: the cards are out). */
+  newCommitment(commitment, beforeCards, cardsInS = null) {
     if (this.commitment && this.commitment.digest === commitment.digest) return;
     this.keepPrevious();
     this.commitment = commitment;
     this.openings = new Map();
     const at = this.now();
     this.commitmentShownAt = beforeCards ? at : null;
+    this.cardsAt = beforeCards && typeof cardsInS === "number" ? at + cardsInS * 1000 : null;
     this.observation = {
       commitment_before_cards: beforeCards,
       commitment_received_at: at,
@@ -281,11 +298,7 @@ export class TableState {
 
   /** True while the fresh commitment is on display, before cards should appear. */
   commitmentOnDisplay() {
-    return (
-      this.commitmentShownAt !== null &&
-      !viewHasCards(this.view) &&
-      this.now() - this.commitmentShownAt < COMMITMENT_DISPLAY_MS
-    );
+    return this.commitmentShownAt !== null && !viewHasCards(this.view) && (this.cardsAt === null || this.now() < this.cardsAt);
   }
 
   draws(history = this.view?.history ?? []) {

@@ -6,8 +6,9 @@
 //   {type: "snapshot", seq, you, room, hand, lastHand, results}   full state on (re)connect
 //   {type: "room", seq, room}                                     seats, players, status
 //   {type: "commitment", seq, handNo, commitment, cardsInS}       a new hand's commitment
-//   {type: "hand", seq, handNo, events, view, openings, deadline, names}
+//   {type: "hand", seq, handNo, events, view, openings, deadline, names, autoAction}
 //                                                                 the hand after a change
+//   {type: "countdown", seq, countdowns}                          the server's waits, in s
 //   {type: "cancelled", seq, handNo, rule, reason}                R-FD-06
 //   {type: "results", seq, results}                               tournament over
 //   {type: "closed", seq, reason}
@@ -60,7 +61,15 @@ function handState(raw) {
     openings: raw.openings ?? [],
     deadline: raw.deadline ?? null,
     names: handNames(raw),
+    cardsInS: typeof raw.cards_in_s === "number" ? raw.cards_in_s : null,
   };
+}
+
+/** {next_hand, bot_ahiko}: seconds left as the server counted them (absent: not running). */
+function countdowns(raw) {
+  const out = {};
+  for (const [name, left] of Object.entries(raw ?? {})) if (typeof left === "number") out[name] = left;
+  return out;
 }
 
 export function decodeFrame(text) {
@@ -90,7 +99,7 @@ export function decodeFrame(text) {
         seq,
         handNo: frame.hand_no ?? frame.commitment?.hand_no,
         commitment: frame.commitment,
-        cardsInS: frame.cards_in_s ?? 2,
+        cardsInS: typeof frame.cards_in_s === "number" ? frame.cards_in_s : null,
       };
     case "hand":
       return {
@@ -102,7 +111,10 @@ export function decodeFrame(text) {
         openings: frame.openings ?? [],
         deadline: frame.deadline ?? null,
         names: handNames(frame),
+        autoAction: frame.auto_action ?? null,
       };
+    case "countdown":
+      return { type: "countdown", seq, countdowns: countdowns(frame.countdowns) };
     case "hand_cancelled":
       return { type: "cancelled", seq, handNo: frame.hand_no, rule: frame.rule, reason: frame.reason };
     case "tournament_over":
@@ -211,5 +223,6 @@ export function normalizeRoom(raw, you = {}) {
     buyIn: pick(raw, "buy_in") ?? null,
     visibility: raw.public === false ? "private" : "public",
     startingChips: pick(raw, "starting_chips") ?? null,
+    countdowns: countdowns(raw.countdowns),
   };
 }

@@ -3,7 +3,7 @@
 
 import { cardLabel } from "../cards.js";
 import { bestHand, handName } from "../handeval.js";
-import { fmt, lang, t } from "../i18n.js";
+import { fmt, lang, t, tList } from "../i18n.js";
 
 /** `short`: without the amount, for a seat whose bet shows it beside (the phone's table). */
 export function lastActionText(seatView, { short = false } = {}) {
@@ -48,8 +48,9 @@ function cardsText(cards) {
   return (cards ?? []).map(cardLabel).join(", ");
 }
 
-/** One line for the hand log, or null for events the log does not show. */
-export function eventText(event, nameOf, handNo = null) {
+/** One line for the hand log, or null for events the log does not show; `hands` names the
+ *  shown hands (showdownHands). */
+export function eventText(event, nameOf, handNo = null, hands = {}) {
   const name = event.seat !== undefined ? nameOf(event.seat) : "";
   switch (event.kind) {
     case "hand_started":
@@ -87,7 +88,7 @@ export function eventText(event, nameOf, handNo = null) {
     case "mucked":
       return t("log.mucked", { name });
     case "pot_awarded":
-      return potResultText(event, nameOf, {});
+      return potResultText(event, nameOf, hands);
     default:
       return null;
   }
@@ -102,13 +103,52 @@ export function shownCards(view) {
   return shown;
 }
 
-/** Best hand per showing seat: {seat: {value, name}}. */
+// How many of a category's deciding ranks its name says ("Par de ases": one); the rest are
+// kickers, named only when one decided between two hands of the same name.
+const NAMED_RANKS = [1, 1, 2, 1, 1, 1, 2, 1, 1];
+
+/** The first kicker (index in value.key) that tells `a` from `b`, when both read the same. */
+function kickerIndex(a, b) {
+  if (a[0] !== b[0]) return null;
+  const named = 1 + NAMED_RANKS[a[0]];
+  for (let i = 1; i < named; i += 1) if (a[i] !== b[i]) return null;
+  for (let i = named; i < Math.max(a.length, b.length); i += 1) if (a[i] !== b[i]) return i;
+  return null;
+}
+
+/** Best hand per showing seat: {seat: {value, name}}. The server's value for a pot's hands
+ *  (`pot_awarded.hands`: category and deciding ranks) wins over ours; the words are ours, with
+ *  the kicker when it decided between hands of one name ("Par de ases, kicker rei"). */
 export function showdownHands(view) {
   const out = {};
   const board = view?.board ?? [];
   for (const [seat, cards] of Object.entries(shownCards(view))) {
     const value = bestHand([...cards, ...board]);
-    if (value) out[seat] = { value, name: handName(value) };
+    if (value) out[seat] = { value };
+  }
+  const awards = potAwards(view);
+  for (const a of awards) {
+    for (const [seat, v] of Object.entries(a.hands ?? {})) {
+      if (!Number.isInteger(v?.category) || !Array.isArray(v.ranks)) continue;
+      out[seat] = { value: { category: v.category, key: [v.category, ...v.ranks], cards: out[seat]?.value.cards ?? [] } };
+    }
+  }
+  const kicker = {};
+  for (const a of awards) {
+    const winners = new Set((a.winners ?? []).map(String));
+    const inPot = (a.eligible ?? Object.keys(out).map(Number)).map(String).filter((s) => out[s]);
+    for (const seat of inPot) {
+      const rivals = inPot.filter((o) => o !== seat && (winners.has(seat) ? !winners.has(o) : winners.has(o)));
+      for (const o of rivals) {
+        const i = kickerIndex(out[seat].value.key, out[o].value.key);
+        if (i !== null && (kicker[seat] === undefined || i > kicker[seat])) kicker[seat] = i;
+      }
+    }
+  }
+  const one = tList("rank.one");
+  for (const [seat, hand] of Object.entries(out)) {
+    const i = kicker[seat];
+    hand.name = handName(hand.value) + (i === undefined ? "" : t("hand.kicker", { r: one[hand.value.key[i]] }));
   }
   return out;
 }
@@ -122,10 +162,11 @@ export function potLabel(index) {
     .replace(/[:\s]+$/, "");
 }
 
-/** The server's name for a seat's hand in this pot, else ours. */
+/** Our name for a seat's hand in this pot (an older archive's words as a last resort). */
 function awardHandName(award, seat, hands) {
+  if (hands[seat]?.name) return hands[seat].name;
   const names = award.hand_names?.[seat] ?? award.hand_names?.[String(seat)];
-  return names?.[lang()] ?? names?.["pt-BR"] ?? hands[seat]?.name ?? null;
+  return names?.[lang()] ?? names?.["pt-BR"] ?? null;
 }
 
 export function potResultText(award, nameOf, hands) {

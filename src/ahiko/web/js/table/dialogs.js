@@ -89,7 +89,7 @@ export function openRoomMenu(state, command) {
 }
 
 /** Buy-in for an Ahiko room: the amount leaving the wallet, confirmed before sitting. */
-export async function openBuyIn(state, seat, { reload = false, onError = () => {} } = {}) {
+export async function openBuyIn(state, seat, { reload = false, onError = () => {}, onDone = () => {} } = {}) {
   const range = state.room?.buyIn ?? TIER_BUY_IN[tierKey(state.room?.tier)] ?? {};
   const min = range.buy_in_min ?? range.min ?? 0;
   const max = range.buy_in_max ?? range.max ?? min;
@@ -116,16 +116,20 @@ export async function openBuyIn(state, seat, { reload = false, onError = () => {
   const confirm = h("button.primary", { type: "submit", dataset: { buyin: "confirm" } });
   const refresh = () => {
     const amount = Number.parseInt(input.value, 10) || 0;
-    leaves.textContent = t("buyin.leaves", { amount: fmt(amount), balance: balance === null ? "—" : fmt(balance) });
+    const wallet = balance === null ? "—" : fmt(balance);
+    leaves.textContent = reload
+      ? t("reload.leaves", { amount: fmt(amount), balance: wallet, stack: fmt(stack + amount) })
+      : t("buyin.leaves", { amount: fmt(amount), balance: wallet });
     confirm.textContent = t(reload ? "reload.confirm" : "buyin.confirm", { amount: fmt(amount) });
   };
   input.addEventListener("input", refresh);
   const form = h(
     "form.buyin-form",
     { method: "dialog" },
-    h("label", { htmlFor: "buyin-amount" }, t("buyin.amount")),
+    reload ? h("p.reload-stack", t("reload.stack", { stack: fmt(stack), max: fmt(max) })) : null,
+    h("label", { htmlFor: "buyin-amount" }, t(reload ? "reload.amount" : "buyin.amount")),
     input,
-    h("p.hint", t("buyin.range", { min: fmt(floor), max: fmt(reload ? ceiling : max) })),
+    h("p.hint", t(reload ? "reload.range" : "buyin.range", { min: fmt(floor), max: fmt(reload ? ceiling : max) })),
     leaves,
     !reload && state.view && !["over"].includes(state.view.street) ? h("p.hint", t("buyin.reserve")) : null,
     h("div.dialog-buttons", confirm, h("button", { type: "button", value: "cancel", onclick: () => dialog.close() }, t("buyin.cancel"))),
@@ -143,6 +147,7 @@ export async function openBuyIn(state, seat, { reload = false, onError = () => {
       if (reload) await api.ahikoReload(state.room.id, amount, key);
       else await api.ahikoBuyIn(state.room.id, seat, amount, key);
       dialog.close();
+      onDone(amount);
     } catch (err) {
       confirm.disabled = false;
       leaves.textContent = errorText(err.code, err.message);

@@ -33,18 +33,34 @@ function compactBet(pos, side, seatCount, cy) {
   return at(inward * 4.6, -0.5);
 }
 
+/** A desktop seat's bet: just clear of its own box on the side toward the pot (an offset in
+ *  rem, the seat's size being in rem): beside a side seat, under a top seat, and above a
+ *  bottom seat's cards. */
+function wideBet(pos, angle) {
+  const ux = -Math.cos(angle);
+  const uy = -Math.sin(angle);
+  const up = uy < -0.3; // a bottom seat: its cards stand above its box
+  const bottomCentre = up && Math.abs(pos.x - 50) < 8; // my seat: the big cards
+  const reach = bottomCentre ? 8.4 : up ? 6.6 : 4.4;
+  if (bottomCentre) return { x: pos.x, y: pos.y, dx: 7.2, dy: -3.4 }; // beside my cards
+  return { x: pos.x, y: pos.y, dx: ux * 7.4, dy: uy * reach };
+}
+
 /** Percent coordinates (of the felt box) for a seat's box and its bet (plus, on a phone,
  *  the bet's offset `dx`/`dy` in rem). */
 export function seatPlacement(seat, anchorSeat, seatCount, compact = false) {
+  return placementAt(seat, seatAngle(seat, anchorSeat, seatCount), seatCount, compact);
+}
+
+/** The same for a seat at a given angle (radians, π/2 = bottom centre) on a table drawn with
+ *  `seatCount` seats. */
+export function placementAt(seat, angle, seatCount, compact = false) {
   const g = compact ? COMPACT : WIDE;
-  const angle = seatAngle(seat, anchorSeat, seatCount);
   const pos = point(angle, g.seatRx, g.seatRy, g.cy);
   let side = "bottom";
   if (pos.y < 30 && Math.abs(pos.x - 50) < 20) side = "top";
   else if (pos.x < 40) side = "left";
   else if (pos.x > 60) side = "right";
-  const bet = compact
-    ? compactBet(pos, side, seatCount, g.cy)
-    : { ...point(angle, g.betRx, g.betRy), dx: 0, dy: 0 };
+  const bet = compact ? compactBet(pos, side, seatCount, g.cy) : wideBet(pos, angle);
   return { seat, angle, pos, bet, side };
 }

@@ -8,7 +8,7 @@ import { fingerprint } from "../tablestate.js";
 import { totalPot } from "./actionbar.js";
 import { countdown } from "./countdown.js";
 import { lastActionText, potAwards, potResultText, showdownHands } from "./describe.js";
-import { seatPlacement } from "./layout.js";
+import { placementAt } from "./layout.js";
 
 /** Seats whose cards went unseen at the showdown (R-HE-12): dimmed like folded ones. */
 function muckedSeats(view) {
@@ -45,6 +45,17 @@ export class TableRenderer {
     this.felt.append(h("div.felt-rim"), this.centre, this.seatLayer);
     root.append(this.felt);
     this.selected = new Set();
+    this.dealt = new Map(); // card -> when first drawn this hand: only new ones are dealt in
+    this.dealtHand = null;
+  }
+
+  /** A card seen for the first time this hand slides in (CSS, off with reduced motion); a
+   *  redraw within the animation's time keeps it coming in. */
+  dealIn(svg, key) {
+    const now = Date.now();
+    if (!this.dealt.has(key)) this.dealt.set(key, this.primed ? now : 0);
+    if (now - this.dealt.get(key) < 250) svg.classList.add("deal-in");
+    return svg;
   }
 
   /** Labels set once at construction, in the language just chosen. */
@@ -61,21 +72,60 @@ export class TableRenderer {
     return Array.from({ length: max }, (_, i) => i);
   }
 
-  render(state, { hideCards = false, selected = new Set(), discardMode = false } = {}) {
-    this.selected = selected;
-    const view = state.view;
-    const me = state.mySeat();
+  /** Where each seat goes, as {seat, angle, slots, free}: a spectator sees every seat by
+   *  number (seat 1 at the bottom), free ones to take; a seated player sees the seats in play
+   *  spread evenly round the oval in seat order, themselves at the bottom centre (heads-up:
+   *  face to face), and the free seats drawn faintly in the gaps between them. */
+  seatSlots(state, view) {
     const numbers = this.seatNumbers(state);
-    const count = numbers.length;
-    const anchor = me ?? 0;
+    const me = state.mySeat();
+    const full = Math.PI * 2;
+    if (me === null || !state.room) {
+      return numbers.map((seat, i) => ({ seat, angle: Math.PI / 2 + (i * full) / numbers.length, slots: numbers.length, free: false }));
+    }
+    const inPlay = new Set([me]);
+    for (const p of Object.values(state.room.players ?? {})) inPlay.add(p.seat);
+    for (const s of view?.seats ?? []) if (state.handSeatNow(s.seat) !== "moved") inPlay.add(s.seat);
+    const start = numbers.indexOf(me);
+    const ring = numbers.slice(start).concat(numbers.slice(0, start)); // seat order from me
+    const taken = ring.filter((n) => inPlay.has(n));
+    const step = full / taken.length;
+    const out = [];
+    taken.forEach((seat, i) => {
+      const angle = Math.PI / 2 + i * step;
+      out.push({ seat, angle, slots: taken.length, free: false });
+      const next = taken[(i + 1) % taken.length];
+      const from = ring.indexOf(seat);
+      const to = next === seat ? ring.length : (ring.indexOf(next) - from + ring.length) % ring.length;
+      const gap = ring.slice(from + 1, from + to);
+      gap.forEach((free, j) => out.push({ seat: free, angle: angle + ((j + 1) * step) / (gap.length + 1), slots: taken.length, free: true }));
+    });
+    return out;
+  }
+
+  render(state, { hideCards = false, selected = new Set(), discardMode = false, stale = false, pendingReload = null } = {}) {
+    this.selected = selected;
+    this.pendingReload = pendingReload;
+    const handKey = `${state.handNo}`;
+    // the first drawing of a hand (a reload, a late join) deals nothing in: it is all there
+    this.primed = this.dealtHand === handKey;
+    if (this.dealtHand !== handKey) {
+      this.dealtHand = handKey;
+      this.dealt = new Map();
+    }
+    const view = stale ? null : state.view; // a finished hand nobody follows leaves the felt
+    const me = state.mySeat();
+    const slots = this.seatSlots(state, view);
+    const count = slots.filter((x) => !x.free).length;
     const bySeat = new Map((view?.seats ?? []).map((s) => [s.seat, s]));
     const blinds = blindSeats(view);
     const hands = view && ["showdown", "over"].includes(view.street) ? showdownHands(view) : {};
     const awards = view ? potAwards(view) : [];
     for (const a of awards) {
+      // an older archive's words, for a hand whose cards this browser never saw
       for (const [seat, names] of Object.entries(a.hand_names ?? {})) {
         const name = names[lang()] ?? names["pt-BR"];
-        if (name) hands[seat] = { value: hands[seat]?.value ?? null, name };
+        if (name && !hands[seat]) hands[seat] = { value: null, name };
       }
     }
     const winners = new Set(awards.flatMap((a) => a.winners ?? []));
@@ -85,16 +135,29 @@ export class TableRenderer {
 
     this.felt.classList.toggle("phone-tall", count > 0);
     this.felt.dataset.seats = String(count);
+    this.felt.classList.toggle("no-hand", !view);
     clear(this.seatLayer);
     const compact = this.root.clientWidth > 0 && this.root.clientWidth < 560;
-    for (const seat of numbers) {
-      const place = seatPlacement(seat, anchor, count, compact);
+    for (const { seat, angle, slots: slotCount, free } of slots) {
+      const place = placementAt(seat, angle, slotCount, compact);
+      if (free) {
+        // not the seated player's to take: a faint ring with its number, out of the way
+        this.seatLayer.append(
+          h(
+            `div.seat.seat-empty.seat-free.side-${place.side}`,
+            { dataset: { seat: String(seat) }, style: { left: `${place.pos.x}%`, top: `${place.pos.y}%` } },
+            h("span.free-dot", { "aria-label": t("table.empty_seat", { n: seat + 1 }) }, String(seat + 1)),
+          ),
+        );
+        continue;
+      }
       const player = state.player(seat);
       // A seat of the hand on the table is drawn only for who played it: not once that
       // person sits elsewhere or someone else sits there; faded if they left (R-RM-14).
       const was = bySeat.has(seat) ? state.handSeatNow(seat) : "here";
       const sv = was === "moved" || was === "replaced" ? undefined : bySeat.get(seat);
       const node = this.seatNode(state, place, sv, player, {
+        view,
         was,
         compact,
         me,
@@ -125,12 +188,12 @@ export class TableRenderer {
         );
       }
     }
-    this.renderCentre(state, { hideCards, hands, awards, lifted });
+    this.renderCentre(state, { view, hideCards, hands, awards, lifted });
   }
 
   seatNode(state, place, sv, player, ctx) {
     const { seat } = place;
-    const view = state.view;
+    const view = ctx.view;
     const classes = [`seat`, `side-${place.side}`];
     const attrs = {
       dataset: { seat: String(seat) },
@@ -172,7 +235,9 @@ export class TableRenderer {
 
     // Who sits here now; an empty seat still in the last hand keeps that hand's name.
     const name = player?.name || state.playerName(seat);
-    const stack = sv ? sv.stack : (player?.stack ?? 0);
+    // Once the hand is over the room's stack is the one that counts (a reload shows at once).
+    const live = sv && view?.street !== "over";
+    const stack = live || !player ? (sv?.stack ?? 0) : player.stack;
     const badges = [];
     if (player?.bot) {
       badges.push(
@@ -183,10 +248,22 @@ export class TableRenderer {
         ),
       );
     }
-    if (player && !player.connected) badges.push(h("span.badge.badge-off", t("table.disconnected")));
+    if (player && !player.connected) {
+      // R-TM-02: a disconnected player's clock, said in the badge while it is their turn
+      const d = state.deadline;
+      const counting = d && d.seat === seat && view?.to_act === seat && d.endsAt;
+      badges.push(
+        counting
+          ? countdown("span.badge.badge-off", d.endsAt, "table.disconnected_in")
+          : h("span.badge.badge-off", t("table.disconnected")),
+      );
+    }
     if (player?.reserved) badges.push(h("span.badge", t("table.reserved")));
     else if (player?.waiting && !sv) badges.push(h("span.badge", t("table.next_hand")));
     if (player?.leaving) badges.push(h("span.badge", t("table.leave_after_hand")));
+    if (isMe && this.pendingReload) {
+      badges.push(h("span.badge.badge-reload", t("reload.next_hand", { amount: fmt(this.pendingReload.amount) })));
+    }
 
     const markers = [];
     if (ofHand && view && view.button === seat) markers.push(h("span.marker.marker-d", { title: "Dealer" }, "D"));
@@ -197,7 +274,14 @@ export class TableRenderer {
     const clock = this.clockNode(state, seat);
     const box = h(
       "div.seat-box",
-      h("div.seat-name", { title: name }, player?.bot ? h("span.bot-icon", { "aria-hidden": "true" }, "⚙ ") : null, isMe ? `${name} (${t("table.you")})` : name),
+      h(
+        "div.seat-name",
+        { title: name },
+        player?.bot ? h("span.bot-icon", { "aria-hidden": "true" }, "⚙ ") : null,
+        h("span.name-text", name),
+        // "(Você)" never shrinks: a long name gives way first
+        isMe ? h("span.you-tag", ` (${t("table.you")})`) : null,
+      ),
       badges.length ? h("div.seat-badges", badges) : null,
       h(
         "div.seat-stack",
@@ -209,6 +293,13 @@ export class TableRenderer {
     const hand = ofHand ? ctx.hands[seat] : null;
     let last = sv ? lastActionText(sv, { short: ctx.compact && sv.bet > 0 }) : "";
     if (classes.includes("mucked")) last = t("last.mucked");
+    // The room answered for this seat (its clock ran out, it is away): the line says so.
+    const auto = state.autoAction;
+    const kind = sv?.last_action?.kind;
+    if (auto && auto.seat === seat && auto.handNo === state.handNo && kind === auto.action) {
+      const key = `last.${auto.reason}.${auto.action}`;
+      if (t(key) !== key) last = t(key);
+    }
     // The hand's name takes the last-action line: nothing grows under the seat at showdown.
     const under = hand
       ? h(`div.seat-hand${ctx.winners.has(seat) ? "" : ".loser"}`, hand.name)
@@ -232,7 +323,7 @@ export class TableRenderer {
     if (sv.cards?.length) {
       sv.cards.forEach((card, i) => {
         const cls = ctx.lifted.has(card) ? "lifted" : "";
-        const svg = cardSvg(card, cls);
+        const svg = this.dealIn(cardSvg(card, cls), `${sv.seat}:${i}:${card}`);
         if (isMe && ctx.discardMode) {
           const picked = this.selected.has(card);
           const btn = h(
@@ -252,7 +343,7 @@ export class TableRenderer {
         }
       });
     } else if ((sv.status !== "folded" && !ctx.mucked.has(sv.seat)) || isMe) {
-      for (let i = 0; i < count; i += 1) wrap.append(cardSvg(null));
+      for (let i = 0; i < count; i += 1) wrap.append(this.dealIn(cardSvg(null), `${sv.seat}:${i}:back`));
     } else {
       for (let i = 0; i < Math.min(count, 2); i += 1) wrap.append(cardSvg(null, "mucked"));
     }
@@ -278,8 +369,7 @@ export class TableRenderer {
     };
   }
 
-  renderCentre(state, { hideCards, hands, awards, lifted }) {
-    const view = state.view;
+  renderCentre(state, { view, hideCards, hands, awards, lifted }) {
     clear(this.centre);
     const pots = view?.pots ?? [];
     const potRow = h("div.pots");
@@ -314,7 +404,7 @@ export class TableRenderer {
     }
     const board = h("div.board", { "aria-label": t("table.board") });
     if (!hideCards) {
-      for (const card of view?.board ?? []) board.append(cardSvg(card, lifted.has(card) ? "lifted" : ""));
+      for (const card of view?.board ?? []) board.append(this.dealIn(cardSvg(card, lifted.has(card) ? "lifted" : ""), `board:${card}`));
     }
     this.centre.append(board);
     if (awards.length) {
@@ -327,29 +417,29 @@ export class TableRenderer {
         ),
       );
     }
-    const status = this.statusText(state);
+    const status = this.statusText(state, view);
     // After a showdown the pots' row is empty (all awarded): the countdown takes it, clear
     // of the results and of the cards under them.
     if (status && awards.length && !potRow.childElementCount) potRow.append(h("div.table-status", status));
     else if (status) this.centre.append(h("div.table-status", status));
   }
 
-  /** What the table is waiting for, in words (with a countdown where one is known). */
-  statusText(state) {
+  /** What the table is waiting for, in words, with the server's countdown where one runs:
+   *  the same line before the first hand and after any other. */
+  statusText(state, view = state.view) {
     const room = state.room;
     const st = room?.status;
     if (st === "paused") return t("table.paused");
     if (st === "closed" || state.closed) return t("table.closed");
     if (state.cancelled) return t("table.cancelled", { n: state.cancelled.handNo });
-    if (st !== "running") return state.view ? "" : t("table.waiting");
+    if (st !== "running") return view ? "" : t("table.waiting");
     if (!state.betweenHands?.()) return "";
     if (!state.view && state.commitment) return ""; // committed: the banner says the cards come
     const ready = state.readyPlayers();
-    if (ready.length >= 2) {
-      if (state.nextHandAt === null) return state.view ? "" : t("table.next_hand_soon");
+    if (state.nextHandAt !== null && ready.length >= 2) {
       return countdown("span.next-hand", state.nextHandAt, "table.next_hand_in", "table.next_hand_soon");
     }
-    if (state.view) return "";
+    if (ready.length >= 2) return view ? "" : t("table.next_hand_soon");
     if (room.kind === "ahiko") {
       if (state.botAhikoAt !== null) {
         return h(

@@ -8,9 +8,10 @@ import { isFourColour, setFourColour } from "../cards.js";
 import { RoomConnection } from "../connection.js";
 import { h } from "../dom.js";
 import { fmt, lang, setLang, t } from "../i18n.js";
-import { fingerprint, TableState, COMMITMENT_DISPLAY_MS } from "../tablestate.js";
+import { fingerprint, TableState } from "../tablestate.js";
 import { encodeAction, encodeCommand, roomSocketUrl } from "../wire.js";
 import { ActionBar } from "./actionbar.js";
+import { Attention, setSound, soundOn } from "./attention.js";
 import { slideChips } from "./anim.js";
 import { tickCountdowns } from "./countdown.js";
 import { errorText } from "./describe.js";
@@ -39,13 +40,15 @@ export class TablePage {
     this.root = root;
     this.roomId = roomId;
     this.state = new TableState();
-    this.log = new HandLog();
+    this.log = new HandLog({ sheetTop: () => this.feltWrap?.getBoundingClientRect().bottom ?? null });
     this.connState = "connecting";
     this.discardMode = false;
     this.selected = new Set();
     this.botLevel = "normal"; // the host checklist's choice, kept across re-renders
+    this.pendingReload = null; // {amount, handNo}: a reload that joins the stack next hand
+    this.attention = new Attention();
     this.build();
-    this.ticker = setInterval(() => tickCountdowns(this.root), 250);
+    this.ticker = setInterval(() => this.tick(), 250);
     this.conn = connect(roomSocketUrl(roomId), {
       onMessage: (msg) => this.receive(msg),
       onState: (s) => this.setConnState(s),
@@ -104,7 +107,18 @@ export class TablePage {
     this.render();
   }
 
+  /** Four times a second: the countdowns' texts, the clock alert, and a finished hand that
+   *  has been on the felt long enough with nothing to follow it. */
+  tick() {
+    tickCountdowns(this.root);
+    this.attention.tick(this.state);
+    const stale = this.state.finishedHandStale();
+    if (stale !== this.stale) this.render();
+  }
+
   destroy() {
+    this.attention.destroy();
+    this.log.destroy();
     this.conn?.close();
     this.actionBar.destroy();
     clearTimeout(this.commitTimer);
@@ -159,6 +173,7 @@ export class TablePage {
   }
 
   receive(msg) {
+    const prevPlayers = this.state.room?.players ?? null;
     const before = this.capturePositions();
     const prevView = this.state.view;
     const prevCommit = this.state.commitment?.digest;
@@ -183,12 +198,59 @@ export class TablePage {
     }
     if (msg.type === "cancelled") this.showToast(t("table.cancelled", { n: msg.handNo }), "info");
     if (msg.type === "closed") this.showToast(this.closedText(msg.reason), "info");
+    if (msg.type === "hand" && msg.autoAction) this.tellAutoAction(msg.autoAction);
+    if (msg.type === "room" || msg.type === "snapshot") this.tellDepartures(prevPlayers);
+    if (msg.type === "commitment") this.pendingReload = null; // it is in the stack now
     if (this.state.commitment?.digest !== prevCommit && this.state.commitmentOnDisplay()) {
       clearTimeout(this.commitTimer);
-      this.commitTimer = setTimeout(() => this.render(), COMMITMENT_DISPLAY_MS + 20);
+      const left = this.state.cardsAt === null ? 0 : Math.max(0, this.state.cardsAt - Date.now());
+      if (left > 0) this.commitTimer = setTimeout(() => this.render(), left + 20);
+    } else if (!this.state.commitmentOnDisplay()) {
+      clearTimeout(this.commitTimer); // the cards came: nothing to redraw for
     }
     this.render();
     this.animate(prevView, this.state.view, before);
+  }
+
+  /** The room answered for a seat (docs/protocol.md `auto_action`): said on the table, in
+   *  the log's live line, and under the seat. */
+  tellAutoAction(auto) {
+    const name = this.state.playerName(auto.seat);
+    const key = `auto.${auto.reason}.${auto.action}`;
+    let text = t(key, { name });
+    if (text === key) text = t(`auto.${auto.reason}`, { name });
+    if (auto.seat === this.state.mySeat()) this.showToast(text, "info");
+    this.log.announce(text);
+    this.log.note(text);
+  }
+
+  /** Someone left the table or lost the connection: news for everyone at it. */
+  tellDepartures(prev) {
+    const now = this.state.room?.players ?? {};
+    if (!prev) return;
+    const me = this.state.mySeat();
+    for (const [seat, p] of Object.entries(prev)) {
+      const cur = now[seat];
+      if (Number(seat) === me || p.reserved) continue;
+      let text = null;
+      if (!cur || cur.playerId !== p.playerId) text = t("table.left_table", { name: p.name });
+      else if (p.connected && !cur.connected) text = t("table.lost_connection", { name: p.name });
+      else if (!p.connected && cur.connected) text = t("table.back_online", { name: p.name });
+      if (text) {
+        this.log.announce(text);
+        this.log.note(text);
+      }
+    }
+  }
+
+  /** A confirmed reload: the stack shows it at once, or says it joins the next hand. */
+  reloaded(amount) {
+    const me = this.state.mySeat();
+    const mine = (this.state.view?.seats ?? []).some((s) => s.seat === me);
+    const running = this.state.view && this.state.view.street !== "over" && mine;
+    if (running) this.pendingReload = { amount, handNo: this.state.handNo };
+    this.showToast(t(running ? "reload.done_next" : "reload.done", { amount: fmt(amount) }), "info");
+    this.render();
   }
 
   capturePositions() {
@@ -231,10 +293,19 @@ export class TablePage {
     const state = this.state;
     const me = state.mySeat();
     this.actionBar.update(this.isClosed() ? null : state.view, me, state.handNo, state.deadline);
-    this.renderer.render(state, { selected: this.selected, discardMode: this.discardMode });
+    this.stale = state.finishedHandStale();
+    this.renderer.render(state, {
+      selected: this.selected,
+      discardMode: this.discardMode,
+      stale: this.stale,
+      pendingReload: this.pendingReload,
+    });
     const fresh = this.log.update(state.view, (s) => state.playerName(s), this.handKey(), state.handNo);
     const myTurn = state.view && me !== null && state.view.to_act === me && state.view.legal;
-    if (myTurn && !this.wasMyTurn) fresh.push(t("table.your_turn"));
+    if (myTurn && !this.wasMyTurn) {
+      fresh.push(t("table.your_turn"));
+      this.attention.yourTurn();
+    }
     this.wasMyTurn = Boolean(myTurn);
     if (fresh.length) this.log.announce(fresh.slice(-3).join(". "));
     this.renderTopbar();
@@ -261,6 +332,8 @@ export class TablePage {
       c || checkable
         ? h(
             "span.top-item.commit",
+            { title: t("table.commitment_what") },
+            c ? h("span.commit-label", t("table.commitment_short")) : null,
             c ? h("code", { title: c.digest, "aria-label": t("table.commitment_label", { fp: fingerprint(c.digest) }) }, fingerprint(c.digest)) : null,
             checkable
               ? h("button.check-cards", { type: "button", dataset: { open: "verify" }, onclick: () => openVerifyDialog(state) }, t("table.check_cards"))
@@ -270,6 +343,21 @@ export class TablePage {
       room?.host && !closed
         ? h("button.room-menu-btn", { type: "button", dataset: { open: "room-menu" }, onclick: () => openRoomMenu(state, (n, a) => this.command(n, a)) }, t("menu.title"))
         : null,
+      h(
+        "button.sound-toggle",
+        {
+          type: "button",
+          "aria-pressed": soundOn() ? "true" : "false",
+          "aria-label": t("sound.label"),
+          title: t(soundOn() ? "sound.on" : "sound.off"),
+          dataset: { sound: soundOn() ? "on" : "off" },
+          onclick: () => {
+            setSound(!soundOn());
+            this.renderTopbar();
+          },
+        },
+        h("span.sound-glyph", { "aria-hidden": "true" }, "♪"),
+      ),
       h(
         "label.top-item.four-colour",
         h("input", {
@@ -325,7 +413,20 @@ export class TablePage {
         if (!inHand && !player?.leaving) {
           controls.push(
             h("button", { type: "button", dataset: { control: "leave-now" }, onclick: () => this.leaveAhiko(false) }, t("table.leave")),
-            h("button", { type: "button", dataset: { control: "reload" }, onclick: () => openBuyIn(state, me, { reload: true, onError: (e) => this.showToast(errorText(e.code, e.message)) }) }, t("table.reload")),
+            h(
+              "button",
+              {
+                type: "button",
+                dataset: { control: "reload" },
+                onclick: () =>
+                  openBuyIn(state, me, {
+                    reload: true,
+                    onError: (e) => this.showToast(errorText(e.code, e.message)),
+                    onDone: (amount) => this.reloaded(amount),
+                  }),
+              },
+              t("table.reload"),
+            ),
           );
         }
       } else if (player?.leaving) {
