@@ -132,26 +132,6 @@ def test_a_gap_in_sequence_numbers_asks_for_a_snapshot(page):
     assert result == {"got": ["snapshot", "room", "ack"], "sent": ["snapshot"]}
 
 
-def test_a_reconnect_names_the_last_frame_it_applied(page):
-    """The room replays the frames missed since ``?since=N`` (ahiko.rooms.outbox)."""
-    result = page.evaluate(
-        """async (web) => {
-            const { RoomConnection } = await import(`${web}/connection.js`);
-            const conn = new RoomConnection("ws://unused/ws/rooms/r1", { onMessage: () => {} });
-            const fresh = conn.resumeUrl();
-            conn.receive(JSON.stringify({t: "snapshot", seq: 4, you: {}, room: null}));
-            conn.receive(JSON.stringify({t: "room", seq: 5, room: {}}));
-            conn.receive(JSON.stringify({t: "ack", seq: 5, id: "a1", data: {}}));
-            return { fresh, resumed: conn.resumeUrl() };
-        }""",
-        WEB,
-    )
-    assert result == {
-        "fresh": "ws://unused/ws/rooms/r1",
-        "resumed": "ws://unused/ws/rooms/r1?since=5",
-    }
-
-
 def test_history_cards_sent_as_numbers_are_read_as_text(page):
     decoded = page.evaluate(
         """async (web) => {

@@ -1,7 +1,5 @@
 // A WebSocket that reconnects by itself (backoff up to 5 s), reports its state, notices
-// missed frames by their sequence numbers and then asks for a snapshot. A reconnect names
-// the last frame it applied (?since=N): the room replays what was missed, or sends a
-// snapshot when the gap is older than its buffer (docs/protocol.md).
+// missed frames by their sequence numbers and then asks for a snapshot.
 
 import { decodeFrame, encodeSnapshotRequest } from "./wire.js";
 
@@ -28,10 +26,11 @@ export class RoomConnection {
   open() {
     this.closed = false;
     this.setState("connecting");
-    const ws = new WebSocket(this.resumeUrl());
+    const ws = new WebSocket(this.url);
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.backoff = MIN_BACKOFF_MS;
+      this.lastSeq = null;
       this.setState("online");
     });
     ws.addEventListener("message", (ev) => this.receive(ev.data));
@@ -40,12 +39,6 @@ export class RoomConnection {
       // "close" follows and schedules the reconnect
     });
     return this;
-  }
-
-  resumeUrl() {
-    if (this.lastSeq === null) return this.url;
-    const sep = this.url.includes("?") ? "&" : "?";
-    return `${this.url}${sep}since=${this.lastSeq}`;
   }
 
   receive(text) {
