@@ -46,6 +46,7 @@ def serve(data_dir: Path, port: int) -> None:
     from ahiko.rooms.clock import AsyncioClock
     from ahiko.server.app import archiving_registry, create_app
     from ahiko.server.cli import WS_MAX_BYTES, tune_gc
+    from ahiko.server.limits import LimitsPolicy, SiteLimits
     from ahiko.server.security import RateLimit
     from ahiko.server.settings import Settings
     from ahiko.store.engine import make_engine
@@ -66,6 +67,11 @@ def serve(data_dir: Path, port: int) -> None:
     # Thousands of players sign up from one loopback address.
     app.state.security = dataclasses.replace(
         app.state.security, sign_up=RateLimit(1_000_000, 60.0), log_in=RateLimit(1_000_000, 60.0)
+    )
+    # ... and open thousands of sockets from it: the per-address bound is for the internet
+    # (the per-account bound still holds; bench/attack.py floods against it).
+    app.state.limits = SiteLimits(
+        dataclasses.replace(LimitsPolicy.from_env(), sockets_per_address=1_000_000)
     )
     experiment = os.environ.get("AHIKO_BENCH_EXPERIMENT")
     if experiment == "cached_history":

@@ -89,6 +89,22 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         1,
         "20 SIGKILLs under load: ledger clean, no coin lost",
     ),
+    (
+        "attack 1000",
+        "bench/attack.py",
+        ["--players", "1000", "--duration", "60", "--warmup", "20"],
+        1,
+        "honest p99 action->broadcast under the floods (rooms, sockets, log-ins, 48 KB headers)"
+        " within 2x of the same players alone; 0 honest errors; ledger clean (issue 17)",
+    ),
+    (
+        "soak 2000",
+        "bench/attack.py",
+        ["--soak", "--players", "2000", "--duration", "600", "--warmup", "120"],
+        1,
+        "2,000 players for 10 minutes: peak RSS growth < 10% after warm-up, 0 errors,"
+        " ledger clean (issue 17)",
+    ),
 ]
 
 
@@ -147,7 +163,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
         "--only",
-        help="run only the benchmarks whose label contains this text (engine, bots, bot threads, ladder, load, crash)",
+        help="run only the benchmarks whose label contains this text (engine, bots, bot threads, ladder, load, crash, attack, soak)",
     )
     args = parser.parse_args()
     sections = []

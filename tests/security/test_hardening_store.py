@@ -147,3 +147,48 @@ def test_a_reused_buy_in_key_with_other_content_is_a_409(
         assert client.get("/api/wallet").json()["balance"] == 5_000 - 600
     assert check_ledger(app.state.services.engine) == []
     app.state.services.engine.dispose()
+
+
+def test_hands_archived_before_the_key_are_sealed_at_start_and_still_read(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    from datetime import UTC, datetime
+
+    from ahiko.fairness.keys import load_or_create_archive_key
+    from ahiko.store.hand_archive import (
+        ArchivedHand,
+        ArchivedPlayer,
+        archived_hand_for,
+        insert_archived_hand,
+        is_sealed,
+    )
+    from ahiko.store.schema import archived_hands
+
+    engine = make_engine(sqlite_url)  # an old server: no archive key yet
+    with engine.begin() as conn:
+        ana = insert_user(conn, "ana", "not-a-hash", datetime.now(UTC))
+    now = datetime.now(UTC)
+    deal = {"deck": list(range(52)), "salts": ["ab" * 32], "draws": [], "dealt": [], "shown": []}
+    events = [{"kind": "hole_cards", "seat": 0, "cards": ["Ah", "Kd"]}]
+    hand = ArchivedHand(
+        room_id="r-old", room_kind="recreational", room_name="Mesa", variant="holdem",
+        max_seats=2, hand_no=1, commitment={"v": "pokerfair/1"}, events=events, deal=deal,
+        players=(ArchivedPlayer(0, str(ana), ana, "ana", "person", 100, 0),),
+        started_at=now, ended_at=now,
+    )  # fmt: skip
+    hand_id = insert_archived_hand(engine, hand)
+    engine.dispose()
+    app = create_app(
+        Settings(data_dir=tmp_path / "data", database_url=sqlite_url), password_hasher=FAST_HASHER
+    )
+    with TestClient(app):  # the start-up seals the old rows
+        services = app.state.services
+        with services.engine.connect() as conn:
+            row = conn.execute(select(archived_hands).where(archived_hands.c.id == hand_id)).one()
+        assert is_sealed(row.deal) and is_sealed(row.events)
+        assert "ab" * 32 not in str(row.deal) and "Ah" not in str(row.events)
+        again = archived_hand_for(services.engine, hand_id, ana)
+        assert again is not None and again.deal == deal and list(again.events) == events
+    key = load_or_create_archive_key(tmp_path / "data")
+    assert len(key) == 32 and _mode(tmp_path / "data" / "archive_aes256gcm.key") == 0o600
+    app.state.services.engine.dispose()

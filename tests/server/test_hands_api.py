@@ -11,6 +11,7 @@ import asyncio
 import json
 import random
 import re
+import sqlite3
 import subprocess
 import sys
 import time
@@ -516,6 +517,31 @@ def test_R_FD_03_downloaded_proofs_pass_both_command_line_verifiers(session):
                 run = subprocess.run(command, capture_output=True, text=True, timeout=60)
                 assert run.returncode == 0, run.stdout + run.stderr
                 assert "consistent with the commitment" in run.stdout
+
+
+def test_a_dump_of_the_database_decrypts_no_mucked_card(session):
+    """Issue 17: a copy of the database file alone (here read with plain sqlite3, no server
+    code) holds no deck order, no salt and no card of the private log; the players' own
+    downloads and ``ahiko verify`` (the test above) still work from the same rows."""
+    engine = session.server.services.engine
+    database = engine.url.database
+    assert database is not None
+    with sqlite3.connect(database) as dump:
+        rows = dump.execute("SELECT id, deal, events FROM archived_hands").fetchall()
+    assert len(rows) >= 2 * HANDS_PER_ROOM
+    ana = session.accounts["ana"]
+    for hand_id, deal_text, events_text in rows:
+        for text in (deal_text, events_text):
+            stored = json.loads(text)
+            assert stored["sealed"] == "aes256gcm/v1" and set(stored) == {"sealed", "nonce", "data"}
+            assert not CARD.search(text)
+        truth = archived_hand_for(engine, hand_id, ana.user_id)
+        assert truth is not None  # the server, holding the key, opens it again
+        for salt in truth.deal["salts"]:
+            assert salt not in deal_text and salt not in events_text
+        dealt = [e for e in truth.events if e["kind"] == "hole_dealt"]
+        assert dealt and all(e["cards"] for e in dealt)  # the log really holds every hand
+        assert "hole_dealt" not in events_text and "deck" not in deal_text
 
 
 def test_a_hand_someone_else_played_is_not_found(session):

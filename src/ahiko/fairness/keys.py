@@ -9,6 +9,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 KEY_FILE_NAME = "fairness_ed25519.key"
+ARCHIVE_KEY_FILE_NAME = "archive_aes256gcm.key"  # seals the hand archive's secrets at rest
 _RAW_KEY_SIZE = 32
 
 
@@ -47,3 +48,23 @@ def _read_key(path: Path) -> Ed25519PrivateKey:
     if len(seed) != _RAW_KEY_SIZE:
         raise ValueError(f"{path} does not hold a {_RAW_KEY_SIZE}-byte Ed25519 seed")
     return Ed25519PrivateKey.from_private_bytes(seed)
+
+
+def load_or_create_archive_key(data_dir: str | os.PathLike[str]) -> bytes:
+    """The hand archive's 32-byte AEAD key, beside the signing key (mode 0600), created when
+    absent. Losing it makes the archived hands' downloads unreadable: back it up with the
+    signing key, never with the database."""
+    path = Path(data_dir) / ARCHIVE_KEY_FILE_NAME
+    if not path.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(os.urandom(_RAW_KEY_SIZE))
+    key = path.read_bytes()
+    if len(key) != _RAW_KEY_SIZE:
+        raise ValueError(f"{path} does not hold a {_RAW_KEY_SIZE}-byte archive key")
+    return key

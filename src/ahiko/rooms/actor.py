@@ -46,6 +46,11 @@ class RoomActor:
         return self.room.config
 
     @property
+    def host_id(self) -> str | None:
+        """Who may use the room's host menu (None: a house room)."""
+        return self.room.host_id
+
+    @property
     def is_open(self) -> bool:
         return self.room.is_open
 

@@ -30,6 +30,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
+from starlette.concurrency import run_in_threadpool
 
 from ahiko.server.errors import ApiError
 from ahiko.store import accounts as store
@@ -120,6 +121,7 @@ class Accounts:
         self._clock = clock
         self._hasher = hasher or PasswordHasher()  # argon2id with the library's defaults
         self.gate = gate or HashGate()
+        self._attempts_lock = threading.Lock()
         # Verified against when the username is unknown, so both failures take as long.
         self._dummy_hash = self._hasher.hash(secrets.token_hex(16))
 
@@ -161,26 +163,39 @@ class Accounts:
         failed too often (counted atomically, before the password is checked)."""
         self.gate.admit()  # a shed attempt is not counted as a failure
         try:
-            now = as_utc(self._clock())
-            attempt = store.begin_login_attempt(
-                self._engine,
-                username,
-                ip,
-                now,
-                now - LOGIN_WINDOW,
-                MAX_FAILURES_PER_USERNAME,
-                MAX_FAILURES_PER_IP,
-            )
-            if attempt is None:
-                raise ApiError(
-                    429, "too_many_attempts", "too many failed logins; try again in a few minutes"
-                )
-            record = store.find_user_by_name(self._engine, username)
-            stored = record.password_hash if record else None
-            matches = self.gate.run(lambda: self._password_matches(stored, password))
+            return self.log_in_admitted(username, password, ip)
         finally:
             self.gate.release()
-        if not matches:
+
+    async def log_in_async(self, username: str, password: str, ip: str) -> tuple[User, str]:
+        """``log_in`` for an async route: a shed attempt is answered on the event loop and
+        never takes one of the server's worker threads; the rest run on one."""
+        self.gate.admit()
+        try:
+            return await run_in_threadpool(self.log_in_admitted, username, password, ip)
+        finally:
+            self.gate.release()
+
+    def log_in_admitted(self, username: str, password: str, ip: str) -> tuple[User, str]:
+        """``log_in`` once the caller holds a place in the hash gate."""
+        now = as_utc(self._clock())
+        since = now - LOGIN_WINDOW
+        limits = (MAX_FAILURES_PER_USERNAME, MAX_FAILURES_PER_IP)
+        # A storm is mostly refused: a read (no write lock) refuses those; the serialised
+        # count-and-record below decides the rest, one at a time in this process, so the
+        # storm never queues writers on the database's lock ahead of the rooms' writes.
+        refused = not store.login_allowed(self._engine, username, ip, since, *limits)
+        attempt = None
+        if not refused:
+            with self._attempts_lock:
+                attempt = store.begin_login_attempt(self._engine, username, ip, now, since, *limits)
+        if attempt is None:
+            raise ApiError(
+                429, "too_many_attempts", "too many failed logins; try again in a few minutes"
+            )
+        record = store.find_user_by_name(self._engine, username)
+        stored = record.password_hash if record else None
+        if not self.gate.run(lambda: self._password_matches(stored, password)):
             raise ApiError(401, "invalid_credentials", INVALID_CREDENTIALS)
         assert record is not None
         store.mark_login_succeeded(self._engine, attempt)

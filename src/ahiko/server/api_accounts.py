@@ -6,9 +6,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
 
-from ahiko.server.accounts import SESSION_LIFETIME, User
+from ahiko.server.accounts import SESSION_LIFETIME, User, token_hash
 from ahiko.server.errors import error_responses
+from ahiko.server.limits import site_limits
 from ahiko.server.services import SESSION_COOKIE, current_user, services
 
 router = APIRouter(prefix="/api")
@@ -72,12 +74,12 @@ def sign_up(body: Credentials, request: Request, response: Response) -> dict[str
         401, notes={401: "Wrong username or password (`invalid_credentials`)."}
     ),
 )
-def log_in(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
-    user, token = services(request).accounts.log_in(
+async def log_in(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+    user, token = await services(request).accounts.log_in_async(
         body.username, body.password, _client_ip(request)
     )
     _set_session_cookie(request, response, token)
-    return _user_json(request, user)
+    return await run_in_threadpool(_user_json, request, user)
 
 
 @router.delete("/session", status_code=204)
@@ -85,6 +87,7 @@ def log_out(request: Request, response: Response) -> Response:
     token = request.cookies.get(SESSION_COOKIE)
     if token:
         services(request).accounts.log_out(token)
+        site_limits(request.app).session_ended(token_hash(token))  # its sockets close too
     response = Response(status_code=204)
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
     return response

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from ahiko.rooms.blinds import BlindIncrease, BlindSchedule, Stakes
 from ahiko.rooms.config import RoomConfig, RoomConfigError, RoomKind, Variant
 from ahiko.rooms.timing import LIVE_TIMING
 from ahiko.server.errors import ApiError, error_responses
+from ahiko.server.limits import site_limits
+from ahiko.server.paging import PageNumber
 from ahiko.server.services import Player, http_player, room_registry
 
 # Bounds that keep every amount and count far inside the 64-bit columns they end up in.
@@ -85,10 +87,24 @@ class CreateRoom(BaseModel):
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
 
+LOBBY_PER_PAGE = 50
+LOBBY_MAX_PER_PAGE = 100
+
+
 @router.get("")
-def list_rooms(request: Request) -> list[dict[str, Any]]:
-    """Public open rooms: id, kind, variant, tier, blinds, seats total/taken, status."""
-    return room_registry(request.app).lobby()
+def list_rooms(
+    request: Request,
+    response: Response,
+    page: PageNumber = 1,
+    per_page: Annotated[int, Query(ge=1, le=LOBBY_MAX_PER_PAGE)] = LOBBY_PER_PAGE,
+) -> list[dict[str, Any]]:
+    """Public open rooms: id, kind, variant, tier, blinds, seats total/taken, status; a page
+    of at most ``per_page`` (the ``X-Total-Count`` and ``X-Pages`` headers tell the rest)."""
+    rooms = room_registry(request.app).lobby()
+    response.headers["X-Total-Count"] = str(len(rooms))
+    response.headers["X-Pages"] = str(max(1, -(-len(rooms) // per_page)))
+    start = (page - 1) * per_page
+    return rooms[start : start + per_page]
 
 
 @router.post(
@@ -97,7 +113,12 @@ def list_rooms(request: Request) -> list[dict[str, Any]]:
     responses=error_responses(
         401,
         422,
+        429,
         notes={
+            429: (
+                "Too many rooms: this account has the most open rooms it may have, or "
+                "created the most it may in the window (`too_many_rooms`)."
+            ),
             422: (
                 "Invalid request: a malformed body or a number out of bounds "
                 "(`invalid_request`), a name other people may not be shown (`invalid_text`), "
@@ -115,7 +136,11 @@ async def create_room(
         config = body.to_config()
     except (RoomConfigError, ValueError) as exc:
         raise ApiError(422, "invalid_room", str(exc)) from None
-    actor = room_registry(request.app).create(config, host_id=player.player_id)
+    registry = room_registry(request.app)
+    limits = site_limits(request.app)
+    limits.admit_room(registry, player.player_id)
+    actor = registry.create(config, host_id=player.player_id)
+    limits.room_created(actor.room_id, player.player_id)
     return {**actor.summary(), "ws": f"/ws/rooms/{actor.room_id}"}
 
 

@@ -6,6 +6,7 @@ opens, then the Ahiko lobby opens its house rooms in it. Routers build nothing."
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -18,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 
 import ahiko
-from ahiko.fairness.keys import load_or_create_signing_key
+from ahiko.fairness.keys import load_or_create_archive_key, load_or_create_signing_key
 from ahiko.rooms.clock import Clock as RoomClock
 from ahiko.rooms.finished.archive import HandArchive
 from ahiko.rooms.house.lobby import AhikoLobby
@@ -34,10 +35,12 @@ from ahiko.server.errors import (
     error_responses,
     install_error_handlers,
 )
+from ahiko.server.limits import SiteLimits, site_limits
 from ahiko.server.security import answers_before_routes, api_docs_enabled, install_security
 from ahiko.server.services import CSRF_HEADER, Services, services
 from ahiko.server.settings import Settings
 from ahiko.store.engine import make_engine, reading
+from ahiko.store.hand_archive import install_sealer, seal_existing
 from ahiko.store.private_files import private_folder
 from ahiko.store.rooms import recover_interrupted_hands
 from ahiko.wallet.ledger import Clock, utc_now
@@ -60,19 +63,24 @@ def create_app(
     for tests."""
     private_folder(settings.data_dir)  # 0700, its files 0600 (issue 17)
     engine = make_engine(settings.resolved_database_url)
+    install_sealer(engine, load_or_create_archive_key(settings.data_dir))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # A hand in progress at a crash is cancelled, its chips back at the start stacks,
         # before any room reopens; the rooms announce ``app.state.recovered_hands``.
         app.state.recovered_hands = recover_interrupted_hands(engine)
+        seal_existing(engine)  # hands archived before the archive key existed (issue 17)
         if getattr(app.state, "room_registry", None) is None:  # a test may set its own
             app.state.room_registry = archiving_registry(app)
         if getattr(app.state, "ahiko_lobby", None) is None:
             lobby = AhikoLobby(app.state.room_registry, found.wallet, engine, timing=LIVE_TIMING)
             lobby.start()  # settles the rooms a previous run left open, then opens two a tier
             app.state.ahiko_lobby = lobby
+        # Rooms nobody joined close after a few minutes (issue 17).
+        sweeper = asyncio.create_task(site_limits(app).run_sweeper(app.state.room_registry))
         yield
+        sweeper.cancel()
         engine.dispose()
 
     docs = api_docs_enabled()
@@ -91,6 +99,7 @@ def create_app(
         wallet=Wallet(engine, clock),
     )
     app.state.services = found
+    app.state.limits = SiteLimits()
     install_error_handlers(app)
     document_errors(app, _answers_before_routes)
     app.add_middleware(AnswerBugsInJson)  # added first: the innermost

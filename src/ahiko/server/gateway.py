@@ -22,12 +22,15 @@ from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.commands import Reply
 from ahiko.rooms.outbox import Frame
 from ahiko.server import protocol as p
+from ahiko.server.accounts import token_hash
+from ahiko.server.limits import WS_SIGNED_OUT, WS_TOO_MANY, site_limits
 from ahiko.server.security import MAX_JSON_DEPTH, json_too_deep
-from ahiko.server.services import Player, room_registry, websocket_player
+from ahiko.server.services import SESSION_COOKIE, Player, room_registry, websocket_player
 
 router = APIRouter()
 
 MAX_FRAME_BYTES = 4096
+SIGNED_OUT = "\x00signed out"  # a writer sentinel (compared by identity), never sent as is
 
 
 @dataclass(eq=False)
@@ -39,6 +42,12 @@ class SocketConnection:
     queue: asyncio.Queue[str | None]
     connection_id: str = field(default_factory=lambda: f"ws-{secrets.token_urlsafe(9)}")
     seq: int = 0  # the number of the last room frame sent to this socket
+    revoked: bool = False  # its session signed out: it may watch no more, nor play
+
+    def revoke(self) -> None:
+        """The session signed out: no command is taken any more and the socket closes."""
+        self.revoked = True
+        self.queue.put_nowait(SIGNED_OUT)
 
     @property
     def player_id(self) -> str | None:
@@ -95,24 +104,38 @@ async def table_socket(
     player: Annotated[Player | None, Depends(websocket_player)],
 ) -> None:
     actor = room_registry(websocket.app).get(room_id)
+    limits = site_limits(websocket.app)
+    address = websocket.client.host if websocket.client else "unknown"
+    account = None if player is None else player.player_id
+    token = websocket.cookies.get(SESSION_COOKIE) if player is not None else None
+    session = token_hash(token) if token else None
+    refusal = limits.socket_refusal(account, address)
     await websocket.accept()
+    if refusal is not None:
+        await websocket.send_json(_error(0, None, "too_many_sockets", refusal))
+        await websocket.close(code=WS_TOO_MANY)
+        return
     if actor is None:
         await websocket.send_json(_error(0, None, "no_room", "there is no such room"))
         await websocket.close(code=4404)
         return
     queue: asyncio.Queue[str | None] = asyncio.Queue()
     connection = SocketConnection(player, queue)
+    limits.socket_opened(connection, account, address, session)
+    if player is not None:
+        limits.room_joined(room_id)
     writer = asyncio.create_task(_write(websocket, queue))
     actor.subscribe(connection.connection_id, connection.deliver)
     since = _since(websocket.query_params.get("since"))
-    await actor.ask(c.Connect(connection.connection_id, connection.player_id, since))
     try:
+        await actor.ask(c.Connect(connection.connection_id, connection.player_id, since))
         while True:
             text = await websocket.receive_text()
             await _handle(text, actor, player, connection)
     except WebSocketDisconnect:
         pass
     finally:
+        limits.socket_closed(connection, account, address, session)
         await actor.ask(c.Disconnect(connection.connection_id))
         actor.unsubscribe(connection.connection_id)
         queue.put_nowait(None)
@@ -131,6 +154,10 @@ async def _write(websocket: WebSocket, queue: asyncio.Queue[str | None]) -> None
     while True:
         text = await queue.get()
         if text is None:
+            return
+        if text is SIGNED_OUT:
+            with contextlib.suppress(Exception):
+                await websocket.close(code=WS_SIGNED_OUT, reason="signed out")
             return
         try:
             await websocket.send_text(text)
@@ -169,7 +196,7 @@ async def _handle(
         done = await actor.ask(c.SnapshotRequest(connection.connection_id))
         connection.send(p.Ack(seq=done.seq, id=frame.id).model_dump())
         return
-    if player is None:
+    if player is None or connection.revoked:
         connection.send(_error(seq, frame.id, "not_signed_in", "sign in to play", "R-RM-01"))
         return
     try:

@@ -5,15 +5,26 @@ a player who won without showdown shows (``record_show``). Reads serve "my hands
 page of hands (``hands_of_user``) and one hand, only for a user who played it
 (``archived_hand_for``). ``deal`` carries server-side secrets (deck order and salts); this
 module stores it and never interprets it.
+
+At rest (issue 17) ``deal`` and ``events`` (the private log, every dealt card in it) are
+sealed with AES-256-GCM under the archive key kept beside the signing key
+(``install_sealer``; ``ahiko.fairness.keys.load_or_create_archive_key``), bound to their hand
+and column: a copy of the database alone opens no mucked or undealt card. Reads open them
+again, so players' downloads and ``ahiko verify`` work as before; rows written before the
+key existed are read as they are and sealed by ``seal_existing`` at start-up.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from sqlalchemy import Engine, func, insert, select, update
 
 from ahiko.store.engine import reading
@@ -22,6 +33,98 @@ from ahiko.store.schema import HAND_SCHEMA_VERSION, archived_hand_players, archi
 
 MAX_PER_PAGE = 100
 OCCUPANT_KINDS = ("person", "bot", "bot_ahiko")
+SEALED = "aes256gcm/v1"
+
+
+class ArchiveSealer:
+    """Seals a JSON value as ``{"sealed": SEALED, "nonce": hex, "data": hex}``."""
+
+    def __init__(self, key: bytes) -> None:
+        if len(key) != 32:
+            raise ValueError("the archive key is 32 bytes")
+        self._aead = AESGCM(key)
+
+    def seal(self, value: Any, context: str) -> dict[str, str]:
+        nonce = os.urandom(12)
+        plain = json.dumps(value, separators=(",", ":")).encode()
+        data = self._aead.encrypt(nonce, plain, context.encode())
+        return {"sealed": SEALED, "nonce": nonce.hex(), "data": data.hex()}
+
+    def open(self, stored: Any, context: str) -> Any:
+        if not is_sealed(stored):
+            return stored  # written before the archive was sealed
+        plain = self._aead.decrypt(
+            bytes.fromhex(stored["nonce"]), bytes.fromhex(stored["data"]), context.encode()
+        )
+        return json.loads(plain)
+
+
+_sealers: weakref.WeakKeyDictionary[Engine, ArchiveSealer] = weakref.WeakKeyDictionary()
+
+
+def install_sealer(engine: Engine, key: bytes) -> None:
+    """From now on the archive on ``engine`` is sealed with ``key`` (``create_app`` does it)."""
+    _sealers[engine] = ArchiveSealer(key)
+
+
+def is_sealed(stored: Any) -> bool:
+    return isinstance(stored, dict) and stored.get("sealed") == SEALED
+
+
+def _context(room_id: str, hand_no: int, column: str) -> str:
+    return f"ahiko-archive/{column}/{room_id}#{hand_no}"
+
+
+def _seal(engine: Engine, value: Any, room_id: str, hand_no: int, column: str) -> Any:
+    sealer = _sealers.get(engine)
+    return value if sealer is None else sealer.seal(value, _context(room_id, hand_no, column))
+
+
+def _open(engine: Engine, stored: Any, room_id: str, hand_no: int, column: str) -> Any:
+    if not is_sealed(stored):
+        return stored
+    sealer = _sealers.get(engine)
+    if sealer is None:
+        raise RuntimeError("the hand archive is sealed and this server has no archive key")
+    return sealer.open(stored, _context(room_id, hand_no, column))
+
+
+def seal_existing(engine: Engine, batch: int = 200) -> int:
+    """Seals the archived hands stored before the archive key existed; returns how many."""
+    if engine not in _sealers:
+        return 0
+    sealed = 0
+    last_id = 0
+    while True:
+        with engine.begin() as conn:
+            rows = conn.execute(
+                select(
+                    archived_hands.c.id,
+                    archived_hands.c.room_id,
+                    archived_hands.c.hand_no,
+                    archived_hands.c.events,
+                    archived_hands.c.deal,
+                )
+                .where(archived_hands.c.id > last_id)
+                .order_by(archived_hands.c.id)
+                .limit(batch)
+            ).all()
+            if not rows:
+                return sealed
+            for row in rows:
+                last_id = int(row.id)
+                if is_sealed(row.deal) and is_sealed(row.events):
+                    continue
+                room_id, hand_no = row.room_id, int(row.hand_no)
+                values = {}
+                if not is_sealed(row.deal):
+                    values["deal"] = _seal(engine, row.deal, room_id, hand_no, "deal")
+                if not is_sealed(row.events):
+                    values["events"] = _seal(engine, row.events, room_id, hand_no, "events")
+                conn.execute(
+                    update(archived_hands).where(archived_hands.c.id == row.id).values(**values)
+                )
+                sealed += 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +198,10 @@ def insert_archived_hand(engine: Engine, hand: ArchivedHand) -> int:
                 max_seats=hand.max_seats,
                 hand_no=hand.hand_no,
                 commitment=dict(hand.commitment),
-                events=[dict(event) for event in hand.events],
-                deal=dict(hand.deal),
+                events=_seal(
+                    engine, [dict(e) for e in hand.events], hand.room_id, hand.hand_no, "events"
+                ),
+                deal=_seal(engine, dict(hand.deal), hand.room_id, hand.hand_no, "deal"),
                 schema_version=hand.schema_version,
                 started_at=hand.started_at,
                 ended_at=hand.ended_at,
@@ -145,8 +250,8 @@ def record_show(
             update(archived_hands)
             .where(archived_hands.c.id == hand_id)
             .values(
-                events=[dict(event) for event in events],
-                deal=dict(deal),
+                events=_seal(engine, [dict(e) for e in events], room_id, hand_no, "events"),
+                deal=_seal(engine, dict(deal), room_id, hand_no, "deal"),
                 schema_version=HAND_SCHEMA_VERSION,
             )
         )
@@ -239,8 +344,8 @@ def archived_hand_for(engine: Engine, hand_id: int, user_id: int) -> ArchivedHan
         max_seats=int(row.max_seats),
         hand_no=int(row.hand_no),
         commitment=dict(row.commitment),
-        events=list(row.events),
-        deal=dict(row.deal),
+        events=list(_open(engine, row.events, row.room_id, int(row.hand_no), "events")),
+        deal=dict(_open(engine, row.deal, row.room_id, int(row.hand_no), "deal")),
         schema_version=int(row.schema_version),
         players=tuple(
             ArchivedPlayer(

@@ -1,0 +1,347 @@
+"""Honest players under attack (issue 17), side by side in one run of one server.
+
+    python bench/attack.py --players 1000 --duration 60 --warmup 20 [--json]
+    python bench/attack.py --soak --players 2000 --duration 600 --warmup 120 [--json]
+
+Attack mode: ``bench/load.py``'s honest players (real WebSocket clients, 1 s think time) play
+for ``--duration`` seconds alone, then ``--duration`` more while a bounded attacker runs the
+red team's floods against the same server: one account creating rooms as fast as it is
+answered, the same account opening sockets, bursts of 40 concurrent wrong log-ins against a
+real account, and requests with a 48 KB crafted ``Cookie`` header (each one froze the server
+for about 3 s before the header limit), plus a health check timed while they run. The
+attacker only talks to 127.0.0.1 and is bounded in count and in time. The figures: honest
+p99 action → broadcast in each phase and their ratio (goal: under attack within 2x), honest
+errors, ``check-ledger`` after the run, and what the server answered the attacker.
+
+Soak mode (``--soak``): the honest players alone for ``--duration`` seconds, the server's RSS
+sampled every 5 s; after ``--warmup`` the peak RSS may grow less than 10% over the RSS at the
+end of the warm-up, with 0 errors and a clean ledger.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import sys
+import time
+from collections import Counter
+from contextlib import suppress
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load_server import ServerProcess, check_ledger, percentile, running_server
+
+from load import CSRF, SEATS_PER_TABLE, LoadRun
+
+ATTACK_COOKIE = "a=" + '"' + "\\" * 48_000 + '"'
+LOGIN_BURST = 40
+ATTACK_ROOMS = 2_001  # the red team made 2,000 rooms in 3 s
+ATTACK_SOCKETS = 600  # and had 600 sockets accepted
+ATTACK_HEADERS = 200
+HEALTH_PROBES = 50
+FLOODS = frozenset({"rooms", "sockets", "log_ins", "headers"})
+
+
+class Attacker:
+    """The red team's floods, bounded: each has a fixed number of requests and the whole
+    attack stops at ``deadline`` (monotonic seconds)."""
+
+    def __init__(
+        self, base: str, victim: str, deadline: float, floods: frozenset[str] = FLOODS
+    ) -> None:
+        self.floods = floods
+        self.base = base
+        self.ws_base = base.replace("http://", "ws://")
+        self.victim = victim
+        self.deadline = deadline
+        self.answers: dict[str, Counter[str]] = {
+            kind: Counter() for kind in ("rooms", "sockets", "log_ins", "headers")
+        }
+        self.health_ms: list[float] = []
+        self.header_ms: list[float] = []
+        self.sockets: list[Any] = []
+
+    def _left(self) -> bool:
+        return time.monotonic() < self.deadline
+
+    async def run(self) -> None:
+        async with httpx.AsyncClient(base_url=self.base, headers=CSRF, timeout=30) as http:
+            response = await http.post(
+                "/api/accounts", json={"username": "mallory", "password": "not a secret"}
+            )
+            response.raise_for_status()
+            cookie = response.cookies["ahiko_session"]
+            http.cookies.clear()
+            chosen = {
+                "rooms": lambda: self.rooms(http, cookie),
+                "sockets": lambda: self.open_sockets(cookie),
+                "log_ins": lambda: self.log_ins(http),
+                "headers": lambda: self.headers(http),
+            }
+            await asyncio.gather(
+                self.health(http),
+                *(flood() for name, flood in chosen.items() if name in self.floods),
+            )
+        for socket in self.sockets:
+            with suppress(Exception):
+                await socket.close()
+
+    async def rooms(self, http: httpx.AsyncClient, cookie: str) -> None:
+        gate = asyncio.Semaphore(4)
+
+        async def one(n: int) -> None:
+            async with gate:
+                if not self._left():
+                    return
+                response = await http.post(
+                    "/api/rooms",
+                    json={"name": f"Flood {n}"},
+                    headers={"Cookie": f"ahiko_session={cookie}"},
+                )
+                self.answers["rooms"][str(response.status_code)] += 1
+
+        await asyncio.gather(*(one(n) for n in range(ATTACK_ROOMS)))
+
+    async def open_sockets(self, cookie: str) -> None:
+        room_id = ""
+        async with httpx.AsyncClient(base_url=self.base) as http:
+            rooms = (await http.get("/api/ahiko/rooms")).json()
+            room_id = rooms[0]["id"]
+        for _ in range(ATTACK_SOCKETS):
+            if not self._left():
+                return
+            try:
+                socket = await websockets.connect(
+                    f"{self.ws_base}/ws/rooms/{room_id}",
+                    additional_headers={"Cookie": f"ahiko_session={cookie}"},
+                    max_size=2**22,
+                )
+            except Exception as error:  # refused at the upgrade
+                self.answers["sockets"][type(error).__name__] += 1
+                continue
+            first = json.loads(await socket.recv())
+            if first.get("t") == "error":
+                self.answers["sockets"][first.get("code", "error")] += 1
+                with suppress(Exception):
+                    await socket.close()
+            else:
+                self.answers["sockets"]["accepted"] += 1
+                self.sockets.append(socket)
+            await asyncio.sleep(0.01)
+
+    async def log_ins(self, http: httpx.AsyncClient) -> None:
+        async def guess(n: int) -> None:
+            response = await http.post(
+                "/api/session", json={"username": self.victim, "password": f"guess-{n}"}
+            )
+            self.answers["log_ins"][str(response.status_code)] += 1
+
+        for burst in range(10):
+            if not self._left():
+                return
+            await asyncio.gather(*(guess(burst * LOGIN_BURST + n) for n in range(LOGIN_BURST)))
+            await asyncio.sleep(0.5)
+
+    async def headers(self, http: httpx.AsyncClient) -> None:
+        for _ in range(ATTACK_HEADERS):
+            if not self._left():
+                return
+            started = time.perf_counter()
+            try:
+                response = await http.get("/api/me", headers={"Cookie": ATTACK_COOKIE})
+                self.answers["headers"][str(response.status_code)] += 1
+            except httpx.HTTPError as error:
+                self.answers["headers"][type(error).__name__] += 1
+            self.header_ms.append(1000 * (time.perf_counter() - started))
+            await asyncio.sleep(0.02)
+
+    async def health(self, http: httpx.AsyncClient) -> None:
+        for _ in range(HEALTH_PROBES):
+            if not self._left():
+                return
+            started = time.perf_counter()
+            await http.get("/api/health")
+            self.health_ms.append(1000 * (time.perf_counter() - started))
+            await asyncio.sleep(0.2)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "attack_answers": {kind: dict(found) for kind, found in self.answers.items()},
+            "attack_sockets_held": len(self.sockets),
+            "oversized_header_p99_ms": round(percentile(self.header_ms, 99), 1),
+            "health_under_attack_p99_ms": round(percentile(self.health_ms, 99), 1),
+        }
+
+
+def _phase(run: LoadRun, since: tuple[int, int]) -> dict[str, Any]:
+    latencies = run.stats.latencies_ms[since[0] :]
+    return {
+        "actions": len(latencies),
+        "p50_ms": round(percentile(latencies, 50), 1),
+        "p99_ms": round(percentile(latencies, 99), 1),
+        "errors": run.stats.errors - since[1],
+    }
+
+
+def _mark(run: LoadRun) -> tuple[int, int]:
+    return len(run.stats.latencies_ms), run.stats.errors
+
+
+async def _play_for(run: LoadRun, seconds: float) -> None:
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        await asyncio.sleep(min(1.0, end - time.perf_counter()))
+        run.expire_pending()
+
+
+async def _honest(server: ServerProcess, players: int, seed: int, warmup: float) -> LoadRun:
+    tables = math.ceil(players / SEATS_PER_TABLE)
+    run = LoadRun(server.base, players, tables, 1.0, seed, "ahiko")
+    await run.sign_up_all()
+    await run.seat_everyone()
+    await asyncio.sleep(warmup)
+    for table in run.tables:
+        table.measuring = True
+    return run
+
+
+async def attack(
+    server: ServerProcess,
+    players: int,
+    duration: float,
+    warmup: float,
+    floods: frozenset[str] = FLOODS,
+) -> dict[str, Any]:
+    run = await _honest(server, players, 1, warmup)
+    alone_from = _mark(run)
+    await _play_for(run, duration)
+    alone = _phase(run, alone_from)
+    memory_before = server.memory_kib()
+    victim = run.tables[0].players[0].name
+    attacked_from = _mark(run)
+    # The attacker is its own process: its work must not slow the honest clients' loop.
+    attacker = await asyncio.create_subprocess_exec(
+        sys.executable,
+        __file__,
+        "--attacker",
+        server.base,
+        victim,
+        str(duration),
+        ",".join(sorted(floods)),
+        stdout=asyncio.subprocess.PIPE,
+    )
+    await _play_for(run, duration)
+    out, _ = await asyncio.wait_for(attacker.communicate(), timeout=60)
+    attack_summary = json.loads(out.decode().strip().splitlines()[-1])
+    attacked = _phase(run, attacked_from)
+    memory_after = server.memory_kib()
+    await run.close_all()
+    return {
+        "players": players,
+        "duration_s": duration,
+        "alone_p99_ms": alone["p99_ms"],
+        "attacked_p99_ms": attacked["p99_ms"],
+        "p99_ratio": round(attacked["p99_ms"] / alone["p99_ms"], 2) if alone["p99_ms"] else None,
+        "alone_p50_ms": alone["p50_ms"],
+        "attacked_p50_ms": attacked["p50_ms"],
+        "alone_actions": alone["actions"],
+        "attacked_actions": attacked["actions"],
+        "errors": alone["errors"] + attacked["errors"],
+        "error_samples": run.stats.error_samples,
+        **attack_summary,
+        "server_rss_before_attack_mib": round(memory_before.get("VmRSS", 0) / 1024, 1),
+        "server_peak_rss_mib": round(memory_after.get("VmHWM", 0) / 1024, 1),
+        "load_average_1m": os.getloadavg()[0],
+    }
+
+
+async def soak(
+    server: ServerProcess, players: int, duration: float, warmup: float
+) -> dict[str, Any]:
+    run = await _honest(server, players, 2, 0.0)
+    await _play_for(run, warmup)
+    after_warmup = server.memory_kib().get("VmRSS", 0)
+    since = _mark(run)
+    samples = []
+    end = time.perf_counter() + duration
+    while time.perf_counter() < end:
+        await _play_for(run, min(5.0, end - time.perf_counter()))
+        samples.append(server.memory_kib().get("VmRSS", 0))
+    found = _phase(run, since)
+    await run.close_all()
+    peak = max(samples, default=after_warmup)
+    return {
+        "players": players,
+        "duration_s": duration,
+        "warmup_s": warmup,
+        "p99_ms": found["p99_ms"],
+        "actions": found["actions"],
+        "errors": found["errors"],
+        "error_samples": run.stats.error_samples,
+        "rss_after_warmup_mib": round(after_warmup / 1024, 1),
+        "rss_peak_mib": round(peak / 1024, 1),
+        "rss_end_mib": round(samples[-1] / 1024, 1) if samples else None,
+        "rss_growth_pct": round(100 * (peak - after_warmup) / after_warmup, 1),
+        "load_average_1m": os.getloadavg()[0],
+    }
+
+
+def run_attacker(base: str, victim: str, seconds: float, floods: str) -> None:
+    """The attacker's own process: runs the floods, prints what it was answered."""
+    chosen = frozenset(floods.split(",")) & FLOODS
+    attacker = Attacker(base, victim, time.monotonic() + seconds, chosen)
+    asyncio.run(attacker.run())
+    print(json.dumps(attacker.summary()))
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--attacker"]:
+        run_attacker(argv[1], argv[2], float(argv[3]), argv[4])
+        return 0
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds per phase")
+    parser.add_argument("--warmup", type=float, default=20.0)
+    parser.add_argument("--soak", action="store_true", help="the memory soak instead")
+    parser.add_argument(
+        "--floods", default=",".join(sorted(FLOODS)), help="comma-separated subset of floods"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON line")
+    args = parser.parse_args(argv)
+    floods = frozenset(args.floods.split(",")) & FLOODS
+    with running_server() as server:
+        if args.soak:
+            result = asyncio.run(soak(server, args.players, args.duration, args.warmup))
+        else:
+            result = asyncio.run(attack(server, args.players, args.duration, args.warmup, floods))
+        server.stop()
+        ledger_ok, ledger_text = check_ledger(server.data_dir)
+        log = server.log_path.read_text(errors="replace")
+    result["ledger_ok"] = ledger_ok
+    result["ledger"] = ledger_text
+    result["server_log_tracebacks"] = log.count("Traceback")
+    if args.soak:
+        result["ok"] = ledger_ok and result["errors"] == 0 and result["rss_growth_pct"] < 10
+    else:
+        ratio = result["p99_ratio"]
+        result["ok"] = ledger_ok and result["errors"] == 0 and ratio is not None and ratio <= 2
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:>30}: {value}")
+    return 0 if result["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
