@@ -118,15 +118,18 @@ class Attacker:
             if not self._left():
                 return
             try:
-                socket = await websockets.connect(
-                    f"{self.ws_base}/ws/rooms/{room_id}",
-                    additional_headers={"Cookie": f"ahiko_session={cookie}"},
-                    max_size=2**22,
+                socket = await asyncio.wait_for(
+                    websockets.connect(
+                        f"{self.ws_base}/ws/rooms/{room_id}",
+                        additional_headers={"Cookie": f"ahiko_session={cookie}"},
+                        max_size=2**22,
+                    ),
+                    timeout=10,
                 )
-            except Exception as error:  # refused at the upgrade
+                first = json.loads(await asyncio.wait_for(socket.recv(), timeout=10))
+            except Exception as error:  # refused at the upgrade, or no answer
                 self.answers["sockets"][type(error).__name__] += 1
                 continue
-            first = json.loads(await socket.recv())
             if first.get("t") == "error":
                 self.answers["sockets"][first.get("code", "error")] += 1
                 with suppress(Exception):
@@ -238,7 +241,7 @@ async def attack(
         stdout=asyncio.subprocess.PIPE,
     )
     await _play_for(run, duration)
-    out, _ = await asyncio.wait_for(attacker.communicate(), timeout=60)
+    out, _ = await asyncio.wait_for(attacker.communicate(), timeout=120)
     attack_summary = json.loads(out.decode().strip().splitlines()[-1])
     attacked = _phase(run, attacked_from)
     memory_after = server.memory_kib()
@@ -297,7 +300,12 @@ def run_attacker(base: str, victim: str, seconds: float, floods: str) -> None:
     """The attacker's own process: runs the floods, prints what it was answered."""
     chosen = frozenset(floods.split(",")) & FLOODS
     attacker = Attacker(base, victim, time.monotonic() + seconds, chosen)
-    asyncio.run(attacker.run())
+
+    async def bounded() -> None:
+        with suppress(TimeoutError):  # requests still in flight at the end are given up
+            await asyncio.wait_for(attacker.run(), timeout=seconds + 15)
+
+    asyncio.run(bounded())
     print(json.dumps(attacker.summary()))
 
 

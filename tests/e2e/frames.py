@@ -614,27 +614,31 @@ def ahiko_waiting() -> list[Frame]:
     return [snapshot]
 
 
-def ahiko_left() -> list[Frame]:
-    """Heads-up against the Bot Ahiko; ana clicked "Sair após esta mão", won the hand and
-    was paid out, and the bot left too: the room has nobody left, the last hand stays."""
+def _heads_up_showdown(
+    holes: dict[int, str], board: str, betting: list[Frame], hands: dict[str, Frame]
+) -> tuple[Frame, Frame, Frame]:
+    """Ana (seat 0, the button) heads-up against the Bot Ahiko (seat 4) in Iniciante 1: the
+    hand's real commitment and openings, played to a showdown ana wins (2 chips each in).
+    ``holes`` are the two hands as text by seat, ``betting`` the actions after the blinds
+    (streets are inserted), ``hands`` the pot's values. Returns snapshot, commitment, hand."""
     dealt = [4, 0]
-    deck = arranged_deck(
-        {0: "Qs", 1: "Kh", 2: "Jd", 3: "Ks", 4: "Kd", 5: "5s", 6: "Td", 7: "Ts", 8: "2c"}
-    )
+    cards = board.split()
+    placed = {2 * k + j: holes[s].split()[k] for j, s in enumerate(dealt) for k in range(2)}
+    placed.update({4 + b: c for b, c in enumerate(cards)})
     deal = DealCommitter(
         table_id="iniciante-1",
         hand_no=1,
         layout=HOLDEM_LAYOUT,
         button_seat=0,
         dealt_seats=dealt,
-        deck=deck,
+        deck=arranged_deck(placed),
         committed_at_ms=int(time.time() * 1000),
         signing_key=SIGNING_KEY,
     )
     snapshot = _ahiko(
         _room("Iniciante 1", 8, AHIKO_PLAYERS, me=0, hand_no=1, stakes={}, host=False)
     )
-    snapshot["room"]["seats"][0]["leaving"] = True
+    streets = [("flop", cards[:3], [4, 5, 6]), ("turn", cards[3:4], [7]), ("river", cards[4:], [8])]
     history: list[Frame] = [
         {
             "kind": "hand_started",
@@ -647,28 +651,21 @@ def ahiko_left() -> list[Frame]:
         {"kind": "blind_posted", "seat": 4, "amount": 2, "blind": "bb"},
         _action(0, "call", 2, 1),
         _action(4, "check", 0, 0),
-        {"kind": "street", "name": "flop", "cards": ["Kd", "5s", "Td"], "positions": [4, 5, 6]},
-        _action(4, "check", 0, 0),
-        _action(0, "check", 0, 0),
-        {"kind": "street", "name": "turn", "cards": ["Ts"], "positions": [7]},
-        _action(4, "check", 0, 0),
-        _action(0, "check", 0, 0),
-        {"kind": "street", "name": "river", "cards": ["2c"], "positions": [8]},
-        _action(4, "check", 0, 0),
-        _action(0, "check", 0, 0),
-        {"kind": "cards_shown", "seat": 4, "cards": ["Qs", "Jd"], "reason": "showdown"},
-        {"kind": "cards_shown", "seat": 0, "cards": ["Kh", "Ks"], "reason": "showdown"},
+    ]
+    for (name, dealt_now, positions), acts in zip(streets, betting, strict=True):
+        history.append({"kind": "street", "name": name, "cards": dealt_now, "positions": positions})
+        history += acts
+    history += [
+        {"kind": "cards_shown", "seat": 4, "cards": holes[4].split(), "reason": "showdown"},
+        {"kind": "cards_shown", "seat": 0, "cards": holes[0].split(), "reason": "showdown"},
         {
             "kind": "pot_awarded",
             "index": 0,
             "amount": 4,
-            "eligible": [4, 0],
+            "eligible": dealt,
             "winners": [0],
             "shares": {"0": 4},
-            "hands": {
-                "0": {"category": 6, "ranks": [11, 8]},  # kings full of tens
-                "4": {"category": 1, "ranks": [8, 11, 10, 9]},  # a pair of tens
-            },
+            "hands": hands,
         },
         {"kind": "hand_ended", "stacks": {"4": 148, "0": 152}},
     ]
@@ -679,8 +676,11 @@ def ahiko_left() -> list[Frame]:
         "button": 0,
         "dealt_seats": dealt,
         "stakes": {"small_blind": 1, "big_blind": 2, "ante": 0},
-        "seats": [_seat(4, 148, 0, 2, cards=["Qs", "Jd"]), _seat(0, 152, 0, 2, cards=["Kh", "Ks"])],
-        "board": ["Kd", "5s", "Td", "Ts", "2c"],
+        "seats": [
+            _seat(4, 148, 0, 2, cards=holes[4].split()),
+            _seat(0, 152, 0, 2, cards=holes[0].split()),
+        ],
+        "board": cards,
         "pots": [],
         "to_act": None,
         "legal": None,
@@ -691,13 +691,30 @@ def ahiko_left() -> list[Frame]:
     specs += [("board", None, b) for b in range(5)] + [("showdown", 4, 0), ("showdown", 4, 1)]
     hand = _hand(3, 1, view, _openings(deal, specs), to_act=None)
     hand["names"] = {"0": "ana", "4": "Bot Ahiko"}
+    return snapshot, _commitment(2, deal, {}), hand
+
+
+def ahiko_left() -> list[Frame]:
+    """Heads-up against the Bot Ahiko; ana clicked "Sair após esta mão", won the hand and
+    was paid out, and the bot left too: the room has nobody left, the last hand stays."""
+    checks = [_action(4, "check", 0, 0), _action(0, "check", 0, 0)]
+    snapshot, commitment, hand = _heads_up_showdown(
+        {0: "Kh Ks", 4: "Qs Jd"},
+        "Kd 5s Td Ts 2c",
+        [checks, checks, checks],
+        {
+            "0": {"category": 6, "ranks": [11, 8]},  # kings full of tens
+            "4": {"category": 1, "ranks": [8, 11, 10, 9]},  # a pair of tens
+        },
+    )
+    snapshot["room"]["seats"][0]["leaving"] = True
     empty = {
         "t": "room",
         "seq": 5,
         "room": {**snapshot["room"], "seats": [], "seats_taken": 0, "hand_no": None},
     }
     wallet = {"t": "wallet", "seq": 5, "event": "cash_out", "amount": 152, "participation_id": 1}
-    return [snapshot, _commitment(2, deal, {}), hand, wallet, empty]
+    return [snapshot, commitment, hand, wallet, empty]
 
 
 def _engine_frames(variant: str, seats: list[int], until: str) -> list[Frame]:
@@ -762,76 +779,18 @@ def holdem_at_the_flop() -> list[Frame]:
 def ahiko_kicker() -> list[Frame]:
     """Heads-up, ana (seat 0) against the Bot Ahiko (seat 4): both have a pair of aces, ana's
     king kicker beats the bot's queen. Ana is still seated; the bot too."""
-    dealt = [4, 0]
-    deck = arranged_deck(
-        {0: "As", 2: "Qc", 1: "Ah", 3: "Kd", 4: "Ad", 5: "9s", 6: "5h", 7: "3c", 8: "2d"}
-    )
-    deal = DealCommitter(
-        table_id="iniciante-1",
-        hand_no=1,
-        layout=HOLDEM_LAYOUT,
-        button_seat=0,
-        dealt_seats=dealt,
-        deck=deck,
-        committed_at_ms=int(time.time() * 1000),
-        signing_key=SIGNING_KEY,
-    )
-    snapshot = _ahiko(
-        _room("Iniciante 1", 8, AHIKO_PLAYERS, me=0, hand_no=1, stakes={}, host=False)
+    snapshot, commitment, hand = _heads_up_showdown(
+        {0: "Ah Kd", 4: "As Qc"},
+        "Ad 9s 5h 3c 2d",
+        [[], [], []],
+        {
+            "0": {"category": 1, "ranks": [12, 11, 7, 3]},
+            "4": {"category": 1, "ranks": [12, 10, 7, 3]},
+        },
     )
     for entry in snapshot["room"]["seats"]:  # the room after the hand: its stacks
         entry["stack"] = {0: 152, 4: 148}[entry["seat"]]
-    history: list[Frame] = [
-        {
-            "kind": "hand_started",
-            "hand_no": 1,
-            "variant": "holdem",
-            "button": 0,
-            "dealt_seats": dealt,
-        },
-        {"kind": "blind_posted", "seat": 0, "amount": 1, "blind": "sb"},
-        {"kind": "blind_posted", "seat": 4, "amount": 2, "blind": "bb"},
-        _action(0, "call", 2, 1),
-        _action(4, "check", 0, 0),
-        {"kind": "street", "name": "flop", "cards": ["Ad", "9s", "5h"], "positions": [4, 5, 6]},
-        {"kind": "street", "name": "turn", "cards": ["3c"], "positions": [7]},
-        {"kind": "street", "name": "river", "cards": ["2d"], "positions": [8]},
-        {"kind": "cards_shown", "seat": 4, "cards": ["As", "Qc"], "reason": "showdown"},
-        {"kind": "cards_shown", "seat": 0, "cards": ["Ah", "Kd"], "reason": "showdown"},
-        {
-            "kind": "pot_awarded",
-            "index": 0,
-            "amount": 4,
-            "eligible": [4, 0],
-            "winners": [0],
-            "shares": {"0": 4},
-            "hands": {
-                "0": {"category": 1, "ranks": [12, 11, 7, 3]},
-                "4": {"category": 1, "ranks": [12, 10, 7, 3]},
-            },
-        },
-        {"kind": "hand_ended", "stacks": {"4": 148, "0": 152}},
-    ]
-    view = {
-        "variant": "holdem",
-        "viewer": 0,
-        "street": "over",
-        "button": 0,
-        "dealt_seats": dealt,
-        "stakes": {"small_blind": 1, "big_blind": 2, "ante": 0},
-        "seats": [_seat(4, 148, 0, 2, cards=["As", "Qc"]), _seat(0, 152, 0, 2, cards=["Ah", "Kd"])],
-        "board": ["Ad", "9s", "5h", "3c", "2d"],
-        "pots": [],
-        "to_act": None,
-        "legal": None,
-        "history": history,
-        "result": {"pots": [{"amount": 4, "winners": [0]}]},
-    }
-    specs: list[tuple[str, int | None, int]] = [("hole", 0, 0), ("hole", 0, 1)]
-    specs += [("board", None, b) for b in range(5)] + [("showdown", 4, 0), ("showdown", 4, 1)]
-    hand = _hand(3, 1, view, _openings(deal, specs), to_act=None)
-    hand["names"] = {"0": "ana", "4": "Bot Ahiko"}
-    return [snapshot, _commitment(2, deal, {}), hand]
+    return [snapshot, commitment, hand]
 
 
 def host_waiting() -> list[Frame]:

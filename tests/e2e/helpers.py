@@ -50,3 +50,17 @@ def assert_ahiko_verifies(proof_path: Path, public_key: str, digest: str | None 
         args[2:2] = ["--expect-digest", digest]
     verdict = subprocess.run(args, capture_output=True, text=True, timeout=60)
     assert verdict.returncode == 0, verdict.stdout + verdict.stderr
+
+
+def push(page: Any, frame: dict[str, Any] | str) -> None:
+    """Feed one frame (a dict, or JS that evaluates to one) to the fixture's table."""
+    if isinstance(frame, str):
+        page.evaluate(f"window.fixture.push({frame})")
+    else:
+        page.evaluate("f => window.fixture.push(f)", frame)
+
+
+def box(page: Any, selector: str) -> dict[str, float]:
+    found = page.locator(selector).first.bounding_box()
+    assert found is not None, selector
+    return found

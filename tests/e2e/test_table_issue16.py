@@ -9,24 +9,11 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, open_page
-from .helpers import close, open_fixture
+from .helpers import box, close, open_fixture, push
 
 pytestmark = pytest.mark.browser
 
 SIZES = {"1280": DESKTOP, "375": PHONE}
-
-
-def push(page: Any, frame: dict[str, Any] | str) -> None:
-    if isinstance(frame, str):
-        page.evaluate(f"window.fixture.push({frame})")
-    else:
-        page.evaluate("f => window.fixture.push(f)", frame)
-
-
-def box(page: Any, selector: str) -> dict[str, float]:
-    found = page.locator(selector).first.bounding_box()
-    assert found is not None, selector
-    return found
 
 
 def intersects(a: dict[str, float], b: dict[str, float]) -> bool:

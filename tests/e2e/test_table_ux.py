@@ -9,29 +9,15 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE
-from .helpers import close, open_fixture, sent_frames
+from .helpers import box, close, open_fixture, push, sent_frames
 
 pytestmark = pytest.mark.browser
 
 SIZES = {"1280": DESKTOP, "375": PHONE}
 
 
-def push(page: Any, frame: dict[str, Any] | str) -> None:
-    """Feed one frame (a dict, or JS that evaluates to one) to the fixture's table."""
-    if isinstance(frame, str):
-        page.evaluate(f"window.fixture.push({frame})")
-    else:
-        page.evaluate("f => window.fixture.push(f)", frame)
-
-
 def frames(page: Any) -> list[dict[str, Any]]:
     return page.evaluate("window.fixture.frames")
-
-
-def box(page: Any, selector: str) -> dict[str, float]:
-    found = page.locator(selector).first.bounding_box()
-    assert found is not None, selector
-    return found
 
 
 # --- 1. ghost seat --------------------------------------------------------------------------
@@ -175,12 +161,13 @@ BOT_STAYED = """(() => { const r = structuredClone(window.fixture.frames[0].room
 @pytest.mark.parametrize("size", SIZES)
 def test_item3_my_turn_shows_a_countdown(browser, static_url, size):
     page = open_fixture(browser, static_url, "holdem_midhand", viewport=SIZES[size])
-    assert page.inner_text(".act-timer") == "Seu tempo: 14 s"
-    assert page.inner_text('[data-seat="3"] .clock-secs') == "14 s"
+    # 14 s were left when the frame came; a loaded machine may take a second to draw it
+    assert page.inner_text(".act-timer") in ("Seu tempo: 14 s", "Seu tempo: 13 s")
+    assert page.inner_text('[data-seat="3"] .clock-secs') in ("14 s", "13 s")
     assert page.locator(".act-timer").is_visible()
     page.wait_for_function(
-        "() => document.querySelector('.act-timer').textContent === 'Seu tempo: 13 s'",
-        timeout=3000,
+        "() => document.querySelector('.act-timer').textContent === 'Seu tempo: 12 s'",
+        timeout=4000,
     )
     close(page)
 
@@ -568,10 +555,9 @@ def test_item12_a_lone_player_is_told_the_bot_ahiko_is_coming(browser, static_ur
     page = open_fixture(browser, static_url, "ahiko_waiting", viewport=SIZES[size])
     status = page.locator(".table-status")
     assert status.is_visible()
-    assert status.inner_text().split("\n") == [
-        "Aguardando adversário…",
-        "O Bot Ahiko entra em 20 s",
-    ]
+    waiting, bot = status.inner_text().split("\n")
+    assert waiting == "Aguardando adversário…"
+    assert bot in ("O Bot Ahiko entra em 20 s", "O Bot Ahiko entra em 19 s")  # a loaded machine
     page.wait_for_function(
         "() => document.querySelector('.bot-ahiko').textContent === 'O Bot Ahiko entra em 19 s'",
         timeout=3000,

@@ -21,6 +21,7 @@ import re
 import secrets
 import threading
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -37,7 +38,9 @@ from ahiko.store import accounts as store
 from ahiko.wallet.ledger import Clock, as_utc
 from ahiko.wallet.operations import open_wallet
 
-USERNAME_PATTERN = re.compile(r"[A-Za-z0-9_]{3,20}")
+# Letters (accents welcome: "joão"), digits or underscores, compared in NFC; unique without
+# regard to case or accents (ahiko.store.accounts.username_key).
+USERNAME_PATTERN = re.compile(r"[^\W]{3,20}")
 PASSWORD_MIN_LENGTH = 8
 PASSWORD_MAX_LENGTH = 256  # argon2 of a megabyte is a cheap denial of service
 SESSION_LIFETIME = timedelta(days=30)
@@ -126,9 +129,12 @@ class Accounts:
         self._dummy_hash = self._hasher.hash(secrets.token_hex(16))
 
     def sign_up(self, username: str, password: str) -> User:
-        if not USERNAME_PATTERN.fullmatch(username):
+        username = unicodedata.normalize("NFC", username)
+        if not USERNAME_PATTERN.fullmatch(username) or not username.isprintable():
             raise ApiError(
-                422, "invalid_username", "username must be 3–20 letters, digits or underscores"
+                422,
+                "invalid_username",
+                "username must be 3–20 letters (accents welcome), digits or underscores",
             )
         if not PASSWORD_MIN_LENGTH <= len(password) <= PASSWORD_MAX_LENGTH:
             raise ApiError(

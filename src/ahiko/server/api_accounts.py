@@ -53,7 +53,7 @@ def _user_json(request: Request, user: User) -> dict[str, Any]:
             409: "The username is taken (`username_taken`).",
             422: (
                 "Invalid request: a malformed body (`invalid_request`), a username that is not "
-                "3–20 letters, digits or underscores (`invalid_username`), or a password that "
+                "3–20 letters (accents welcome), digits or underscores (`invalid_username`), or a password that "
                 "is not 8–256 characters (`invalid_password`)."
             ),
         },

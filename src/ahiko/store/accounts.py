@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -20,13 +21,19 @@ class UserRecord:
     created_at: datetime
 
 
+def username_key(username: str) -> str:
+    """What makes a username unique: without regard to case or accents ("João" = "joao")."""
+    plain = unicodedata.normalize("NFKD", username)
+    return "".join(c for c in plain if not unicodedata.combining(c)).casefold()
+
+
 def insert_user(conn: Connection, username: str, password_hash: str, now: datetime) -> int:
-    """Raises IntegrityError if the (case-insensitive) username is taken."""
+    """Raises IntegrityError if the username is taken, whatever its case or accents."""
     statement = (
         insert(users)
         .values(
             username=username,
-            username_key=username.lower(),
+            username_key=username_key(username),
             password_hash=password_hash,
             created_at=now,
         )
@@ -40,7 +47,7 @@ def _user(row: object) -> UserRecord:
 
 
 def find_user_by_name(engine: Engine, username: str) -> UserRecord | None:
-    query = select(users).where(users.c.username_key == username.lower())
+    query = select(users).where(users.c.username_key == username_key(username))
     with reading(engine) as conn:
         row = conn.execute(query).first()
     return None if row is None else _user(row)
@@ -83,7 +90,7 @@ def delete_session(engine: Engine, token_hash: str) -> None:
 def _failures(username: str, ip: str, since: datetime) -> tuple[Any, Any]:
     failed = login_attempts.c.succeeded.is_(False)
     recent = login_attempts.c.at >= since
-    name_key = username.lower()[:64]
+    name_key = username_key(username)[:64]
     by_name = select(func.count()).where(failed, recent, login_attempts.c.username_key == name_key)
     by_ip = select(func.count()).where(failed, recent, login_attempts.c.ip == ip[:64])
     return by_name, by_ip
@@ -128,7 +135,7 @@ def begin_login_attempt(
             return None
         statement = (
             insert(login_attempts)
-            .values(username_key=username.lower()[:64], ip=ip[:64], succeeded=False, at=now)
+            .values(username_key=username_key(username)[:64], ip=ip[:64], succeeded=False, at=now)
             .returning(login_attempts.c.id)
         )
         return int(conn.execute(statement).scalar_one())

@@ -1,7 +1,7 @@
 // English strings of the pages outside the table, merged over locales/en.js by i18n.js.
 
 export const EN_PAGES = {
-  "auth.username_rule": "3 to 20 letters, digits or _ (no spaces).",
+  "auth.username_rule": "3 to 20 letters (accents welcome), digits or _ (no spaces).",
   "auth.password_rule": "At least 8 characters.",
   "room.tier.iniciante": "Beginner {n}",
   "room.tier.classica": "Classic {n}",
@@ -25,7 +25,7 @@ export const EN_PAGES = {
   "replay.dealt_you": "Your cards: {cards}",
   "replay.dealt": "{name} is dealt in",
   "replay.shown_hidden": "{name} shows (cards you cannot see)",
-  "error.invalid_username": "Invalid username: use 3 to 20 letters, digits or _.",
+  "error.invalid_username": "Invalid username: use 3 to 20 letters (accents welcome), digits or _.",
   "error.invalid_password": "The password needs at least 8 characters.",
   "error.username_taken": "That username is taken. Pick another.",
   "error.invalid_credentials": "Wrong username or password.",

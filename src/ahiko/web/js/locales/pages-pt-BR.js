@@ -2,7 +2,7 @@
 // sign-in), merged over locales/pt-BR.js by i18n.js. New page strings go here.
 
 export const PT_PAGES = {
-  "auth.username_rule": "De 3 a 20 letras, números ou _ (sem espaços).",
+  "auth.username_rule": "De 3 a 20 letras (acentos valem), números ou _ (sem espaços).",
   "auth.password_rule": "Pelo menos 8 caracteres.",
   "room.tier.iniciante": "Iniciante {n}",
   "room.tier.classica": "Clássica {n}",
@@ -26,7 +26,7 @@ export const PT_PAGES = {
   "replay.dealt_you": "Suas cartas: {cards}",
   "replay.dealt": "{name} recebe as cartas",
   "replay.shown_hidden": "{name} mostra as cartas (que você não vê)",
-  "error.invalid_username": "Usuário inválido: use de 3 a 20 letras, números ou _.",
+  "error.invalid_username": "Usuário inválido: use de 3 a 20 letras (acentos valem), números ou _.",
   "error.invalid_password": "A senha precisa ter pelo menos 8 caracteres.",
   "error.username_taken": "Esse nome de usuário já existe. Escolha outro.",
   "error.invalid_credentials": "Usuário ou senha incorretos.",

@@ -7,7 +7,7 @@ import { t } from "../i18n.js";
 export function authPage(main, mode, ctx) {
   const signup = mode === "signup";
   const error = h("p.error", { role: "alert" });
-  // The server's rules (server/accounts.py): usernames 3–20 letters, digits or _; passwords
+  // The server's rules (server/accounts.py): usernames 3–20 letters (accents too), digits or _; passwords
   // at least 8 characters. Sign-up says so up front, in the player's language.
   const user = h("input#auth-username", {
     name: "username",
@@ -15,7 +15,7 @@ export function authPage(main, mode, ctx) {
     required: true,
     minLength: 3,
     maxLength: signup ? 20 : 32,
-    pattern: signup ? "[A-Za-z0-9_]{3,20}" : null,
+    pattern: signup ? "[\\p{L}\\p{N}_]{3,20}" : null, // accents welcome ("joão")
     "aria-describedby": signup ? "auth-username-rule" : null,
   });
   const pass = h("input#auth-password", {

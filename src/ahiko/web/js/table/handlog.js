@@ -58,6 +58,7 @@ export class HandLog {
     const top = this.details.open && isPhone() ? this.sheetTop() : null;
     this.body.style.top = top === null ? "" : `${Math.round(top)}px`;
     this.details.classList.toggle("sheet", top !== null);
+    if (this.details.open) this.list.scrollTop = this.list.scrollHeight; // the latest lines
   }
 
   close() {

@@ -50,11 +50,10 @@ export class TableRenderer {
   }
 
   /** A card seen for the first time this hand slides in (CSS, off with reduced motion); a
-   *  redraw within the animation's time keeps it coming in. */
+   *  redraw for the same frame keeps it coming in. */
   dealIn(svg, key) {
-    const now = Date.now();
-    if (!this.dealt.has(key)) this.dealt.set(key, this.primed ? now : 0);
-    if (now - this.dealt.get(key) < 250) svg.classList.add("deal-in");
+    if (!this.dealt.has(key)) this.dealt.set(key, this.primed ? this.frameNo : -1);
+    if (this.dealt.get(key) === this.frameNo) svg.classList.add("deal-in");
     return svg;
   }
 
@@ -103,8 +102,9 @@ export class TableRenderer {
     return out;
   }
 
-  render(state, { hideCards = false, selected = new Set(), discardMode = false, stale = false, pendingReload = null } = {}) {
+  render(state, { hideCards = false, selected = new Set(), discardMode = false, stale = false, pendingReload = null, frameNo = 0 } = {}) {
     this.selected = selected;
+    this.frameNo = frameNo; // which frame this drawing shows: cards new to it are dealt in
     this.pendingReload = pendingReload;
     const handKey = `${state.handNo}`;
     // the first drawing of a hand (a reload, a late join) deals nothing in: it is all there

@@ -173,6 +173,7 @@ export class TablePage {
   }
 
   receive(msg) {
+    this.frameNo = (this.frameNo ?? 0) + 1;
     const prevPlayers = this.state.room?.players ?? null;
     const before = this.capturePositions();
     const prevView = this.state.view;
@@ -299,6 +300,7 @@ export class TablePage {
       discardMode: this.discardMode,
       stale: this.stale,
       pendingReload: this.pendingReload,
+      frameNo: this.frameNo,
     });
     const fresh = this.log.update(state.view, (s) => state.playerName(s), this.handKey(), state.handNo);
     const myTurn = state.view && me !== null && state.view.to_act === me && state.view.legal;
