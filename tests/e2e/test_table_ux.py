@@ -277,8 +277,9 @@ def test_item6_a_notice_is_information_not_an_error(browser, static_url):
         },
     )
     assert page.get_attribute(".toast", "data-kind") == "info"
-    assert page.inner_text(".toast") == (
-        "O Bot Ahiko não pode entrar agora. Aguarde outro jogador."
+    assert page.inner_text(".toast") == (  # R-BA-02, the original's words
+        "A reserva do Bot Ahiko está indisponível: aguarde outra pessoa ou levante para "
+        "receber seu saldo."
     )
     close(page)
 

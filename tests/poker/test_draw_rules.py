@@ -155,8 +155,12 @@ def test_R_DR_07_folded_player_sees_no_opponent_cards() -> None:
     folded = view(hand, 2)
     assert [s["cards"] for s in folded["seats"]] == [None, None, ["Qh", "Qd", "8c", "9c", "Tc"]]
     assert all(e.get("cards") is None for e in folded["history"] if e["kind"] == "cards_shown")
-    assert all(e["hands"] == {} for e in folded["history"] if e["kind"] == "pot_awarded")
-    assert view(hand, None)["seats"][0]["cards"] == ["Ah", "Ad", "2c", "3c", "4c"]
+    hands = [e["hands"] for e in folded["history"] if e["kind"] == "pot_awarded"]
+    assert hands == [{"0": {"category": 1, "ranks": []}}]  # R-DR-07 D: the category only
+    assert view(hand, 0)["history"][-2]["hands"]["0"]["ranks"] == [12, 2, 1, 0]  # aces, 4 3 2
+    spectator = view(hand, None)  # R-DR-07 D: a spectator is blind to the shown cards too
+    assert [s["cards"] for s in spectator["seats"]] == [None, None, None]
+    assert all(e["cards"] is None for e in spectator["history"] if e["kind"] == "cards_shown")
     with pytest.raises(IllegalAction, match="hand is over"):
         hand.act(2, Action.check())
 
@@ -215,3 +219,35 @@ def test_R_DR_09_match_ends_after_the_configured_number_of_hands() -> None:
 def test_R_DR_03_deck_layout_for_replacements() -> None:
     deck = draw_deck(["Ah Ad 2c 3c 4c", "Kh Kd 5c 6c 7c"], "As")
     assert deck[10] == parse_cards("As")[0]
+
+
+def test_R_TM_04_a_draw_forfeit_waits_for_the_betting_turn() -> None:
+    hand = draw([100, 100, 100])
+    while not hand.legal_actions().is_draw_phase:
+        legal = hand.legal_actions()
+        hand.act(legal.seat, Action.check() if legal.can_check else Action.call())
+    seat = hand.to_act
+    assert seat is not None
+    with pytest.raises(IllegalAction, match="it is the draw"):
+        hand.forfeit(seat)
+    hand.act(seat, Action.discard(()))
+    while hand.legal_actions().is_draw_phase:
+        hand.act(hand.legal_actions().seat, Action.discard(()))
+    first = hand.legal_actions().seat
+    hand.forfeit(first)
+    assert view(hand, None)["seats"][hand.dealt_seats.index(first)]["status"] == "folded"
+    again = DrawHand.from_events(hand.events)
+    assert again.events == hand.events
+
+
+def test_R_TM_06_D_stop_betting_in_draw_goes_to_the_showdown_and_replays() -> None:
+    hand = draw([100, 100, 100])
+    first = hand.legal_actions().seat
+    hand.act(first, Action.bet(10))
+    events = hand.stop_betting()
+    assert events[0].kind == "betting_stopped" and hand.is_over
+    assert [(e.seat, e.amount) for e in events if e.kind == "bet_returned"] == [(first, 10)]  # type: ignore[attr-defined]
+    assert hand.result is not None and hand.result.showdown
+    assert not any(e.kind == "discarded" for e in hand.events)  # no draw after the stop
+    assert DrawHand.from_events(hand.events).events == hand.events
+    assert hand.stop_betting() == []  # a hand already over is left alone

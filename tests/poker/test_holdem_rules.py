@@ -453,3 +453,22 @@ def test_R_HE_05_check_or_call_and_bet_or_raise_to_refuse_out_of_turn_like_act()
     check_down(hand)
     with pytest.raises(IllegalAction, match="the hand is over"):
         hand.bet_or_raise_to(0, 40)
+
+
+def test_R_TM_04_forfeit_folds_where_a_check_was_possible_and_replays() -> None:
+    """The absentee's fold (R-TM-04) is a forfeit: allowed at the seat's turn even with
+    nothing to call, where a plain fold is refused (R-HE-06); the log replays it."""
+    hand = holdem([1000, 1000, 1000])
+    check_to_flop(hand)
+    assert hand.to_act == 0 and hand.legal_actions().can_check
+    with pytest.raises(IllegalAction, match="nothing to call"):
+        hand.act(0, Action.fold())
+    with pytest.raises(IllegalAction, match="turn"):
+        hand.forfeit(1)
+    events = hand.forfeit(0)
+    assert [(e.kind, getattr(e, "action", None)) for e in events] == [("action", "fold")]
+    assert hand.to_act == 1
+    check_down(hand)
+    assert hand.result is not None and all(0 not in p.eligible for p in hand.result.pots)
+    again = HoldemHand.from_events(hand.events)
+    assert again.events == hand.events and again.result == hand.result

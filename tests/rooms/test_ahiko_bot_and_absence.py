@@ -3,11 +3,15 @@ on a manual clock over a real ledger."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ahiko_helpers import Ahiko, act_passively, play_out, to_hand
+from rooms_helpers import Recorder
 
 from ahiko.poker.actions import Action
 from ahiko.rooms import commands as c
 from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID
+from ahiko.rooms.room import Room
 from ahiko.store.rooms import save_room
 from ahiko.wallet.policy import SIGNUP_GRANT
 from ahiko.wallet.stays import bot_stays, reserve_statement, stays_of
@@ -154,4 +158,131 @@ def test_R_TM_07_a_disconnected_player_is_played_by_the_deadline(ahiko: Ahiko) -
     seat = hand.seat_of(absent)
     assert hand.view(None)["seats"][hand.dealt_seats.index(seat)]["status"] == "folded"  # type: ignore[index, arg-type]
     play_out(room)
+    ahiko.check()
+
+
+def alone_with_a_reserve_of(ahiko: Ahiko, reserve: int, *, stack: int) -> tuple[Room, Recorder]:
+    """Drain the reserve down to ``reserve``; a person sits alone at Iniciante with
+    ``stack`` and waits the Bot Ahiko's 20 seconds."""
+    save_room(ahiko.engine, "drain", "ahiko", {"purpose": f"leave {reserve} in the reserve"})
+    ahiko.wallet.bot_fund("drain", 0, ahiko.wallet.reserve_balance() - reserve, "drain-reserve")
+    room = ahiko.room("iniciante")
+    ana = ahiko.person("ana")
+    rec = ahiko.connect(room, ana)
+    assert ahiko.sit(room, ana, 0, stack).ok
+    ahiko.advance(20)
+    return room, rec
+
+
+def test_R_BA_01_D_the_bot_buys_in_for_what_the_reserve_holds_when_that_is_less(
+    ahiko: Ahiko,
+) -> None:
+    """Iniciante (buy-in 100-200), the person sits with 200, the reserve holds 150: the bot
+    buys in for 150 (at least the tier's minimum), where it used to insist on 200."""
+    room, rec = alone_with_a_reserve_of(ahiko, 150, stack=200)
+    seat = room.seats.seat_of(BOT_AHIKO_ID)
+    assert seat is not None and room.seats.get(seat).stack == 150  # type: ignore[union-attr]
+    assert ahiko.wallet.reserve_balance() == 0 and rec.of("notice") == []
+    ahiko.check()
+
+
+def test_R_BA_02_below_the_tier_minimum_the_person_is_told_to_wait_or_stand_up(
+    ahiko: Ahiko,
+) -> None:
+    """A reserve of 99 at Iniciante (minimum 100) cannot fund the bot; the notice says what
+    the original says: wait for another person, or stand up to receive your balance."""
+    room, rec = alone_with_a_reserve_of(ahiko, 99, stack=100)
+    assert room.seats.seat_of(BOT_AHIKO_ID) is None
+    [notice] = rec.of("notice")
+    assert notice["code"] == "bot_reserve_unavailable" and notice["rule"] == "R-BA-02"
+    assert notice["message"] == (
+        "The Bot Ahiko's reserve is unavailable: wait for another person, or stand up to "
+        "receive your balance."
+    )
+    assert ahiko.wallet.reserve_balance() == 99
+    ahiko.check()
+
+
+def test_R_BA_02_the_pt_BR_and_en_notices_follow_the_original() -> None:
+    root = Path(__file__).resolve().parents[2] / "src/ahiko/web/js/locales"
+    pt = (root / "pt-BR.js").read_text(encoding="utf-8")
+    en = (root / "en.js").read_text(encoding="utf-8")
+    assert "aguarde outra pessoa ou levante para receber seu saldo" in pt
+    assert "wait for another person, or stand up to receive your balance" in en
+
+
+def test_R_BA_03_D_the_bot_leaves_between_hands_when_the_person_disconnects(
+    ahiko: Ahiko,
+) -> None:
+    """A disconnected person is not eligible (R-TM-05): the bot does not wait beside them
+    for the two minutes of absence; it leaves at the end of the hand in play."""
+    room = ahiko.room("iniciante")
+    ana = ahiko.person("ana")
+    reserve = ahiko.wallet.reserve_balance()
+    assert ahiko.sit(room, ana, 0, 150).ok
+    ahiko.advance(20)
+    to_hand(ahiko, room)
+    hand = room.hand
+    ahiko.disconnect(room, ana)
+    seat = room.seats.seat_of(BOT_AHIKO_ID)
+    assert seat is not None and room.seats.get(seat).leave_after_hand  # type: ignore[union-attr]
+    while room.hand is hand:
+        ahiko.advance(20)  # the deadline plays the absent person's turns
+    assert room.seats.seat_of(BOT_AHIKO_ID) is None  # gone between hands, well before 120 s
+    assert room.seats.seat_of(ana) is not None  # the person's own withdrawal is later
+    stay = bot_stays(ahiko.engine)[0]
+    assert stay.status == "closed"
+    assert ahiko.wallet.reserve_balance() == reserve + stay.net  # type: ignore[operator]
+    ahiko.check()
+
+
+def test_R_BA_03_D_the_bot_leaves_a_disconnected_person_at_once_between_hands(
+    ahiko: Ahiko,
+) -> None:
+    room = ahiko.room("iniciante")
+    ana = ahiko.person("ana")
+    assert ahiko.sit(room, ana, 0, 150).ok
+    ahiko.advance(20)
+    assert room.seats.seat_of(BOT_AHIKO_ID) is not None and room.hand is None
+    ahiko.disconnect(room, ana)
+    assert room.seats.seat_of(BOT_AHIKO_ID) is None
+    ahiko.check()
+
+
+def test_R_TM_04_an_absentee_in_an_ahiko_room_folds_after_the_absence_deadline(
+    ahiko: Ahiko,
+) -> None:
+    """The others take 19 s a decision, the absentee's own turns go by the 20 s deadline
+    (checks while it is present in the hand); once withdrawn at 120 s, its next betting turn
+    is a fold even where it could check: it cannot reach the showdown and win."""
+    room = ahiko.room("iniciante")
+    ana, bia, caio = ahiko.person("ana"), ahiko.person("bia"), ahiko.person("caio")
+    for pid, seat in ((ana, 0), (bia, 2), (caio, 4)):
+        assert ahiko.sit(room, pid, seat, 200).ok
+    to_hand(ahiko, room)
+    hand = room.hand
+    assert hand is not None
+    absent_seat = hand.hand.big_blind_seat  # type: ignore[attr-defined]
+    absent = hand.players[absent_seat]
+    ahiko.disconnect(room, absent)
+    away = 0.0
+    while room.hand is hand and hand.to_act is not None:
+        if hand.to_act == absent_seat:
+            ahiko.advance(20)
+            away += 20
+        else:
+            ahiko.advance(19)
+            away += 19
+            if room.hand is hand and hand.to_act is not None and hand.to_act != absent_seat:
+                assert act_passively(room).ok
+    assert away > 120 and hand.is_over
+    folds = [
+        e
+        for e in hand.hand.events
+        if getattr(e, "seat", None) == absent_seat and getattr(e, "action", None) == "fold"
+    ]
+    assert len(folds) == 1
+    result = hand.hand.result
+    assert result is not None and all(absent_seat not in p.eligible for p in result.pots)
+    assert room.seats.seat_of(absent) is None
     ahiko.check()

@@ -54,20 +54,21 @@ class HeldThinker:
 
 
 def _table_with_a_thinking_bot(thinker: HeldThinker) -> Table:
-    """A person ("ana", seat 0) against one bot; the bot is to act first pre-flop."""
+    """A person ("ana", the host, seat 0: R-RM-03 D) against one bot; the bot is to act
+    first pre-flop."""
     t = Table(holdem_config(seats=2))
     t.room = Room(
         "t-1",
         t.room.config,
         clock=t.clock,
-        host_id="host",
+        host_id="ana",
         rng=Random(7),
         think=thinker,
         deliver=t.subscribers.deliver,
     )
     t.join("ana", 0)
-    t.ok(c.AddBot("host", "random", seat=1))
-    t.ok(c.Start("host"))
+    t.ok(c.AddBot("ana", "random", seat=1))
+    t.ok(c.Start("ana"))
     t.to_deal()
     while t.room.hand is not None and t.to_act_pid == "ana":
         t.passive()
@@ -107,8 +108,8 @@ def test_R_AI_01_an_answer_for_an_older_turn_is_dropped() -> None:
     thinker = HeldThinker()
     t = _table_with_a_thinking_bot(thinker)
     seat = _bot_seat(t)
-    t.ok(c.Pause("host"))
-    t.ok(c.Resume("host"))  # the turn is armed again: the bot is asked anew
+    t.ok(c.Pause("ana"))
+    t.ok(c.Resume("ana"))  # the turn is armed again: the bot is asked anew
     assert len(thinker.asked) == 2
     assert thinker.requests[0].cancelled  # dropped before any thread took it up
     mark = _log_length(t)
@@ -149,7 +150,7 @@ def test_R_TM_01_a_bot_thinking_too_long_is_answered_for_and_its_late_answer_dro
 def test_R_AI_01_a_late_answer_after_the_room_closed_changes_nothing() -> None:
     thinker = HeldThinker()
     t = _table_with_a_thinking_bot(thinker)
-    t.ok(c.Close("host"))
+    t.ok(c.Close("ana"))
     thinker.answer(0)
     assert t.room.hand is None or t.room.hand.is_over
     assert t.room.chips_in == t.room.chips_out + sum(o.stack for _, o in t.room.seats.items())
@@ -185,7 +186,7 @@ def test_bots_answer_inline_on_the_manual_clock_and_on_threads_on_the_real_one()
 def test_R_AI_01_bots_on_threads_play_whole_hands_on_the_real_clock() -> None:
     async def play() -> tuple[int, set[str]]:
         registry = RoomRegistry(clock=AsyncioClock(speed=200))
-        actor = registry.create(holdem_config(seats=4, action_deadline_s=5), host_id="host")
+        actor = registry.create(holdem_config(seats=4, action_deadline_s=5), host_id="ana")
         threads: set[str] = set()
         room = actor.room
         ana = Recorder("ana")
@@ -193,7 +194,7 @@ def test_R_AI_01_bots_on_threads_play_whole_hands_on_the_real_clock() -> None:
         assert (await actor.ask(c.Connect(ana.connection_id, "ana"))).ok
         assert (await actor.ask(c.Sit("ana", "Ana", 0))).ok  # answered for by the clock
         for level in ("hard", "normal", "easy"):
-            bot_reply = await actor.ask(c.AddBot("host", level))
+            bot_reply = await actor.ask(c.AddBot("ana", level))
             assert bot_reply.ok, bot_reply
         for bot in room.bots.values():
             decide = bot.decide
@@ -203,7 +204,7 @@ def test_R_AI_01_bots_on_threads_play_whole_hands_on_the_real_clock() -> None:
                 return decide(view, rng)  # type: ignore[operator]
 
             bot.decide = spy  # type: ignore[method-assign]
-        assert (await actor.ask(c.Start("host"))).ok
+        assert (await actor.ask(c.Start("ana"))).ok
         for _ in range(600):
             await asyncio.sleep(0.01)
             if room.hands_dealt >= 3 and room.hand is None:

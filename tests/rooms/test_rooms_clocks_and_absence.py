@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rooms_helpers import Table, holdem_config
+from rooms_helpers import Table, draw_config, holdem_config
 
 from ahiko.poker.actions import Action
 from ahiko.rooms import commands as c
@@ -102,3 +102,101 @@ def test_R_TM_06_an_expiring_room_deals_the_remaining_cards_and_resolves_the_pot
     assert hand.is_over and len(hand.view(None)["board"]) == 5  # type: ignore[index]
     assert t.room.status is RoomStatus.CLOSED
     assert sum(t.room.closed_stacks.values()) == 3000
+
+
+def absentee_forfeits(t: Table, absent: str) -> None:
+    """``absent`` disconnects at once and stays away past the absence deadline while the
+    others check along; at its next betting turn it folds though it could check (R-TM-04)."""
+    hand = t.room.hand
+    assert hand is not None
+    seat = hand.seat_of(absent)
+    t.disconnect(absent)
+    t.advance(120)  # the withdrawal begins (R-TM-03): the seat is still in the hand
+    assert t.room.seats.get(seat).leave_after_hand  # type: ignore[arg-type, union-attr]
+    while t.room.hand is hand and hand.to_act is not None:
+        if hand.to_act == seat:
+            t.advance(0)  # its answer is queued; nothing else to do
+            assert hand.to_act != seat, "the absentee's turn was not answered at once"
+            continue
+        t.passive()
+    assert hand.is_over
+    view_seat = hand.view(None)["seats"][hand.dealt_seats.index(seat)]  # type: ignore[index]
+    assert view_seat["status"] == "folded"
+    result = hand.hand.result
+    assert result is not None
+    assert all(seat not in pot.eligible and seat not in pot.winners for pot in result.pots)
+    assert t.room.seats.seat_of(absent) is None  # left at the end of the hand
+    t.assert_chips_conserved()
+
+
+def test_R_TM_04_an_absentee_still_contesting_folds_after_the_absence_deadline() -> None:
+    """Hold'em, no deadline: caio (the big blind, never facing a bet) is withdrawn at 120 s;
+    at his turn he folds where he could check, so he cannot reach the showdown and win."""
+    t = three_handed()
+    assert t.room.hand is not None and t.room.hand.hand.big_blind_seat == 2  # type: ignore[attr-defined]
+    absentee_forfeits(t, "caio")
+
+
+def test_R_TM_04_an_absentee_folds_in_five_card_draw_too() -> None:
+    t = Table(draw_config())
+    t.join("host", 0)
+    t.join("bia", 1)
+    t.join("caio", 2)
+    t.ok(c.Start("host"))
+    t.to_deal()
+    absentee_forfeits(t, "bia")
+
+
+def test_R_TM_06_D_an_expiring_room_returns_an_unanswered_raise_and_calls_for_nobody() -> None:
+    """The room's time runs out while the host's raise to 600 is pending: the betting stops
+    where it stands. Nobody calls it on behalf of the players who never answered: the 590
+    nobody matched goes back, bia and caio stay in with their blinds, the board is dealt and
+    the pots formed (15 three-way, 10 host-caio) are resolved before the balances return."""
+    t = three_handed(limit_minutes=0.5)
+    hand = t.room.hand
+    assert hand is not None and hand.to_act == 0  # the host, on the button
+    t.act(Action.raise_to(600))
+    t.advance(30)
+    engine = hand.hand
+    assert engine.is_over and len(engine.board) == 5
+    kinds = [e.kind for e in engine.events]
+    stop = kinds.index("betting_stopped")
+    assert [e for e in engine.events[stop:] if e.kind == "action"] == []  # nobody called
+    returned = [e for e in engine.events if e.kind == "bet_returned"]
+    assert [(e.seat, e.amount) for e in returned] == [(0, 590)]  # type: ignore[attr-defined]
+    result = engine.result
+    assert result is not None
+    assert [(p.amount, set(p.eligible)) for p in result.pots] == [(15, {0, 1, 2}), (10, {0, 2})]
+    assert t.room.status is RoomStatus.CLOSED
+    assert sum(t.room.closed_stacks.values()) == 3000
+    again = type(engine).from_events(engine.events)  # the archive replays it
+    assert again.events == engine.events
+
+
+def test_R_TM_06_D_an_empty_room_expiring_mid_hand_settles_the_pots_it_formed() -> None:
+    """R-RM-09: everyone disconnects mid-hand; two minutes later the room expires like a
+    time limit: the bets matched stay in the pots and are resolved, the unmatched go back."""
+    t = three_handed()
+    hand = t.room.hand
+    assert hand is not None
+    t.act(Action.raise_to(100))
+    t.act(Action.call())  # bia calls 100
+    for pid in ("host", "bia", "caio"):
+        t.disconnect(pid)
+    t.advance(120)
+    engine = hand.hand
+    assert engine.is_over and t.room.status is RoomStatus.CLOSED
+    result = engine.result
+    assert result is not None and sum(p.amount for p in result.pots) == 210  # 100+100+10
+    # caio never answered: he stays in with his big blind, for the pot it covers only
+    assert [(p.amount, set(p.eligible)) for p in result.pots] == [(30, {0, 1, 2}), (180, {0, 1})]
+    assert sum(engine.stacks.values()) == 3000
+    t.assert_chips_conserved()
+
+
+def test_R_RM_08_the_hosts_close_mid_hand_still_returns_the_bets() -> None:
+    t = three_handed()
+    t.act(Action.raise_to(100))
+    t.act(Action.call())
+    t.ok(c.Close("host"))
+    assert t.room.closed_stacks == {"host": 1000, "bia": 1000, "caio": 1000}

@@ -82,19 +82,19 @@ def test_R_RM_07_a_pause_freezes_the_timers_of_play_and_not_the_absence_clock() 
 
 
 def test_R_RM_07_a_paused_room_keeps_the_seat_to_act_its_time() -> None:
-    t = Table(holdem_config(action_deadline_s=20))
+    t = Table(holdem_config(action_deadline_s=20), host="ana")
     t.join("ana", 0)
     t.join("bia", 1)
-    t.ok(c.Start("host"))
+    t.ok(c.Start("ana"))  # the host seated (R-RM-03 D)
     t.to_deal()
     t.advance(6)
-    t.ok(c.Pause("host"))
+    t.ok(c.Pause("ana"))
     t.advance(600)
     assert t.room.hand is not None and t.room.deadline() == {
         "seat": t.room.hand.to_act,
         "seconds_left": 14.0,
     }
-    t.ok(c.Resume("host"))
+    t.ok(c.Resume("ana"))
     assert t.room.timer_left(TimerName.DEADLINE) == 14.0
 
 

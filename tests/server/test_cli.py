@@ -16,6 +16,7 @@ from sqlalchemy import update
 from ahiko.cli import main
 from ahiko.store.accounts import insert_user
 from ahiko.store.engine import make_engine
+from ahiko.store.migrate import head_revision
 from ahiko.store.schema import ledger_accounts
 from ahiko.wallet import Wallet
 from ahiko.wallet.operations import open_wallet
@@ -127,3 +128,31 @@ def test_serve_answers_health_after_migrate(tmp_path):
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=10)
+
+
+def test_serve_on_a_never_migrated_database_refuses_in_one_line_naming_admin_migrate(tmp_path):
+    """Starting the server on a database that was never migrated: one line that names
+    `ahiko admin migrate`, exit status 2, no traceback; after the migration it serves."""
+    env = {**os.environ, "AHIKO_DATA_DIR": str(tmp_path / "fresh")}
+    env.pop("AHIKO_DATABASE_URL", None)
+    ran = subprocess.run(
+        [sys.executable, "-m", "ahiko.cli", "serve", "--port", str(_free_port())],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ran.returncode == 2, ran
+    lines = [line for line in ran.stderr.splitlines() if not line.startswith("warning:")]
+    assert lines == [
+        "error: the database was never migrated, this version needs "
+        f"{head_revision()}: run `ahiko admin migrate` first"
+    ]
+    assert "Traceback" not in ran.stderr and ran.stdout == ""
+
+
+def test_serve_refuses_a_database_it_cannot_open_in_one_line(tmp_path, capsys):
+    url = f"sqlite:///{tmp_path}"  # a folder, not a database file
+    assert main(["serve", "--database-url", url]) == 2
+    err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
+    assert len(err) == 1 and "cannot open the database" in err[0]

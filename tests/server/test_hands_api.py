@@ -239,6 +239,10 @@ class Visibility:
 
 def _visibility(hand: ArchivedHand, seat: int) -> Visibility:
     deck = [format_card(c) for c in hand.deal["deck"]]
+    folded = any(
+        e["kind"] == "action" and e["seat"] == seat and e["action"] == "fold" for e in hand.events
+    )
+    blind = hand.variant == "draw" and folded  # R-DR-07 D: no shown hand for a folded player
     dealt: dict[int, set[str]] = {}
     allowed: set[str] = set()
     positions: set[int] = set()
@@ -260,7 +264,7 @@ def _visibility(hand: ArchivedHand, seat: int) -> Visibility:
             if event["seat"] == seat:
                 allowed.update(new)
                 positions.update(event["positions"])
-        elif kind == "cards_shown":
+        elif kind == "cards_shown" and (not blind or event["seat"] == seat):
             shown = [_text(c) for c in event["cards"]]
             allowed.update(shown)
             positions.update(deck.index(c) for c in shown)
@@ -454,10 +458,12 @@ def test_R_DR_07_a_folded_draw_player_replays_no_showdown_cards(viewer):
     )
     assert {format_card(c) for c in mine} <= cards
     others = set().union(*(c for s, c in dealt.items() if s != viewer))
-    if viewer == 0:  # folded: sees neither the shown hands nor who won with what
+    if viewer == 0:  # folded: sees neither the shown hands nor what exactly they made
         assert not cards & others
         awards = [e for e in replay["events"] if e["kind"] == "pot_awarded"]
-        assert awards and all(set(a["hands"]) <= {"0"} for a in awards)
+        assert awards and all(  # R-DR-07 D: each shown hand's category, not its ranks
+            h["ranks"] == [] for a in awards for s, h in a["hands"].items() if s != "0"
+        )
     else:
         assert cards & others == shown & others
         own_draw = next(e for e in replay["events"] if e["kind"] == "discarded" and e["seat"] == 1)
@@ -490,7 +496,10 @@ def test_R_FD_03_proof_files_open_exactly_what_the_release_policy_allows(session
             public_key=bytes.fromhex(public_key),
         )
         assert result.ok and result.exit_code == 0, result.summary
-    assert {"hole", "board", "draw"} <= roles
+    # bia draws in the draw room, so she holds her own draw openings; ana, the folder there,
+    # stands pat and no longer receives the shown draws of a showdown she folded out of
+    # (R-DR-07 D), so for her only hole and board are certain.
+    assert ({"hole", "board", "draw"} if username == "bia" else {"hole", "board"}) <= roles
 
 
 def test_R_FD_03_downloaded_proofs_pass_both_command_line_verifiers(session):

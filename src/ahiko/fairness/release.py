@@ -2,7 +2,9 @@
 
 - own hole cards and own draw replacements: only that seat, once dealt;
 - board cards: everyone, once dealt;
-- a seat's cards: everyone, only once shown (at showdown or voluntarily);
+- a seat's cards: everyone, only once shown (at showdown or voluntarily) — except a viewer
+  who may not see shown cards (``Viewer.sees_shown`` False: in five-card draw a folded
+  player or a spectator, R-DR-07 D, as ``ahiko.poker.view.sees_shown_cards`` decides);
 - mucked or folded hands and undealt positions: nobody, ever.
 
 The room keeps a :class:`DealState` (what has been dealt to whom, what has been shown) and
@@ -23,6 +25,7 @@ class Viewer:
     """A connection's point of view: a seated player, or a spectator (``seat=None``)."""
 
     seat: int | None = None
+    sees_shown: bool = True  # False: other seats' shown cards stay closed (R-DR-07 D)
 
 
 @dataclass(frozen=True)
@@ -91,7 +94,11 @@ def may_see(viewer: Viewer, slot: CardSlot, state: DealState) -> bool:
 
 
 def _visible_if_dealt(viewer: Viewer, slot: CardSlot, state: DealState) -> bool:
-    return slot.seat is None or slot.seat == viewer.seat or slot.position in state.shown
+    return (
+        slot.seat is None
+        or slot.seat == viewer.seat
+        or (viewer.sees_shown and slot.position in state.shown)
+    )
 
 
 def released_role(viewer: Viewer, slot: CardSlot) -> str:

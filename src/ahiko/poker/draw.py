@@ -145,11 +145,12 @@ class DrawHand(BaseHand[DrawConfig]):
     def _advance(self) -> None:
         if self._close_round() == 1:
             self._finish_uncontested()
-        elif self.street == "predraw":
+        elif self.street == "predraw" and not self.halted:
             self.street = "draw"
             self.log.append(StreetDealt("draw", (), ()))
             self.draw_queue = self._live()
         else:
+            self.draw_queue = []  # R-TM-06 D: a draw in progress stops too
             self._showdown()
 
     def _showdown_cards(self, i: int) -> list[Card]:

@@ -23,6 +23,8 @@ Kinds, in the order a hand emits them:
   the showdown (R-HE-12); mucked cards stay private.
 - ``pot_awarded`` (index 0 = main pot, amount, eligible, winners, shares {seat: chips},
   hands {seat: {"category", "ranks"}} for the hands shown: the value, never words).
+- ``betting_stopped`` (reason): the room expired mid-hand (R-TM-06 D): no more betting;
+  what follows is the uncalled bet returned, the rest of the board, the showdown.
 - ``hand_ended`` (stacks {seat: chips}); a voluntary ``cards_shown`` may still follow it.
 
 ``public_event_dict`` is the form anyone may see: private cards removed.
@@ -152,6 +154,16 @@ class HandEnded:
     stacks: dict[int, int]
 
 
+@fast_init
+@dataclass(frozen=True, slots=True)
+class BettingStopped:
+    """R-TM-06 D: the room expired during the hand: the betting round stops where it
+    stands, unmatched bets go back, the remaining cards are dealt and the pots resolved."""
+
+    kind: ClassVar[str] = "betting_stopped"
+    reason: str
+
+
 Event = (
     HandStarted
     | AntePosted
@@ -165,6 +177,7 @@ Event = (
     | Mucked
     | PotAwarded
     | HandEnded
+    | BettingStopped
 )
 
 EVENT_TYPES: dict[str, type[Any]] = {
@@ -182,6 +195,7 @@ EVENT_TYPES: dict[str, type[Any]] = {
         Mucked,
         PotAwarded,
         HandEnded,
+        BettingStopped,
     )
 }
 _INT_KEYED = frozenset({"shares", "hands", "stacks"})

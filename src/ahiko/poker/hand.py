@@ -21,6 +21,7 @@ from .events import (
     ActionTaken,
     AntePosted,
     BetReturned,
+    BettingStopped,
     CardsShown,
     Discarded,
     Event,
@@ -36,6 +37,7 @@ from .ranking import hand_strength, strength_ranks
 from .result import HandResult, PotResult
 
 ConfigT = TypeVar("ConfigT")
+_FORFEIT = Action.fold()
 
 
 class BaseHand(Generic[ConfigT]):
@@ -96,6 +98,7 @@ class BaseHand(Generic[ConfigT]):
         self.street = ""
         self.round: BettingRound | None = None
         self.result: HandResult | None = None
+        self.halted = False  # R-TM-06 D: betting stopped; the hand runs out to the pots
         self.log: list[Event] = []
         self._seats_given = seats
         self._stacks_given = stacks
@@ -182,6 +185,44 @@ class BaseHand(Generic[ConfigT]):
         self._act(i, action)
         return self.log[mark:]
 
+    def forfeit(self, seat: int) -> list[Event]:
+        """R-TM-04: the seat to act abandons the hand (a withdrawn absentee): it folds even
+        with nothing to call, where a plain fold is refused. Logged as a fold; replays and
+        imports read a fold that could have been a check as a forfeit. Not in the draw phase
+        (a seat there draws; it forfeits at its next betting turn)."""
+        self._check_seat(seat)
+        i = self._turn_index(seat)
+        if self._legal(i).is_draw_phase:
+            raise IllegalAction(self.rules.actions, "it is the draw: discard, then forfeit")
+        mark = len(self.log)
+        self._apply(i, _FORFEIT)
+        return self.log[mark:]
+
+    def stop_betting(self, reason: str = "room_expired") -> list[Event]:
+        """R-TM-06 D: the room expired. The betting round in progress stops where it
+        stands: an amount nobody matched goes back (R-PT-03), players who had not answered
+        stay in with what they had put in, the remaining cards are dealt without betting and
+        the pots formed are resolved. Nothing happens to a hand already over."""
+        if self.result is not None or self.halted:
+            return []
+        mark = len(self.log)
+        self.halted = True
+        self.log.append(BettingStopped(reason))
+        if self.round is not None:
+            self.round.queue = []
+            self.round._legal_cache = None
+        self._advance()
+        return self.log[mark:]
+
+    def fold_or_forfeit(self, seat: int) -> list[Event]:
+        """A logged fold, replayed: a fold, or a forfeit where the seat could have checked."""
+        self._check_seat(seat)
+        i = self._turn_index(seat)
+        legal = self._legal(i)
+        if legal.can_check and not legal.is_draw_phase:
+            return self.forfeit(seat)
+        return self.act(seat, _FORFEIT)
+
     @property
     def stacks(self) -> dict[int, int]:
         return {s: self.chips[i] for i, s in enumerate(self.order)}
@@ -221,9 +262,14 @@ class BaseHand(Generic[ConfigT]):
         hand = cls._from_started(started, _deck_from_events(events) if deck is None else deck)
         for event in events[len(hand.log) :]:
             if isinstance(event, ActionTaken) and hand.to_act is not None:
-                hand.act(event.seat, Action(ActionKind(event.action), event.amount))
+                if event.action == "fold":
+                    hand.fold_or_forfeit(event.seat)
+                else:
+                    hand.act(event.seat, Action(ActionKind(event.action), event.amount))
             elif isinstance(event, Discarded) and hand.to_act is not None:
                 hand.act(event.seat, Action.discard(event.cards))
+            elif isinstance(event, BettingStopped):
+                hand.stop_betting(event.reason)
             elif isinstance(event, CardsShown) and event.reason == "voluntary":
                 hand.show(event.seat)
         if hand.log != list(events):
@@ -278,6 +324,12 @@ class BaseHand(Generic[ConfigT]):
         betting = self.round
         assert betting is not None
         betting.check_action(i, action)
+        self._apply(i, action)
+
+    def _apply(self, i: int, action: Action) -> None:
+        """Apply a betting action already checked (or a forfeit) and move the hand on."""
+        betting = self.round
+        assert betting is not None
         event = betting.apply(i, action)
         self.total[i] += event.added
         self.log.append(event)

@@ -131,7 +131,9 @@ class HoldemHand(BaseHand[HoldemConfig]):
             self._deal_street(name, board[_STREET_BOARD[name]])
             betting = self._new_round(self.config.big_blind, False, None)
             betting.begin(0)
-            if not betting.is_done():
+            if self.halted:
+                betting.queue = []  # R-TM-06 D: the rest of the board, without betting
+            elif not betting.is_done():
                 return
 
     def _showdown_cards(self, i: int) -> list[Card]:

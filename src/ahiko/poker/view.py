@@ -19,7 +19,8 @@
 
 Who sees which cards: a seat always sees its own; anyone sees cards shown at showdown or
 voluntarily; mucked cards stay private. In five-card draw a folded player sees no opponent's
-cards at all, shown ones included (R-DR-07). ``pots`` are the chips already gathered from
+cards at all, shown ones included, and neither does a spectator (R-DR-07 D): they get each
+shown hand's category instead of its name. ``pots`` are the chips already gathered from
 finished betting rounds (or the awarded pots once the hand is over); current bets are in
 each seat's ``bet``. During five-card draw's draw every bet is gathered and a seat that has
 drawn shows ``last_action`` {"kind": "discard", "amount": cards drawn}.
@@ -143,8 +144,17 @@ def _index_of(hand: AnyHand, viewer: int | None) -> int | None:
     return me
 
 
+def sees_shown_cards(hand: AnyHand, viewer: int | None) -> bool:
+    """Whether ``viewer`` (a seat, or None for a spectator) may see the cards other seats
+    show. Hold'em: everyone. Five-card draw (R-DR-07 D): only the players who reached the
+    showdown; a folded player and a spectator learn the winners, the pots and each shown
+    hand's category, never its cards. The one rule for frames, snapshots, histories, the
+    replayer and the fair deal's openings and proofs (``ahiko.fairness.release.Viewer``)."""
+    return not _blind_to_others(hand, _index_of(hand, viewer))
+
+
 def _blind_to_others(hand: AnyHand, me: int | None) -> bool:
-    return hand.variant == "draw" and me is not None and hand.folded[me]
+    return hand.variant == "draw" and (me is None or hand.folded[me])
 
 
 def _pots(hand: AnyHand, round_bets: list[int]) -> list[dict[str, Any]]:
@@ -161,9 +171,12 @@ def _pots(hand: AnyHand, round_bets: list[int]) -> list[dict[str, Any]]:
 
 def _public(event: Any, blind_to_others: bool, my_seat: int | None) -> dict[str, Any]:
     out = public_event_dict(event)
-    if blind_to_others:  # R-DR-07: neither the cards nor what they made
+    if blind_to_others:  # R-DR-07 D: not the cards, only each shown hand's category
         if isinstance(event, CardsShown) and event.seat != my_seat:
             out["cards"] = None
         elif isinstance(event, PotAwarded):
-            out["hands"] = {k: v for k, v in out["hands"].items() if k == str(my_seat)}
+            out["hands"] = {  # others' hands: the category, not the ranks that decide it
+                k: v if k == str(my_seat) else {"category": v["category"], "ranks": []}
+                for k, v in out["hands"].items()
+            }
     return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ahiko.poker.config import DrawConfig, HoldemConfig
+from ahiko.poker.config import DRAW_DEFAULT_RAISE_CAP, DrawConfig, HoldemConfig
 
 TOURNAMENT_SMALL_BLIND = 25  # R-TN-03
 TOURNAMENT_BIG_BLIND = 50  # R-TN-03
@@ -26,12 +26,15 @@ class BlindIncrease(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Stakes:
     """Base stakes of a room. Hold'em uses the blinds (and an optional ante); five-card
-    draw uses the ante and the small bet (big bet = twice it, R-DR-03)."""
+    draw uses the ante, the small bet, the big bet (0: twice the small bet, R-DR-03) and the
+    cap on bets and raises per round (R-DR-04), all set by the host (R-DR-04 D)."""
 
     small_blind: int = 0
     big_blind: int = 0
     ante: int = 0
     small_bet: int = 0
+    big_bet: int = 0  # draw: 0 means twice the small bet (R-DR-03)
+    raise_cap: int = DRAW_DEFAULT_RAISE_CAP  # draw: a bet and three raises (R-DR-04)
 
     def doubled(self, times: int) -> Stakes:
         factor = 1 << times
@@ -40,21 +43,32 @@ class Stakes:
             self.big_blind * factor,
             self.ante * factor,
             self.small_bet * factor,
+            self.big_bet * factor,
+            self.raise_cap,
         )
 
     def holdem_config(self) -> HoldemConfig:
         return HoldemConfig(small_blind=self.small_blind, big_blind=self.big_blind, ante=self.ante)
 
     def draw_config(self) -> DrawConfig:
-        return DrawConfig(ante=self.ante, small_bet=self.small_bet)
+        return DrawConfig(
+            ante=self.ante,
+            small_bet=self.small_bet,
+            big_bet=self.big_bet,
+            raise_cap=self.raise_cap,
+        )
 
     def as_dict(self) -> dict[str, int]:
-        return {
+        stakes = {
             "small_blind": self.small_blind,
             "big_blind": self.big_blind,
             "ante": self.ante,
             "small_bet": self.small_bet,
         }
+        if self.small_bet:  # draw stakes: the big bet and the cap too
+            stakes["big_bet"] = self.big_bet or 2 * self.small_bet
+            stakes["raise_cap"] = self.raise_cap
+        return stakes
 
 
 @dataclass(frozen=True, slots=True)

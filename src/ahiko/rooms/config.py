@@ -7,9 +7,10 @@ from enum import StrEnum
 
 from ahiko.poker.config import DRAW_MAX_PLAYERS, HOLDEM_MAX_PLAYERS
 from ahiko.rooms.blinds import BlindSchedule, Stakes
-from ahiko.rooms.timing import Timing
+from ahiko.rooms.timing import TOURNAMENT_ACTION_DEADLINE_S, Timing
 
 DEFAULT_SEATS = 8  # R-RM-01 / R-HE-01 (D)
+DRAW_DEFAULT_HANDS = 100  # R-DR-09 D: a draw match is 100 hands unless the host says otherwise
 TOURNAMENT_STARTING_CHIPS = 1000  # R-TN-02
 
 
@@ -56,6 +57,11 @@ class RoomConfig:
             raise RoomConfigError("hold'em needs blinds with 0 < small <= big")
         if self.variant is Variant.DRAW and (base.small_bet < 1 or base.ante < 0):
             raise RoomConfigError("draw needs a positive small bet and an ante >= 0")
+        if self.variant is Variant.DRAW and (base.big_bet < 0 or base.raise_cap < 1):
+            raise RoomConfigError("draw needs a positive big bet and a raise cap of at least 1")
+        if self.kind is RoomKind.TOURNAMENT and self.action_deadline_s is None:
+            # R-TN-06 D: a tournament always has an action deadline; the host may change it
+            object.__setattr__(self, "action_deadline_s", TOURNAMENT_ACTION_DEADLINE_S)
         if self.action_deadline_s is not None and self.action_deadline_s <= 0:
             raise RoomConfigError("an action deadline must be positive (or none)")
         if self.limit_hands is not None and self.limit_hands < 1:

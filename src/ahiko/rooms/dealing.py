@@ -217,7 +217,7 @@ class Dealer:
             room.player_left(occupant)
         room.emit_room()
         if room.turns.expiring:
-            room.close("limit")
+            room.close(room.expiry_reason)
             return
         if room.tournament_over():
             return

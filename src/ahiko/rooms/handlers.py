@@ -106,9 +106,12 @@ def new_entry(room: Room, cmd: c.NewEntry) -> Reply:
 
 
 def start(room: Room, cmd: c.Start) -> Reply:
-    """R-RM-03: two participants with chips, at least one of them a person."""
+    """R-RM-03: two participants with chips, at least one of them a person; the host
+    seated among them (R-RM-03 D)."""
     _host(room, cmd.player_id)
     require(room.status, c.Start)
+    if room.seats.seat_of(cmd.player_id) is None:
+        raise Refusal("host_not_seated", "take a seat at the table to start the game", "R-RM-03")
     if not room.participants_ready():
         raise Refusal(
             "not_ready",

@@ -44,7 +44,7 @@ def leave(room: Room, player_id: str, reason: str = "left") -> Reply:
     room.kind.on_leave(room, occupant, in_hand)  # a tournament eliminates (R-TN-05)
     if in_hand:
         occupant.leave_after_hand = True
-        room.auto_act_for(seat)
+        room.auto_act_for(seat, forfeit=reason == "absent")  # R-TM-04: the absentee folds
     else:
         room.seats.remove(seat)
         room.player_left(occupant)

@@ -79,7 +79,7 @@ class Presence:
             room.set_timer(
                 TimerName.EMPTY_CLOSE,
                 room.config.timing.empty_room_close_s,
-                lambda: room.close("empty"),
+                lambda: room.expire("empty"),
             )
 
     def mark_absent(self, player_id: str) -> None:

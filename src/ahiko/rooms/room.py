@@ -100,6 +100,7 @@ class Room:
         self.bots: dict[str, Bot] = {}
         self._running_since: float | None = None
         self._running_total = 0.0
+        self.expiry_reason = "limit"
         self._bot_count = 0
         self._pending: deque[Callable[[], None]] = deque()
         self._busy = False
@@ -265,8 +266,8 @@ class Room:
     def is_auto_acting(self, seat: int) -> bool:
         return self.turns.is_auto_acting(seat)
 
-    def auto_act_for(self, seat: int) -> None:
-        self.turns.auto_act_for(seat)
+    def auto_act_for(self, seat: int, *, forfeit: bool = False) -> None:
+        self.turns.auto_act_for(seat, forfeit=forfeit)
 
     # --- running, limits, closing -------------------------------------------------------------
     def start_running(self) -> None:
@@ -288,17 +289,24 @@ class Room:
             minutes is not None and self.running_seconds >= minutes * 60
         )
 
-    def _expire(self) -> None:
-        """R-RM-18 / R-TM-06: out of time. A hand in play is run out and settled first."""
+    def _expire(self, reason: str = "limit") -> None:
+        """R-RM-18 / R-TM-06 (D): the room expires (its time limit, or an empty recreational
+        room's two minutes, R-RM-09). A hand in play stops betting where it stands and is
+        run out and settled (``stop_betting``) before the balances return."""
         if not self.is_open:
             return
         hand = self.hand
-        if hand is not None and hand.phase is Phase.DEALT:
+        if hand is not None and hand.phase is Phase.DEALT and not hand.is_over:
             self.turns.expiring = True
-            self.turns.arm()
+            self.expiry_reason = reason
+            before = hand.deal_state
+            self.after_events(hand, hand.stop_betting(), before)
             return
         self.cancel_committed_hand("room time limit reached")
-        self.close("limit")
+        self.close(reason)
+
+    def expire(self, reason: str) -> None:
+        self._expire(reason)
 
     def tournament_over(self) -> bool:
         return self.kind.game_over(self)

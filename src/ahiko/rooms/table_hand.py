@@ -29,6 +29,7 @@ from ahiko.poker.events import Event, PotAwarded, event_to_dict
 from ahiko.poker.hand import AnyHand
 from ahiko.poker.holdem import HoldemHand
 from ahiko.poker.layout import DRAW_LAYOUT, HOLDEM_LAYOUT
+from ahiko.poker.view import sees_shown_cards
 from ahiko.poker.view import view as engine_view
 from ahiko.rooms.blinds import Stakes
 from ahiko.rooms.config import Variant
@@ -141,6 +142,16 @@ class TableHand:
         self.track(events)
         return events
 
+    def forfeit(self, seat: int) -> list[Event]:
+        events = list(self.hand.forfeit(seat))
+        self.track(events)
+        return events
+
+    def stop_betting(self) -> list[Event]:
+        events = list(self.hand.stop_betting())
+        self.track(events)
+        return events
+
     def show(self, seat: int) -> list[Event]:
         events = list(self.hand.show(seat))
         self.track(events)
@@ -188,15 +199,23 @@ class TableHand:
             return None
         return engine_view(self.engine, seat)
 
+    def release_viewer(self, seat: int | None) -> Viewer:
+        """The fair deal's viewer for ``seat``: the engine decides whether it may see the
+        cards others show (R-DR-07 D)."""
+        engine = self.engine
+        return Viewer(seat, engine is None or sees_shown_cards(engine, seat))
+
     def openings(self, seat: int | None, state: DealState | None = None) -> list[dict[str, Any]]:
         return [
             o.to_json()
-            for o in release_openings(self.committer, Viewer(seat), state or self.deal_state)
+            for o in release_openings(
+                self.committer, self.release_viewer(seat), state or self.deal_state
+            )
         ]
 
     def new_openings(self, seat: int | None, before: DealState) -> list[dict[str, Any]]:
         """Openings this viewer may hold now and could not hold at ``before``."""
-        viewer = Viewer(seat)
+        viewer = self.release_viewer(seat)
         had = {slot.position for slot in visible_slots(viewer, before)}
         fresh = sorted(
             (slot for slot in visible_slots(viewer, self.deal_state) if slot.position not in had),

@@ -15,6 +15,7 @@ DISCONNECTED_ACTION_S = 30.0  # R-TM-02: a disconnected player's time in rooms w
 ABSENCE_WITHDRAWAL_S = 120.0  # R-TM-03: after two minutes disconnected the withdrawal starts
 EMPTY_ROOM_CLOSE_S = 120.0  # R-RM-09: an empty recreational room pauses up to two minutes
 AHIKO_ACTION_DEADLINE_S = 20.0  # R-RM-11 (D): seconds per decision in Ahiko rooms
+TOURNAMENT_ACTION_DEADLINE_S = 20.0  # R-TN-06 (D): a tournament's default; never removed
 # Not a rule: a bot on a live server waits like a person would before it answers, so the
 # table can follow each action (and the pre-action boxes have a turn to act on). The pause is
 # BOT_DELAY_S plus up to BOT_DELAY_JITTER_S more, drawn from the room's rng.

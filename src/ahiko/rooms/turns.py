@@ -30,10 +30,12 @@ class Turns:
         self._turn = 0  # bumped at every turn: a late answer for an older one is dropped
         self._thinking: Request | None = None  # the bot request of the current turn
         self._auto_act: set[int] = set()  # seats that act by the timeout rule at once
+        self._forfeiting: set[int] = set()  # withdrawn absentees: they fold (R-TM-04)
         self.expiring = False  # R-TM-06: out of time; the current hand is run out
 
     def new_hand(self) -> None:
         self._auto_act.clear()
+        self._forfeiting.clear()
 
     def arm(self) -> None:
         """Start the clock of the seat to act, or let its bot or the timeout rule answer."""
@@ -87,18 +89,24 @@ class Turns:
         return {"seat": hand.to_act, "seconds_left": round(left, 3)}
 
     def auto_answer(self, hand: TableHand, seat: int) -> None:
-        """R-TM-01 / R-TN-06: check when nothing is pending, else fold; a room out of time
-        (R-TM-06) checks or calls so the board runs out to a showdown."""
+        """R-TM-01 / R-TN-06: check when nothing is pending, else fold; a withdrawn absentee
+        folds (R-TM-04)."""
         room = self._room
         if room.hand is not hand or hand.to_act != seat or room.status is not RoomStatus.RUNNING:
             return
         legal = hand.legal()
         if legal.is_draw_phase:
             action = Action.discard(())
+        elif seat in self._forfeiting:  # R-TM-04: the absentee still contesting folds
+            room.auto_action = {"seat": seat, "action": "fold", "reason": "away"}
+            before = hand.deal_state
+            try:
+                room.after_events(hand, hand.forfeit(seat), before)
+            finally:
+                room.auto_action = None
+            return
         elif legal.can_check:
             action = Action.check()
-        elif self.expiring and legal.can_call:
-            action = Action.call()
         else:
             action = Action.fold()
         if self.expiring:
@@ -165,9 +173,13 @@ class Turns:
     def is_auto_acting(self, seat: int) -> bool:
         return seat in self._auto_act
 
-    def auto_act_for(self, seat: int) -> None:
-        """From now on this seat's decisions follow the timeout rule at once (a leaver, a
-        withdrawn absentee). An all-in has no decisions left and is never cancelled (R-TM-04)."""
+    def auto_act_for(self, seat: int, *, forfeit: bool = False) -> None:
+        """From now on this seat's decisions follow the timeout rule at once (a leaver), or,
+        with ``forfeit`` (a withdrawn absentee, R-TM-04), it folds at its next betting turn
+        even where it could check. An all-in has no decisions left and is never cancelled:
+        it waits for the pots (R-TM-04)."""
+        if forfeit:
+            self._forfeiting.add(seat)
         self._auto_act.add(seat)
         room = self._room
         hand = room.hand

@@ -12,8 +12,16 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from ahiko.poker.config import DRAW_DEFAULT_RAISE_CAP, DRAW_MAX_PLAYERS
 from ahiko.rooms.blinds import BlindIncrease, BlindSchedule, Stakes
-from ahiko.rooms.config import RoomConfig, RoomConfigError, RoomKind, Variant
+from ahiko.rooms.config import (
+    DEFAULT_SEATS,
+    DRAW_DEFAULT_HANDS,
+    RoomConfig,
+    RoomConfigError,
+    RoomKind,
+    Variant,
+)
 from ahiko.rooms.timing import LIVE_TIMING
 from ahiko.server.errors import ApiError, error_responses
 from ahiko.server.limits import site_limits
@@ -24,26 +32,35 @@ from ahiko.server.services import Player, http_player, room_registry
 MAX_CHIPS = 10_000_000
 MAX_HANDS = 100_000
 MAX_MINUTES = 7 * 24 * 60
+MAX_RAISE_CAP = 100
 
 
 class CreateRoom(BaseModel):
-    """A recreational room or a tournament (R-RM-03, R-RM-04, R-RM-18, R-TN-02/03)."""
+    """A recreational room or a tournament (R-RM-03, R-RM-04, R-RM-18, R-TN-02/03/06).
+
+    Five-card draw is configured by its host (R-DR-04 D, R-DR-09 D): ``small_bet``,
+    ``big_bet`` (default twice the small bet), ``raise_cap`` (bets and raises per round,
+    default a bet and 3 raises) and ``limit_hands`` (default 100, or ``"no_limit"``).
+    ``seats`` defaults to the variant's table (8 for hold'em, 6 for draw). A tournament's
+    ``action_deadline_s`` defaults to 20 s and cannot be removed (R-TN-06 D)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)  # 150, not "150" nor 150.0
     name: Annotated[str, Field(min_length=1, max_length=60)]
     kind: Literal["recreational", "tournament"] = "recreational"
     variant: Literal["holdem", "draw"] = "holdem"
-    seats: Annotated[int, Field(ge=2, le=9)] = 8
+    seats: Annotated[int, Field(ge=2, le=9)] | None = None
     starting_chips: Annotated[int, Field(ge=1, le=MAX_CHIPS)] | None = None
     small_blind: Annotated[int, Field(ge=1, le=MAX_CHIPS)] | None = None
     big_blind: Annotated[int, Field(ge=1, le=MAX_CHIPS)] | None = None
     ante: Annotated[int, Field(ge=0, le=MAX_CHIPS)] = 0
     small_bet: Annotated[int, Field(ge=1, le=MAX_CHIPS)] | None = None
+    big_bet: Annotated[int, Field(ge=1, le=MAX_CHIPS)] | None = None
+    raise_cap: Annotated[int, Field(ge=1, le=MAX_RAISE_CAP)] | None = None
     blind_increase: Literal["never", "hands", "minutes"] | None = None
     blind_every: Annotated[int, Field(ge=1, le=MAX_HANDS)] | None = None
     action_deadline_s: Annotated[float, Field(gt=0, le=600)] | None = None
     public: bool = True
-    limit_hands: Annotated[int, Field(ge=1, le=MAX_HANDS)] | None = None
+    limit_hands: Annotated[int, Field(ge=1, le=MAX_HANDS)] | Literal["no_limit"] | None = None
     limit_minutes: Annotated[float, Field(gt=0, le=MAX_MINUTES)] | None = None
 
     def to_config(self) -> RoomConfig:
@@ -66,22 +83,37 @@ class CreateRoom(BaseModel):
                 BlindIncrease.HANDS if tournament else BlindIncrease.NEVER,
                 10 if tournament else 0,
             )
-            stakes = Stakes(ante=self.ante or 1, small_bet=self.small_bet or 10)
+            small = self.small_bet or 10
+            stakes = Stakes(
+                ante=self.ante or 1,
+                small_bet=small,
+                big_bet=self.big_bet or min(2 * small, MAX_CHIPS),  # R-DR-03
+                raise_cap=self.raise_cap or DRAW_DEFAULT_RAISE_CAP,  # R-DR-04
+            )
         increase = BlindIncrease(self.blind_increase) if self.blind_increase else default.increase
         every = self.blind_every or default.every
         return RoomConfig(
             name=self.name,
             kind=RoomKind(self.kind),
             variant=Variant(self.variant),
-            seats=self.seats,
+            seats=self.seats or (DEFAULT_SEATS if self.variant == "holdem" else DRAW_MAX_PLAYERS),
             starting_chips=self.starting_chips or 1000,
             schedule=BlindSchedule(stakes, increase, every if increase.value != "never" else 0),
             action_deadline_s=self.action_deadline_s,
             public=self.public,
-            limit_hands=self.limit_hands,
+            limit_hands=self._hands(),
             limit_minutes=self.limit_minutes,
             timing=LIVE_TIMING,  # bots pause like people before they answer
         )
+
+    def _hands(self) -> int | None:
+        """The hand limit: as given, none for ``"no_limit"``; unset, 100 for draw
+        (R-DR-09 D) and none for hold'em."""
+        if self.limit_hands == "no_limit":
+            return None
+        if self.limit_hands is None:
+            return DRAW_DEFAULT_HANDS if self.variant == "draw" else None
+        return self.limit_hands
 
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])

@@ -68,7 +68,7 @@ def _serve(args: argparse.Namespace) -> int:
     from ahiko.server.app import create_app
 
     settings = _settings(args)
-    refusal = check_interpreter()
+    refusal = check_interpreter() or _schema_refusal(settings)
     if refusal is not None:
         print(f"error: {refusal}", file=sys.stderr)
         return 2
@@ -85,6 +85,21 @@ def _serve(args: argparse.Namespace) -> int:
         ws_per_message_deflate=False,
     )
     return 0
+
+
+def _schema_refusal(settings: Settings) -> str | None:
+    """A database that is not at the newest revision: one line naming `ahiko admin
+    migrate`, never a traceback from the first request."""
+    from ahiko.store.migrate import schema_problem
+    from ahiko.store.private_files import private_folder
+
+    if settings.database_url is None:
+        private_folder(settings.data_dir)  # the SQLite file's folder, as create_app makes it
+    engine = make_engine(settings.resolved_database_url)
+    try:
+        return schema_problem(engine)
+    finally:
+        engine.dispose()
 
 
 # On an interpreter with the quadratic cookie parser, headers above this would stall the

@@ -9,6 +9,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 DEFAULT_BOT_RESERVE = 100_000  # R-BA-01: the Bot Ahiko reserve the first migration creates
@@ -37,6 +38,23 @@ def upgrade(engine: Engine, bot_reserve: int = DEFAULT_BOT_RESERVE) -> str | Non
 def current_revision(engine: Engine) -> str | None:
     with engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
+
+
+def schema_problem(engine: Engine) -> str | None:
+    """Why a server must not start on this database (one line, naming the fix), or None
+    when it is at the newest revision. ``ahiko serve`` refuses rather than migrating by
+    itself: several servers starting at once never race to upgrade the schema."""
+    try:
+        current = current_revision(engine)
+    except SQLAlchemyError as exc:
+        orig = getattr(exc, "orig", None)  # the driver's own words, without SQLAlchemy's
+        reason = str(orig if orig is not None else exc).splitlines()[0]
+        return f"cannot open the database ({reason}); check AHIKO_DATABASE_URL or --data-dir"
+    head = head_revision()
+    if current == head:
+        return None
+    state = "was never migrated" if current is None else f"is at revision {current}"
+    return f"the database {state}, this version needs {head}: run `ahiko admin migrate` first"
 
 
 def head_revision() -> str | None:

@@ -24,6 +24,7 @@ from ahiko.poker.draw import DrawHand
 from ahiko.poker.events import event_from_dict
 from ahiko.poker.hand import AnyHand
 from ahiko.poker.holdem import HoldemHand
+from ahiko.poker.view import sees_shown_cards
 from ahiko.rooms.finished.archive import ArchiveCorrupt, deal_from_record
 from ahiko.store.hand_archive import ArchivedHand
 from ahiko.store.schema import HAND_SCHEMA_VERSION
@@ -104,7 +105,8 @@ def proof_for(archived: ArchivedHand, seat: int) -> dict[str, Any]:
     """The pokerfair-proof/1 document with every opening ``seat`` may hold after the hand."""
     require_known_format(archived)
     deal = deal_from_record(archived.commitment, archived.deal)
-    openings = release_openings(deal.committer, Viewer(seat), deal.state)
+    viewer = Viewer(seat, sees_shown_cards(rebuild_hand(archived), seat))  # R-DR-07 D
+    openings = release_openings(deal.committer, viewer, deal.state)
     return proof_document(deal.commitment, openings, draws=deal.committer.draws)
 
 

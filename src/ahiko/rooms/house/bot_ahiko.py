@@ -24,6 +24,11 @@ if TYPE_CHECKING:
 BOT_AHIKO_ID = "bot-ahiko"
 BOT_AHIKO_NAME = "Bot Ahiko"
 BOT_AHIKO_TIMER = TimerName.BOT_AHIKO
+# R-BA-02, as the original says it ("aguarde outra pessoa ou levante para receber seu saldo")
+RESERVE_UNAVAILABLE = (
+    "The Bot Ahiko's reserve is unavailable: wait for another person, or stand up to receive"
+    " your balance."
+)
 
 
 class BotAhiko:
@@ -87,25 +92,19 @@ class BotAhiko:
         if person is None or not free or room.seats.seat_of(BOT_AHIKO_ID) is not None:
             return
         tier = table.tier
-        amount = min(max(person.stack, tier.buy_in_min), tier.buy_in_max)
+        # R-BA-01 D: the person's stack (within the tier's range), or what the reserve holds
+        # if that is less, as long as it reaches the tier's minimum buy-in.
+        wanted = min(max(person.stack, tier.buy_in_min), tier.buy_in_max)
+        amount = min(wanted, table.wallet.reserve_balance())
+        if amount < tier.buy_in_min:
+            self._reserve_short(room, table, person)
+            return
         occupant = Occupant(BOT_AHIKO_ID, BOT_AHIKO_NAME, amount, is_bot=True, bot_level=self.level)
         seat = _across_from(room.seats.seat_of(person.player_id) or 0, free, room.seats.size)
         try:
             table.fund_bot(room, occupant, seat)
-        except WalletError as error:  # R-BA-02: the person is told and waits
-            if self._told != person.player_id:
-                self._told = person.player_id
-                room.notify(
-                    person.player_id,
-                    "notice",
-                    {
-                        "code": "bot_reserve_unavailable",
-                        "rule": "R-BA-02",
-                        "message": error.message,
-                    },
-                )
-            wait = room.config.timing.bot_ahiko_wait_s
-            room.set_timer(BOT_AHIKO_TIMER, wait, lambda: self._join(room, table))
+        except WalletError:  # R-BA-02: another room took the reserve first
+            self._reserve_short(room, table, person)
             return
         self.fundings += 1
         self._told = None
@@ -114,11 +113,32 @@ class BotAhiko:
         room.emit_room()
         room.wake()
 
+    def _reserve_short(self, room: Room, table: AhikoTable, person: Occupant) -> None:
+        """R-BA-02: the reserve cannot pay: the person is told once, and the bot tries again
+        after another wait."""
+        if self._told != person.player_id:
+            self._told = person.player_id
+            room.notify(
+                person.player_id,
+                "notice",
+                {
+                    "code": "bot_reserve_unavailable",
+                    "rule": "R-BA-02",
+                    "message": RESERVE_UNAVAILABLE,
+                },
+            )
+        wait = room.config.timing.bot_ahiko_wait_s
+        room.set_timer(BOT_AHIKO_TIMER, wait, lambda: self._join(room, table))
+
 
 def eligible_people(room: Room) -> list[Occupant]:
-    """People who can play on: seated (or reserved) with chips, not on their way out."""
+    """People who can play on: seated (or reserved) with chips, connected (a disconnected
+    person cannot be dealt in, R-TM-05, so is not eligible, R-BA-03 D), not on their way
+    out."""
     return [
-        o for _, o in room.seats.items() if o.is_person and o.stack > 0 and not o.leave_after_hand
+        o
+        for _, o in room.seats.items()
+        if o.is_person and o.stack > 0 and o.connected and not o.leave_after_hand
     ]
 
 

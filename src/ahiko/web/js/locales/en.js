@@ -336,7 +336,7 @@ export const EN = {
   "error.already_seated": "You already have a seat at this table.",
   "error.idempotency_conflict": "That request was already made with another amount.",
   "error.unavailable": "Not available right now. Try again in a moment.",
-  "error.bot_reserve_unavailable": "The Bot Ahiko cannot join now. Wait for another player.",
+  "error.bot_reserve_unavailable": "The Bot Ahiko's reserve is unavailable: wait for another person, or stand up to receive your balance.",
   "hand.kicker": ", {r} kicker",
   "table.log_close": "Close the hand history",
   "auto.timeout": "Time ran out: {name}",

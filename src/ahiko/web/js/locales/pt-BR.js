@@ -365,7 +365,7 @@ export const PT = {
   "error.already_seated": "Você já tem um lugar nesta mesa.",
   "error.idempotency_conflict": "Esse pedido já foi feito com outro valor.",
   "error.unavailable": "Serviço indisponível agora. Tente de novo em instantes.",
-  "error.bot_reserve_unavailable": "O Bot Ahiko não pode entrar agora. Aguarde outro jogador.",
+  "error.bot_reserve_unavailable": "A reserva do Bot Ahiko está indisponível: aguarde outra pessoa ou levante para receber seu saldo.",
   "hand.kicker": ", kicker {r}",
   "table.log_close": "Fechar o histórico da mão",
   "auto.timeout": "Tempo esgotado: {name}",
