@@ -8,7 +8,8 @@ Carlo equity runs on every street, pre-flop included, with >= 9,600 samples (+-1
 95%): HEADS_UP_SAMPLES on eval7's simulator heads-up, MULTIWAY_SAMPLES on the numpy
 multiway simulator (ahiko.bots.equity) otherwise. The ``hard_*_mc_samples`` figures are the
 fewest samples any of hard's equity runs asked for during the timed decisions, by kind:
-heads-up, multiway after the flop, multiway pre-flop. ``holdem_hard_tables_ms`` is the one-off
+heads-up (eval7's simulator, or hard's ranked heads-up run ``holdem_hard.simulate``), multiway
+after the flop, multiway pre-flop. ``holdem_hard_tables_ms`` is the one-off
 build of the hand-value tables (ahiko.bots.vector_eval), done before the timed decisions.
 ``--json`` prints one JSON line.
 """
@@ -92,11 +93,26 @@ def equity_runs_recorded() -> Iterator[list[tuple[str, int]]]:
         runs.append((kind, samples))
         return run(hole, board, opponents, samples, rng)
 
+    simulate = holdem_hard.simulate
+
+    def recorded_simulate(
+        hole: tuple[int, ...],
+        board: tuple[int, ...],
+        weighted: WeightedRange,
+        ranks: dict[tuple[int, int], float],
+        samples: int,
+        rng: random.Random,
+    ) -> holdem_hard.Samples:
+        runs.append(("heads_up", samples))
+        return simulate(hole, board, weighted, ranks, samples, rng)
+
     holdem_hard.equity_multiway = recorded
+    holdem_hard.simulate = recorded_simulate
     try:
         yield runs
     finally:
         holdem_hard.equity_multiway = run
+        holdem_hard.simulate = simulate
 
 
 def measure(count: int, seed: int) -> dict[str, float | int]:

@@ -1,13 +1,23 @@
 """Engine benchmark: our No-Limit Hold'em engine against pokerkit 0.7.7, side by side.
 
 Measures, in one run and on the same machine state:
-- random-play six-max hands per second (100 bb stacks, the same random decision policy in
-  both engines; pokerkit with every automation on, dealing its own shuffled cards);
-- PHH replays per second over the Pluribus sample hands (ours: parse + rebuild the deck +
-  replay through the engine; pokerkit: ``HandHistory.loads`` + iterate every state);
-- eval7 seven-card evaluations per second.
-Each figure is the median of ``--repeats`` short runs, in units per CPU-second. ``--json`` prints one JSON line.
-``--profile`` prints a cProfile of our random play instead.
+- random-play six-max hands per second under two decision policies, each in both engines
+  (100 bb stacks; pokerkit with every automation on, dealing its own shuffled cards): an
+  all-in-heavy one (a quarter of the decisions raise, half of those all-in: ~95% of the hands
+  reach showdown, many with the board run out) and a mild one (a third fold to a bet, a tenth
+  raise the minimum: ~60% showdowns, more betting rounds played). The ratio moves with the
+  policy, so both are reported, with the showdown share our engine saw;
+- PHH replays per second over the Pluribus sample hands, from memory (the texts already read:
+  ours parse + rebuild the deck + replay; pokerkit ``HandHistory.loads`` + iterate every state)
+  and from files (each file opened and read too: ours ``ahiko.history.replay.replay_file``, the
+  code of ``ahiko hh replay``, which also compares the finishing stacks; pokerkit
+  ``HandHistory.load`` + iterate);
+- seven-card evaluations per second: ours one call at a time
+  (``ahiko.poker.ranking.hand_strength`` on Ahiko card ids, what the engine calls at showdown)
+  and in numpy batches (``ahiko.bots.vector_eval.evaluate``, what the bots call), beside
+  ``eval7.evaluate`` one call at a time on eval7's own cards (eval7 has no batch call).
+Each figure is the median of ``--repeats`` short runs, in units per CPU-second. ``--json`` prints
+one JSON line. ``--profile`` prints a cProfile of our random play instead.
 """
 
 from __future__ import annotations
@@ -32,17 +42,27 @@ SMALL_BLIND, BIG_BLIND = 50, 100
 STACK = 100 * BIG_BLIND
 
 
-def choose(rng: random.Random, can_fold: bool, can_raise: bool) -> str:
+# policy -> (fold to a bet, raise, share of the raises that go all-in): the first two are the
+# chances of one roll; what is left checks or calls.
+POLICIES: dict[str, tuple[float, float, float]] = {
+    "allin": (0.25, 0.25, 0.5),
+    "mild": (0.33, 0.10, 0.0),
+}
+
+
+def choose(rng: random.Random, can_fold: bool, can_raise: bool, policy: str) -> str:
     """The shared policy: 'fold', 'call' (check or call), 'min' or 'allin' (raise)."""
+    fold, raise_, allin = POLICIES[policy]
     roll = rng.random()
-    if can_fold and roll < 0.25:
+    if can_fold and roll < fold:
         return "fold"
-    if can_raise and roll < 0.37:
-        return "min" if rng.random() < 0.8 else "allin"
+    if can_raise and roll < fold + raise_:
+        return "allin" if rng.random() < allin else "min"
     return "call"
 
 
-def ours_random_hands(count: int, seed: int) -> None:
+def ours_random_hands(count: int, seed: int, policy: str = "allin") -> int:
+    """Plays ``count`` hands; returns how many reached a showdown."""
     from ahiko.poker.actions import Action, ActionKind
     from ahiko.poker.config import HoldemConfig
     from ahiko.poker.holdem import HoldemHand
@@ -52,6 +72,7 @@ def ours_random_hands(count: int, seed: int) -> None:
     seats = list(range(PLAYERS))
     deck = list(range(52))
     fold, call, check = Action.fold(), Action.call(), Action.check()  # immutable: reused
+    showdowns = 0
     for i in range(count):
         rng.shuffle(deck)
         hand, _ = HoldemHand.start(config, seats, [STACK] * PLAYERS, i % PLAYERS, deck)
@@ -59,7 +80,7 @@ def ours_random_hands(count: int, seed: int) -> None:
             seat = hand.to_act
             assert seat is not None
             legal = hand.legal_actions()
-            move = choose(rng, legal.call_cost > 0, legal.bet_kind is not None)
+            move = choose(rng, legal.call_cost > 0, legal.bet_kind is not None, policy)
             if move == "fold":
                 action = fold
             elif move == "call":
@@ -69,9 +90,12 @@ def ours_random_hands(count: int, seed: int) -> None:
                 bet = legal.bet_kind is ActionKind.BET
                 action = Action.bet(to) if bet else Action.raise_to(to)
             hand.act(seat, action)
+        assert hand.result is not None
+        showdowns += hand.result.showdown
+    return showdowns
 
 
-def pokerkit_random_hands(count: int, seed: int) -> None:
+def pokerkit_random_hands(count: int, seed: int, policy: str = "allin") -> None:
     from pokerkit import Automation, Mode, NoLimitTexasHoldem
 
     automations = tuple(Automation)
@@ -89,7 +113,7 @@ def pokerkit_random_hands(count: int, seed: int) -> None:
         )
         while state.status:
             can_raise = state.can_complete_bet_or_raise_to()
-            move = choose(rng, state.can_fold(), can_raise)
+            move = choose(rng, state.can_fold(), can_raise, policy)
             if move == "fold":
                 state.fold()
             elif move == "call":
@@ -100,8 +124,12 @@ def pokerkit_random_hands(count: int, seed: int) -> None:
                 state.complete_bet_or_raise_to(state.max_completion_betting_or_raising_to_amount)
 
 
+def phh_paths() -> list[Path]:
+    return sorted(PHH_DIR.rglob("*.phh"))
+
+
 def phh_texts() -> list[str]:
-    return [p.read_text() for p in sorted(PHH_DIR.rglob("*.phh"))]
+    return [p.read_text() for p in phh_paths()]
 
 
 def ours_replay(texts: list[str]) -> None:
@@ -120,16 +148,77 @@ def pokerkit_replay(texts: list[str]) -> None:
             pass
 
 
+def ours_replay_files(paths: list[Path]) -> None:
+    from ahiko.history.replay import replay_file
+
+    for path in paths:
+        outcome = replay_file(path)
+        if outcome.match is not True:
+            raise RuntimeError(f"{path}: {outcome.error or outcome.finishing_stacks}")
+
+
+def pokerkit_replay_files(paths: list[Path]) -> None:
+    from pokerkit import HandHistory
+
+    for path in paths:
+        with path.open("rb") as file:
+            for _state in HandHistory.load(file):
+                pass
+
+
+def seven_card_hands(seed: int) -> list[list[int]]:
+    """1,000 random seven-card hands as Ahiko card ids (rank * 4 + suit)."""
+    rng = random.Random(seed)
+    return [rng.sample(range(52), 7) for _ in range(1000)]
+
+
 def eval7_evaluations(count: int, seed: int) -> None:
     import eval7
 
-    rng = random.Random(seed)
-    deck = [eval7.Card(r + s) for r in "23456789TJQKA" for s in "cdhs"]
-    hands = [rng.sample(deck, 7) for _ in range(1000)]
+    from ahiko.poker.cards import format_card
+
+    deck = [eval7.Card(format_card(c)) for c in range(52)]
+    hands = [[deck[c] for c in h] for h in seven_card_hands(seed)]
     evaluate = eval7.evaluate
     for _ in range(count // 1000):
         for h in hands:
             evaluate(h)
+
+
+def ours_evaluations(count: int, seed: int) -> None:
+    from ahiko.poker.ranking import hand_strength
+
+    hands = seven_card_hands(seed)
+    for _ in range(count // 1000):
+        for h in hands:
+            hand_strength(h)
+
+
+def ours_batch_evaluations(count: int, seed: int) -> None:
+    import numpy as np
+
+    from ahiko.bots.vector_eval import evaluate
+
+    batch = np.array(seven_card_hands(seed) * 10, dtype=np.intp)  # 10,000 hands a call
+    for _ in range(count // len(batch)):
+        evaluate(batch)
+
+
+def check_evaluators_agree() -> None:
+    """The three evaluators give the same values on the bench's hands (else no comparison)."""
+    import eval7
+    import numpy as np
+
+    from ahiko.bots.vector_eval import evaluate
+    from ahiko.poker.cards import format_card
+    from ahiko.poker.ranking import hand_strength
+
+    hands = seven_card_hands(0)
+    reference = [eval7.evaluate([eval7.Card(format_card(c)) for c in h]) for h in hands]
+    if [hand_strength(h) for h in hands] != reference:
+        raise RuntimeError("hand_strength disagrees with eval7")
+    if evaluate(np.array(hands)).tolist() != reference:
+        raise RuntimeError("vector_eval disagrees with eval7")
 
 
 def rate(work: Callable[[], None], units: int) -> float:
@@ -140,36 +229,70 @@ def rate(work: Callable[[], None], units: int) -> float:
     return units / (time.process_time() - start)
 
 
-def measure(repeats: int, hands: int) -> dict[str, float]:
-    texts = phh_texts()
+def measure(repeats: int, hands: int) -> dict[str, float | int | str]:
+    texts, paths = phh_texts(), phh_paths()
     pk_hands = max(hands // 10, 20)
-    figures: dict[str, list[float]] = {k: [] for k in ("ours", "pk", "ours_phh", "pk_phh", "eval7")}
+    work: dict[str, tuple[Callable[[int], object], int]] = {}
+    for policy in POLICIES:
+        work[f"ours_{policy}"] = (partial(_ours_hands, hands, policy), hands)
+        work[f"pk_{policy}"] = (partial(_pk_hands, pk_hands, policy), pk_hands)
+    work |= {
+        "ours_phh": (lambda r: ours_replay(texts), len(texts)),
+        "pk_phh": (lambda r: pokerkit_replay(texts), len(texts)),
+        "ours_phh_files": (lambda r: ours_replay_files(paths), len(paths)),
+        "pk_phh_files": (lambda r: pokerkit_replay_files(paths), len(paths)),
+        "ours_eval": (partial(ours_evaluations, 200_000), 200_000),
+        "ours_eval_batch": (partial(ours_batch_evaluations, 1_000_000), 1_000_000),
+        "eval7": (partial(eval7_evaluations, 200_000), 200_000),
+    }
+    figures: dict[str, list[float]] = {k: [] for k in work}
+    showdowns = {p: ours_random_hands(2000, 12345, p) / 2000 for p in POLICIES}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        # warm-up: imports and first-call costs stay out of the timed runs
+        check_evaluators_agree()
+        # warm-up: imports, tables and first-call costs stay out of the timed runs
         ours_random_hands(5, -1)
         pokerkit_random_hands(1, -1)
         ours_replay(texts[:3])
         pokerkit_replay(texts[:3])
-        eval7_evaluations(1000, -1)
-        for r in range(repeats):
-            figures["ours"].append(rate(partial(ours_random_hands, hands, r), hands))
-            figures["pk"].append(rate(partial(pokerkit_random_hands, pk_hands, r), pk_hands))
-            figures["ours_phh"].append(rate(partial(ours_replay, texts), len(texts)))
-            figures["pk_phh"].append(rate(partial(pokerkit_replay, texts), len(texts)))
-            figures["eval7"].append(rate(partial(eval7_evaluations, 200_000, r), 200_000))
+        ours_replay_files(paths[:3])
+        pokerkit_replay_files(paths[:3])
+        ours_batch_evaluations(10_000, -1)
+        for r in range(repeats):  # interleaved: each pair sees the same machine state
+            for key, (job, units) in work.items():
+                figures[key].append(rate(partial(job, r), units))
     med = {k: statistics.median(v) for k, v in figures.items()}
-    return {
-        "ours_hands_per_s": round(med["ours"], 1),
-        "pokerkit_hands_per_s": round(med["pk"], 1),
-        "ratio": round(med["ours"] / med["pk"], 2),
+    result: dict[str, float | int | str] = {}
+    for policy in POLICIES:
+        ours, pk = med[f"ours_{policy}"], med[f"pk_{policy}"]
+        result[f"{policy}_showdown_share"] = round(showdowns[policy], 3)
+        result[f"{policy}_ours_hands_per_s"] = round(ours, 1)
+        result[f"{policy}_pokerkit_hands_per_s"] = round(pk, 1)
+        result[f"{policy}_ratio"] = round(ours / pk, 2)
+    result |= {
         "ours_phh_replay_per_s": round(med["ours_phh"], 1),
         "pokerkit_phh_replay_per_s": round(med["pk_phh"], 1),
         "phh_replay_ratio": round(med["ours_phh"] / med["pk_phh"], 2),
+        "ours_phh_files_per_s": round(med["ours_phh_files"], 1),
+        "pokerkit_phh_files_per_s": round(med["pk_phh_files"], 1),
+        "phh_files_ratio": round(med["ours_phh_files"] / med["pk_phh_files"], 2),
+        "ours_evals_per_s": round(med["ours_eval"]),
+        "ours_batch_evals_per_s": round(med["ours_eval_batch"]),
         "eval7_evals_per_s": round(med["eval7"]),
+        "ours_vs_eval7": round(med["ours_eval"] / med["eval7"], 2),
+        "ours_batch_vs_eval7": round(med["ours_eval_batch"] / med["eval7"], 2),
         "repeats": repeats,
         "phh_hands": len(texts),
     }
+    return result
+
+
+def _ours_hands(count: int, policy: str, seed: int) -> None:
+    ours_random_hands(count, seed, policy)
+
+
+def _pk_hands(count: int, policy: str, seed: int) -> None:
+    pokerkit_random_hands(count, seed, policy)
 
 
 def main() -> int:

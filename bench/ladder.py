@@ -5,6 +5,24 @@ NLHE: easy-random >= 100, normal-easy >= 20, hard-normal >= 10 bb/100; five-card
 (fixed limit, ante 1, bets 2/4, "bb" = the big bet): easy-random >= 50, normal-easy >= 5,
 hard-normal >= 3. ``--json`` prints one JSON line; ``--workers`` splits each match over
 processes (the machine is shared: default 1).
+
+``--styles`` (issue 18): Hard, Normal and Easy against each opponent style of
+ahiko.bots.styles, both variants, in session mode (the bots keep their memory over sessions
+of SESSION deals; each session is mirrored with the seats swapped). Goals: Hard's 95% lower
+bound above 0 against every style, Hard > Normal > Easy in the means, and against the
+any-two jammer Hard at least 85% of the best response's win rate on the same deals.
+
+``--sessions`` (issue 18): adaptive Hard against the same bot with its memory off
+(``HardNoMemoryBot``), both against the maniac, the nit and the jammer on the same deals and
+bot rngs, over sessions of 2,000 deals; the figure is the per-pair difference, whose 95% lower
+bound must be above 0.
+
+Pair counts come from the noise per duplicate pair (FACTS.md: NLHE about 15 bb, more
+against wild styles; draw about 2.5 big bets, often less): pairs = (1.96 * 50 * sigma / h)^2
+for a half-width h in bb/100, with h set well under the edge measured in short trial runs
+(sigma per pair measured there: hold'em 29 bb against the station, 42 the maniac, 4 the nit,
+16 the TAG, 27 the equity player, 20 the jammer; draw 0.5-1.3 big bets). Strong effects (the
+jammer, the station) need few pairs; the tight styles more.
 """
 
 from __future__ import annotations
@@ -14,7 +32,8 @@ import json
 import sys
 import time
 
-from ahiko.bots.arena import run_match
+from ahiko.bots.arena import MatchResult, run_match, run_paired
+from ahiko.bots.styles import STYLES
 
 # (variant, stronger, weaker, target lower bound, default pairs, seed)
 LADDER = [
@@ -27,14 +46,131 @@ LADDER = [
 ]
 
 
+SESSION = 500  # deals per session in --styles
+ADAPT_SESSION = 2_000  # deals per session in --sessions
+BOT_SECRET = "ladder-18"  # fixed so the figures can be reproduced; no bot sees it
+# (variant, style) -> (Hard's pairs, Normal's and Easy's pairs, seed)
+STYLE_PAIRS: dict[tuple[str, str], tuple[int, int, int]] = {
+    ("holdem", "station"): (150, 800, 301),
+    ("holdem", "maniac"): (200, 2_000, 302),
+    ("holdem", "nit"): (300, 2_000, 303),
+    ("holdem", "tag"): (1_200, 800, 304),
+    ("holdem", "equity"): (300, 600, 305),
+    ("holdem", "jammer"): (300, 800, 306),
+    ("draw", "station"): (150, 800, 401),
+    ("draw", "maniac"): (400, 1_000, 402),
+    ("draw", "nit"): (400, 1_000, 403),
+    ("draw", "tag"): (1_200, 800, 404),
+    ("draw", "equity"): (400, 800, 405),
+    ("draw", "jammer"): (150, 800, 406),
+}
+BEST_RESPONSE = "ahiko.bots.styles:JammerBestResponse"
+JAMMER_SHARE = 0.85
+ADAPT_STYLES = ("maniac", "nit", "jammer")
+ADAPT_PAIRS = 2_000
+
+
+def _record(figures: dict[str, float | int | str], key: str, r: MatchResult) -> None:
+    figures[f"{key}_pairs"] = r.pairs
+    figures[f"{key}_bb_per_100"] = round(r.bb_per_100, 2)
+    figures[f"{key}_ci95_low"] = round(r.ci95_low, 2)
+    figures[f"{key}_ci95_high"] = round(r.ci95_high, 2)
+
+
+def _say(args: argparse.Namespace, text: str) -> None:
+    print(text, file=sys.stderr if args.json else sys.stdout, flush=True)
+
+
+def styles(args: argparse.Namespace, figures: dict[str, float | int | str]) -> None:
+    for (variant, style), (hard_pairs, other_pairs, seed) in STYLE_PAIRS.items():
+        if variant not in args.variants.split(",") or (
+            args.only and args.only not in f"{variant}:{style}"
+        ):
+            continue
+        path = STYLES[style]
+        means = {}
+        for level, pairs in (("hard", hard_pairs), ("normal", other_pairs), ("easy", other_pairs)):
+            n = max(2, round(pairs * args.scale))
+            t0 = time.perf_counter()
+            r = run_match(variant, level, path, n, seed, 100, args.workers, SESSION, BOT_SECRET)
+            _record(figures, f"{variant}_{level}_vs_{style}", r)
+            means[level] = r.bb_per_100
+            _say(args, f"{variant}:{level}-{style:8} pairs={n:5} {r.bb_per_100:+8.1f} "
+                 f"[{r.ci95_low:+.1f}, {r.ci95_high:+.1f}] ({time.perf_counter() - t0:.0f} s)")  # fmt: skip
+            if level == "hard":
+                figures[f"{variant}_hard_vs_{style}_low_above_0"] = (
+                    "yes" if r.ci95_low > 0 else "no"
+                )
+            if level == "hard" and style == "jammer":
+                best = run_match(variant, BEST_RESPONSE, path, n, seed, 100, args.workers,
+                                 SESSION, BOT_SECRET)  # fmt: skip
+                _record(figures, f"{variant}_best_response_vs_jammer", best)
+                share = r.bb_per_100 / best.bb_per_100 if best.bb_per_100 > 0 else 0.0
+                figures[f"{variant}_hard_share_of_best_response"] = round(share, 3)
+                figures[f"{variant}_hard_share_met"] = "yes" if share >= JAMMER_SHARE else "no"
+                _say(args, f"{variant}: best response to the jammer {best.bb_per_100:+.1f}, "
+                     f"Hard's share {share:.2f} (goal >= {JAMMER_SHARE})")  # fmt: skip
+        ordered = means["hard"] > means["normal"] > means["easy"]
+        figures[f"{variant}_vs_{style}_hard_normal_easy_ordered"] = "yes" if ordered else "no"
+
+
+def _adapt(job: tuple[str, str, int, int, int]) -> tuple[MatchResult, MatchResult, MatchResult]:
+    variant, style, n, session, seed = job
+    return run_paired(
+        variant, "hard", "ahiko.bots.levels:HardNoMemoryBot", STYLES[style], n, seed, 100, 1,
+        session, BOT_SECRET,
+    )  # fmt: skip
+
+
+def sessions(args: argparse.Namespace, figures: dict[str, float | int | str]) -> None:
+    """One match pair per process (a session of 2,000 deals cannot be split)."""
+    jobs = []
+    for variant in args.variants.split(","):
+        for i, style in enumerate(ADAPT_STYLES):
+            if args.only and args.only not in f"{variant}:{style}":
+                continue
+            n = max(2, round(ADAPT_PAIRS * args.scale))
+            jobs.append((variant, style, n, min(ADAPT_SESSION, n), 501 + i))
+    t0 = time.perf_counter()
+    if args.workers > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+            results = pool.map(_adapt, jobs)
+    else:
+        results = [_adapt(job) for job in jobs]
+    for (variant, style, _, session, _), (on, off, diff) in zip(jobs, results, strict=True):
+        key = f"{variant}_adaptive_vs_{style}"
+        _record(figures, key, on)
+        _record(figures, f"{variant}_memory_off_vs_{style}", off)
+        _record(figures, f"{key}_minus_memory_off", diff)
+        figures[f"{key}_session_deals"] = session
+        figures[f"{key}_met"] = "yes" if diff.ci95_low > 0 else "no"
+        _say(args, f"{variant}:{style:7} adaptive {on.bb_per_100:+.1f}, memory off "
+             f"{off.bb_per_100:+.1f}, difference {diff.bb_per_100:+.1f} "
+             f"[{diff.ci95_low:+.1f}, {diff.ci95_high:+.1f}]")  # fmt: skip
+    _say(args, f"({time.perf_counter() - t0:.0f} s)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every pair count")
     parser.add_argument("--only", help="run only rungs whose 'variant:a-b' contains this")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--styles", action="store_true", help="the levels against the styles")
+    mode.add_argument("--sessions", action="store_true", help="adaptive Hard against memory off")
+    parser.add_argument(
+        "--variants", default="holdem", help="--sessions: variants, comma-separated"
+    )
     args = parser.parse_args()
     figures: dict[str, float | int | str] = {}
+    if args.styles or args.sessions:
+        (styles if args.styles else sessions)(args, figures)
+        if args.json:
+            print(json.dumps(figures))
+        return 0
     for variant, a, b, target, pairs, seed in LADDER:
         name = f"{variant}:{a}-{b}"
         if args.only and args.only not in name:

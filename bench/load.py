@@ -22,6 +22,7 @@ import json
 import math
 import os
 import random
+import subprocess
 import sys
 import time
 from contextlib import suppress
@@ -49,6 +50,19 @@ LATENCY_GIVE_UP_S = 10.0  # an action whose broadcast never completes counts as 
 HTTP_TIMEOUT_S = 120.0  # set-up requests queue behind the tables already playing
 AHIKO_TIER = "iniciante"  # R-RM-10: blinds 1/2, buy-in 100-200
 AHIKO_BUY_IN = 200
+
+# The bench server hashes passwords with cheap argon2 parameters so that creating thousands
+# of accounts does not dominate the set-up; nothing it times (actions and their broadcasts)
+# hashes a password. Stated in every result.
+PASSWORD_HASHING = (
+    "cheap argon2id (time_cost=1, memory_cost=1 MiB) for the set-up's sign-ups, not the "
+    "production profile; no timed figure includes a password hash"
+)
+
+
+class NothingMeasured(RuntimeError):
+    """The measured window saw no finished hand or no broadcast action: there is no figure."""
+
 
 # --- the players -------------------------------------------------------------------------
 
@@ -169,46 +183,40 @@ class LoadRun:
         response.raise_for_status()
         table.room_id = response.json()["id"]
 
-    async def empty_ahiko_room(self, http: httpx.AsyncClient, taken: set[str]) -> str:
-        """An empty room of the first tier; the lobby opens another whenever every room of
-        a tier is full (R-RM-10)."""
-        for _attempt in range(100):
-            for room in (await http.get("/api/ahiko/rooms")).json():
-                if (
-                    room["tier"] == AHIKO_TIER
-                    and room["id"] not in taken
-                    and len(room["free_seats"]) == room["seats_total"]
-                ):
-                    return str(room["id"])
-            await asyncio.sleep(0.05)
-        raise RuntimeError("the Ahiko lobby opened no empty room")
-
     async def buy_in_all(self) -> None:
-        """Ahiko rooms: each table's players buy in at the tier's maximum (R-RM-12), one
-        table after another so that the lobby keeps opening rooms."""
+        """Ahiko rooms: the bench server opens one room a table (``/bench/open_ahiko_rooms``),
+        then each table's players connect and buy in at the tier's maximum (R-RM-12), sixteen
+        tables at a time: set-up time linear in the number of tables."""
         async with httpx.AsyncClient(
             base_url=self.base, headers=CSRF, timeout=HTTP_TIMEOUT_S
         ) as http:
-            taken: set[str] = set()
-            for table in self.tables:
-                table.room_id = await self.empty_ahiko_room(http, taken)
-                taken.add(table.room_id)
-                await self.connect_table(table)
+            opened = await http.post(
+                "/bench/open_ahiko_rooms", json={"tier": AHIKO_TIER, "count": len(self.tables)}
+            )
+            opened.raise_for_status()
+            gate = asyncio.Semaphore(16)
 
-                async def one(player: Player) -> None:
-                    response = await http.post(
-                        f"/api/ahiko/rooms/{player.table.room_id}/buy_in",
-                        json={
-                            "seat": player.seat,
-                            "amount": AHIKO_BUY_IN,
-                            "key": f"{player.name}-{self.round}",
-                        },
-                        headers={"Cookie": f"ahiko_session={player.cookie}"},
-                    )
-                    if response.status_code != 200:
-                        self.stats.error(f"{player.name}: buy-in {response.text}")
+            async def one(player: Player) -> None:
+                response = await http.post(
+                    f"/api/ahiko/rooms/{player.table.room_id}/buy_in",
+                    json={
+                        "seat": player.seat,
+                        "amount": AHIKO_BUY_IN,
+                        "key": f"{player.name}-{self.round}",
+                    },
+                    headers={"Cookie": f"ahiko_session={player.cookie}"},
+                )
+                if response.status_code != 200:
+                    self.stats.error(f"{player.name}: buy-in {response.text}")
 
-                await asyncio.gather(*(one(p) for p in table.players))
+            async def fill(table: Table, room_id: str) -> None:
+                async with gate:
+                    table.room_id = room_id
+                    await self.connect_table(table)
+                    await asyncio.gather(*(one(p) for p in table.players))
+
+            ids = opened.json()["ids"]
+            await asyncio.gather(*(fill(t, i) for t, i in zip(self.tables, ids, strict=True)))
 
     def restart(self, base: str, *, keep_rooms: bool) -> None:
         """The same players, against a restarted server at ``base``: new sockets; the same
@@ -240,7 +248,9 @@ class LoadRun:
         await asyncio.gather(*(one(p) for p in table.players))
 
     async def seat_everyone(self) -> None:
-        if all(table.room_id for table in self.tables):  # back at kept seats after a restart
+        # Back at kept seats after a restart (recreational rooms have ids from their creation
+        # at sign-up already: they still need everyone to sit).
+        if self.round > 0 and all(table.room_id for table in self.tables):
             await asyncio.gather(*(self.connect_table(t) for t in self.tables))
             return
         if self.rooms == "ahiko":
@@ -363,9 +373,11 @@ async def measure(
     seed: int,
     warmup: float,
     rooms: str = "ahiko",
+    py_spy: Path | None = None,
 ) -> dict[str, Any]:
     run = LoadRun(server.base, players, tables, think, seed, rooms)
     client_lag = LoopLag()
+    memory0 = server.memory_kib()
     started = time.perf_counter()
     await run.sign_up_all()
     await run.seat_everyone()
@@ -373,6 +385,7 @@ async def measure(
     await asyncio.sleep(warmup)
     for table in run.tables:
         table.measuring = True
+    spy = start_py_spy(server, py_spy, duration) if py_spy is not None else None
     frames0, cpu0, wall0 = run.stats.frames, server.cpu_seconds(), time.perf_counter()
     client_cpu0 = time.process_time()
     client_lag.start()
@@ -387,8 +400,15 @@ async def measure(
     frames = run.stats.frames - frames0
     assert client_lag.task is not None
     client_lag.task.cancel()
+    if spy is not None:
+        await asyncio.to_thread(spy.wait, 60)
     await run.close_all()
     s = run.stats
+    if s.hands == 0 or not s.latencies_ms:
+        raise NothingMeasured(
+            f"no figure: {s.hands} hand(s) finished and {len(s.latencies_ms)} action(s) were "
+            f"broadcast in the {wall:.0f} s measured ({s.errors} error(s): {s.error_samples[:3]})"
+        )
     return {
         "players": players,
         "tables": tables,
@@ -410,7 +430,41 @@ async def measure(
         "load_average_1m": os.getloadavg()[0],
         "server_rss_mib": round(memory.get("VmRSS", 0) / 1024, 1),
         "server_peak_rss_mib": round(memory.get("VmHWM", 0) / 1024, 1),
+        # what the players added to the server's memory, from its size before the sign-ups
+        "memory_per_player_kib": round(
+            (memory.get("VmRSS", 0) - memory0.get("VmRSS", 0)) / max(players, 1), 1
+        ),
+        "server_cpu_us_per_frame": round(1e6 * cpu / max(frames, 1), 1),
+        "client_cpu_us_per_frame": round(1e6 * client_cpu / max(frames, 1), 1),
+        "password_hashing": PASSWORD_HASHING,
     }
+
+
+def start_py_spy(server: ServerProcess, out: Path, duration: float) -> subprocess.Popen[bytes]:
+    """py-spy sampling the server through the measured window; ``out`` gets collapsed stacks
+    (``--format raw``: one line per stack with its sample count, for ``bench/profile_summary.py``)."""
+    assert server.proc is not None
+    spy = Path(sys.executable).parent / "py-spy"
+    return subprocess.Popen(
+        [
+            str(spy),
+            "record",
+            "--pid",
+            str(server.proc.pid),
+            "--duration",
+            str(int(duration)),
+            "--gil",
+            "--rate",
+            "200",
+            "--format",
+            "raw",
+            "--nonblocking",
+            "--output",
+            str(out),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def run_load(
@@ -423,10 +477,13 @@ def run_load(
     profile: Path | None = None,
     rooms: str = "ahiko",
     experiment: str | None = None,
+    py_spy: Path | None = None,
 ) -> dict[str, Any]:
     env = {"AHIKO_BENCH_EXPERIMENT": experiment} if experiment else {}
     with running_server(profile=profile, env=env) as server:
-        result = asyncio.run(measure(server, players, tables, think, duration, seed, warmup, rooms))
+        result = asyncio.run(
+            measure(server, players, tables, think, duration, seed, warmup, rooms, py_spy)
+        )
         server.stop()
         ledger_ok, ledger_text = check_ledger(server.data_dir)
         log = server.log_path.read_text(errors="replace")
@@ -466,20 +523,28 @@ def main(argv: list[str] | None = None) -> int:
         choices=("cached_history", "gc_off"),
         help="patch the server to measure a fix",
     )
+    parser.add_argument(
+        "--py-spy", type=Path, help="sample the server with py-spy while measuring (raw stacks)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args(argv)
     tables = args.tables or math.ceil(args.players / SEATS_PER_TABLE)
-    result = run_load(
-        args.players,
-        tables,
-        args.think,
-        args.duration,
-        args.seed,
-        args.warmup,
-        args.profile,
-        args.rooms,
-        args.experiment,
-    )
+    try:
+        result = run_load(
+            args.players,
+            tables,
+            args.think,
+            args.duration,
+            args.seed,
+            args.warmup,
+            args.profile,
+            args.rooms,
+            args.experiment,
+            args.py_spy,
+        )
+    except NothingMeasured as exc:
+        print(f"bench/load.py: {exc}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(result))
     else:

@@ -49,6 +49,11 @@ def serve(data_dir: Path, port: int) -> None:
     from ahiko.server.limits import LimitsPolicy, SiteLimits
     from ahiko.server.security import RateLimit
     from ahiko.server.settings import Settings
+
+    try:  # the WebSocket protocol of `ahiko serve` (its direct write for the gateway)
+        from ahiko.server.ws_protocol import AhikoWebSocketProtocol as ws_protocol
+    except ImportError:  # an older tree, measured for comparison
+        ws_protocol = "websockets-sansio"  # type: ignore[assignment]
     from ahiko.store.engine import make_engine
     from ahiko.store.migrate import upgrade
 
@@ -80,6 +85,7 @@ def serve(data_dir: Path, port: int) -> None:
         gc.disable()
     else:  # the production setting of `ahiko serve`
         tune_gc()
+    add_open_rooms_route(app)
     speed = float(os.environ.get("AHIKO_BENCH_SPEED", "1"))
     if speed != 1:  # every rule duration shortened (tests); the load bench runs at 1
         app.state.room_registry = archiving_registry(app, clock=AsyncioClock(speed=speed))
@@ -89,11 +95,37 @@ def serve(data_dir: Path, port: int) -> None:
         host="127.0.0.1",
         port=port,
         log_level=log_level,
-        ws="websockets-sansio",
+        ws=ws_protocol,
         ws_max_size=WS_MAX_BYTES,  # the same WebSocket options as `ahiko serve`
         ws_per_message_deflate=False,
     )
     (data_dir / "loop_lag.json").write_text(json.dumps(probe.lag.summary()))
+
+
+def add_open_rooms_route(app: Any) -> None:
+    """``POST /bench/open_ahiko_rooms {"tier", "count"}``: open ``count`` Ahiko rooms of a tier
+    at once and answer their ids, for the bench's set-up only. The lobby opens a room only
+    when every room of the tier is full (R-RM-10), so filling tables through it is one table
+    after another, each waiting for the lobby; the bench opens the rooms it fills and fills
+    them side by side. The lobby's own rebalancing (opening, closing surplus empty rooms) is
+    off in the bench server: it would close the rooms opened here before they fill."""
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    from ahiko.rooms.house.lobby import AhikoLobby
+    from ahiko.rooms.house.tiers import tier_of
+    from ahiko.server.services import ahiko_lobby
+
+    AhikoLobby.rebalance = lambda self, tier: None  # type: ignore[method-assign]
+
+    async def open_rooms(request: Request) -> JSONResponse:
+        body = await request.json()
+        lobby, tier = ahiko_lobby(request.app), tier_of(str(body["tier"]))
+        actors = [lobby.open_room(tier) for _ in range(int(body["count"]))]
+        return JSONResponse({"ids": [actor.room.room_id for actor in actors]})
+
+    app.router.routes.insert(0, Route("/bench/open_ahiko_rooms", open_rooms, methods=["POST"]))
 
 
 class LoopLag:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import itertools
 import json
 import os
 import platform
@@ -20,6 +21,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "BENCHMARKS.md"
 
+# The load sweep: players (8 a table, 1 s think) and the goal stated at that size. The knee
+# (players at which the median p99 action->broadcast crosses 100 ms) is read from it.
+LOAD_SWEEP: list[tuple[int, str]] = [
+    (1000, "1,000 players, 1 s think: p99 < 100 ms, zero errors, ledger clean"),
+    (2000, "our own goal: 2,000 players at p99 < 50 ms"),
+    (4000, "4,000 players: p99 < 100 ms (the knee of the first version)"),
+    (6000, "6,000 players: p99 < 100 ms"),
+    (8000, "one node holds 8,000 players at 1 s think: p99 < 100 ms, zero errors, ledger clean"),
+]
+KNEE_MS = 100.0
+
 # (label, script, extra arguments, runs, goal). Scripts take ``--json`` and print one JSON line;
 # bench/engine.py already reports medians of its own repeats.
 BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
@@ -28,16 +40,41 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "bench/engine.py",
         ["--repeats", "5"],
         3,
-        "random-play 6-max hands/s >= 25x pokerkit 0.7.7; PHH replay >= 10x pokerkit",
+        "random-play 6-max hands/s >= 30x pokerkit 0.7.7 under both policies; PHH replay >= 12x"
+        " pokerkit from files",
     ),
     ("bots", "bench/bots.py", [], 3, "decision p99 <= 20 ms (easy, normal), <= 200 ms (hard)"),
     (
         "ladder",
         "bench/ladder.py",
         ["--workers", "2"],
-        1,
+        3,
         "95% lower bounds, bb/100: NLHE easy-random >= 100, normal-easy >= 20, hard-normal >= 10;"
         " draw easy-random >= 50, normal-easy >= 5, hard-normal >= 3",
+    ),
+    (
+        "styles holdem",
+        "bench/ladder.py",
+        ["--styles", "--variants", "holdem", "--workers", "2"],
+        1,
+        "issue 18, sessions of 500 deals: Hard's 95% lower bound > 0 against each style; Hard >"
+        " Normal > Easy in the means; against the any-two jammer Hard >= 85% of the best"
+        " response's win rate on the same deals",
+    ),
+    (
+        "styles draw",
+        "bench/ladder.py",
+        ["--styles", "--variants", "draw", "--workers", "2"],
+        1,
+        "issue 18, as styles holdem, five-card draw (big bets/100)",
+    ),
+    (
+        "adaptation",
+        "bench/ladder.py",
+        ["--sessions", "--variants", "holdem", "--workers", "2"],
+        1,
+        "issue 18, sessions of 2,000 deals: adaptive Hard minus memory-off Hard (same deals and"
+        " bot rngs) against the maniac, the nit and the jammer (hold'em), 95% lower bound > 0",
     ),
     (
         "bot threads",
@@ -47,46 +84,45 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "Hard bots thinking on worker threads keep the event loop's lag p99 low (no fixed goal)",
     ),
     (
-        "load 1000",
-        "bench/load.py",
-        [
-            "--players",
-            "1000",
-            "--tables",
-            "125",
-            "--think",
-            "1",
-            "--duration",
-            "60",
-            "--warmup",
-            "20",
-        ],
-        1,
-        "1,000 players on 125 tables, 1 s think: p99 < 100 ms, zero errors, ledger clean",
+        "fanout",
+        "bench/fanout.py",
+        ["--hands", "150"],
+        3,
+        "in one process, no network: the room's and the encoding's CPU per delivered frame"
+        " (8 seats, 2 spectators); the load bench's server_cpu_us_per_frame <= 30 us is the goal",
     ),
     (
-        "load 2000",
-        "bench/load.py",
-        [
-            "--players",
-            "2000",
-            "--tables",
-            "250",
-            "--think",
-            "1",
-            "--duration",
-            "60",
-            "--warmup",
-            "20",
-        ],
-        1,
-        "our own goal: 2,000 players on 250 tables at p99 < 50 ms",
+        "cli start",
+        "bench/cli_start.py",
+        ["--repeats", "5"],
+        3,
+        "`ahiko --version` < 0.15 s; `ahiko hh replay --json` on the Pluribus files faster than"
+        " a pokerkit script doing the same",
+    ),
+    *(
+        (
+            f"load {players}",
+            "bench/load.py",
+            [
+                "--players",
+                str(players),
+                "--think",
+                "1",
+                "--duration",
+                "60",
+                "--warmup",
+                "20",
+            ],
+            3,
+            goal,
+        )
+        for players, goal in LOAD_SWEEP
     ),
     (
         "crash",
         "bench/crash.py",
         ["--kills", "20"],
-        1,
+        3,
         "20 SIGKILLs under load: ledger clean, no coin lost",
     ),
     (
@@ -108,23 +144,81 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
 ]
 
 
+class Refused(RuntimeError):
+    """A benchmark that measured nothing (exit status 2): it reports no figure."""
+
+
 def run_one(script: str, args: list[str]) -> dict[str, object]:
+    """One run's JSON, with the 1-minute load average just before it started. Exit status 1
+    with a JSON line is a run whose figures miss a goal (errors, a broken ledger): reported."""
     cmd = [sys.executable, script, "--json", *args]
+    load_before = os.getloadavg()[0]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
+    if proc.returncode == 2:
+        raise Refused(proc.stderr.strip()[-500:])
+    lines = proc.stdout.strip().splitlines()
+    if proc.returncode not in (0, 1) or not lines or not lines[-1].startswith("{"):
         raise RuntimeError(f"{' '.join(cmd)} failed:\n{proc.stderr[-2000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    result: dict[str, object] = json.loads(lines[-1])
+    result.setdefault("load_average_1m", round(os.getloadavg()[0], 2))
+    result["load_average_1m_before"] = round(load_before, 2)
+    return result
 
 
-def median_of(results: list[dict[str, object]]) -> dict[str, object]:
-    merged: dict[str, object] = {}
-    for key, value in results[0].items():
-        values = [r[key] for r in results]
-        if all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
-            merged[key] = statistics.median(values)  # type: ignore[type-var]
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def summary_rows(results: list[dict[str, object]]) -> list[tuple[str, object, str]]:
+    """(figure, median, range) for every field: numbers get their median and min-max over
+    the runs; anything else its value when every run agrees, else every run's value."""
+    rows = []
+    for key in results[0]:
+        values = [r.get(key) for r in results]
+        if all(_is_number(v) for v in values):
+            numbers = [float(v) for v in values]  # type: ignore[arg-type]
+            low, high = min(numbers), max(numbers)
+            median = statistics.median(numbers)
+            rows.append((key, _num(median), f"{_num(low)} – {_num(high)}"))
+        elif all(v == values[0] for v in values):
+            rows.append((key, values[0], "same in every run"))
         else:
-            merged[key] = value
-    return merged
+            rows.append((key, " / ".join(_cell(v) for v in values), "one value a run"))
+    return rows
+
+
+def _num(value: float) -> str:
+    if value != value:  # NaN
+        return "nan"
+    return f"{value:.0f}" if value == int(value) and abs(value) >= 100 else f"{value:.4g}"
+
+
+def median_of(results: list[dict[str, object]], key: str) -> float | None:
+    values = [r[key] for r in results if _is_number(r.get(key))]
+    return statistics.median(values) if values else None  # type: ignore[type-var]
+
+
+def knee_section(load_results: dict[int, list[dict[str, object]]]) -> str:
+    """The players at which the median p99 crosses KNEE_MS, interpolated between the sweep's
+    sizes (linear in players)."""
+    points = sorted(
+        (players, p99)
+        for players, runs in load_results.items()
+        if (p99 := median_of(runs, "p99_ms")) is not None
+    )
+    table = "\n".join(f"| {n} | {p99:.1f} |" for n, p99 in points)
+    knee = "not reached: every size measured stays under it"
+    for (n0, p0), (n1, p1) in itertools.pairwise(points):
+        if p0 < KNEE_MS <= p1:
+            knee = f"about {n0 + (n1 - n0) * (KNEE_MS - p0) / (p1 - p0):.0f} players"
+            break
+    if points and points[0][1] >= KNEE_MS:
+        knee = f"below {points[0][0]} players (the smallest size measured)"
+    return (
+        f"\n## load knee\n\nThe players at which p99 action->broadcast crosses {KNEE_MS:.0f} ms"
+        f" (median p99 of each size of the sweep, interpolated): **{knee}**.\n\n"
+        f"| players | median p99 ms |\n|---|---|\n{table}\n"
+    )
 
 
 def _cell(value: object) -> str:
@@ -138,7 +232,11 @@ def render(sections: list[str]) -> str:
         "# Benchmarks\n\n"
         f"Written by `make bench` on {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, "
         f"{platform.python_implementation()} {platform.python_version()}, "
-        f"{os.cpu_count()} cores. Medians of the runs shown; machines are shared and noisy.\n"
+        f"{os.cpu_count()} cores. Every figure is the median of the runs shown with its range"
+        " (min – max); each run's 1-minute load average is a figure too (`load_average_1m`"
+        " when it ended, `load_average_1m_before` when it started): the machine is shared,"
+        " and wall-clock figures taken at a high load average are not reliable; CPU-time"
+        " figures are.\n"
     )
     return head + "\n".join(sections)
 
@@ -151,7 +249,7 @@ def _keep_previous(sections: list[str], only: str | None) -> list[str]:
     fresh = {section.split("\n", 2)[1][3:] for section in sections}
     kept = {p.split("\n", 1)[0]: "\n## " + p for p in previous}
     ordered = []
-    for label, *_ in BENCHMARKS:
+    for label in [b[0] for b in BENCHMARKS] + ["load knee"]:
         if label in fresh:
             ordered += [s for s in sections if s.split("\n", 2)[1][3:] == label]
         elif label in kept:
@@ -163,24 +261,35 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
         "--only",
-        help="run only the benchmarks whose label contains this text (engine, bots, bot threads, ladder, load, crash, attack, soak)",
+        help="run only the benchmarks whose label contains this text (engine, bots, bot threads, ladder, styles, adaptation, load, crash, attack, soak)",
     )
+    parser.add_argument("--runs", type=int, help="runs of each benchmark (default: its own, >= 3)")
     args = parser.parse_args()
     sections = []
+    load_results: dict[int, list[dict[str, object]]] = {}
     for label, script, extra, runs, goal in BENCHMARKS:
         if args.only and args.only not in label:
             continue
+        runs = args.runs or runs
         command = " ".join(["python", script, "--json", *extra])
         if not (ROOT / script).exists():
             sections.append(f"\n## {label}\n\nnot present yet.\n")
             continue
-        results = [run_one(script, extra) for _ in range(runs)]
-        rows = "\n".join(f"| {k} | {_cell(v)} |" for k, v in median_of(results).items())
+        try:
+            results = [run_one(script, extra) for _ in range(runs)]
+        except Refused as exc:
+            sections.append(f"\n## {label}\n\nGoal: {goal}\n\nRefused to report: {exc}\n")
+            continue
+        if label.startswith("load "):
+            load_results[int(label.split()[1])] = results
+        rows = "\n".join(f"| {k} | {_cell(m)} | {r} |" for k, m, r in summary_rows(results))
         sections.append(
             f"\n## {label}\n\nGoal: {goal}\n\nCommand: `{command}` ({runs} run(s))\n\n"
-            f"| figure | value |\n|---|---|\n{rows}\n"
+            f"| figure | median | range |\n|---|---|---|\n{rows}\n"
         )
         print(f"{label}: done", file=sys.stderr)
+    if load_results:
+        sections.append(knee_section(load_results))
     OUT.write_text(render(_keep_previous(sections, args.only)))
     print(f"wrote {OUT.relative_to(ROOT)}")
     return 0

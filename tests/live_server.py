@@ -22,6 +22,7 @@ from ahiko.server.app import archiving_registry, create_app
 from ahiko.server.security import RateLimit
 from ahiko.server.services import CSRF_HEADER
 from ahiko.server.settings import Settings
+from ahiko.server.ws_protocol import AhikoWebSocketProtocol
 
 # argon2id still, with a cost low enough for tests; production uses the library defaults.
 FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
@@ -45,11 +46,19 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(app: Any, port: int | None = None, ws: str = "websockets-sansio") -> Iterator[int]:
-    """Serve ``app`` with uvicorn on 127.0.0.1 until the block ends; yields the port."""
+def serving(app: Any, port: int | None = None, ws: Any = AhikoWebSocketProtocol) -> Iterator[int]:
+    """Serve ``app`` with uvicorn on 127.0.0.1 until the block ends; yields the port. The
+    WebSocket protocol is that of ``ahiko serve`` (websockets-sansio with the direct write)."""
     port = free_port() if port is None else port
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws=ws)
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            ws=ws,
+            ws_per_message_deflate=False,  # as `ahiko serve`: the gateway's direct write applies
+        )
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

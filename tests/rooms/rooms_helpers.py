@@ -36,7 +36,7 @@ class Recorder:
         return self.pid
 
     def deliver(self, frame: Frame) -> None:
-        decoded = json.loads(frame.text)
+        decoded = json.loads(frame.text())
         SERVER_FRAME.validate_python(decoded)  # every frame a test sees keeps the schema
         self.frames.append(decoded)
 

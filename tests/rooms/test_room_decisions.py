@@ -12,6 +12,7 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.blinds import BlindSchedule, Stakes
 from ahiko.rooms.config import RoomKind
 from ahiko.rooms.status import RoomStatus
+from ahiko.rooms.timebank import TIME_BANK_S
 
 
 def test_R_RM_03_D_the_host_must_be_seated_to_start() -> None:
@@ -41,9 +42,13 @@ def test_R_TN_06_D_a_tournament_always_has_an_action_deadline() -> None:
     t.ok(c.Start("host"))
     t.to_deal()
     hand = t.room.hand
-    assert hand is not None and t.room.deadline() == {"seat": hand.to_act, "seconds_left": 20.0}
+    deadline = t.room.deadline()
+    assert hand is not None and deadline is not None
+    assert (deadline["seat"], deadline["seconds_left"]) == (hand.to_act, 20.0)
     staller = hand.to_act
-    t.advance(20)  # one connected player cannot stall the tournament for ever
+    t.advance(20)  # the deadline, then the tournament's fixed time bank (issue 19) ...
+    assert deadline["time_bank"] == TIME_BANK_S
+    t.advance(TIME_BANK_S)  # ... and one connected player cannot stall it for ever
     assert hand.to_act != staller
 
 

@@ -35,6 +35,10 @@ def heads_up(pids: tuple[str, str] = ("ana", "bia"), **overrides: Any) -> Table:
 
 
 # --- C-DEADLINE: the clock of the seat to act ---------------------------------------------------
+# Issue 19: every clock also says what the seat's time bank holds, and none is running yet.
+BANK = {"time_bank_running": None, "time_bank": 30.0}
+
+
 def test_R_TM_01_each_turns_frame_carries_the_full_clock_of_the_seat_now_to_act() -> None:
     t = heads_up(action_deadline_s=20.0)
     hand = t.room.hand
@@ -42,7 +46,7 @@ def test_R_TM_01_each_turns_frame_carries_the_full_clock_of_the_seat_now_to_act(
     first = hand.to_act
     assert first is not None
     for rec in t.conns.values():  # the deal's frame: the first actor's clock, untouched
-        assert rec.of("hand")[-1]["deadline"] == {"seat": first, "seconds_left": 20.0}
+        assert rec.of("hand")[-1]["deadline"] == {"seat": first, "seconds_left": 20.0, **BANK}
     t.advance(7.5)
     assert t.passive().ok  # A used 7.5 of their 20 seconds
     second = hand.to_act
@@ -50,11 +54,11 @@ def test_R_TM_01_each_turns_frame_carries_the_full_clock_of_the_seat_now_to_act(
     for rec in t.conns.values():
         frame = rec.of("hand")[-1]
         assert frame["view"]["to_act"] == second
-        assert frame["deadline"] == {"seat": second, "seconds_left": 20.0}  # B's, all of it
+        assert frame["deadline"] == {"seat": second, "seconds_left": 20.0, **BANK}  # B's
     t.advance(3)
     ana = t.conns["ana"]
     t.ok(c.SnapshotRequest(ana.connection_id))
-    assert ana.frames[-1]["hand"]["deadline"] == {"seat": second, "seconds_left": 17.0}
+    assert ana.frames[-1]["hand"]["deadline"] == {"seat": second, "seconds_left": 17.0, **BANK}
 
 
 def test_R_TM_01_a_bots_turn_carries_no_leftover_clock_of_the_person_before_it() -> None:

@@ -7,6 +7,7 @@ from rooms_helpers import Table, draw_config, holdem_config
 from ahiko.poker.actions import Action
 from ahiko.rooms import commands as c
 from ahiko.rooms.room import RoomStatus
+from ahiko.rooms.timebank import TIME_BANK_S
 
 
 def three_handed(**overrides: object) -> Table:
@@ -25,12 +26,14 @@ def test_R_TM_01_deadline_folds_when_a_bet_is_pending_and_checks_otherwise() -> 
     assert hand is not None
     first = hand.to_act
     assert first is not None and hand.legal().can_call  # facing the big blind
-    t.advance(10)
+    t.advance(10)  # the deadline: the time bank starts by itself (issue 19) ...
+    assert hand.to_act == first
+    t.advance(TIME_BANK_S)  # ... and when it is empty too, the timeout rule answers
     assert hand.view(None)["seats"][hand.dealt_seats.index(first)]["status"] == "folded"  # type: ignore[index]
     while hand.to_act is not None and not hand.legal().can_check:
         t.passive()
     checker = hand.to_act
-    t.advance(10)
+    t.advance(10 + TIME_BANK_S)
     history = hand.view(None)["history"]  # type: ignore[index]
     assert any(
         e["kind"] == "action" and e["seat"] == checker and e["action"] == "check" for e in history

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ahiko_helpers import Ahiko, act_passively, to_hand
 
 from ahiko.rooms import commands as c
+from ahiko.rooms.timebank import TIME_BANK_S
 
 
 def _last_countdowns(rec) -> dict[str, float]:  # type: ignore[no-untyped-def]
@@ -59,6 +60,8 @@ def test_R_TM_01_the_hand_frame_says_the_clock_ran_out(ahiko: Ahiko) -> None:
     assert hand is not None and hand.to_act is not None
     seat = hand.to_act
     assert rec.of("hand")[-1]["auto_action"] is None
-    ahiko.advance(room.config.action_deadline_s or 0)
+    ahiko.advance(room.config.action_deadline_s or 0)  # the time bank starts (issue 19) ...
+    assert rec.of("hand")[-1]["auto_action"] is None
+    ahiko.advance(TIME_BANK_S)  # ... and runs out too
     frame = rec.of("hand")[-1]
     assert frame["auto_action"] == {"seat": seat, "action": "fold", "reason": "timeout"}

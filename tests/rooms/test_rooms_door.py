@@ -33,7 +33,7 @@ class FakeSubscriber:
 
     def sink(self, frame: Frame) -> None:
         assert isinstance(frame, Frame)
-        decoded = json.loads(frame.text)
+        decoded = json.loads(frame.text())
         assert decoded == frame.as_dict()  # nothing a JSON round trip would change
         SERVER_FRAME.validate_python(decoded)
         self.frames.append(decoded)

@@ -11,6 +11,7 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.blinds import BlindSchedule
 from ahiko.rooms.config import RoomKind
 from ahiko.rooms.room import RoomStatus
+from ahiko.rooms.timebank import TIME_BANK_S
 
 
 def tournament(people: int = 2, bots: int = 0, **overrides: object) -> Table:
@@ -97,7 +98,9 @@ def test_R_TN_06_timeout_checks_when_possible_otherwise_folds() -> None:
     hand = t.room.hand
     assert hand is not None
     first = hand.to_act
-    t.advance(5)  # heads-up button faces the big blind: folds
+    t.advance(5)  # the deadline: the fixed time bank runs first (issue 19) ...
+    assert not hand.is_over
+    t.advance(TIME_BANK_S)  # ... then the heads-up button, facing the big blind, folds
     assert hand.is_over
     seat = hand.dealt_seats.index(first)  # type: ignore[arg-type]
     assert hand.view(None)["seats"][seat]["status"] == "folded"  # type: ignore[index]

@@ -223,7 +223,7 @@ def test_a_revoked_connection_is_refused_sit_act_and_bots() -> None:
             self.asked.append(command)
             raise AssertionError("a revoked socket reached the room")
 
-    queue: asyncio.Queue[str | None] = asyncio.Queue()  # the socket's frames, as JSON text
+    queue: asyncio.Queue[Any] = asyncio.Queue()  # the socket's frames (and the sign-out)
     connection = SocketConnection(Player("1", "ana"), queue)
     connection.revoke()
     actor = Actor()
@@ -234,8 +234,8 @@ def test_a_revoked_connection_is_refused_sit_act_and_bots() -> None:
     ]
     for text in frames:
         asyncio.run(_handle(text, actor, Player("1", "ana"), connection))  # type: ignore[arg-type]
-    texts = [queue.get_nowait() for _ in range(queue.qsize())]
-    sent = [json.loads(text) for text in texts if text and text is not SIGNED_OUT]
+    queued = [queue.get_nowait() for _ in range(queue.qsize())]
+    sent = [json.loads(item.text()) for item in queued if item and item is not SIGNED_OUT]
     errors = [frame for frame in sent if frame.get("t") == "error"]
     assert [frame["code"] for frame in errors] == ["not_signed_in"] * 3
     assert actor.asked == []

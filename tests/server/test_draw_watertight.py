@@ -44,7 +44,7 @@ class Keep:
         self.frames: list[str] = []
 
     def deliver(self, frame: Frame) -> None:
-        self.frames.append(frame.text)
+        self.frames.append(frame.text())
 
 
 class Collect:

@@ -763,3 +763,42 @@ def test_stored_hands_carry_their_format_version_and_an_unknown_one_is_refused(
             assert answer.status_code == 500 and answer.json()["error"] == "archive_corrupt"
             assert "format version 2" in answer.json()["message"]
             assert "reads version 1" in answer.json()["message"]
+
+
+def test_a_players_own_chat_lines_are_in_their_hand_history(client, services, sign_up):
+    """Issue 19: the JSON hand history holds the player's own messages of that hand only."""
+    from datetime import UTC, datetime
+
+    from ahiko.rooms.moderation import StoredModeration
+
+    ana, ana_token = sign_up("ana")["id"], _session_token(client)
+    bia, bia_token = sign_up("bia")["id"], _session_token(client)
+    clock = ManualClock()
+    config = RoomConfig(name="Mesa do papo", seats=4)
+    room = Room(
+        "t-chat",
+        config,
+        clock=clock,
+        host_id=str(ana),
+        archive=HandArchive(
+            services.engine, now=lambda: datetime.fromtimestamp(clock.wall_ms() / 1000, UTC)
+        ),
+        moderation=StoredModeration(services.engine),
+    )
+    assert room.submit(c.Connect(f"early-{ana}", str(ana))).ok  # before the hand: not in it
+    _seat_and_start(room, clock, {"ana": ana, "bia": bia})
+    clock.advance(1)
+    assert room.submit(c.Chat(str(ana), "ana", "boa sorte, porra")).ok
+    assert room.submit(c.Chat(str(bia), "bia", "oi")).ok
+    assert room.submit(c.Chat(str(ana), "ana", preset="gg")).ok
+    _raise_or_fold(room, str(ana))
+    clock.advance(1)
+    assert room.submit(c.Chat(str(ana), "ana", "depois da mão")).ok
+    hand_id = _get(client, ana_token, "/api/hands").json()["hands"][0]["id"]
+    mine = _get(client, ana_token, f"/api/hands/{hand_id}", format="json").json()["my_chat"]
+    assert [(m["kind"], m["text"]) for m in mine] == [
+        ("text", "boa sorte, *****"),
+        ("preset", "gg"),
+    ]
+    theirs = _get(client, bia_token, f"/api/hands/{hand_id}", format="json").json()["my_chat"]
+    assert [m["text"] for m in theirs] == ["oi"]

@@ -1,8 +1,14 @@
 """Duplicate matches between two bots (heads-up), the yardstick of the bot levels.
 
 Each deal is played twice with the seats swapped, so both bots play both hands of the same
-cards; a bot's rng is seeded from the match seed, the deal and its seat, and every hand gets
-fresh bot instances (no memory between the halves). Hold'em results are all-in adjusted:
+cards. A bot's rng is seeded from a secret (``bot_secret``, random unless given), the deal and
+its seat: never from the match seed alone, which identifies the deal. Every hand gets fresh bot
+instances (no memory between the halves), unless the match is in session mode
+(``session=HANDS``): then the same two bots play HANDS consecutive deals, keeping what they
+learnt (``observe`` gets each bot's final view of every hand), and the mirror session plays
+the same deals with the seats swapped, with fresh bots. A bot named by an import path outside
+``ahiko.bots`` (a third party's) runs in its own process (ahiko.bots.sandbox) and receives
+only the serialised view. Hold'em results are all-in adjusted:
 when no more betting is possible before the river, each player is credited their equity
 share of the pot instead of the run-out. Win rates are in big blinds per 100 hands (draw:
 big bets per 100 hands) with a 95% confidence interval over the pairs.
@@ -15,6 +21,7 @@ from __future__ import annotations
 
 import math
 import random
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -32,13 +39,13 @@ from ahiko.poker.view import view
 
 from .cards7 import E7_CARDS
 from .equity import e7_range, seed_from
-from .protocol import Bot, load_bot_class
+from .protocol import LEVELS, VARIANTS, Bot, bot_path, load_bot_class
+from .sandbox import SandboxedBots
 
 SEATS = (0, 1)
 HOLDEM_BLINDS = (1, 2)
 DRAW_STAKES = DrawConfig(ante=1, small_bet=2, big_bet=4)
 PREFLOP_ALLIN_SAMPLES = 40_000
-VARIANTS = ("holdem", "draw")
 
 
 class ArenaError(RuntimeError):
@@ -98,11 +105,15 @@ def play_hand(
         try:
             hand.act(seat, action)
         except IllegalAction as exc:
-            name = type(bots[seat]).__name__
+            name = getattr(bots[seat], "name", type(bots[seat]).__name__)
             raise ArenaError(f"{name} at seat {seat} played {action}: {exc}") from exc
     result = hand.result
     if result is None:
         raise ArenaError("the engine reports a finished hand without a result")
+    for seat, bot in bots.items():
+        observe = getattr(bot, "observe", None)
+        if observe is not None:
+            observe(view(hand, seat))
     if isinstance(hand, HoldemHand):
         adjusted = _allin_adjusted(hand, result)
         if adjusted is not None:
@@ -175,10 +186,23 @@ def deal_deck(seed: int, deal: int) -> list[Card]:
     return deck
 
 
+BotFactory = Callable[[], Bot]
+
+
+def bot_rngs(secret: str, deal: int) -> dict[int, random.Random]:
+    return {s: random.Random(f"bot:{secret}:{deal}:{s}") for s in SEATS}
+
+
 def play_pair(
-    variant: str, a: Callable[[], Bot], b: Callable[[], Bot], seed: int, deal: int, stack_bb: int
+    variant: str,
+    a: BotFactory,
+    b: BotFactory,
+    seed: int,
+    deal: int,
+    stack_bb: int,
+    secret: str = "",
 ) -> float:
-    """A's net over both halves of one duplicate deal, in big blinds."""
+    """A's net over both halves of one duplicate deal, in big blinds (fresh bots each hand)."""
     bb = big_blind_of(variant)
     deck = deal_deck(seed, deal)
     button = SEATS[deal % 2]
@@ -186,10 +210,33 @@ def play_pair(
     for a_seat in SEATS:
         b_seat = 1 - a_seat
         bots = {a_seat: a(), b_seat: b()}
-        rngs = {s: random.Random(f"bot:{seed}:{deal}:{s}") for s in SEATS}
-        net = play_hand(variant, bots, rngs, deck, button, stack_bb * bb)
+        net = play_hand(variant, bots, bot_rngs(secret, deal), deck, button, stack_bb * bb)
         total += net[a_seat]
     return total / bb
+
+
+def play_session(
+    variant: str,
+    a: BotFactory,
+    b: BotFactory,
+    seed: int,
+    deals: range,
+    stack_bb: int,
+    secret: str = "",
+) -> list[float]:
+    """A's net per deal over a session and its mirror (seats swapped, fresh bots): the same
+    two bots play every deal of ``deals`` in turn, remembering what the table showed."""
+    bb = big_blind_of(variant)
+    totals = [0.0] * len(deals)
+    for a_seat in SEATS:
+        b_seat = 1 - a_seat
+        bots = {a_seat: a(), b_seat: b()}
+        for i, deal in enumerate(deals):
+            deck = deal_deck(seed, deal)
+            button = SEATS[deal % 2]
+            net = play_hand(variant, bots, bot_rngs(secret, deal), deck, button, stack_bb * bb)
+            totals[i] += net[a_seat] / bb
+    return totals
 
 
 def summarise(a: str, b: str, variant: str, pair_results: Sequence[float]) -> MatchResult:
@@ -210,30 +257,126 @@ def summarise(a: str, b: str, variant: str, pair_results: Sequence[float]) -> Ma
     )
 
 
-def _play_range(args: tuple[str, str, str, int, int, int, int]) -> list[float]:
-    variant, a, b, seed, first, last, stack_bb = args
-    a_cls, b_cls = load_bot_class(a), load_bot_class(b)
-    return [play_pair(variant, a_cls, b_cls, seed, d, stack_bb) for d in range(first, last)]
+def is_outside(name: str) -> bool:
+    """A bot named by an import path outside this package: it runs in its own process."""
+    return name not in LEVELS and not name.partition(":")[0].startswith("ahiko.bots.")
+
+
+class _Factories:
+    """Bot factories for one worker: in-process classes, or a sandbox process per outside
+    bot (started once, a fresh instance in it per call)."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.sandboxes: list[SandboxedBots] = []
+        self.factories: list[BotFactory] = []
+        for name in names:
+            if is_outside(name):
+                box = SandboxedBots(name)
+                self.sandboxes.append(box)
+                self.factories.append(box.new)
+            else:
+                self.factories.append(load_bot_class(name))
+
+    def close(self) -> None:
+        for box in self.sandboxes:
+            box.close()
+
+
+Chunk = tuple[str, str, str, int, int, int, int, int, str]
+
+
+def _play_range(args: Chunk) -> list[float]:
+    variant, a, b, seed, first, last, stack_bb, session, secret = args
+    made = _Factories([a, b])
+    a_new, b_new = made.factories
+    try:
+        if not session:
+            return [
+                play_pair(variant, a_new, b_new, seed, d, stack_bb, secret)
+                for d in range(first, last)
+            ]
+        out: list[float] = []
+        for start in range(first, last, session):
+            deals = range(start, min(last, start + session))
+            out.extend(play_session(variant, a_new, b_new, seed, deals, stack_bb, secret))
+        return out
+    finally:
+        made.close()
 
 
 def run_match(
-    variant: str, a: str, b: str, pairs: int, seed: int, stack_bb: int = 100, workers: int = 1
+    variant: str,
+    a: str,
+    b: str,
+    pairs: int,
+    seed: int,
+    stack_bb: int = 100,
+    workers: int = 1,
+    session: int = 0,
+    bot_secret: str | None = None,
 ) -> MatchResult:
-    """A duplicate match of ``pairs`` deals; bots by level name or ``package.module:Class``."""
+    """A duplicate match of ``pairs`` deals; bots by level name or ``package.module:Class``.
+    ``session``: deals per session with memory kept (0: fresh bots every hand)."""
+    per_pair = _match_pairs(variant, a, b, pairs, seed, stack_bb, workers, session, bot_secret)
+    return summarise(a, b, variant, per_pair)
+
+
+def _match_pairs(
+    variant: str,
+    a: str,
+    b: str,
+    pairs: int,
+    seed: int,
+    stack_bb: int,
+    workers: int,
+    session: int,
+    bot_secret: str | None,
+) -> list[float]:
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; use one of {', '.join(VARIANTS)}")
     if pairs < 1 or stack_bb < 1:
         raise ValueError("pairs and stack-bb must be positive")
-    load_bot_class(a), load_bot_class(b)  # fail early on a bad name
+    if session < 0:
+        raise ValueError("session must be 0 (no memory) or a positive number of hands")
+    for name in (a, b):  # fail early on a bad name (an outside bot is imported in its box)
+        bot_path(name)
+        if not is_outside(name):
+            load_bot_class(name)
+    secret = secrets.token_hex(16) if bot_secret is None else bot_secret
+    unit = session or 1
     if workers <= 1:
-        results = _play_range((variant, a, b, seed, 0, pairs, stack_bb))
-    else:
-        import multiprocessing
+        return _play_range((variant, a, b, seed, 0, pairs, stack_bb, session, secret))
+    import multiprocessing
 
-        step = math.ceil(pairs / workers)
-        chunks = [
-            (variant, a, b, seed, i, min(pairs, i + step), stack_bb) for i in range(0, pairs, step)
-        ]
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            results = [x for part in pool.map(_play_range, chunks) for x in part]
-    return summarise(a, b, variant, results)
+    step = unit * math.ceil(pairs / unit / workers)
+    chunks = [
+        (variant, a, b, seed, i, min(pairs, i + step), stack_bb, session, secret)
+        for i in range(0, pairs, step)
+    ]
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        return [x for part in pool.map(_play_range, chunks) for x in part]
+
+
+def run_paired(
+    variant: str,
+    a: str,
+    a2: str,
+    b: str,
+    pairs: int,
+    seed: int,
+    stack_bb: int = 100,
+    workers: int = 1,
+    session: int = 0,
+    bot_secret: str | None = None,
+) -> tuple[MatchResult, MatchResult, MatchResult]:
+    """``a`` and ``a2`` each against ``b`` on the same deals and bot rngs, and the difference
+    a − a2 per pair (its interval is much narrower than either match's)."""
+    secret = secrets.token_hex(16) if bot_secret is None else bot_secret
+    first = _match_pairs(variant, a, b, pairs, seed, stack_bb, workers, session, secret)
+    second = _match_pairs(variant, a2, b, pairs, seed, stack_bb, workers, session, secret)
+    diff = [x - y for x, y in zip(first, second, strict=True)]
+    return (
+        summarise(a, b, variant, first),
+        summarise(a2, b, variant, second),
+        summarise(f"{a} - {a2}", b, variant, diff),
+    )

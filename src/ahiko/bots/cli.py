@@ -6,8 +6,10 @@ import argparse
 import json
 import sys
 
-from .arena import VARIANTS, ArenaError, run_match
-from .protocol import LEVELS, BotLoadError
+from .protocol import LEVELS, VARIANTS
+
+# The arena (eval7, numpy) and the sandbox are imported only when a match runs: `ahiko
+# --version` and the other commands start without them.
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,24 +27,51 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--stack-bb", type=int, default=100, help="starting stacks in big blinds")
     p.add_argument("--workers", type=int, default=1, help="processes (the machine is shared)")
+    p.add_argument(
+        "--session",
+        type=int,
+        default=0,
+        metavar="HANDS",
+        help="session mode: the same two bots play HANDS consecutive deals keeping their "
+        "memory, and the mirror session swaps the seats (0: fresh bots every hand)",
+    )
+    p.add_argument(
+        "--bot-secret",
+        default=None,
+        help="secret the bots' rngs are seeded from (default: a random one; the match seed "
+        "alone never seeds them)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_arena)
 
 
 def _arena(args: argparse.Namespace) -> int:
+    from .arena import ArenaError, run_match
+    from .protocol import BotLoadError
+    from .sandbox import SandboxError
+
     try:
         r = run_match(
-            args.variant, args.a, args.b, args.pairs, args.seed, args.stack_bb, args.workers
+            args.variant,
+            args.a,
+            args.b,
+            args.pairs,
+            args.seed,
+            args.stack_bb,
+            args.workers,
+            session=args.session,
+            bot_secret=args.bot_secret,
         )
-    except (BotLoadError, ValueError, ArenaError) as exc:
+    except (BotLoadError, ValueError, ArenaError, SandboxError) as exc:
         print(f"arena: {exc}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(r.to_json_dict()))
     else:
         unit = "bb/100" if args.variant == "holdem" else "big bets/100"
+        mode = f", sessions of {args.session} deals" if args.session else ""
         print(
-            f"{r.a} vs {r.b} ({r.variant}, {r.pairs} duplicate pairs): "
+            f"{r.a} vs {r.b} ({r.variant}, {r.pairs} duplicate pairs{mode}): "
             f"{r.bb_per_100:+.1f} {unit}, 95% CI [{r.ci95_low:+.1f}, {r.ci95_high:+.1f}]"
         )
     return 0

@@ -5,6 +5,13 @@ Before the draw it estimates the equity of its textbook draw against each oppone
 pre-draw range; after the draw, against ranges narrowed by how many cards each opponent
 took and how they bet. Bluffs follow the balanced share b/(p+2b) scaled down, and a
 heads-up snow is rare and only when the opponent drew three.
+
+With the table's memory (ahiko.bots.memory) the ranges follow each opponent's record
+(ahiko.bots.draw_ranges.DrawReads), and heads-up it steals and defends the antes by expected
+value: a bet of b into p is worth f·p + (1−f)·(e·(p+2b) − b), f the share the opponent folds
+(its record; more after it checked), e our equity against the hands that call; a bet on
+little equity is a bluff, made with the capped probability of holdem_hard.bluff_probability.
+The same rule prices bluffs after the draw against the opponent's fold rate there.
 """
 
 from __future__ import annotations
@@ -16,26 +23,37 @@ from ahiko.poker.actions import Action
 
 from .cards7 import STRAIGHT
 from .draw_eval import DrawHandInfo, analyse
-from .draw_ranges import draw_equity
-from .holdem_hard import bluff_share
+from .draw_ranges import DrawReads, draw_equity, draw_reads
+from .holdem_hard import bluff_probability, bluff_share
+from .memory import TableMemory
 from .situation import Situation, aggressive, check_or_fold, passive, price, situation_from_view
 
 PREDRAW_SAMPLES = 500
 POSTDRAW_SAMPLES = 700
 SNOW_RATE = 0.08
 BLUFF_SCALE = 0.6
+STEAL_FOLD_DEFAULT = 0.3  # share of hands a player we know nothing about folds to a bet
 
 
 class DrawHardBot:
+    def __init__(self, memory: TableMemory | None = None) -> None:
+        self.memory = memory
+
     def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
         sit = situation_from_view(view)
         legal = sit.legal
         info = analyse(sit.hole, legal.max_discards if legal.is_draw_phase else 3)
         if legal.is_draw_phase:
             return self._discard(sit, info, rng)
+        reads: dict[int, DrawReads] = {}
+        if self.memory is not None:
+            for s in sit.opponents:
+                r = draw_reads(self.memory.of(view, s))
+                if r is not None:
+                    reads[s] = r
         if sit.street == "postdraw":
-            return self._after_draw(sit, info, rng)
-        return self._before_draw(sit, info, rng)
+            return self._after_draw(sit, info, rng, reads)
+        return self._before_draw(sit, info, rng, reads)
 
     def _discard(self, sit: Situation, info: DrawHandInfo, rng: random.Random) -> Action:
         opp_draws = [sit.discards.get(s) for s in sit.opponents]
@@ -52,14 +70,18 @@ class DrawHardBot:
             return Action.discard(())
         return Action.discard(info.discard)
 
-    def _before_draw(self, sit: Situation, info: DrawHandInfo, rng: random.Random) -> Action:
+    def _before_draw(
+        self, sit: Situation, info: DrawHandInfo, rng: random.Random, reads: dict[int, DrawReads]
+    ) -> Action:
         legal = sit.legal
         n = len(sit.opponents)
-        eq = draw_equity(sit, info.keep, PREDRAW_SAMPLES, rng)
+        eq = draw_equity(sit, info.keep, PREDRAW_SAMPLES, rng, reads)
         fair = 1 / (n + 1)
         if eq >= fair + 0.12 + 0.04 * sit.raises_on():
             return aggressive(legal, legal.max_to)
         if legal.call_cost == 0:
+            if n == 1 and legal.bet_kind is not None and self._steal(sit, info, rng, reads, eq):
+                return aggressive(legal, legal.max_to)
             return Action.check()
         # Pot odds now plus the bet after the draw that a winner usually collects.
         implied = 0.8 if info.is_drawing_hand else 0.95
@@ -67,12 +89,37 @@ class DrawHardBot:
             return passive(legal)
         return check_or_fold(legal)
 
-    def _after_draw(self, sit: Situation, info: DrawHandInfo, rng: random.Random) -> Action:
+    def _steal(
+        self,
+        sit: Situation,
+        info: DrawHandInfo,
+        rng: random.Random,
+        reads: dict[int, DrawReads],
+        eq: float,
+    ) -> bool:
+        """Heads-up, nobody has bet before the draw: is a bet worth more than a check?"""
+        (opp,) = sit.opponents
+        r = reads.get(opp)
+        legal = sit.legal
+        bet = legal.max_to - legal.committed
+        pot = sit.pot
+        checked = any(a.seat == opp and a.kind == "check" for a in sit.street_actions())
+        fold = (r.fold_pre if r is not None else STEAL_FOLD_DEFAULT) + (0.1 if checked else 0.0)
+        fold = min(0.95, fold)
+        called = draw_equity(sit, info.keep, PREDRAW_SAMPLES, rng, reads, assume="called")
+        ev_bet = fold * pot + (1 - fold) * (called * (pot + 2 * bet) - bet)
+        if ev_bet <= eq * pot:
+            return False
+        return called >= 0.5 or rng.random() < bluff_probability(bet, pot, fold)
+
+    def _after_draw(
+        self, sit: Situation, info: DrawHandInfo, rng: random.Random, reads: dict[int, DrawReads]
+    ) -> Action:
         legal = sit.legal
         n = len(sit.opponents)
         if info.category >= STRAIGHT and sit.raises_on() < 3:
             return aggressive(legal, legal.max_to)
-        eq = draw_equity(sit, sit.hole, POSTDRAW_SAMPLES, rng)
+        eq = draw_equity(sit, sit.hole, POSTDRAW_SAMPLES, rng, reads)
         fair = 1 / (n + 1)
         snowed = sit.discards.get(sit.me) == 0 and info.category == 0
         if legal.call_cost == 0:
@@ -80,6 +127,8 @@ class DrawHardBot:
                 return aggressive(legal, legal.max_to)
             bet = legal.max_to - legal.committed
             bluff_p = bluff_share(bet, sit.pot) * BLUFF_SCALE
+            if n == 1 and sit.opponents[0] in reads:
+                bluff_p = bluff_probability(bet, sit.pot, reads[sit.opponents[0]].fold_post)
             if n == 1 and (snowed or (eq < 0.25 and rng.random() < bluff_p)):
                 return aggressive(legal, legal.max_to)
             return Action.check()

@@ -6,6 +6,12 @@ public actions before the draw, and only hands that throw as many cards as the o
 publicly drew are kept. The simulation deals the replacement cards from the cards we cannot
 see, then weighs each outcome by how well the opponent's final hand fits its betting after
 the draw. No hidden card is ever read: the library is built from a fixed-seed generator.
+
+With an opponent's record (``DrawReads``, from ahiko.bots.memory) the weights follow what
+that player has shown: a bet before the draw keeps the strongest ``bet`` share of the
+library's hands (by their pre-draw strength), a call the next ``call`` share, and a bet after
+the draw the strongest ``post_bet`` share of final hands. Without a record the fixed weights
+below apply.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from ahiko.poker.cards import DECK_SIZE, Card
 
 from .cards7 import PAIR, TWO_PAIR, category, hand_value
 from .draw_eval import analyse
+from .memory import OpponentStats, rate
 from .situation import AGGRESSIVE, Situation
 
 LIBRARY_SIZE = 40_000
@@ -35,24 +42,93 @@ class LibraryHand:
     category: int
     pair_rank: int
     drawing: bool
+    strength: float = 1.0  # share of library hands at least as strong before the draw
+
+
+READS_WEIGHT = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class DrawReads:
+    """Shares of an opponent's hands behind its actions (by strength from the top)."""
+
+    bet: float  # bets or raises before the draw
+    call: float  # ... and calls (the bet share included)
+    post_bet: float  # bets or raises after the draw, among final hands
+    fold_pre: float  # folds to a bet before the draw
+    fold_post: float  # folds to a bet after the draw
+
+
+def draw_reads(stats: OpponentStats, weight: float = READS_WEIGHT) -> DrawReads | None:
+    if stats.hands == 0:
+        return None
+    bet = rate(stats.pfr, stats.hands, 0.3, weight)
+    vpip = rate(stats.vpip, stats.hands, 0.55, weight)
+    return DrawReads(
+        bet=max(0.02, min(1.0, bet)),
+        call=max(0.05, min(1.0, max(vpip, bet))),
+        post_bet=max(0.02, min(1.0, rate(stats.bets, stats.bet_chances, 0.35, weight))),
+        fold_pre=rate(stats.folds_to_raise, stats.fold_to_raise_chances, 0.35, weight),
+        fold_post=rate(stats.folds_to_bet, stats.faced_bets, 0.35, weight),
+    )
+
+
+def _cut(x: float, step: float = 0.05) -> float:
+    """Reads rounded, so the weighted libraries can be cached."""
+    return max(step, round(x / step) * step)
 
 
 @lru_cache(maxsize=1)
 def library() -> tuple[LibraryHand, ...]:
     gen = random.Random(LIBRARY_SEED)
     deck = list(range(DECK_SIZE))
-    out = []
-    for _ in range(LIBRARY_SIZE):
-        info = analyse(gen.sample(deck, 5))
-        out.append(
-            LibraryHand(
-                info.keep, info.draw_count, info.category, info.pair_rank, info.is_drawing_hand
-            )
+    infos = [analyse(gen.sample(deck, 5)) for _ in range(LIBRARY_SIZE)]
+    order = sorted(
+        range(LIBRARY_SIZE),
+        key=lambda i: (
+            infos[i].category,
+            infos[i].pair_rank,
+            infos[i].is_drawing_hand,
+            infos[i].value,
+        ),
+        reverse=True,
+    )
+    strength = [0.0] * LIBRARY_SIZE
+    for pos, i in enumerate(order):
+        strength[i] = (pos + 1) / LIBRARY_SIZE
+    return tuple(
+        LibraryHand(
+            info.keep, info.draw_count, info.category, info.pair_rank, info.is_drawing_hand, st
         )
-    return tuple(out)
+        for info, st in zip(infos, strength, strict=True)
+    )
 
 
-def _predraw_weight(h: LibraryHand, style: str) -> float:
+@lru_cache(maxsize=1)
+def final_values() -> tuple[int, ...]:
+    """Final-hand values after the textbook draw of each library hand, ascending."""
+    gen = random.Random(LIBRARY_SEED + 1)
+    out = []
+    for h in library():
+        rest = [c for c in range(DECK_SIZE) if c not in h.keep]
+        out.append(hand_value([*h.keep, *gen.sample(rest, h.draw)]))
+    return tuple(sorted(out))
+
+
+def final_strength(value: int) -> float:
+    """Share of final hands at least as strong as ``value`` (0 = the best)."""
+    values = final_values()
+    return 1.0 - bisect_left(values, value) / len(values)
+
+
+def _predraw_weight(h: LibraryHand, style: str, reads: tuple[float, float] | None) -> float:
+    if reads is not None:
+        bet, call = reads
+        if style == "raised":
+            return 1.0 if h.strength <= bet else 0.08
+        if style == "called":
+            return 1.0 if h.strength <= call else 0.15
+        return 0.4 if h.strength <= bet else 1.0
     strong = h.category >= TWO_PAIR
     good_pair = h.category == PAIR and h.pair_rank >= JACKS
     pair = h.category == PAIR
@@ -63,19 +139,24 @@ def _predraw_weight(h: LibraryHand, style: str) -> float:
     return 0.3 if strong else 0.45 if good_pair else 1.0
 
 
-@lru_cache(maxsize=64)
-def candidates(style: str, draw: int | None) -> tuple[tuple[LibraryHand, ...], tuple[float, ...]]:
-    """Library hands fitting a pre-draw style and a public draw count, with cumulative weights."""
+@lru_cache(maxsize=256)
+def candidates(
+    style: str, draw: int | None, reads: tuple[float, float] | None = None
+) -> tuple[tuple[LibraryHand, ...], tuple[float, ...]]:
+    """Library hands fitting a pre-draw style and a public draw count, with cumulative weights
+    (``reads``: the opponent's rounded bet and call shares)."""
     hands = tuple(h for h in library() if draw is None or h.draw == draw)
     if not hands:  # a draw count the textbook never makes (e.g. three from two pair)
         hands = library()
-    cum = tuple(accumulate(_predraw_weight(h, style) for h in hands))
+    cum = tuple(accumulate(_predraw_weight(h, style, reads) for h in hands))
     return hands, cum
 
 
-def _postdraw_weight(value: int, style: str | None) -> float:
+def _postdraw_weight(value: int, style: str | None, post_bet: float | None = None) -> float:
     if style is None:
         return 1.0
+    if post_bet is not None and style == "raised":
+        return 1.0 if final_strength(value) <= post_bet else 0.08
     cat = category(value)
     pair_rank = (value >> 16) & 0xF if cat == PAIR else -1
     if style == "raised":
@@ -103,9 +184,13 @@ def draw_equity(
     my_keep: Sequence[Card],
     samples: int,
     rng: random.Random,
+    reads: dict[int, DrawReads] | None = None,
+    assume: str | None = None,
 ) -> float:
     """Share of the pot we win at showdown: we keep ``my_keep`` and draw up to five (nothing
-    to draw after the draw), opponents drawn from their ranges and completing their draws."""
+    to draw after the draw), opponents drawn from their ranges and completing their draws.
+    ``reads``: opponents' records; ``assume``: the pre-draw style to suppose for every
+    opponent (the equity if they call a bet we are thinking of)."""
     known = set(sit.hole)
     unknown = [c for c in range(DECK_SIZE) if c not in known]
     need_mine = 5 - len(my_keep)
@@ -113,34 +198,37 @@ def draw_equity(
     opps = []
     for s in sit.opponents:
         drew = sit.discards.get(s)
-        style = style_of(sit, s, "predraw") or "checked"
-        hands, cum = candidates(style, drew if isinstance(drew, int) else None)
-        opps.append((hands, cum, style_of(sit, s, "postdraw") if after_draw else None))
+        style = assume or style_of(sit, s, "predraw") or "checked"
+        r = (reads or {}).get(s)
+        cuts = (_cut(r.bet), _cut(r.call)) if r is not None else None
+        hands, cum = candidates(style, drew if isinstance(drew, int) else None, cuts)
+        post = style_of(sit, s, "postdraw") if after_draw else None
+        opps.append((hands, cum, post, _cut(r.post_bet) if r is not None else None))
     won = total = 0.0
     for _ in range(samples):
         used: set[Card] = set()
-        finals: list[tuple[tuple[Card, ...], int, str | None]] = []
+        finals: list[tuple[tuple[Card, ...], int, str | None, float | None]] = []
         ok = True
-        for hands, cum, post in opps:
+        for hands, cum, post, post_bet in opps:
             h = hands[bisect_left(cum, rng.random() * cum[-1])]
             if any(c in known or c in used for c in h.keep):
                 ok = False
                 break
             used.update(h.keep)
-            finals.append((h.keep, h.draw, post))
+            finals.append((h.keep, h.draw, post, post_bet))
         if not ok:
             continue
         pool = [c for c in unknown if c not in used]
-        extra = rng.sample(pool, need_mine + sum(d for _, d, _ in finals))
+        extra = rng.sample(pool, need_mine + sum(f[1] for f in finals))
         mine = hand_value([*my_keep, *extra[:need_mine]])
         pos = need_mine
         weight = 1.0
         best_other = -1
         ties = 0
-        for keep, d, post in finals:
+        for keep, d, post, post_bet in finals:
             v = hand_value([*keep, *extra[pos : pos + d]])
             pos += d
-            weight *= _postdraw_weight(v, post)
+            weight *= _postdraw_weight(v, post, post_bet)
             if v > best_other:
                 best_other, ties = v, 1
             elif v == best_other:

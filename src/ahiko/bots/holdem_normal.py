@@ -1,6 +1,11 @@
 """Hold'em Normal (R-AI-03): position, stack depth, pot odds, board texture and simplified
 starting-hand ranges.
 
+Its one read of the table (ahiko.bots.memory, in the level bot): how much more often than
+most an opponent bets and raises (``looseness``, 0 for most players). Against a loose one it
+calls re-raises and all-ins wider and reads less into a bet; against everyone else it plays
+exactly as without it.
+
 Pre-flop: opening ranges widen with fewer players left to act, calls against a raise depend
 on the price, short stacks (12 big blinds or less) play push or fold. After the flop: an
 equity estimate from the made hand and the draws (outs), lowered by the number of opponents,
@@ -16,6 +21,7 @@ from typing import Any
 from ahiko.poker.actions import Action
 
 from . import holdem_features as hf
+from .memory import TableMemory
 from .preflop import hand_percentile
 from .situation import (
     Situation,
@@ -40,15 +46,21 @@ MADE_EQUITY = {
 
 
 class HoldemNormalBot:
+    def __init__(self, memory: TableMemory | None = None) -> None:
+        self.memory = memory
+
     def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
         sit = situation_from_view(view)
+        loose = 0.0
+        if self.memory is not None and sit.opponents:
+            loose = max(self.memory.of(view, s).looseness() for s in sit.opponents)
         if not sit.board:
-            return self._preflop(sit, rng)
-        return self._postflop(sit, rng)
+            return self._preflop(sit, rng, loose)
+        return self._postflop(sit, rng, loose)
 
     # --- pre-flop ---------------------------------------------------------------------
 
-    def _preflop(self, sit: Situation, rng: random.Random) -> Action:
+    def _preflop(self, sit: Situation, rng: random.Random, loose: float = 0.0) -> Action:
         legal, bb = sit.legal, sit.big_blind
         pct = hand_percentile(*sit.hole)
         extra = len(sit.opponents) - 1
@@ -62,6 +74,7 @@ class HoldemNormalBot:
             limpers = sum(1 for a in sit.street_actions() if a.kind == "call")
             if limpers:
                 open_pct *= 0.6
+            open_pct *= 1.0 - 0.4 * loose  # a loose player behind re-raises: open less
             if pct <= open_pct:
                 return aggressive(legal, (2.5 + limpers) * bb)
             if legal.can_check:
@@ -77,10 +90,12 @@ class HoldemNormalBot:
             call_pct = min(0.7, max(0.05, 0.85 - 1.6 * p)) - 0.06 * extra
             if sit.is_last_to_act_postflop:
                 call_pct += 0.05
+            call_pct += (0.15 if _all_in_call(sit) else 0.35) * loose
             return passive(legal) if pct <= call_pct else check_or_fold(legal)
         if pct <= 0.025:
             return aggressive(legal, legal.max_to)
         call_pct = min(0.12, max(0.03, 0.3 - 0.5 * p))
+        call_pct += (0.15 if _all_in_call(sit) else 0.45) * loose
         return passive(legal) if pct <= call_pct else check_or_fold(legal)
 
     def _push_fold(self, sit: Situation, pct: float, eff_bb: float) -> Action:
@@ -98,7 +113,7 @@ class HoldemNormalBot:
 
     # --- after the flop ---------------------------------------------------------------
 
-    def estimate_equity(self, sit: Situation, read_bet: bool = True) -> float:
+    def estimate_equity(self, sit: Situation, read_bet: bool = True, loose: float = 0.0) -> float:
         made = hf.made_hand(sit.hole, sit.board)
         draw = hf.draws(sit.hole, sit.board)
         tex = hf.texture(sit.board)
@@ -109,16 +124,16 @@ class HoldemNormalBot:
         draw_eq = min(0.5, draw.outs * (0.04 if cards_to_come == 2 else 0.02))
         eq = eq + draw_eq * (1 - eq)
         eq -= 0.08 * (len(sit.opponents) - 1)
-        eq -= 0.08 * max(0, sit.raises_on() - 1)
+        eq -= 0.08 * max(0, sit.raises_on() - 1) * (1.0 - loose)
         if read_bet and sit.legal.call_cost:
             # A bet says something: the bigger and the later, the stronger it tends to be.
             size = min(1.0, sit.legal.call_cost / max(1, sit.pot - sit.legal.call_cost))
-            eq -= (0.04 if cards_to_come == 2 else 0.08) + 0.08 * size
+            eq -= ((0.04 if cards_to_come == 2 else 0.08) + 0.08 * size) * (1.0 - loose)
         return max(0.02, min(0.98, eq))
 
-    def _postflop(self, sit: Situation, rng: random.Random) -> Action:
+    def _postflop(self, sit: Situation, rng: random.Random, loose: float = 0.0) -> Action:
         legal = sit.legal
-        eq = self.estimate_equity(sit)
+        eq = self.estimate_equity(sit, loose=loose)
         tex = hf.texture(sit.board)
         spr = sit.effective_stack / max(1, sit.pot)
         size = 0.5 + 0.3 * tex.wetness
@@ -132,17 +147,18 @@ class HoldemNormalBot:
                 aggressor
                 and heads_up
                 and sit.street == "flop"
-                and rng.random() < 0.65 - 0.4 * tex.wetness
+                and rng.random() < (0.65 - 0.4 * tex.wetness) * (1.0 - loose)
             ):
                 return aggressive(legal, pot_sized_to(sit, 0.4))
             if draw.outs >= 8 and len(sit.board) < 5 and rng.random() < 0.4:
                 return aggressive(legal, pot_sized_to(sit, size))
-            if heads_up and sit.is_last_to_act_postflop and eq < 0.3 and rng.random() < 0.2:
+            bluff = 0.2 * (1.0 - loose)
+            if heads_up and sit.is_last_to_act_postflop and eq < 0.3 and rng.random() < bluff:
                 return aggressive(legal, pot_sized_to(sit, 0.5))
             return Action.check()
         p = price(sit)
         strength = self.estimate_equity(sit, read_bet=False)
-        if strength >= 0.8 or (strength >= 0.7 and spr < 1.5):
+        if strength >= 0.8 - 0.15 * loose or (strength >= 0.7 and spr < 1.5):
             return aggressive(legal, legal.max_to if spr < 2 else pot_sized_to(sit, 0.8))
         if (
             draw.outs >= 8
@@ -151,6 +167,12 @@ class HoldemNormalBot:
             and rng.random() < 0.25
         ):
             return aggressive(legal, pot_sized_to(sit, 0.8))
-        if eq >= p + 0.05:
+        if eq >= p + 0.05 * (1.0 - loose):
             return passive(legal)
         return check_or_fold(legal)
+
+
+def _all_in_call(sit: Situation) -> bool:
+    """Calling would put us all in, or the raiser is all in already."""
+    legal = sit.legal
+    return legal.call_cost >= legal.stack or not sit.live_opponents

@@ -5,12 +5,17 @@ their public actions reweighs the combos: a raise keeps mostly the strong ones, 
 middle, a check takes weight off the strongest. After the flop "strong" is the combo's hand
 value on the board of that street, ranked within the opponent's current range. Weights never
 reach zero: players bluff and make mistakes.
+
+How much of a range an action keeps comes from ``Reads``: the shares of hands this opponent
+opens, jams, re-raises, bets and calls with, read from the public record of the session
+(ahiko.bots.memory) and, with no record yet, the defaults below.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import eval7
 
@@ -18,6 +23,7 @@ from ahiko.poker.cards import Card, suit_of
 
 from .cards7 import E7_CARDS
 from .equity import WeightedRange, full_range
+from .memory import OpponentStats, rate
 from .preflop import hand_percentile
 from .situation import AGGRESSIVE, Situation, preflop_order
 
@@ -36,18 +42,89 @@ OPEN_SHARE_BY_PLAYERS_BEHIND = {0: 0.75, 1: 0.75, 2: 0.45, 3: 0.3}
 OPEN_SHARE_EARLY = 0.2
 
 
-def _preflop_factor(pct: float, kind: str, raises_before: int, all_in: bool, behind: int) -> float:
+# Evidence needed before an observed share replaces a default (chances' worth of prior).
+READS_WEIGHT = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class Reads:
+    """Shares of an opponent's hands behind each kind of action (by strength from the top).
+
+    ``open`` None means by position (OPEN_SHARE_BY_PLAYERS_BEHIND). The defaults are a
+    reasonable regular's; ``reads_from`` moves them to what the opponent has shown."""
+
+    open: float | None = None
+    open_jam: float = 0.2
+    reraise: float = 0.12
+    reraise_again: float = 0.05
+    call_raise: float = 0.5  # continues against one raise
+    call_reraise: float = 0.15
+    bet: float = 0.3  # bets after the flop when nobody has
+    bet_late: float = 0.3  # ... on the turn and the river
+    cbet: float = 0.6
+    raise_bet: float = 0.1
+    call_bet: float = 0.55  # calls a bet after the flop
+    tail: float = 1.0  # weight left outside a betting range, relative to the defaults'
+    reraise_jam: float = 0.02  # re-raises all in (any-two jammers: nearly always)
+    fold_to_bet: float = 0.35
+
+
+def reads_from(stats: OpponentStats, weight: float = READS_WEIGHT) -> Reads:
+    """What the opponent's public record says, shrunk towards the defaults."""
+    d = Reads()
+    if stats.hands == 0:
+        return d
+    open_share = rate(stats.opens, stats.open_chances, 0.75, weight) if stats.open_chances else None
+    reraise = rate(stats.reraises, stats.reraise_chances, d.reraise, weight)
+    bet = rate(stats.bets, stats.bet_chances, d.bet, weight)
+    bet_late = rate(stats.late_bets, stats.late_bet_chances, d.bet_late, weight)
+    raise_bet = rate(stats.raises_of_bet, stats.faced_bets, d.raise_bet, weight)
+    fold_bet = rate(stats.folds_to_bet, stats.faced_bets, 1 - d.call_bet - d.raise_bet, weight)
+    fold_raise = rate(stats.folds_to_raise, stats.fold_to_raise_chances, 1 - d.call_raise, weight)
+    # Hands shown after betting that were weak: they bet wider than their frequency suggests.
+    bluffs = rate(stats.shown_weak_aggressor, stats.shown_aggressor, 0.15, 4.0)
+    return Reads(
+        open=open_share,
+        open_jam=max(
+            rate(stats.open_jams, stats.open_chances, d.open_jam, weight),
+            0.9 * max(stats.shown_jam_pct, default=0.0),
+        ),
+        reraise=reraise,
+        reraise_again=max(0.02, min(reraise, d.reraise_again * reraise / d.reraise)),
+        call_raise=max(0.05, 1.0 - fold_raise),
+        call_reraise=max(0.05, min(1.0, (1.0 - fold_raise) * d.call_reraise / d.call_raise)),
+        bet=min(1.0, bet),
+        bet_late=min(1.0, bet_late),
+        cbet=min(1.0, 2.0 * bet),
+        raise_bet=raise_bet,
+        call_bet=max(0.05, min(1.0, 1.0 - fold_bet)),
+        tail=max(1.0, bluffs / 0.15),
+        reraise_jam=rate(stats.reraise_jams, stats.reraise_chances, 0.02, weight),
+        fold_to_bet=fold_bet,
+    )
+
+
+DEFAULT_READS = Reads()
+
+
+def _preflop_factor(
+    pct: float, kind: str, raises_before: int, all_in: bool, behind: int, reads: Reads
+) -> float:
     if kind in AGGRESSIVE:
-        opening = OPEN_SHARE_BY_PLAYERS_BEHIND.get(behind, OPEN_SHARE_EARLY)
-        cut = opening if raises_before == 0 else (0.12 if raises_before == 1 else 0.05)
-        if all_in and raises_before == 0:
-            cut = 0.2
+        if raises_before == 0:
+            cut = reads.open
+            if cut is None:
+                cut = OPEN_SHARE_BY_PLAYERS_BEHIND.get(behind, OPEN_SHARE_EARLY)
+            if all_in:
+                cut = reads.open_jam
+        else:
+            cut = reads.reraise if raises_before == 1 else reads.reraise_again
         return 1.0 if pct <= cut else max(FLOOR, 1.0 - (pct - cut) * 6)
     if kind == "call":
         if raises_before == 0:  # a limp
             return 0.4 if pct <= 0.08 else (1.0 if pct <= 0.7 else 0.3)
         top = 0.04 if raises_before == 1 else 0.015
-        cut = 0.5 if raises_before == 1 else 0.15
+        cut = reads.call_raise if raises_before == 1 else reads.call_reraise
         if pct <= top:
             return 0.4
         return 1.0 if pct <= cut else max(FLOOR, 1.0 - (pct - cut) * 4)
@@ -56,18 +133,21 @@ def _preflop_factor(pct: float, kind: str, raises_before: int, all_in: bool, beh
     return 1.0
 
 
-def _postflop_factor(rank_from_top: float, kind: str, raises_before: int, cbet: bool) -> float:
+def _postflop_factor(
+    rank_from_top: float, kind: str, raises_before: int, cbet: bool, reads: Reads, late: bool
+) -> float:
     if kind in AGGRESSIVE:
         if cbet:  # the pre-flop raiser's first bet on the flop: often made with anything
-            return 1.0 if rank_from_top <= 0.6 else 0.3
+            return 1.0 if rank_from_top <= reads.cbet else min(1.0, 0.3 * reads.tail)
         if raises_before == 0:
-            return 1.0 if rank_from_top <= 0.3 else 0.1
-        cut = 0.1 if raises_before == 1 else 0.05
-        return 1.0 if rank_from_top <= cut else 0.02
+            cut = reads.bet_late if late else reads.bet
+            return 1.0 if rank_from_top <= cut else min(1.0, 0.1 * reads.tail)
+        cut = reads.raise_bet if raises_before == 1 else reads.raise_bet / 2
+        return 1.0 if rank_from_top <= cut else min(1.0, 0.02 * reads.tail)
     if kind == "call":
         if rank_from_top <= 0.05:
             return 0.6
-        return 1.0 if rank_from_top <= 0.55 else 0.06
+        return 1.0 if rank_from_top <= reads.call_bet else 0.06
     if kind == "check":
         return 0.5 if rank_from_top <= 0.15 else 1.0
     return 1.0
@@ -100,8 +180,11 @@ def _ranks_from_top(weights: WeightedRange, board: Sequence[Card]) -> dict[tuple
     return out
 
 
-def opponent_ranges(sit: Situation) -> dict[int, WeightedRange]:
-    """Weighted ranges of every opponent still in the hand, from the public history."""
+def opponent_ranges(
+    sit: Situation, reads: dict[int, Reads] | None = None
+) -> dict[int, WeightedRange]:
+    """Weighted ranges of every opponent still in the hand, from the public history and what
+    each opponent's record says (``reads``, defaults for anyone missing)."""
     dead = list(sit.hole) + list(sit.board)
     ranges = {s: full_range(dead) for s in sit.opponents}
     pct_cache: dict[tuple[int, int], float] = {}
@@ -117,6 +200,7 @@ def opponent_ranges(sit: Situation) -> dict[int, WeightedRange]:
         if act.seat not in ranges or act.kind == "fold":
             continue
         weights = ranges[act.seat]
+        r = (reads or {}).get(act.seat, DEFAULT_READS)
         if street == "preflop":
             behind = len(order) - 1 - order.index(act.seat)
             factors = {}
@@ -124,7 +208,7 @@ def opponent_ranges(sit: Situation) -> dict[int, WeightedRange]:
                 pct = pct_cache.get(combo)
                 if pct is None:
                     pct = pct_cache[combo] = hand_percentile(*combo)
-                factors[combo] = _preflop_factor(pct, act.kind, before, act.all_in, behind)
+                factors[combo] = _preflop_factor(pct, act.kind, before, act.all_in, behind, r)
         else:
             board = sit.board[: BOARD_CARDS.get(street, len(sit.board))]
             key = (act.seat, street)
@@ -133,8 +217,10 @@ def opponent_ranges(sit: Situation) -> dict[int, WeightedRange]:
                 rank_cache[key] = _ranks_from_top(weights, board)
             ranks = rank_cache[key]
             cbet = street == "flop" and before == 0 and act.seat == preflop_raiser
+            late = street in ("turn", "river")
             factors = {
-                c: _postflop_factor(ranks.get(c, 1.0), act.kind, before, cbet) for c in weights
+                c: _postflop_factor(ranks.get(c, 1.0), act.kind, before, cbet, r, late)
+                for c in weights
             }
         _reweigh(weights, factors)
     return ranges

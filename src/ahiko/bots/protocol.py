@@ -4,9 +4,14 @@ A bot is any object with ``decide(view, rng) -> Action``: ``view`` is the dict t
 ``ahiko.poker.view.view`` returns for the bot's own seat (R-AI-01: own cards, public cards,
 public history, legal actions), ``rng`` the only source of randomness it may use. In the
 draw phase of five-card draw (``view["legal"]["is_draw_phase"]``) the answer is
-``Action.discard(cards)``. Bots keep no memory between calls. On a server a bot decides on a
-worker thread (``ahiko.rooms.thinking``), perhaps while the same object decides for another
-turn that has since passed, so ``decide`` must not change the bot object.
+``Action.discard(cards)``. On a server a bot decides on a worker thread
+(``ahiko.rooms.thinking``), perhaps while the same object decides for another turn that has
+since passed, so ``decide`` must not change the bot object.
+
+Memory (optional): a bot with ``observe(view)`` is handed its own seat's final view at the end
+of every hand it was dealt into, and may keep what that view shows (ahiko.bots.memory): the
+public record only, for as long as the bot object lives. A room keeps one object per bot for
+as long as it sits at the table; the arena one per session (``ahiko arena --session``).
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ import random
 from typing import Any, Protocol, runtime_checkable
 
 from ahiko.poker.actions import Action
+
+VARIANTS = ("holdem", "draw")  # the variants a bot can play (``ahiko arena --variant``)
 
 LEVELS: dict[str, str] = {
     "random": "ahiko.bots.random_bot:RandomBot",
@@ -34,14 +41,21 @@ class BotLoadError(ValueError):
     """A bot name or import path that does not name a bot."""
 
 
-def load_bot_class(name: str) -> type[Bot]:
-    """A level name (``random``, ``easy``, ``normal``, ``hard``) or ``package.module:Class``."""
+def bot_path(name: str) -> tuple[str, str]:
+    """(module, class) of a level name or ``package.module:Class``, without importing it."""
     path = LEVELS.get(name, name)
     module_name, sep, attr = path.partition(":")
     if not sep or not module_name or not attr:
         raise BotLoadError(
             f"bot {name!r} is neither a level ({', '.join(LEVELS)}) nor 'package.module:Class'"
         )
+    return module_name, attr
+
+
+def load_bot_class(name: str) -> type[Bot]:
+    """A level name (``random``, ``easy``, ``normal``, ``hard``) or ``package.module:Class``."""
+    path = LEVELS.get(name, name)
+    module_name, attr = bot_path(name)
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:

@@ -7,13 +7,10 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-from ahiko.fairness.demo import deal_demo_hand, write_demo
-from ahiko.fairness.keys import load_or_create_signing_key, public_key_bytes
-from ahiko.fairness.verify import EXIT_MALFORMED, VerificationResult, verify_text
+if TYPE_CHECKING:  # the commands import what they use when they run (fast `ahiko` start)
+    from ahiko.fairness.verify import VerificationResult
 
 _MARKS = {"pass": "ok", "fail": "FAIL", "not_checked": "--", "skipped": "..", "malformed": "BAD"}
 
@@ -42,6 +39,8 @@ def register(subparsers: Any) -> None:
 
 
 def _run_verify(args: argparse.Namespace) -> int:
+    from ahiko.fairness.verify import EXIT_MALFORMED, verify_text
+
     try:
         expect = _hex_option(args.expect_digest, "--expect-digest", 32)
         pubkey = _hex_option(args.pubkey, "--pubkey", 32)
@@ -55,6 +54,11 @@ def _run_verify(args: argparse.Namespace) -> int:
 
 
 def _run_demo(args: argparse.Namespace) -> int:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from ahiko.fairness.demo import deal_demo_hand, write_demo
+    from ahiko.fairness.keys import load_or_create_signing_key, public_key_bytes
+
     key = (
         load_or_create_signing_key(args.data_dir) if args.data_dir else Ed25519PrivateKey.generate()
     )

@@ -28,6 +28,7 @@ drawn shows ``last_action`` {"kind": "discard", "amount": cards drawn}.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any
 
@@ -37,22 +38,16 @@ from .hand import AnyHand
 from .pots import build_pots
 
 
-def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dict[str, Any]:
-    """Everything ``viewer`` (a seat, or None for a spectator) may know about the hand now.
-
-    ``with_history=False`` leaves out ``history`` (rebuilding it is most of the cost of a
-    view); :func:`public_history` gives just the entries a caller has not sent yet."""
-    me = _index_of(hand, viewer)
-    blind_to_others = _blind_to_others(hand, me)
-    # A closed betting round's bets are in the pot: at five-card draw's draw the pre-draw
-    # round is over (its bets gathered, its last actions replaced by the draw), as hold'em's
-    # are when the next street is dealt.
+def _seat_entries(hand: AnyHand) -> tuple[list[int], list[dict[str, Any]]]:
+    """The current round's bets and every seat's entry as a viewer who sees none of its cards
+    gets it. A closed betting round's bets are in the pot: at five-card draw's draw the
+    pre-draw round is over (its bets gathered, its last actions replaced by the draw), as
+    hold'em's are when the next street is dealt."""
     drawing = hand.variant == "draw" and hand.street == "draw"
     betting = None if drawing else hand.round
     round_bets = betting.bets if betting is not None else [0] * hand.n
-    seats = []
+    entries = []
     for i, seat in enumerate(hand.order):
-        visible = i == me or (i in hand.shown and not blind_to_others)
         last = betting.last_action[i] if betting is not None else None
         if drawing and i in hand.discard_counts:
             last = ("discard", hand.discard_counts[i])
@@ -62,7 +57,7 @@ def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dic
             status = "allin"
         else:
             status = "active"
-        seats.append(
+        entries.append(
             {
                 "seat": seat,
                 "stack": hand.chips[i],
@@ -70,16 +65,39 @@ def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dic
                 "total_bet": hand.total[i],
                 "status": status,
                 "last_action": None if last is None else {"kind": last[0], "amount": last[1]},
-                "cards": [format_card(c) for c in hand.holes[i]] if visible else None,
+                "cards": None,
                 "card_count": 0 if hand.folded[i] else len(hand.holes[i]),
                 "discards": hand.discard_counts.get(i) if hand.variant == "draw" else None,
             }
         )
+    return round_bets, entries
+
+
+def _legal_for(hand: AnyHand, viewer: int | None) -> dict[str, Any] | None:
+    """The legal actions with their bounds, for the seat whose turn it is only."""
+    if hand.to_act is None or hand.to_act != viewer:
+        return None
+    legal = asdict(hand.legal_actions())
+    legal["bet_kind"] = None if legal["bet_kind"] is None else str(legal["bet_kind"])
+    return legal
+
+
+def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dict[str, Any]:
+    """Everything ``viewer`` (a seat, or None for a spectator) may know about the hand now.
+
+    ``with_history=False`` leaves out ``history`` (rebuilding it is most of the cost of a
+    view); :func:`public_history` gives just the entries a caller has not sent yet."""
+    me = _index_of(hand, viewer)
+    blind_to_others = _blind_to_others(hand, me)
+    round_bets, hidden = _seat_entries(hand)
+    seats = [
+        {**entry, "cards": [format_card(c) for c in hand.holes[i]]}
+        if i == me or (i in hand.shown and not blind_to_others)
+        else entry
+        for i, entry in enumerate(hidden)
+    ]
     to_act = hand.to_act
-    legal = None
-    if to_act is not None and to_act == viewer:
-        legal = asdict(hand.legal_actions())
-        legal["bet_kind"] = None if legal["bet_kind"] is None else str(legal["bet_kind"])
+    legal = _legal_for(hand, viewer)
     result: dict[str, Any] = {
         "variant": hand.variant,
         "viewer": viewer,
@@ -97,6 +115,68 @@ def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dic
         result["history"] = public_history(hand, viewer)
     result["result"] = None if hand.result is None else hand.result.to_dict()
     return result
+
+
+def views(hand: AnyHand, viewers: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    """``view(hand, v, with_history=False)`` for every viewer ``v`` (a change to ``view`` is
+    a change here too: ``tests/poker/test_views_shared.py`` compares them), the parts that do not
+    depend on the viewer built once: each viewer's dict is its own, but a seat entry that shows
+    no card to it, the board, the pots, the stakes and the result are the same objects in
+    every dict (so a broadcast builds them, and encodes them, once per change). The results
+    are read-only: nothing may change them in place."""
+    viewers = list(dict.fromkeys(viewers))
+    if not viewers:
+        return {}
+    round_bets, hidden = _seat_entries(hand)
+    shown: list[dict[str, Any] | None] = [None] * hand.n  # entries with cards, built on demand
+
+    def visible_entry(i: int) -> dict[str, Any]:
+        entry = shown[i]
+        if entry is None:
+            entry = shown[i] = {**hidden[i], "cards": [format_card(c) for c in hand.holes[i]]}
+        return entry
+
+    to_act = hand.to_act
+    common = {
+        "variant": hand.variant,
+        "street": hand.street,
+        "button": hand.button,
+        "dealt_seats": list(hand.order),
+        "stakes": hand.stakes(),
+        "board": [format_card(c) for c in hand.community],
+        "pots": _pots(hand, round_bets),
+        "to_act": to_act,
+        "result": None if hand.result is None else hand.result.to_dict(),
+    }
+    seats_seen: dict[tuple[int, ...], list[dict[str, Any]]] = {}
+    out: dict[int | None, dict[str, Any]] = {}
+    for viewer in viewers:
+        me = _index_of(hand, viewer)
+        blind_to_others = _blind_to_others(hand, me)
+        sees = tuple(
+            i for i in range(hand.n) if i == me or (i in hand.shown and not blind_to_others)
+        )
+        seats = seats_seen.get(sees)
+        if seats is None:
+            seats = seats_seen[sees] = [
+                visible_entry(i) if i in sees else hidden[i] for i in range(hand.n)
+            ]
+        legal = _legal_for(hand, viewer)
+        out[viewer] = {
+            "variant": common["variant"],
+            "viewer": viewer,
+            "street": common["street"],
+            "button": common["button"],
+            "dealt_seats": common["dealt_seats"],
+            "stakes": common["stakes"],
+            "seats": seats,
+            "board": common["board"],
+            "pots": common["pots"],
+            "to_act": to_act,
+            "legal": legal,
+            "result": common["result"],
+        }
+    return out
 
 
 def public_history(hand: AnyHand, viewer: int | None, start: int = 0) -> list[dict[str, Any]]:
@@ -135,6 +215,12 @@ def _cards_as_text(entry: dict[str, Any]) -> dict[str, Any]:
         if isinstance(cards, list):
             entry[name] = [format_card(card) for card in cards]
     return entry
+
+
+def history_is_public_for(hand: AnyHand, viewer: int | None) -> bool:
+    """Whether ``public_history(hand, viewer)`` is the spectator's (it differs only for a
+    folded player of five-card draw, R-DR-07)."""
+    return not _blind_to_others(hand, _index_of(hand, viewer))
 
 
 def _index_of(hand: AnyHand, viewer: int | None) -> int | None:

@@ -22,14 +22,15 @@ class Broadcast:
         self._deliver = deliver
         self.frames = FrameBuffer()  # the last numbered frames, for reconnects
 
-    def emit(self, kind: str, build: Build) -> None:
-        """One numbered frame to every connection, built once per viewer seat, and kept in
-        the buffer as each person of the hand saw it (one away now too, so a reconnect can
-        be replayed; bots never reconnect)."""
+    def emit(self, kind: str, build: Build, *, public: bool = False) -> None:
+        """One numbered frame to every connection, built once per viewer seat (once for all
+        when ``public``: it shows nothing a seat may not see), every connection of a seat
+        getting the same ``Frame``; kept in the buffer as each person of the hand saw it (one
+        away now too, so a reconnect can be replayed; bots never reconnect)."""
         room = self._room
         room.seq += 1
         seq = room.seq
-        hand = room.hand or room.last_hand
+        hand = None if public else room.hand or room.last_hand
         seat_of = {} if hand is None else {pid: s for s, pid in hand.players.items()}
         by_seat: dict[int | None, Frame] = {}
 
@@ -45,7 +46,9 @@ class Broadcast:
         for player_id, seat in seat_of.items():
             if seat not in by_seat and player_id not in room.bots:
                 frame_for(seat)  # a person away now: kept for their reconnect
-        self.frames.append(seq, by_seat, seat_of)
+        if public:
+            frame_for(None)  # kept even when nobody watches now
+        self.frames.append(seq, by_seat, seat_of, public=public)
 
     def notify(self, player_id: str, kind: str, payload: dict[str, Any]) -> None:
         """A frame for one player's connections only (not a numbered room event)."""
@@ -53,6 +56,17 @@ class Broadcast:
         frame = Frame(kind, room.seq, payload)
         for connection_id in room.presence.connections_of(player_id):
             self._deliver(connection_id, frame)
+
+    def tell_watchers(
+        self, kind: str, payload: dict[str, Any], to: Callable[[str | None], bool]
+    ) -> None:
+        """One frame (not a numbered room event: a chat line) to every connection whose
+        player ``to`` accepts, the same ``Frame`` for all of them."""
+        room = self._room
+        frame = Frame(kind, room.seq, payload)
+        for connection_id, player_id in room.presence.connections():
+            if to(player_id):
+                self._deliver(connection_id, frame)
 
     def send_snapshot(self, connection_id: str, player_id: str | None) -> None:
         snapshot = snapshot_frame(self._room, player_id)

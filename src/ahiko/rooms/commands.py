@@ -114,6 +114,65 @@ class LeaveAfterHand:
 
 
 @dataclass(frozen=True)
+class SitOut:
+    """ "Ficar fora nas próximas mãos" (``on``), or come back (``on`` False)."""
+
+    player_id: str
+    on: bool = True
+
+
+@dataclass(frozen=True)
+class WaitList:
+    """Join (``on``) or leave a full recreational room's waiting list."""
+
+    player_id: str
+    on: bool = True
+
+
+@dataclass(frozen=True)
+class UseTimeBank:
+    """Start one's time bank now, during one's turn."""
+
+    player_id: str
+
+
+@dataclass(frozen=True)
+class Chat:
+    """A line of table chat: ``text``, or a quick-chat ``preset`` / emote id instead."""
+
+    player_id: str
+    name: str
+    text: str = ""
+    preset: str | None = None
+
+
+@dataclass(frozen=True)
+class ChatMute:
+    """Hide (``on``) or show again one player's chat, for the muting player only."""
+
+    player_id: str
+    target_id: str
+    on: bool = True
+
+
+@dataclass(frozen=True)
+class ChatReport:
+    """Report message ``msg_no`` of this room to the operator."""
+
+    player_id: str
+    msg_no: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class ChatSetting:
+    """The host's chat setting: ``everyone``, ``seated`` or ``off``."""
+
+    player_id: str
+    mode: str
+
+
+@dataclass(frozen=True)
 class Connect:
     """A connection subscribes to the room's frames. ``since``: the number of the last frame
     a reconnecting client got; it is sent what it missed, or a snapshot when the gap is too
@@ -149,6 +208,13 @@ Command = (
     | BuyIn
     | Reload
     | LeaveAfterHand
+    | SitOut
+    | WaitList
+    | UseTimeBank
+    | Chat
+    | ChatMute
+    | ChatReport
+    | ChatSetting
     | Connect
     | Disconnect
     | SnapshotRequest

@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from ahiko.poker.config import DRAW_MAX_PLAYERS, HOLDEM_MAX_PLAYERS
 from ahiko.rooms.blinds import BlindSchedule, Stakes
+from ahiko.rooms.timebank import TimeBankPolicy
 from ahiko.rooms.timing import TOURNAMENT_ACTION_DEADLINE_S, Timing
 
 DEFAULT_SEATS = 8  # R-RM-01 / R-HE-01 (D)
@@ -45,6 +46,7 @@ class RoomConfig:
     limit_minutes: float | None = None  # R-RM-18
     tier: str | None = None  # Ahiko rooms (R-RM-10)
     timing: Timing = field(default_factory=Timing)
+    time_bank: TimeBankPolicy = field(default_factory=TimeBankPolicy)  # issue 19
 
     def __post_init__(self) -> None:
         top = HOLDEM_MAX_PLAYERS if self.variant is Variant.HOLDEM else DRAW_MAX_PLAYERS

@@ -17,7 +17,7 @@ from ahiko.fairness.release import DealState
 from ahiko.fairness.shuffle import shuffled_deck
 from ahiko.poker.actions import Action
 from ahiko.poker.events import Event
-from ahiko.rooms.frames import hand_frame
+from ahiko.rooms.frames import HandFrames
 from ahiko.rooms.hooks import HandOutcome
 from ahiko.rooms.status import RoomStatus
 from ahiko.rooms.table_hand import Phase, TableHand, deal_order, layout_for
@@ -145,6 +145,10 @@ class Dealer:
         room.hooks.on_hand_start(room, hand.hand_no, hand.start_stacks)
         events = hand.deal()
         room.hands_dealt += 1
+        for seat, player_id in hand.players.items():
+            occupant = room.seats.get(seat)
+            if occupant is not None and not occupant.is_bot:
+                room.time_banks.hand_dealt(player_id)  # the bank's refill counts hands
         self.after_events(hand, events, DealState())
 
     def cancel_committed_hand(self, reason: str) -> None:
@@ -175,7 +179,7 @@ class Dealer:
         continues = room.hand is hand and not hand.is_over
         if continues:
             room.turns.arm()
-        room.emit("hand", lambda seat: hand_frame(room, hand, seat, events, before))
+        room.emit("hand", HandFrames(room, hand, before))  # shared per viewer seat
         hand.history_sent = 0 if hand.engine is None else len(hand.engine.log)
         if room.hand is not hand and room.last_hand is hand and room.archive is not None:
             room.archive.hand_shown(room, hand)  # a show after the hand (R-HE-12)
@@ -194,6 +198,7 @@ class Dealer:
         room = self._room
         hand = room.hand
         assert hand is not None
+        room.time_banks.settle(room.clock.now())
         room.timers.cancel(TimerName.DEADLINE)
         room.timers.cancel(TimerName.BOT)
         final = hand.final_stacks()
@@ -206,6 +211,7 @@ class Dealer:
         room.recent_pots.append(hand.total_pot())
         if room.archive is not None:
             room.archive.hand_finished(room, hand)
+        self._bots_observe(hand)
         room.hooks.on_hand_end(
             room, HandOutcome.of(hand.hand_no, hand.players, hand.start_stacks, final)
         )
@@ -213,6 +219,7 @@ class Dealer:
         for _seat, occupant in room.seats.bots():
             if occupant.stack == 0:
                 occupant.leave_after_hand = True  # R-RM-06
+        room.sitting_out.hand_finished(hand)  # two timeouts in a row sit one out
         for occupant in room.seats.between_hands():
             room.player_left(occupant)
         room.emit_room()
@@ -222,3 +229,19 @@ class Dealer:
         if room.tournament_over():
             return
         self.schedule_next_hand()
+
+    def _bots_observe(self, hand: TableHand) -> None:
+        """Bots with a memory (``observe``) get their own final view of the hand, with the
+        players' public names: what they learn lives as long as they sit here (issue 18)."""
+        room = self._room
+        names: dict[str, str] = {}
+        for seat, player_id in hand.players.items():
+            occupant = room.seats.get(seat)
+            if occupant is not None and occupant.player_id == player_id:
+                names[str(seat)] = occupant.name
+            else:
+                names[str(seat)] = room.departed_names.get(player_id, "")
+        for seat, player_id in hand.players.items():
+            observe = getattr(room.bots.get(player_id), "observe", None)
+            if observe is not None:
+                observe({**(hand.view(seat) or {}), "players": names})

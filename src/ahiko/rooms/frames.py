@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ahiko.fairness.release import DealState
 from ahiko.poker.events import Event
-from ahiko.poker.view import public_history, view
+from ahiko.poker.view import history_is_public_for, public_history, view, views
 from ahiko.rooms.timers import TimerName
 from ahiko.rooms.tournament import results_of
 
@@ -30,6 +30,10 @@ def seat_entries(room: Room) -> list[dict[str, Any]]:
                 "connected": occupant.connected,
                 "waiting": occupant.waiting,
                 "leaving": occupant.leave_after_hand,
+                "sitting_out": occupant.sitting_out,
+                "time_bank": None
+                if occupant.is_bot or not room.time_banks.policy.enabled
+                else round(room.time_banks.left(occupant.player_id), 3),
             }
         )
     return entries
@@ -58,6 +62,9 @@ def room_summary(room: Room, *, with_seats: bool = True) -> dict[str, Any]:
         "hands_dealt": room.hands_dealt,
         "hand_no": hand.hand_no if hand is not None else None,
         "avg_pot": room.avg_pot,
+        "chat": room.chat.mode.value,
+        "time_bank": room.time_banks.policy.as_dict(),
+        "wait_list": room.waitlist.summary(),
         "countdowns": room.countdowns(),
     }
     if with_seats:
@@ -94,6 +101,43 @@ def hand_frame(
     }
 
 
+class HandFrames:
+    """The ``hand`` frames of one broadcast, one payload per viewer seat equal to
+    ``hand_frame(room, hand, seat, events, before)``, with what does not depend on the seat
+    built once per change: every seat's view in one pass (``views``), the new public events,
+    the deadline and the names. A field added to ``hand_frame`` goes here too
+    (``tests/rooms/test_rooms_fanout_encoding.py`` compares the two)."""
+
+    def __init__(self, room: Room, hand: TableHand, before: DealState) -> None:
+        self.hand = hand
+        self.before = before
+        engine = hand.engine
+        self.deadline = room.deadline()
+        self.auto_action = room.auto_action
+        self.views = {} if engine is None else views(engine, [None, *engine.order])
+        self.events = [] if engine is None else public_history(engine, None, hand.history_sent)
+
+    def __call__(self, seat: int | None) -> dict[str, Any]:
+        hand, engine = self.hand, self.hand.engine
+        events = self.events
+        if engine is not None and (
+            engine.variant != "holdem" or not history_is_public_for(engine, seat)
+        ):  # draw's history depends on the viewer (R-DR-07): built for each seat
+            events = public_history(engine, seat, hand.history_sent)
+        seat_view: dict[str, Any] = {}
+        if engine is not None:
+            seat_view = self.views.get(seat) or view(engine, seat, with_history=False)
+        return {
+            "hand_no": hand.hand_no,
+            "events": events,
+            "view": seat_view,
+            "openings": hand.new_openings(seat, self.before),
+            "deadline": self.deadline,
+            "names": hand.names_json,
+            "auto_action": self.auto_action,
+        }
+
+
 def hand_state(room: Room, hand: TableHand, seat: int | None) -> dict[str, Any]:
     return {
         "hand_no": hand.hand_no,
@@ -123,6 +167,7 @@ def snapshot_frame(room: Room, player_id: str | None) -> dict[str, Any]:
         "room": room.summary(),
         "hand": hand_state(room, current, current.viewer_seat(player_id)) if current else None,
         "last_hand": hand_state(room, last, last.viewer_seat(player_id)) if last else None,
+        "chat": room.chat.snapshot(player_id),
     }
     if room.ranking is not None and room.ranking.finished:
         frame["results"] = results_of(room)

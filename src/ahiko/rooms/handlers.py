@@ -28,6 +28,7 @@ def _host(room: Room, player_id: str) -> None:
 def sit(room: Room, cmd: c.Sit) -> Reply:
     ensure_open(room)
     room.kind.may_sit(room)  # an Ahiko buy-in (R-RM-12), a started tournament (R-TN-02)
+    room.waitlist.may_sit(cmd.player_id, cmd.seat)  # a seat held for the first in line
     occupant = Occupant(
         cmd.player_id,
         cmd.name,
@@ -35,6 +36,7 @@ def sit(room: Room, cmd: c.Sit) -> Reply:
         connected=room.presence.is_connected(cmd.player_id),
     )
     reserved = room.seat_occupant(cmd.seat, occupant)  # R-RM-16 when a hand is running
+    room.waitlist.seated(cmd.player_id)
     room.kind.on_seated(room)
     room.emit_room()
     room.wake()
@@ -143,8 +145,10 @@ def add_bot(room: Room, cmd: c.AddBot) -> Reply:
     """R-RM-05: a bot added during a hand plays from the next one."""
     _host(room, cmd.player_id)
     room.kind.may_add_bot(room)
-    free = room.seats.free_seats()
+    free = room.waitlist.open_seats()  # not a seat offered to the waiting list
     seat = cmd.seat if cmd.seat is not None else (free[0] if free else None)
+    if seat is not None:
+        room.waitlist.may_sit(cmd.player_id, seat)
     if seat is None:
         raise Refusal("full", "no free seat for a bot", "R-RM-01")
     occupant = room.new_bot(cmd.level)
@@ -191,6 +195,47 @@ def close(room: Room, cmd: c.Close) -> Reply:
     return Reply.accepted(stacks=room.closed_stacks)
 
 
+def sit_out(room: Room, cmd: c.SitOut) -> Reply:
+    ensure_open(room)
+    return room.sitting_out.command(cmd)
+
+
+def wait_list(room: Room, cmd: c.WaitList) -> Reply:
+    ensure_open(room)
+    return room.waitlist.command(cmd)
+
+
+def use_time_bank(room: Room, cmd: c.UseTimeBank) -> Reply:
+    ensure_open(room)
+    hand = room.hand
+    seat = hand.seat_of(cmd.player_id) if hand is not None else None
+    if hand is None or hand.phase is not Phase.DEALT or seat is None:
+        raise Refusal("no_hand", "you are not in a hand being played now", "R-HE-06")
+    if room.status is RoomStatus.PAUSED:
+        raise Refusal("paused", "the room is paused", "R-RM-07")
+    if hand.to_act != seat:
+        raise Refusal("out_of_turn", "it is not your turn", "R-HE-05")
+    return room.turns.use_time_bank(hand, seat)
+
+
+def chat(room: Room, cmd: c.Chat) -> Reply:
+    ensure_open(room)
+    return room.chat.say(cmd)
+
+
+def chat_mute(room: Room, cmd: c.ChatMute) -> Reply:
+    return room.chat.mute(cmd)
+
+
+def chat_report(room: Room, cmd: c.ChatReport) -> Reply:
+    return room.chat.report(cmd)
+
+
+def chat_setting(room: Room, cmd: c.ChatSetting) -> Reply:
+    ensure_open(room)
+    return room.chat.set_mode(cmd)
+
+
 def connect(room: Room, cmd: c.Connect) -> Reply:
     room.broadcast.catch_up(cmd.connection_id, cmd.player_id, cmd.since)  # before anything newer
     room.presence.connect(cmd.connection_id, cmd.player_id)
@@ -225,6 +270,13 @@ HANDLERS: dict[type, Handler] = {
     c.BuyIn: lambda room, cmd: ahiko_handlers.buy_in(room, cmd),
     c.Reload: lambda room, cmd: ahiko_handlers.reload(room, cmd),
     c.LeaveAfterHand: lambda room, cmd: ahiko_handlers.leave_after_hand(room, cmd),
+    c.SitOut: sit_out,
+    c.WaitList: wait_list,
+    c.UseTimeBank: use_time_bank,
+    c.Chat: chat,
+    c.ChatMute: chat_mute,
+    c.ChatReport: chat_report,
+    c.ChatSetting: chat_setting,
     c.Connect: connect,
     c.Disconnect: disconnect,
     c.SnapshotRequest: snapshot,

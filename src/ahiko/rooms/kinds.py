@@ -10,6 +10,7 @@ room each decide, asked by the room at fixed moments instead of ``if kind is ...
 | a hand needs a person (R-RM-03/11) | yes | no | yes |
 | closes when empty (R-RM-09) | yes | no | no |
 | deals after the between-hands wait (R-RM-11) | no | no | yes |
+| a waiting list when full (issue 19) | yes | no | no |
 | ``on_leave`` / ``on_hand_end`` / ``game_over`` | nothing | R-TN-04/05 | nothing here |
 
 Money (buy-in, settlement, the Bot Ahiko) is the house's ``RoomHooks`` (``rooms/house``);
@@ -40,6 +41,7 @@ class Recreational:
     may_take_bot_place = True
     closes_when_empty = True  # R-RM-09
     deals_after_wait = False
+    has_wait_list = True  # issue 19: a full room's free seat goes to the first in line
 
     def new_ranking(self, rng: Random) -> TournamentRanking | None:
         return None
@@ -71,6 +73,7 @@ class Tournament(Recreational):
     needs_a_person = False
     may_take_bot_place = False
     closes_when_empty = False
+    has_wait_list = False
 
     def new_ranking(self, rng: Random) -> TournamentRanking | None:
         return TournamentRanking(0, rng)
@@ -108,6 +111,7 @@ class House(Recreational):
     kind = RoomKind.AHIKO
     may_take_bot_place = False
     closes_when_empty = False
+    has_wait_list = False
     deals_after_wait = True  # R-RM-11: eight seconds after the table becomes ready
 
     def may_sit(self, room: Room) -> None:

@@ -13,6 +13,7 @@ from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.clock import AsyncioClock, Clock
 from ahiko.rooms.config import RoomConfig
 from ahiko.rooms.hooks import RoomHooks
+from ahiko.rooms.moderation import Moderation
 from ahiko.rooms.outbox import Subscribers
 from ahiko.rooms.restore import Restore
 from ahiko.rooms.room import Room
@@ -34,6 +35,8 @@ class RoomRegistry:
         self.signing_key = signing_key
         self._hooks_factory = hooks_factory
         self._room_options = {"think": thinker_for(self.clock), **(room_options or {})}
+        # One chat moderation for every room: mutes and the operator's mutes span rooms.
+        self.moderation: Moderation = self._room_options.setdefault("moderation", Moderation())
         self._actors: dict[str, RoomActor] = {}
 
     def create(

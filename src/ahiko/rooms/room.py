@@ -28,7 +28,9 @@ from ahiko.fairness.shuffle import RandBelow
 from ahiko.poker.actions import Action
 from ahiko.poker.events import Event
 from ahiko.rooms import commands as c
+from ahiko.rooms import pausing
 from ahiko.rooms.broadcast import Broadcast, Build
+from ahiko.rooms.chat import TableChat
 from ahiko.rooms.clock import Clock
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.config import RoomConfig
@@ -37,15 +39,19 @@ from ahiko.rooms.frames import room_summary
 from ahiko.rooms.handlers import HANDLERS
 from ahiko.rooms.hooks import HandArchiver, NoHooks, RoomHooks
 from ahiko.rooms.kinds import policy_for
+from ahiko.rooms.moderation import Moderation
 from ahiko.rooms.outbox import Deliver, Frame
 from ahiko.rooms.presence import Presence
-from ahiko.rooms.restore import Restore
+from ahiko.rooms.restore import Restore, reopen
 from ahiko.rooms.seats import Occupant, SeatError, Seats
+from ahiko.rooms.sitting_out import SittingOut
 from ahiko.rooms.status import RoomStatus, check_move, is_open
 from ahiko.rooms.table_hand import Phase, TableHand
 from ahiko.rooms.thinking import Thinker
-from ahiko.rooms.timers import TimerKey, TimerName, Timers
+from ahiko.rooms.timebank import TimeBanks
+from ahiko.rooms.timers import TimerKey, TimerName, Timers, sit_out
 from ahiko.rooms.turns import Turns
+from ahiko.rooms.waitlist import WaitList
 
 BotFactory = Callable[[str], Bot]
 AVG_POT_HANDS = 20  # the lobby's average pot is over this many finished hands
@@ -68,6 +74,7 @@ class Room:
         think: Thinker | None = None,
         deliver: Deliver | None = None,
         restore: Restore | None = None,
+        moderation: Moderation | None = None,
     ) -> None:
         self.room_id = room_id
         self.config = config
@@ -91,6 +98,10 @@ class Room:
         self.dealer = Dealer(self)
         self.broadcast = Broadcast(self, deliver or _nowhere)
         self.presence = Presence(self)
+        self.chat = TableChat(self, moderation)  # issue 19: table chat
+        self.time_banks = TimeBanks(config.time_bank)  # issue 19: extra seconds per person
+        self.sitting_out = SittingOut(self)  # issue 19: "Ficar fora nas próximas mãos"
+        self.waitlist = WaitList(self)  # issue 19: a full recreational room's waiting list
         # The answer the room is giving for a seat (its clock ran out, it is away, the room is
         # out of time), for the hand frame that carries it (``auto_action``).
         self.auto_action: dict[str, Any] | None = None
@@ -110,7 +121,7 @@ class Room:
         if self.status is RoomStatus.RUNNING:
             self.start_running()
         if restore is not None:
-            self._restore(restore)
+            reopen(self, restore)
 
     # --- properties ------------------------------------------------------------------------
     @property
@@ -133,24 +144,6 @@ class Room:
         if not self.recent_pots:
             return None
         return round(sum(self.recent_pots) / len(self.recent_pots))
-
-    def _restore(self, restore: Restore) -> None:
-        """A room reopened after a restart: hand numbers go on, never reused (R-FD-06), and
-        the button moves on from ``button``; the commitment chain starts anew (GENESIS_PREV).
-        The people get their seats back, away until they reconnect: not dealt in (R-TM-05),
-        withdrawn after the absence delay if they do not come back (R-TM-03, R-TM-07)."""
-        self.dealer.next_hand_no = restore.next_hand_no
-        self.dealer.button = restore.button
-        self.recent_pots.extend(restore.recent_pots)
-
-        def seat_them() -> None:
-            for record in restore.seats:
-                occupant = Occupant(record.player_id, record.name, record.stack)
-                self.seat_occupant(record.seat, occupant)
-                self.presence.mark_absent(occupant.player_id)
-            self.emit_room()
-
-        self.fire(seat_them)
 
     # --- entry points ----------------------------------------------------------------------
     def submit(self, command: c.Command) -> Reply:
@@ -206,8 +199,8 @@ class Room:
         self.emit("countdown", lambda _seat: {"countdowns": countdowns})
 
     # --- frames ----------------------------------------------------------------------------
-    def emit(self, kind: str, build: Build) -> None:
-        self.broadcast.emit(kind, build)
+    def emit(self, kind: str, build: Build, *, public: bool = False) -> None:
+        self.broadcast.emit(kind, build, public=public)
 
     def notify(self, player_id: str, kind: str, payload: dict[str, Any]) -> None:
         self.broadcast.notify(player_id, kind, payload)
@@ -226,7 +219,7 @@ class Room:
 
     def emit_room(self) -> None:
         summary = self.summary()
-        self.emit("room", lambda _seat: {"room": summary})
+        self.emit("room", lambda _seat: {"room": summary}, public=True)
         self.hooks.on_seats_changed(self)
 
     # --- hands (the dealer's) ---------------------------------------------------------------
@@ -275,9 +268,9 @@ class Room:
         self._running_since = self.clock.now()
         if self.config.limit_minutes is not None:
             left = self.config.limit_minutes * 60 - self._running_total
-            self.timers.set(TimerName.EXPIRY, left, self._expire)
+            self.timers.set(TimerName.EXPIRY, left, self.expire)
 
-    def _stop_running(self) -> None:
+    def stop_running(self) -> None:
         if self._running_since is not None:
             self._running_total += self.clock.now() - self._running_since
             self._running_since = None
@@ -289,7 +282,7 @@ class Room:
             minutes is not None and self.running_seconds >= minutes * 60
         )
 
-    def _expire(self, reason: str = "limit") -> None:
+    def expire(self, reason: str = "limit") -> None:
         """R-RM-18 / R-TM-06 (D): the room expires (its time limit, or an empty recreational
         room's two minutes, R-RM-09). A hand in play stops betting where it stands and is
         run out and settled (``stop_betting``) before the balances return."""
@@ -305,15 +298,12 @@ class Room:
         self.cancel_committed_hand("room time limit reached")
         self.close(reason)
 
-    def expire(self, reason: str) -> None:
-        self._expire(reason)
-
     def tournament_over(self) -> bool:
         return self.kind.game_over(self)
 
     def finish(self) -> None:
         """The tournament is decided: no more hands; the winner keeps the chips on show."""
-        self._stop_running()
+        self.stop_running()
         self.timers.cancel_all()
         self.move_to(RoomStatus.FINISHED)
 
@@ -329,7 +319,7 @@ class Room:
                     if occupant is not None:
                         occupant.stack = stack
             self.hand = None
-        self._stop_running()
+        self.stop_running()
         self.timers.cancel_all()
         self.move_to(RoomStatus.CLOSED)
         self.closed_stacks = {o.player_id: o.stack for _, o in self.seats.items()}
@@ -337,38 +327,17 @@ class Room:
         self.emit("closed", lambda _seat: {"reason": reason, "stacks": stacks})
         self.hooks.on_room_closed(self, stacks)
 
-    # --- pause ------------------------------------------------------------------------------
+    # --- pause (``pausing``) -----------------------------------------------------------------
     def pause(self) -> None:
-        """R-RM-07: clocks and blinds stop; timers keep what was left of them."""
-        if self.status is not RoomStatus.RUNNING:
-            return
-        self._stop_running()
-        self.timers.freeze()
-        self.move_to(RoomStatus.PAUSED)
-        self.emit_room()
+        pausing.pause(self)
 
     def resume(self) -> None:
-        if self.status is not RoomStatus.PAUSED:
-            return
+        pausing.resume(self)
+
+    def run_again(self) -> None:
+        """The end of a pause: play time counts again."""
         self.move_to(RoomStatus.RUNNING)
         self._running_since = self.clock.now()
-        frozen = self.timers.thaw()
-        jobs: dict[TimerName, Callable[[], None]] = {
-            TimerName.DEAL: self.dealer.deal,
-            TimerName.NEXT_HAND: self.dealer.begin_hand,
-            TimerName.EXPIRY: self._expire,
-        }
-        for name, left in frozen.items():
-            if name in jobs:
-                self.timers.set(name, left, jobs[name])
-        hand = self.hand
-        if hand is not None and hand.phase is Phase.DEALT:
-            self.turns.arm()
-            if TimerName.DEADLINE in frozen and self.timers.is_set(TimerName.DEADLINE):
-                self.turns.rearm_deadline(frozen[TimerName.DEADLINE])
-        elif hand is None and TimerName.NEXT_HAND not in frozen:
-            self.schedule_next_hand(0.0)
-        self.emit_room()
 
     # --- people and bots --------------------------------------------------------------------
     def new_bot(self, level: str) -> Occupant:
@@ -403,7 +372,9 @@ class Room:
         self.chips_out += occupant.stack
         self.departed_names[occupant.player_id] = occupant.name
         self.bots.pop(occupant.player_id, None)
+        self.timers.cancel(sit_out(occupant.player_id))
         self.hooks.on_player_left(self, occupant)
+        self.later(self.waitlist.offer_next)  # a seat may have come free
 
 
 def _nowhere(connection_id: str, frame: Frame) -> None:

@@ -31,6 +31,7 @@ class Occupant:
     waiting: bool = False  # reserved during a hand: plays from the next one (R-RM-16)
     leave_after_hand: bool = False  # removed bot or "leave after this hand"
     new_entries: int = 0  # R-RM-06: times the starting chips were granted again
+    sitting_out: bool = False  # "Ficar fora nas próximas mãos": not dealt in (issue 19)
 
     @property
     def is_person(self) -> bool:
@@ -86,14 +87,15 @@ class Seats:
         return [(s, o) for s, o in self.items() if o.is_bot]
 
     def eligible_for_hand(self) -> list[int]:
-        """Seats dealt into the next hand: chips, not leaving, and not a disconnected person
-        (R-TM-05)."""
+        """Seats dealt into the next hand: chips, not leaving, not sitting out, and not a
+        disconnected person (R-TM-05)."""
         return [
             s
             for s, o in self.items()
             if o.stack > 0
             and not o.waiting
             and not o.leave_after_hand
+            and not o.sitting_out
             and (o.is_bot or o.connected)
         ]
 

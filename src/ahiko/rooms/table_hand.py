@@ -215,6 +215,8 @@ class TableHand:
 
     def new_openings(self, seat: int | None, before: DealState) -> list[dict[str, Any]]:
         """Openings this viewer may hold now and could not hold at ``before``."""
+        if self.deal_state is before:
+            return []  # nothing dealt or shown since (most actions): no new opening
         viewer = self.release_viewer(seat)
         had = {slot.position for slot in visible_slots(viewer, before)}
         fresh = sorted(

@@ -1,9 +1,10 @@
 """A room's timers, by name: set, cancel, what is left, and frozen by a pause.
 
-Every timer has a ``TimerName``; a player's absence clock is the pair ``(ABSENCE, player)``.
+Every timer has a ``TimerName``; a timer kept per player or per seat is the pair of its name
+and that player or seat: ``(ABSENCE, player)``, ``(SIT_OUT, player)``, ``(WAIT_OFFER, "3")``.
 A pause (R-RM-07, R-RM-09) freezes the timers of play (``PAUSABLE``) with what was left of
-them and ``thaw`` hands that back; the others (absence, the empty room's close, the Bot
-Ahiko's wait) keep running through a pause. The callbacks run through the room's ``fire`` so
+them and ``thaw`` hands that back; the others (absence, sitting out, a waiting-list offer, the empty
+room's close, the Bot Ahiko's wait) keep running through a pause. The callbacks run through the room's ``fire`` so
 each is one job on the room's thread.
 """
 
@@ -25,6 +26,8 @@ class TimerName(StrEnum):
     EMPTY_CLOSE = "empty_close"  # an empty recreational room closes (R-RM-09)
     ABSENCE = "absence"  # a disconnected player is withdrawn (R-TM-03), one per player
     BOT_AHIKO = "bot_ahiko"  # the Bot Ahiko joins a person waiting alone (R-BA-01)
+    SIT_OUT = "sit_out"  # a person sitting out is withdrawn (R-TM-03), one per player
+    WAIT_OFFER = "wait_offer"  # a free seat held for the first on the waiting list, per seat
 
 
 #: The timers a pause stops, keeping what was left of them.
@@ -47,6 +50,14 @@ Job = Callable[[], None]
 
 def absence(player_id: str) -> TimerKey:
     return (TimerName.ABSENCE, player_id)
+
+
+def sit_out(player_id: str) -> TimerKey:
+    return (TimerName.SIT_OUT, player_id)
+
+
+def wait_offer(seat: int) -> TimerKey:
+    return (TimerName.WAIT_OFFER, str(seat))
 
 
 class Timers:

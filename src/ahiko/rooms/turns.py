@@ -5,6 +5,9 @@ is disconnected and the room has none), a bot its human-like pause and then its 
 a worker thread, ``ahiko.rooms.thinking``, bounded by ``BOT_THINKING_LIMIT_S``), and a seat
 that acts by the timeout rule (a leaver, a withdrawn absentee, a room out of time) its check
 or fold at once. A late answer for a turn that is over is dropped (``_turn`` numbers them).
+When a person's clock runs out their time bank (issue 19, ``ahiko.rooms.timebank``) starts
+by itself, or earlier by its button (``use_time_bank``); when it is spent the timeout rule
+answers (R-TM-01).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from random import Random
 from typing import TYPE_CHECKING, Any
 
 from ahiko.poker.actions import Action, IllegalAction
+from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.status import RoomStatus
 from ahiko.rooms.table_hand import Phase
 from ahiko.rooms.thinking import BOT_THINKING_LIMIT_S, Request, Thinker
@@ -40,6 +44,7 @@ class Turns:
     def arm(self) -> None:
         """Start the clock of the seat to act, or let its bot or the timeout rule answer."""
         room = self._room
+        room.time_banks.settle(room.clock.now())  # the last turn's bank, if one ran, is spent
         for name in (TimerName.DEADLINE, TimerName.BOT, TimerName.BOT_LIMIT):
             room.timers.cancel(name)
         self._turn += 1
@@ -68,15 +73,68 @@ class Turns:
         if seconds is None and not occupant.connected:
             seconds = room.config.timing.disconnected_action_s  # R-TM-02
         if seconds is not None:
-            room.timers.set(TimerName.DEADLINE, seconds, lambda: self.auto_answer(hand, seat))
+            self._set_deadline(hand, seat, seconds)
+
+    def _set_deadline(self, hand: TableHand, seat: int, seconds: float) -> None:
+        self._room.timers.set(TimerName.DEADLINE, seconds, lambda: self.deadline_out(hand, seat))
 
     def rearm_deadline(self, seconds: float) -> None:
-        """After a pause: the seat to act gets back the time it had left (R-RM-07)."""
+        """After a pause: the seat to act gets back the time it had left, its running time
+        bank with it (R-RM-07)."""
         room = self._room
         hand = room.hand
         seat = None if hand is None else hand.to_act
         if hand is not None and seat is not None:
-            room.timers.set(TimerName.DEADLINE, seconds, lambda: self.auto_answer(hand, seat))
+            self._set_deadline(hand, seat, seconds)
+            room.time_banks.thaw(room.clock.now())
+
+    # --- the time bank (issue 19) ---------------------------------------------------------
+    @property
+    def has_time_bank(self) -> bool:
+        """Time banks count only where decisions have a deadline."""
+        config = self._room.config
+        return config.action_deadline_s is not None and config.time_bank.enabled
+
+    def deadline_out(self, hand: TableHand, seat: int) -> None:
+        """The seat's clock ran out: its time bank starts by itself if it has seconds;
+        when that is spent too (or there is none) the timeout rule answers (R-TM-01)."""
+        room = self._room
+        if room.hand is not hand or hand.to_act != seat or room.status is not RoomStatus.RUNNING:
+            return
+        player_id = hand.players[seat]
+        now = room.clock.now()
+        occupant = room.seats.get(seat)
+        present = occupant is not None and occupant.connected and not occupant.is_bot
+        # A bank is for a hard decision: a disconnected player is played by the deadline
+        # (R-TM-02, R-TM-07) and keeps their bank.
+        if self.has_time_bank and present and room.time_banks.running is None:
+            total = room.time_banks.start(player_id, seat, now, 0.0)
+            if total is not None:
+                self._set_deadline(hand, seat, total)
+                self._emit_time_bank(hand)
+                return
+        room.time_banks.settle(now)
+        room.sitting_out.clock_ran_out(player_id)
+        self.auto_answer(hand, seat)
+
+    def use_time_bank(self, hand: TableHand, seat: int) -> Reply:
+        """The player's button: the bank's seconds are added now after what is left."""
+        room = self._room
+        left = room.timers.left(TimerName.DEADLINE)
+        if not self.has_time_bank or left is None:
+            raise Refusal("no_time_bank", "this table has no time bank for this decision")
+        if room.time_banks.running is not None:
+            raise Refusal("time_bank_running", "your time bank is already running")
+        total = room.time_banks.start(hand.players[seat], seat, room.clock.now(), left)
+        if total is None:
+            raise Refusal("time_bank_empty", "your time bank is empty")
+        self._set_deadline(hand, seat, total)
+        self._emit_time_bank(hand)
+        return Reply.accepted(seconds_left=round(total, 3))
+
+    def _emit_time_bank(self, hand: TableHand) -> None:
+        deadline = self.deadline()
+        self._room.emit("time_bank", lambda _seat: {"hand_no": hand.hand_no, "deadline": deadline})
 
     def deadline(self) -> dict[str, Any] | None:
         room = self._room
@@ -86,7 +144,19 @@ class Turns:
             left = room.timers.frozen_left(TimerName.DEADLINE)
         if hand is None or hand.to_act is None or left is None:
             return None
-        return {"seat": hand.to_act, "seconds_left": round(left, 3)}
+        bank = room.time_banks.seconds_left(room.clock.now())
+        occupant = room.seats.get(hand.to_act)
+        banked = None
+        if self.has_time_bank and occupant is not None and not occupant.is_bot:
+            banked = round(room.time_banks.left(hand.players[hand.to_act]), 3)
+        return {
+            "seat": hand.to_act,
+            "seconds_left": round(left, 3),
+            # issue 19: the seconds of the bank within seconds_left while it runs, else null;
+            # time_bank is what the seat's bank holds (null: no bank here)
+            "time_bank_running": None if bank is None else round(bank, 3),
+            "time_bank": banked,
+        }
 
     def auto_answer(self, hand: TableHand, seat: int) -> None:
         """R-TM-01 / R-TN-06: check when nothing is pending, else fold; a withdrawn absentee

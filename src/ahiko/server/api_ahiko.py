@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.config import RoomKind
-from ahiko.rooms.house.tiers import TIERS
+from ahiko.rooms.house.reentry import reentry_for
+from ahiko.rooms.house.tiers import TIERS, tier_of
 from ahiko.server.errors import ApiError, error_responses
 from ahiko.server.services import Player, ahiko_lobby, http_player, room_registry
 from ahiko.wallet.stays import stays_of
@@ -36,9 +37,9 @@ ROOM_COMMAND = error_responses(
         404: "No Ahiko room with that id (`no_room`), or you have no seat there (`not_seated`).",
         409: (
             "The room refused the command and nothing changed: the code is the room's or the "
-            "wallet's (`closed`, `seat`, `amount_out_of_range`, `in_hand`, `leaving`, "
-            "`insufficient_funds`, `already_seated`, `idempotency_conflict` (the key was used "
-            "for a different request), ...; "
+            "wallet's (`closed`, `seat`, `amount_out_of_range`, `reentry_minimum`, `in_hand`, "
+            "`leaving`, `insufficient_funds`, `already_seated`, `idempotency_conflict` (the key "
+            "was used for a different request), ...; "
             "docs/protocol.md)."
         ),
     },
@@ -96,6 +97,26 @@ def tiers() -> list[dict[str, object]]:
 @router.get("/rooms", responses=UNAVAILABLE)
 def ahiko_rooms(request: Request) -> list[dict[str, Any]]:
     return ahiko_lobby(request.app).entries()
+
+
+@router.get("/rooms/{room_id}/buy_in", responses=error_responses(401, 404))
+def buy_in_range(room_id: str, request: Request, player: SignedIn) -> dict[str, Any]:
+    """What this player may bring to this table now: the tier's range, raised by fair
+    re-entry when they left a table of this tier less than 30 minutes ago (``reentry``:
+    ``left_with``, ``minimum``, ``until_ms``; null otherwise)."""
+    who = _signed_in(player)
+    tier = tier_of(_actor(request, room_id).config.tier)
+    lobby = ahiko_lobby(request.app)
+    rule = (
+        reentry_for(lobby.engine, tier, int(who.player_id), lobby.wallet.now())
+        if who.player_id.isdigit()
+        else None
+    )
+    return {
+        "min": tier.buy_in_min if rule is None else rule.minimum,
+        "max": tier.buy_in_max,
+        "reentry": None if rule is None else rule.as_dict(),
+    }
 
 
 @router.post("/rooms/{room_id}/buy_in", responses=ROOM_COMMAND)

@@ -23,6 +23,7 @@ from ahiko.server.accounts import User
 from ahiko.server.errors import ApiError, error_responses
 from ahiko.server.paging import PageNumber, page_json
 from ahiko.server.services import current_user, services
+from ahiko.store.chat import messages_of
 from ahiko.store.hand_archive import (
     MAX_PER_PAGE,
     ArchivedHand,
@@ -70,7 +71,9 @@ def hand_history(
     archived, seat = _my_hand(request, user, hand_id)
     try:
         if fmt == "json":
-            return replay_document(archived, seat)
+            document = replay_document(archived, seat)
+            document["my_chat"] = _my_chat(request, archived, user)
+            return document
         return _attachment(history_download(archived, seat, fmt))
     except ArchiveCorrupt as exc:
         raise ApiError(500, "archive_corrupt", str(exc)) from None
@@ -94,6 +97,18 @@ def hand_proof(hand_id: int, request: Request, user: SignedIn) -> Response:
     except ArchiveCorrupt as exc:
         raise ApiError(500, "archive_corrupt", str(exc)) from None
     return _attachment(download)
+
+
+def _my_chat(request: Request, archived: ArchivedHand, user: User) -> list[dict[str, Any]]:
+    """The player's own table-chat lines while this hand ran (issue 19): never others'."""
+    lines = messages_of(
+        services(request).engine,
+        archived.room_id,
+        str(user.id),
+        archived.started_at,
+        archived.ended_at,
+    )
+    return [{"at": m.at.isoformat(), "kind": m.kind, "text": m.text, "no": m.msg_no} for m in lines]
 
 
 def _my_hand(request: Request, user: User, hand_id: int) -> tuple[ArchivedHand, int]:

@@ -22,6 +22,7 @@ from ahiko.rooms.config import (
     RoomKind,
     Variant,
 )
+from ahiko.rooms.timebank import TIME_BANK_MAX_S, TimeBankPolicy
 from ahiko.rooms.timing import LIVE_TIMING
 from ahiko.server.errors import ApiError, error_responses
 from ahiko.server.limits import site_limits
@@ -62,6 +63,36 @@ class CreateRoom(BaseModel):
     public: bool = True
     limit_hands: Annotated[int, Field(ge=1, le=MAX_HANDS)] | Literal["no_limit"] | None = None
     limit_minutes: Annotated[float, Field(gt=0, le=MAX_MINUTES)] | None = None
+    # The time bank (issue 19), recreational rooms only: seconds at the start, the refill
+    # every ``time_bank_every`` hands, the cap. Tournaments use the fixed defaults.
+    time_bank_s: Annotated[float, Field(ge=0, le=TIME_BANK_MAX_S)] | None = None
+    time_bank_refill_s: Annotated[float, Field(ge=0, le=TIME_BANK_MAX_S)] | None = None
+    time_bank_every: Annotated[int, Field(ge=1, le=1000)] | None = None
+    time_bank_cap_s: Annotated[float, Field(ge=0, le=TIME_BANK_MAX_S)] | None = None
+
+    def time_bank(self) -> TimeBankPolicy:
+        fields = (
+            self.time_bank_s,
+            self.time_bank_refill_s,
+            self.time_bank_every,
+            self.time_bank_cap_s,
+        )
+        if all(f is None for f in fields):
+            return TimeBankPolicy()
+        if self.kind == "tournament":
+            raise ValueError(
+                "tournaments use the fixed time bank (30 s, +5 s every 10 hands, 60 s at most)"
+            )
+        default = TimeBankPolicy()
+        initial = default.initial_s if self.time_bank_s is None else self.time_bank_s
+        cap = max(initial, default.cap_s) if self.time_bank_cap_s is None else self.time_bank_cap_s
+        refill = self.time_bank_refill_s
+        return TimeBankPolicy(
+            initial_s=initial,
+            refill_s=min(default.refill_s, cap) if refill is None else refill,
+            refill_every_hands=self.time_bank_every or default.refill_every_hands,
+            cap_s=cap,
+        )
 
     def to_config(self) -> RoomConfig:
         tournament = self.kind == "tournament"
@@ -104,6 +135,7 @@ class CreateRoom(BaseModel):
             limit_hands=self._hands(),
             limit_minutes=self.limit_minutes,
             timing=LIVE_TIMING,  # bots pause like people before they answer
+            time_bank=self.time_bank(),
         )
 
     def _hands(self) -> int | None:

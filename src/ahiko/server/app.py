@@ -20,9 +20,11 @@ from sqlalchemy import text
 
 import ahiko
 from ahiko.fairness.keys import load_or_create_archive_key, load_or_create_signing_key
+from ahiko.rooms.chat_words import WordFilter
 from ahiko.rooms.clock import Clock as RoomClock
 from ahiko.rooms.finished.archive import HandArchive
 from ahiko.rooms.house.lobby import AhikoLobby
+from ahiko.rooms.moderation import StoredModeration
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.timing import LIVE_TIMING
 from ahiko.server import api_accounts, api_ahiko, api_hands, api_rooms, api_wallet, gateway
@@ -126,8 +128,18 @@ def archiving_registry(app: FastAPI, clock: RoomClock | None = None) -> RoomRegi
     return RoomRegistry(
         clock=clock,
         signing_key=load_or_create_signing_key(found.settings.data_dir),
-        room_options={"archive": HandArchive(found.engine)},
+        room_options={
+            "archive": HandArchive(found.engine),
+            "moderation": StoredModeration(found.engine, chat_words(found.settings)),
+        },
     )
+
+
+def chat_words(settings: Settings) -> WordFilter:
+    """The chat's word filter: the pt-BR and English defaults, plus the operator's file
+    (``AHIKO_CHAT_WORDS``, one word a line) when there is one."""
+    words = WordFilter()
+    return words if settings.chat_words_file is None else words.with_file(settings.chat_words_file)
 
 
 async def _require_csrf_header(

@@ -1,4 +1,5 @@
-"""`ahiko serve` and `ahiko admin …` (migrate, check-ledger, reserve add/statement, grant)."""
+"""`ahiko serve` and `ahiko admin …` (migrate, check-ledger, reserve add/statement, grant,
+chat mute/unmute/reports/purge)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,17 @@ import argparse
 import gc
 import sys
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ahiko.server.settings import Settings
-from ahiko.store.engine import make_engine
+if TYPE_CHECKING:  # SQLAlchemy and Alembic load only for the commands that use them
+    from ahiko.server.settings import Settings
+
+
+def make_engine(url: str) -> Any:
+    """``ahiko.store.engine.make_engine``, imported when a command needs the database."""
+    from ahiko.store.engine import make_engine as make
+
+    return make(url)
 
 
 def register(subparsers: Any) -> None:
@@ -51,9 +59,30 @@ def register(subparsers: Any) -> None:
     grant.add_argument("amount", type=int)
     grant.add_argument("--reason", required=True)
     grant.set_defaults(func=_grant)
+    chat = commands.add_parser("chat", help="table chat moderation (issue 19)")
+    chat_commands = chat.add_subparsers(dest="chat_command", metavar="ACTION", required=True)
+    mute = chat_commands.add_parser(
+        "mute", parents=[common], help="mute a user's chat in every room (site-wide)"
+    )
+    mute.add_argument("username")
+    mute.add_argument("--minutes", type=float, help="for this long (default: until unmuted)")
+    mute.add_argument("--reason", default="operator")
+    mute.set_defaults(func=_chat_mute)
+    unmute = chat_commands.add_parser("unmute", parents=[common], help="lift a site-wide mute")
+    unmute.add_argument("username")
+    unmute.set_defaults(func=_chat_unmute)
+    reports = chat_commands.add_parser("reports", parents=[common], help="the latest reports")
+    reports.add_argument("--limit", type=int, default=50)
+    reports.set_defaults(func=_chat_reports)
+    purge = chat_commands.add_parser(
+        "purge", parents=[common], help="delete chat messages past their retention"
+    )
+    purge.set_defaults(func=_chat_purge)
 
 
 def _settings(args: argparse.Namespace) -> Settings:
+    from ahiko.server.settings import Settings
+
     return Settings.from_env(
         data_dir=args.data_dir,
         database_url=args.database_url,
@@ -66,6 +95,7 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ahiko.server.app import create_app
+    from ahiko.server.ws_protocol import AhikoWebSocketProtocol
 
     settings = _settings(args)
     refusal = check_interpreter() or _schema_refusal(settings)
@@ -79,6 +109,7 @@ def _serve(args: argparse.Namespace) -> int:
         host=settings.host,
         port=settings.port,
         proxy_headers=False,  # the app believes only AHIKO_TRUSTED_PROXIES (security.py)
+        ws=AhikoWebSocketProtocol,  # websockets-sansio, plus the gateway's direct write
         ws_max_size=WS_MAX_BYTES,
         # Frames are a few KiB: compressing each for each connection cost a quarter of the
         # server's CPU at 1,000 players and ≈ 50 MiB of per-connection zlib state (issue 9).
@@ -141,6 +172,7 @@ def tune_gc() -> None:
 
 
 def _migrate(args: argparse.Namespace) -> int:
+    from ahiko.store.engine import make_engine
     from ahiko.store.migrate import upgrade
 
     settings = _settings(args)
@@ -152,6 +184,7 @@ def _migrate(args: argparse.Namespace) -> int:
 
 
 def _check_ledger(args: argparse.Namespace) -> int:
+    from ahiko.store.engine import make_engine
     from ahiko.wallet.check import check_ledger
 
     engine = make_engine(_settings(args).resolved_database_url)
@@ -167,6 +200,7 @@ def _check_ledger(args: argparse.Namespace) -> int:
 
 
 def _reserve_add(args: argparse.Namespace) -> int:
+    from ahiko.store.engine import make_engine
     from ahiko.wallet import Wallet, WalletError
 
     engine = make_engine(_settings(args).resolved_database_url)
@@ -183,6 +217,7 @@ def _reserve_add(args: argparse.Namespace) -> int:
 
 
 def _reserve_statement(args: argparse.Namespace) -> int:
+    from ahiko.store.engine import make_engine
     from ahiko.wallet.stays import reserve_statement
 
     engine = make_engine(_settings(args).resolved_database_url)
@@ -201,6 +236,7 @@ def _reserve_statement(args: argparse.Namespace) -> int:
 
 def _grant(args: argparse.Namespace) -> int:
     from ahiko.store.accounts import find_user_by_name
+    from ahiko.store.engine import make_engine
     from ahiko.wallet import Wallet, WalletError
 
     engine = make_engine(_settings(args).resolved_database_url)
@@ -216,5 +252,82 @@ def _grant(args: argparse.Namespace) -> int:
     except WalletError as error:
         print(f"error: {error.message}", file=sys.stderr)
         return 1
+    finally:
+        engine.dispose()
+
+
+def _chat_user(engine: Any, username: str) -> Any:
+    from ahiko.store.accounts import find_user_by_name
+
+    user = find_user_by_name(engine, username)
+    if user is None:
+        print(f"error: no user {username!r}", file=sys.stderr)
+    return user
+
+
+def _chat_mute(args: argparse.Namespace) -> int:
+    from datetime import UTC, datetime, timedelta
+
+    from ahiko.store.chat import set_site_mute
+
+    engine = make_engine(_settings(args).resolved_database_url)
+    try:
+        user = _chat_user(engine, args.username)
+        if user is None:
+            return 1
+        if args.minutes is not None and args.minutes <= 0:
+            print("error: --minutes must be positive", file=sys.stderr)
+            return 1
+        now = datetime.now(UTC)
+        until = None if args.minutes is None else now + timedelta(minutes=args.minutes)
+        set_site_mute(engine, str(user.id), until, args.reason, now)
+        when = "until unmuted" if until is None else f"until {until:%Y-%m-%d %H:%M} UTC"
+        print(f"{user.username} muted in every room {when}")
+        return 0
+    finally:
+        engine.dispose()
+
+
+def _chat_unmute(args: argparse.Namespace) -> int:
+    from ahiko.store.chat import clear_site_mute
+
+    engine = make_engine(_settings(args).resolved_database_url)
+    try:
+        user = _chat_user(engine, args.username)
+        if user is None:
+            return 1
+        lifted = clear_site_mute(engine, str(user.id))
+        print(f"{user.username} may chat again" if lifted else f"{user.username} was not muted")
+        return 0
+    finally:
+        engine.dispose()
+
+
+def _chat_reports(args: argparse.Namespace) -> int:
+    from ahiko.store.chat import reports
+
+    engine = make_engine(_settings(args).resolved_database_url)
+    try:
+        for r in reports(engine, args.limit):
+            print(
+                f"{r.at:%Y-%m-%d %H:%M:%S}  room {r.room_id} #{r.msg_no}  "
+                f"{r.author_name} (user {r.author_id}) reported by user {r.reporter_id}: "
+                f"{r.text!r}" + (f"  reason: {r.reason}" if r.reason else "")
+            )
+        return 0
+    finally:
+        engine.dispose()
+
+
+def _chat_purge(args: argparse.Namespace) -> int:
+    from datetime import UTC, datetime
+
+    from ahiko.store.chat import CHAT_RETENTION_DAYS, purge_messages
+
+    engine = make_engine(_settings(args).resolved_database_url)
+    try:
+        gone = purge_messages(engine, datetime.now(UTC))
+        print(f"{gone} chat message(s) older than {CHAT_RETENTION_DAYS} days deleted")
+        return 0
     finally:
         engine.dispose()

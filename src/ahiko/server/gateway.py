@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -26,6 +27,7 @@ from ahiko.server.accounts import token_hash
 from ahiko.server.limits import WS_SIGNED_OUT, WS_TOO_MANY, site_limits
 from ahiko.server.security import MAX_JSON_DEPTH, json_too_deep
 from ahiko.server.services import SESSION_COOKIE, Player, room_registry, websocket_player
+from ahiko.server.ws_protocol import RAW_WRITE
 
 router = APIRouter()
 
@@ -35,11 +37,17 @@ SIGNED_OUT = "\x00signed out"  # a writer sentinel (compared by identity), never
 
 @dataclass(eq=False)
 class SocketConnection:
-    """A room subscriber, known to the room by ``connection_id`` only: its frames go, as
-    JSON text, to a queue the socket writer drains."""
+    """A room subscriber, known to the room by ``connection_id`` only. Its frames are the
+    room's ``Frame`` values, shared with every socket that sees the same. With the server's
+    direct write (``ahiko.server.ws_protocol``) the frames sent in one turn of the event loop
+    go out in one write, each framed once however many connections get it (``Frame.wire``);
+    otherwise they go to a queue the socket writer drains through ASGI, one message each
+    (``Frame.text``)."""
 
     account: Player | None
-    queue: asyncio.Queue[str | None]
+    queue: asyncio.Queue[Frame | str | None]
+    write: Callable[[bytes], bool] | None = None
+    pending: list[Frame] = field(default_factory=list)
     connection_id: str = field(default_factory=lambda: f"ws-{secrets.token_urlsafe(9)}")
     seq: int = 0  # the number of the last room frame sent to this socket
     revoked: bool = False  # its session signed out: it may watch no more, nor play
@@ -56,11 +64,36 @@ class SocketConnection:
     def deliver(self, frame: Frame) -> None:
         """A room frame (encoded once, shared with every socket that sees the same)."""
         self.seq = max(self.seq, frame.seq)
-        self.queue.put_nowait(frame.text)
+        self._out(frame)
 
     def send(self, frame: dict[str, Any]) -> None:
         """The gateway's own answers: acknowledgements and errors."""
-        self.queue.put_nowait(json.dumps(frame, separators=(",", ":")))
+        body = {k: v for k, v in frame.items() if k not in ("t", "seq")}
+        self._out(Frame(frame["t"], frame["seq"], body))
+
+    def _out(self, frame: Frame) -> None:
+        if self.write is None:
+            self.queue.put_nowait(frame)
+            return
+        if self.revoked:  # signed out: nothing more to watch (the writer closes the socket)
+            return
+        if not self.pending:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self.pending.append(frame)
+
+    def _flush(self) -> None:
+        frames, self.pending = self.pending, []
+        if self.revoked:
+            return
+        if self.write is None:
+            for frame in frames:
+                self.queue.put_nowait(frame)
+            return
+        data = b"".join(frame.wire() for frame in frames)
+        if not self.write(data):  # compression negotiated, or closing: the ASGI path, in order
+            self.write = None
+            for frame in frames:
+                self.queue.put_nowait(frame)
 
 
 def command_for(frame: Any, player: Player, connection: SocketConnection) -> c.Command:
@@ -86,6 +119,20 @@ def command_for(frame: Any, player: Player, connection: SocketConnection) -> c.C
             return c.Reload(pid, frame.amount, frame.key)
         case p.LeaveAfterHandFrame():
             return c.LeaveAfterHand(pid, frame.on)
+        case p.SitOutFrame():
+            return c.SitOut(pid, frame.on)
+        case p.WaitListFrame():
+            return c.WaitList(pid, frame.on)
+        case p.TimeBankFrame():
+            return c.UseTimeBank(pid)
+        case p.ChatFrame():
+            return c.Chat(pid, player.name, frame.text, frame.preset)
+        case p.ChatMuteFrame():
+            return c.ChatMute(pid, frame.player_id, frame.on)
+        case p.ChatReportFrame():
+            return c.ChatReport(pid, frame.no, frame.reason)
+        case p.ChatSettingFrame():
+            return c.ChatSetting(pid, frame.mode)
         case p.HostFrame(t="start"):
             return c.Start(pid)
         case p.HostFrame(t="pause"):
@@ -119,8 +166,9 @@ async def table_socket(
         await websocket.send_json(_error(0, None, "no_room", "there is no such room"))
         await websocket.close(code=4404)
         return
-    queue: asyncio.Queue[str | None] = asyncio.Queue()
-    connection = SocketConnection(player, queue)
+    queue: asyncio.Queue[Frame | str | None] = asyncio.Queue()
+    write = websocket.scope.get("extensions", {}).get(RAW_WRITE)
+    connection = SocketConnection(player, queue, write)
     limits.socket_opened(connection, account, address, session)
     if player is not None:
         limits.room_joined(room_id)
@@ -150,17 +198,17 @@ def _since(value: str | None) -> int | None:
     return int(value)
 
 
-async def _write(websocket: WebSocket, queue: asyncio.Queue[str | None]) -> None:
+async def _write(websocket: WebSocket, queue: asyncio.Queue[Frame | str | None]) -> None:
     while True:
-        text = await queue.get()
-        if text is None:
+        frame = await queue.get()
+        if frame is None:
             return
-        if text is SIGNED_OUT:
+        if not isinstance(frame, Frame):  # SIGNED_OUT
             with contextlib.suppress(Exception):
                 await websocket.close(code=WS_SIGNED_OUT, reason="signed out")
             return
         try:
-            await websocket.send_text(text)
+            await websocket.send_text(frame.text())
         except Exception:  # the socket is gone; the reader will notice
             return
 

@@ -88,6 +88,58 @@ class LeaveAfterHandFrame(_ClientFrame):
     on: bool = True
 
 
+class SitOutFrame(_ClientFrame):
+    """ "Ficar fora nas próximas mãos" (``on``), or come back (``on`` false)."""
+
+    t: Literal["sit_out"]
+    on: bool = True
+
+
+class WaitListFrame(_ClientFrame):
+    """Join (``on``) or leave a full recreational room's waiting list."""
+
+    t: Literal["wait_list"]
+    on: bool = True
+
+
+class TimeBankFrame(_ClientFrame):
+    """Start your time bank now, during your turn."""
+
+    t: Literal["time_bank"]
+
+
+class ChatFrame(_ClientFrame):
+    """A line of table chat: ``text`` (plain, one line, 1-200 characters), or ``preset``, a
+    quick-chat or emote id (``ahiko.rooms.chat.PRESETS``/``EMOTES``) instead."""
+
+    t: Literal["chat"]
+    text: Annotated[str, Field(max_length=200)] = ""
+    preset: Annotated[str, Field(min_length=1, max_length=32)] | None = None
+
+
+class ChatMuteFrame(_ClientFrame):
+    """Hide (``on``) or show again ``player_id``'s chat, for this player only."""
+
+    t: Literal["chat_mute"]
+    player_id: Annotated[str, Field(min_length=1, max_length=64)]
+    on: bool = True
+
+
+class ChatReportFrame(_ClientFrame):
+    """Report message ``no`` to the operator, with an optional ``reason``."""
+
+    t: Literal["chat_report"]
+    no: Annotated[int, Field(ge=1)]
+    reason: Annotated[str, Field(max_length=200)] = ""
+
+
+class ChatSettingFrame(_ClientFrame):
+    """The host: chat for ``everyone`` (spectators too), ``seated`` players, or ``off``."""
+
+    t: Literal["chat_setting"]
+    mode: Literal["everyone", "seated", "off"]
+
+
 class SnapshotFrame(_ClientFrame):
     t: Literal["snapshot"]
 
@@ -121,7 +173,14 @@ ClientFrame = Annotated[
     | RemoveBotFrame
     | BuyInFrame
     | ReloadFrame
-    | LeaveAfterHandFrame,
+    | LeaveAfterHandFrame
+    | SitOutFrame
+    | WaitListFrame
+    | TimeBankFrame
+    | ChatFrame
+    | ChatMuteFrame
+    | ChatReportFrame
+    | ChatSettingFrame,
     Field(discriminator="t"),
 ]
 CLIENT_FRAME: TypeAdapter[ClientFrame] = TypeAdapter(ClientFrame)
@@ -207,6 +266,26 @@ class SnapshotOut(_ServerFrame):
     hand: HandStateOut | None
     last_hand: HandStateOut | None
     results: list[dict[str, Any]] | None = None
+    chat: dict[str, Any] | None = None  # {mode, muted, messages}: the last messages
+
+
+class TimeBankOut(_ServerFrame):
+    """A numbered room event: the seat to act started its time bank (by itself when the
+    deadline ran out, or by its button); ``deadline`` is the clock as in ``hand``."""
+
+    t: Literal["time_bank"] = "time_bank"
+    hand_no: int
+    deadline: dict[str, Any] | None
+
+
+class ChatOut(_ServerFrame):
+    """One chat message (not a numbered room event: ``seq`` repeats the latest number).
+    ``msg``: {no, at_ms, player_id, name, seat (null for a spectator), kind (text, preset or
+    emote), text (the text, or the preset/emote id)}. Never sent to a viewer who muted its
+    author."""
+
+    t: Literal["chat"] = "chat"
+    msg: dict[str, Any]
 
 
 class RoomOut(_ServerFrame):
@@ -290,7 +369,9 @@ ServerFrame = Annotated[
     | TournamentOverOut
     | ClosedOut
     | WalletOut
-    | NoticeOut,
+    | NoticeOut
+    | TimeBankOut
+    | ChatOut,
     Field(discriminator="t"),
 ]
 SERVER_FRAME: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)

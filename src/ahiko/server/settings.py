@@ -24,6 +24,7 @@ class Settings:
     # Secure cookies: on when served over HTTPS (AHIKO_SECURE_COOKIES=1 behind a TLS proxy).
     secure_cookies: bool = False
     bot_reserve: int = DEFAULT_BOT_RESERVE
+    chat_words_file: Path | None = None  # more words for the chat filter, one a line
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -41,6 +42,9 @@ class Settings:
             "database_url": env.get("AHIKO_DATABASE_URL") or None,
             "secure_cookies": env.get("AHIKO_SECURE_COOKIES", "") in ("1", "true", "yes"),
             "bot_reserve": int(env.get("AHIKO_BOT_RESERVE", DEFAULT_BOT_RESERVE)),
+            "chat_words_file": Path(env["AHIKO_CHAT_WORDS"])
+            if env.get("AHIKO_CHAT_WORDS")
+            else None,
         }
         for name, value in overrides.items():
             if value is not None:

@@ -234,3 +234,49 @@ archived_hand_players = Table(
     Index("ix_archived_hand_players_user_id_hand_id", "user_id", "hand_id"),
     CheckConstraint("occupant IN ('person', 'bot', 'bot_ahiko')", name="occupant"),
 )
+
+# Table chat (issue 19), kept for moderation for a bounded time (``CHAT_RETENTION_DAYS``,
+# ``ahiko.store.chat``). ``room_id`` is plain text (recreational rooms are not in ``rooms``);
+# ``msg_no`` is the room's own message number, what a report names.
+chat_messages = Table(
+    "chat_messages",
+    metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("room_id", String(64), nullable=False),
+    Column("msg_no", Integer, nullable=False),
+    Column("player_id", String(64), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("kind", String(8), nullable=False),  # 'text', 'preset' or 'emote'
+    Column("text", String(400), nullable=False),  # as sent, after the filter
+    Column("at", Moment, nullable=False),
+    Index("ix_chat_messages_room_id_msg_no", "room_id", "msg_no"),
+    Index("ix_chat_messages_player_id_at", "player_id", "at"),
+    Index("ix_chat_messages_at", "at"),
+    CheckConstraint("kind IN ('text', 'preset', 'emote')", name="kind"),
+)
+
+# A player's report of a chat message, with the message as it was (it may be purged later).
+chat_reports = Table(
+    "chat_reports",
+    metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("room_id", String(64), nullable=False),
+    Column("msg_no", Integer, nullable=False),
+    Column("reporter_id", String(64), nullable=False),
+    Column("author_id", String(64), nullable=False),
+    Column("author_name", String(64), nullable=False),
+    Column("text", String(400), nullable=False),
+    Column("reason", String(200), nullable=False),
+    Column("at", Moment, nullable=False),
+    UniqueConstraint("room_id", "msg_no", "reporter_id", name="uq_chat_reports_once"),
+)
+
+# The operator's site-wide chat mutes (``ahiko admin chat mute``): no ``until`` is for good.
+chat_site_mutes = Table(
+    "chat_site_mutes",
+    metadata,
+    Column("player_id", String(64), primary_key=True),
+    Column("until", Moment, nullable=True),
+    Column("reason", String(200), nullable=False),
+    Column("at", Moment, nullable=False),
+)

@@ -123,6 +123,10 @@ class Wallet:
         self._engine = engine
         self._clock = clock
 
+    def now(self) -> datetime:
+        """The wallet's clock: the time its postings and participations are stamped with."""
+        return as_utc(self._clock())
+
     # -- the engine of every operation --------------------------------------------------
 
     def _run(

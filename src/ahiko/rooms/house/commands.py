@@ -59,6 +59,14 @@ def buy_in(room: Room, cmd: c.BuyIn) -> Reply:
             f"not {cmd.amount}",
             "R-RM-10",
         )
+    reentry = table.reentry(cmd.player_id)
+    if reentry is not None and cmd.amount < reentry.minimum:
+        raise Refusal(
+            "reentry_minimum",
+            f"you left a {tier.name} table with {reentry.left_with} coins less than 30 minutes "
+            f"ago: sitting again at this tier needs at least {reentry.minimum} coins, not "
+            f"{cmd.amount}",
+        )
     if room.seats.seat_of(cmd.player_id) is not None:
         raise Refusal("seat", "you already have a seat in this room", "R-RM-01")
     if not 0 <= cmd.seat < room.seats.size:

@@ -20,6 +20,7 @@ from ahiko.poker.events import event_to_dict
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.hooks import HandOutcome
 from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID, BotAhiko
+from ahiko.rooms.house.reentry import Reentry, reentry_for
 from ahiko.rooms.house.tiers import Tier
 from ahiko.rooms.seats import Occupant
 from ahiko.store.rooms import (
@@ -101,6 +102,12 @@ class AhikoTable:
             self._replies.popitem(last=False)
 
     # --- coins in --------------------------------------------------------------------------
+    def reentry(self, player_id: str) -> Reentry | None:
+        """Fair re-entry (issue 19): the minimum a person who left this tier lately must bring."""
+        if not player_id.isdigit():
+            return None
+        return reentry_for(self.engine, self.tier, int(player_id), self.wallet.now())
+
     def buy_in(self, room: Room, occupant: Occupant, seat: int, key: str) -> Receipt:
         """Wallet -> a new participation's escrow, the seat written in the same transaction."""
         user_id = person_id(occupant.player_id)

@@ -83,6 +83,7 @@ export const api = {
   publicKey: () => request("GET", "/api/fairness/public-key"),
   ahikoRooms: () => request("GET", "/api/ahiko/rooms"),
   // R-RM-12..17: Ahiko seats are paid from the wallet; `key` makes a retried click harmless.
+  ahikoBuyInRange: (roomId) => request("GET", `/api/ahiko/rooms/${encodeURIComponent(roomId)}/buy_in`),
   ahikoBuyIn: (roomId, seat, amount, key) =>
     request("POST", `/api/ahiko/rooms/${encodeURIComponent(roomId)}/buy_in`, { seat, amount, key }),
   ahikoReload: (roomId, amount, key) =>

@@ -8,7 +8,7 @@ const MAX_BACKOFF_MS = 5000;
 const FINAL_CLOSE_CODES = new Set([4403, 4404]); // the gateway's "refused" and "no room"
 // Frames that repeat the latest seq instead of taking a new one (docs/protocol.md): to one
 // player only ("notice", "wallet") or answers ("ack", "error"), and the snapshot itself.
-const UNNUMBERED = new Set(["snapshot", "ack", "error", "notice", "wallet"]);
+const UNNUMBERED = new Set(["snapshot", "ack", "error", "notice", "wallet", "chat"]);
 
 export class RoomConnection {
   constructor(url, { onMessage, onState }) {

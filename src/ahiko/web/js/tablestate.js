@@ -98,6 +98,9 @@ export class TableState {
         this.noteCards();
         this.noteHandEnd();
         break;
+      case "time_bank":
+        if (msg.handNo === this.handNo) this.setDeadline(msg.deadline);
+        break;
       case "cancelled":
         this.cancelled = msg;
         this.view = null;
@@ -239,6 +242,8 @@ export class TableState {
         endsAt: this.now() + left,
         totalMs: Math.max(left, this.room?.deadlineMs ?? left),
         key: this.turnKey(d.seat),
+        bank: d.time_bank_running ?? null, // issue 19: the time bank's seconds while it runs
+        bankLeft: d.time_bank ?? null, // what the seat's bank holds
       };
       return;
     }

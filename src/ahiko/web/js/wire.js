@@ -15,6 +15,8 @@
 //   {type: "ack", seq, id, data} / {type: "error", seq, id, code, rule, message}
 //   {type: "notice", seq, code, rule, message}                    to this player only
 //   {type: "wallet", seq, event, amount}                          chips back to the wallet
+//   {type: "time_bank", seq, handNo, deadline}                  the seat to act started its bank
+//   {type: "chat", seq, msg}                                      a table chat message
 //   {type: "ignored", seq}                                        anything unknown
 
 let nextId = 0;
@@ -90,6 +92,7 @@ export function decodeFrame(text) {
         hand: handState(frame.hand),
         lastHand: handState(frame.last_hand),
         results: frame.results ?? null,
+        chat: frame.chat ?? null,
       };
     case "room":
       return { type: "room", seq, room: frame.room };
@@ -113,6 +116,8 @@ export function decodeFrame(text) {
         names: handNames(frame),
         autoAction: frame.auto_action ?? null,
       };
+    case "time_bank":
+      return { type: "time_bank", seq, handNo: frame.hand_no, deadline: frame.deadline ?? null };
     case "countdown":
       return { type: "countdown", seq, countdowns: countdowns(frame.countdowns) };
     case "hand_cancelled":
@@ -134,6 +139,8 @@ export function decodeFrame(text) {
       };
     case "notice":
       return { type: "notice", seq, code: frame.code ?? null, rule: frame.rule ?? null, message: frame.message ?? "" };
+    case "chat":
+      return { type: "chat", seq, msg: frame.msg ?? null };
     case "wallet":
       return { type: "wallet", seq, event: frame.event ?? null, amount: frame.amount ?? 0 };
     default:
@@ -189,6 +196,8 @@ function normalizePlayer(p) {
     waiting: Boolean(pick(p, "waiting")),
     reserved: Boolean(pick(p, "reserved")),
     leaving: Boolean(pick(p, "leaving", "leave_after_hand")),
+    sittingOut: Boolean(pick(p, "sitting_out")),
+    timeBank: pick(p, "time_bank") ?? null,
   };
 }
 
@@ -223,6 +232,8 @@ export function normalizeRoom(raw, you = {}) {
     buyIn: pick(raw, "buy_in") ?? null,
     visibility: raw.public === false ? "private" : "public",
     startingChips: pick(raw, "starting_chips") ?? null,
+    chat: pick(raw, "chat") ?? "seated",
+    waitList: pick(raw, "wait_list") ?? { waiting: [], offers: [] },
     countdowns: countdowns(raw.countdowns),
   };
 }

@@ -83,7 +83,10 @@ export class ActionBar {
   renderTimer() {
     if (!this.timerSlot) return;
     const d = this.deadline;
-    this.timerSlot.replaceChildren(d ? countdown("span.act-timer", d.endsAt, "act.time_left", "act.time_up") : "");
+    const bank = d && d.bank !== null && d.bank !== undefined;
+    this.timerSlot.replaceChildren(
+      d ? countdown(bank ? "span.act-timer.bank" : "span.act-timer", d.endsAt, bank ? "act.time_bank_left" : "act.time_left", "act.time_up") : "",
+    );
   }
 
   /** The pre-chosen action, taken the moment the turn comes (then forgotten). */

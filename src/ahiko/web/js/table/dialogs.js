@@ -56,6 +56,15 @@ export function openRoomMenu(state, command) {
         : null,
       h(
         "div.menu-row",
+        h("label", { htmlFor: "chat-mode" }, t("menu.chat")),
+        h(
+          "select#chat-mode",
+          { dataset: { menu: "chat" }, onchange: (ev) => command("chat_setting", { mode: ev.target.value }) },
+          ["everyone", "seated", "off"].map((m) => h("option", { value: m, selected: m === (room?.chat ?? "seated") }, t(`menu.chat.${m}`))),
+        ),
+      ),
+      h(
+        "div.menu-row",
         h("label", { htmlFor: "bot-level" }, t("menu.bot_level")),
         level,
         h(
@@ -101,9 +110,18 @@ export async function openBuyIn(state, seat, { reload = false, onError = () => {
   } catch {
     balance = null;
   }
+  // Fair re-entry (issue 19): back at this tier within 30 minutes, bring what you left with.
+  let reentry = null;
+  if (!reload) {
+    try {
+      reentry = (await api.ahikoBuyInRange(state.room.id))?.reentry ?? null;
+    } catch {
+      reentry = null;
+    }
+  }
   const stack = reload ? (state.player(state.mySeat())?.stack ?? 0) : 0;
   const ceiling = Math.max(0, max - stack);
-  const floor = reload ? 1 : min;
+  const floor = reload ? 1 : Math.max(min, reentry?.minimum ?? 0);
   const start = Math.min(reload ? ceiling : max, balance ?? max);
   const input = h("input#buyin-amount", {
     type: "number",
@@ -130,6 +148,17 @@ export async function openBuyIn(state, seat, { reload = false, onError = () => {
     h("label", { htmlFor: "buyin-amount" }, t(reload ? "reload.amount" : "buyin.amount")),
     input,
     h("p.hint", t(reload ? "reload.range" : "buyin.range", { min: fmt(floor), max: fmt(reload ? ceiling : max) })),
+    reentry
+      ? h(
+          "p.reentry-note",
+          { role: "note", dataset: { reentry: String(reentry.minimum) } },
+          t("buyin.reentry", {
+            left: fmt(reentry.left_with),
+            min: fmt(reentry.minimum),
+            minutes: String(Math.max(1, Math.ceil((reentry.until_ms - Date.now()) / 60000))),
+          }),
+        )
+      : null,
     leaves,
     !reload && state.view && !["over"].includes(state.view.street) ? h("p.hint", t("buyin.reserve")) : null,
     h("div.dialog-buttons", confirm, h("button", { type: "button", value: "cancel", onclick: () => dialog.close() }, t("buyin.cancel"))),

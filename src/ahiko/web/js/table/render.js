@@ -261,6 +261,7 @@ export class TableRenderer {
     if (player?.reserved) badges.push(h("span.badge", t("table.reserved")));
     else if (player?.waiting && !sv) badges.push(h("span.badge", t("table.next_hand")));
     if (player?.leaving) badges.push(h("span.badge", t("table.leave_after_hand")));
+    if (player?.sittingOut) badges.push(h("span.badge.badge-sitout", t("table.sitting_out")));
     if (isMe && this.pendingReload) {
       badges.push(h("span.badge.badge-reload", t("reload.next_hand", { amount: fmt(this.pendingReload.amount) })));
     }
@@ -363,9 +364,11 @@ export class TableRenderer {
     const fill = h("div.clock-fill");
     fill.style.animationDuration = `${total}ms`;
     fill.style.animationDelay = `-${elapsed}ms`;
+    // Issue 19: while the time bank runs the clock says so (and is drawn in its own colour).
+    const key = d.bank !== null && d.bank !== undefined ? "table.time_bank_left" : "table.time_left";
     return {
-      bar: h("div.clock", { role: "timer", "aria-label": t("table.time_left", { s: Math.ceil(left / 1000) }) }, fill),
-      secs: countdown("span.clock-secs", d.endsAt, "table.time_left"),
+      bar: h(`div.clock${key === "table.time_bank_left" ? ".bank" : ""}`, { role: "timer", "aria-label": t(key, { s: Math.ceil(left / 1000) }) }, fill),
+      secs: countdown(`span.clock-secs${key === "table.time_bank_left" ? ".bank" : ""}`, d.endsAt, key),
     };
   }
 

@@ -11,6 +11,7 @@ import { fmt, lang, setLang, t } from "../i18n.js";
 import { fingerprint, TableState } from "../tablestate.js";
 import { encodeAction, encodeCommand, roomSocketUrl } from "../wire.js";
 import { ActionBar } from "./actionbar.js";
+import { ChatPanel } from "./chatpanel.js";
 import { Attention, setSound, soundOn } from "./attention.js";
 import { slideChips } from "./anim.js";
 import { tickCountdowns } from "./countdown.js";
@@ -41,6 +42,10 @@ export class TablePage {
     this.roomId = roomId;
     this.state = new TableState();
     this.log = new HandLog({ sheetTop: () => this.feltWrap?.getBoundingClientRect().bottom ?? null });
+    // Sitting out and the time bank (issue 19) live beside the table, not in the bottom dock,
+    // whose height must not change when a turn starts or ends.
+    this.social = h("div.social-controls", { role: "group" });
+    this.chat = new ChatPanel({ send: (name, args) => this.command(name, args), me: () => this.state.you?.player_id ?? null });
     this.connState = "connecting";
     this.discardMode = false;
     this.selected = new Set();
@@ -88,7 +93,7 @@ export class TablePage {
       h(
         "section.table-page",
         this.topbar,
-        h("div.table-main", this.feltWrap, h("aside.table-side", this.log.details, this.extra)),
+        h("div.table-main", this.feltWrap, h("aside.table-side", this.social, this.log.details, this.chat.details, this.extra)),
         this.dock,
         this.toast,
         this.log.live,
@@ -103,6 +108,7 @@ export class TablePage {
     this.seatControls.setAttribute("aria-label", t("table.actions"));
     this.renderer.relabel();
     this.log.relabel();
+    this.chat.relabel();
     this.actionBar.render();
     this.render();
   }
@@ -179,6 +185,15 @@ export class TablePage {
     const prevView = this.state.view;
     const prevCommit = this.state.commitment?.digest;
     this.state.apply(msg);
+    if (msg.type === "chat") {
+      this.chat.add(msg.msg);
+      return;
+    }
+    if (msg.type === "snapshot") this.chat.load(msg.chat);
+    if (msg.type === "ack") {
+      if (Array.isArray(msg.data?.muted)) this.chat.setMuted(msg.data.muted);
+      if (msg.data?.filed !== undefined) this.showToast(t("chat.reported"), "info");
+    }
     if (msg.type === "ack" || msg.type === "ignored") return;
     if (msg.type === "error") {
       this.actionBar.refused();
@@ -314,6 +329,8 @@ export class TablePage {
     this.renderSeatControls();
     this.renderDock();
     this.renderExtra();
+    this.renderSocial();
+    this.chat.update({ mode: state.room?.chat, seated: me !== null, signedIn: Boolean(state.you?.player_id) });
   }
 
   renderTopbar() {
@@ -441,6 +458,7 @@ export class TablePage {
       }
     } else if (room) {
       controls.push(h("span.spectating", t("table.spectating")));
+      controls.push(...this.waitListControls(room));
     }
     if (this.canShow(me)) {
       controls.push(
@@ -448,6 +466,55 @@ export class TablePage {
       );
     }
     this.seatControls.replaceChildren(...controls);
+  }
+
+  /** Issue 19: a full recreational room's waiting list, for a signed-in spectator. */
+  waitListControls(room) {
+    const me = this.state.you?.player_id;
+    if (!me || room.kind !== "recreational") return [];
+    const waiting = room.waitList?.waiting ?? [];
+    const offered = (room.waitList?.offers ?? []).find((o) => o.player_id === me);
+    if (offered) return [h("span.wait-offer", { role: "status" }, t("table.wait_offer", { n: offered.seat + 1 }))];
+    const position = waiting.indexOf(me);
+    if (position >= 0) {
+      return [
+        h("span.wait-position", { role: "status" }, t("table.wait_position", { n: position + 1 })),
+        h("button", { type: "button", dataset: { control: "wait_list_leave" }, onclick: () => this.command("wait_list", { on: false }) }, t("table.wait_leave")),
+      ];
+    }
+    const taken = Object.values(room.players ?? {}).length;
+    if (taken < room.seatCount) return [];
+    return [h("button", { type: "button", dataset: { control: "wait_list" }, onclick: () => this.command("wait_list", { on: true }) }, t("table.wait_join"))];
+  }
+
+  /** Issue 19: "Ficar fora nas próximas mãos" / "Voltar", and the time bank's button on
+   *  this player's turn (the bank also starts by itself when the deadline runs out). */
+  renderSocial() {
+    const me = this.state.mySeat();
+    const player = me !== null ? this.state.player(me) : null;
+    const show = !this.isClosed() && player && !player.leaving && !player.bot;
+    this.social.hidden = !show;
+    this.social.replaceChildren(...(show ? this.socialControls(player) : []));
+  }
+
+  socialControls(player) {
+    const out = [];
+    const d = this.state.deadline;
+    const myTurn = d && d.seat === player.seat && this.state.view?.to_act === player.seat;
+    if (myTurn && (d.bank === null || d.bank === undefined) && d.bankLeft > 0) {
+      out.push(
+        h("button.time-bank", { type: "button", dataset: { control: "time_bank" }, onclick: () => this.command("time_bank") }, t("table.time_bank_use", { s: Math.floor(d.bankLeft) })),
+      );
+    }
+    if (player.sittingOut) {
+      out.push(
+        h("span.sitting-out-note", { role: "status" }, t("table.sitting_out_note")),
+        h("button.primary", { type: "button", dataset: { control: "sit_in" }, onclick: () => this.command("sit_out", { on: false }) }, t("table.sit_in")),
+      );
+    } else {
+      out.push(h("button", { type: "button", dataset: { control: "sit_out" }, onclick: () => this.command("sit_out", { on: true }) }, t("table.sit_out")));
+    }
+    return out;
   }
 
   /** The dock keeps its height while this browser plays (or the host sets up), so a turn

@@ -1,0 +1,173 @@
+"""A third party's bot in its own process: it receives only the serialised view.
+
+``SandboxedBots(path)`` starts ``python -m ahiko.bots.sandbox path`` with an empty
+environment (only ``PYTHONPATH``, so it can import the bot) and talks to it in JSON lines on
+its stdin and stdout. The process holds nothing but what it is sent: the seat's view, a seed
+for its rng, and at the end of a hand the seat's final view (``observe``). A bot there that
+reads its caller's frame or walks ``gc.get_objects()`` finds the sandbox loop and the view,
+never the deck, the other seats' cards or a room's keys.
+
+Requests: ``{"op": "new"}`` (a fresh instance), ``{"op": "decide", "view", "seed"}`` →
+``{"action": {"kind", "amount", "cards"}}`` or ``{"error"}``, ``{"op": "observe", "view"}``
+(no answer).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from typing import IO, Any
+
+from ahiko.poker.actions import Action, ActionKind
+
+DECIDE_TIMEOUT_S = 10.0
+
+
+class SandboxError(RuntimeError):
+    """The bot's process failed, answered nonsense or died."""
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    return {"kind": str(action.kind), "amount": action.amount, "cards": list(action.cards)}
+
+
+def action_from_dict(data: dict[str, Any]) -> Action:
+    try:
+        kind = ActionKind(str(data["kind"]))
+        cards = tuple(int(c) for c in data.get("cards") or ())
+        return Action(kind, int(data.get("amount", 0) or 0), cards)
+    except (KeyError, ValueError, TypeError) as exc:
+        raise SandboxError(f"the bot answered an action that is not one: {data!r}") from exc
+
+
+class SandboxedBots:
+    """One process running the bot class at ``path``; ``new()`` gives a fresh instance."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.name = path.rpartition(":")[2] or path
+        env = {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "ahiko.bots.sandbox", path],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            text=True,
+            bufsize=1,
+        )
+        self._expect_ready()
+
+    def _io(self) -> tuple[IO[str], IO[str]]:
+        if self.proc.stdin is None or self.proc.stdout is None:
+            raise SandboxError("the sandbox has no pipes")
+        return self.proc.stdin, self.proc.stdout
+
+    def _send(self, message: dict[str, Any]) -> None:
+        stdin, _ = self._io()
+        try:
+            stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
+            stdin.flush()
+        except BrokenPipeError as exc:
+            raise SandboxError(
+                f"bot {self.path!r}: its process is gone ({self._stderr()})"
+            ) from exc
+
+    def _receive(self) -> dict[str, Any]:
+        _, stdout = self._io()
+        line = stdout.readline()
+        if not line:
+            raise SandboxError(f"bot {self.path!r}: its process is gone ({self._stderr()})")
+        reply: dict[str, Any] = json.loads(line)
+        if "error" in reply:
+            raise SandboxError(f"bot {self.path!r}: {reply['error']}")
+        return reply
+
+    def _stderr(self) -> str:
+        self.proc.poll()
+        if self.proc.returncode is None or self.proc.stderr is None:
+            return "still running"
+        return self.proc.stderr.read()[-500:]
+
+    def _expect_ready(self) -> None:
+        self._receive()
+
+    def new(self) -> SandboxedBot:
+        self._send({"op": "new"})
+        return SandboxedBot(self)
+
+    def decide(self, view: dict[str, Any], seed: int) -> Action:
+        self._send({"op": "decide", "view": view, "seed": seed})
+        return action_from_dict(self._receive()["action"])
+
+    def observe(self, view: dict[str, Any]) -> None:
+        self._send({"op": "observe", "view": view})
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                self._send({"op": "exit"})
+                self.proc.wait(timeout=5)
+            except (SandboxError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
+        for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if pipe is not None:
+                pipe.close()
+
+
+class SandboxedBot:
+    """The parent's side of one instance: ``decide`` sends the view and a seed drawn from
+    the rng it is given."""
+
+    def __init__(self, box: SandboxedBots) -> None:
+        self.box = box
+        self.name = box.name
+
+    def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
+        return self.box.decide(view, rng.getrandbits(64))
+
+    def observe(self, view: dict[str, Any]) -> None:
+        self.box.observe(view)
+
+
+def _serve(path: str) -> int:
+    from .protocol import BotLoadError, load_bot_class
+
+    out = sys.stdout
+    try:
+        cls = load_bot_class(path)
+    except BotLoadError as exc:
+        out.write(json.dumps({"error": str(exc)}) + "\n")
+        return 2
+    out.write('{"ready":true}\n')
+    out.flush()
+    bot: Any = None
+    for line in sys.stdin:
+        message = json.loads(line)
+        op = message.get("op")
+        if op == "exit":
+            return 0
+        if op == "new":
+            bot = cls()
+            continue
+        if op == "observe":
+            observe = getattr(bot, "observe", None)
+            if observe is not None:
+                observe(message["view"])
+            continue
+        try:
+            action = bot.decide(message["view"], random.Random(int(message["seed"])))
+            reply: dict[str, Any] = {"action": action_to_dict(action)}
+        except Exception as exc:  # the bot's failure goes back to the arena
+            reply = {"error": f"{type(exc).__name__}: {exc}"}
+        out.write(json.dumps(reply) + "\n")
+        out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_serve(sys.argv[1]))

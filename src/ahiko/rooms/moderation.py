@@ -1,0 +1,171 @@
+"""Chat moderation shared by every room of a process: the word filter, each player's own
+mutes (they follow the muting player from room to room), reports, the operator's site-wide
+mutes, and keeping messages for a bounded time.
+
+``Moderation`` keeps everything in memory (tests, rooms without a database);
+``StoredModeration`` keeps messages, reports and site mutes in the database
+(``ahiko.store.chat``), so ``ahiko admin chat mute`` reaches every room, and reads the site
+mutes again at most every ``SITE_MUTES_TTL_S`` seconds."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import Engine
+
+from ahiko.rooms.chat_words import WordFilter
+from ahiko.store import chat as store
+
+log = logging.getLogger(__name__)
+
+SITE_MUTES_TTL_S = 5.0  # an operator's mute reaches every room within this many seconds
+PURGE_EVERY = 500  # stored messages between two purges of the expired ones
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRecord:
+    """One message as moderation keeps it."""
+
+    room_id: str
+    msg_no: int
+    player_id: str
+    name: str
+    kind: str
+    text: str
+    at_ms: int
+
+
+def _moment(ms: int) -> datetime:
+    return datetime.fromtimestamp(ms / 1000, UTC)
+
+
+class Moderation:
+    def __init__(self, words: WordFilter | None = None) -> None:
+        self.words = words or WordFilter()
+        self._mutes: dict[str, set[str]] = {}  # muting player -> muted players
+        self._site: dict[str, int | None] = {}  # player -> muted until (wall ms), None: for good
+        self.kept: list[ChatRecord] = []
+        self.reported: list[tuple[str, ChatRecord, str]] = []  # (reporter, message, reason)
+
+    # --- a player's own mutes ----------------------------------------------------------------
+    def mutes_of(self, player_id: str | None) -> frozenset[str]:
+        return frozenset(self._mutes.get(player_id, ())) if player_id is not None else frozenset()
+
+    def set_mute(self, player_id: str, target_id: str, on: bool) -> None:
+        muted = self._mutes.setdefault(player_id, set())
+        if on:
+            muted.add(target_id)
+        else:
+            muted.discard(target_id)
+
+    # --- the operator's site-wide mutes --------------------------------------------------------
+    def site_mute(self, player_id: str, until_ms: int | None) -> None:
+        self._site[player_id] = until_ms
+
+    def site_unmute(self, player_id: str) -> None:
+        self._site.pop(player_id, None)
+
+    def muted_until(self, player_id: str, now_ms: int) -> int | bool | None:
+        """False when ``player_id`` may chat; else when the mute ends (None: never)."""
+        if player_id not in self._site:
+            return False
+        until = self._site[player_id]
+        if until is not None and until <= now_ms:
+            return False
+        return until
+
+    # --- what is kept ---------------------------------------------------------------------------
+    def keep(self, record: ChatRecord) -> None:
+        self.kept.append(record)
+
+    def report(self, reporter_id: str, record: ChatRecord, reason: str) -> bool:
+        """False when this reporter already reported this message."""
+        for who, message, _ in self.reported:
+            if who == reporter_id and (message.room_id, message.msg_no) == (
+                record.room_id,
+                record.msg_no,
+            ):
+                return False
+        self.reported.append((reporter_id, record, reason))
+        return True
+
+
+class StoredModeration(Moderation):
+    """Messages, reports and site mutes in the database; personal mutes in memory."""
+
+    def __init__(self, engine: Engine, words: WordFilter | None = None) -> None:
+        super().__init__(words)
+        self.engine = engine
+        self._site_read_at: float | None = None
+        self._stored = 0
+
+    def site_mute(self, player_id: str, until_ms: int | None) -> None:
+        until = None if until_ms is None else _moment(until_ms)
+        store.set_site_mute(self.engine, player_id, until, "operator", datetime.now(UTC))
+        self._site_read_at = None
+
+    def site_unmute(self, player_id: str) -> None:
+        store.clear_site_mute(self.engine, player_id)
+        self._site_read_at = None
+
+    def muted_until(self, player_id: str, now_ms: int) -> int | bool | None:
+        now = now_ms / 1000
+        if self._site_read_at is None or now - self._site_read_at >= SITE_MUTES_TTL_S:
+            mutes = store.site_mutes(self.engine, _moment(now_ms))
+            self._site = {
+                pid: None if m.until is None else int(m.until.timestamp() * 1000)
+                for pid, m in mutes.items()
+            }
+            self._site_read_at = now
+        return super().muted_until(player_id, now_ms)
+
+    def keep(self, record: ChatRecord) -> None:
+        at = _moment(record.at_ms)
+        try:
+            store.insert_message(
+                self.engine,
+                store.StoredMessage(
+                    record.room_id,
+                    record.msg_no,
+                    record.player_id,
+                    record.name,
+                    record.kind,
+                    record.text,
+                    at,
+                ),
+            )
+            self._stored += 1
+            if self._stored % PURGE_EVERY == 1:
+                store.purge_messages(self.engine, at)
+        except Exception:  # chat must never take a room down
+            log.exception("could not keep a chat message")
+
+    def report(self, reporter_id: str, record: ChatRecord, reason: str) -> bool:
+        return store.insert_report(
+            self.engine,
+            store.StoredReport(
+                0,
+                record.room_id,
+                record.msg_no,
+                reporter_id,
+                record.player_id,
+                record.name,
+                record.text,
+                reason,
+                datetime.now(UTC),
+            ),
+        )
+
+
+def until_text(until_ms: int | None) -> str:
+    if until_ms is None:
+        return "for now"
+    return f"until {_moment(until_ms):%Y-%m-%d %H:%M} UTC"
+
+
+def minutes_from(now_ms: int, minutes: float | None) -> int | None:
+    return (
+        None if minutes is None else now_ms + int(timedelta(minutes=minutes).total_seconds() * 1000)
+    )

@@ -1,0 +1,120 @@
+"""Isolation of bots (issue 18, R-AI-01): strategy modules cannot reach their caller, a bot
+loaded by import path runs in its own process on the serialised view (a cheat that reads
+the caller's frame or walks ``gc`` finds nothing), and the arena seeds bots' rngs from a
+secret rather than from the match seed."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+from cheaters import FrameReader, GcWalker
+
+from ahiko.bots.arena import SEATS, _start, deal_deck, play_hand, run_match
+from ahiko.bots.random_bot import RandomBot
+from ahiko.bots.sandbox import SandboxedBots
+from ahiko.poker.view import view
+
+BOTS_DIR = Path(__file__).resolve().parents[2] / "src" / "ahiko" / "bots"
+# The machinery around the bots (the arena, its command, the loader, the sandbox) may use the
+# interpreter; strategy modules, which decide, may not.
+MACHINERY = {"arena.py", "cli.py", "protocol.py", "sandbox.py", "__init__.py"}
+FORBIDDEN_MODULES = {
+    "gc", "sys", "inspect", "ctypes", "traceback", "builtins", "importlib", "faulthandler",
+    "tracemalloc", "multiprocessing", "subprocess", "os", "signal", "pickle", "marshal",
+}  # fmt: skip
+FORBIDDEN_NAMES = {
+    "_getframe", "f_back", "f_locals", "f_globals", "gi_frame", "cr_frame", "tb_frame",
+    "__globals__", "__subclasses__", "__import__", "__builtins__", "eval", "exec", "globals",
+    "locals", "vars",
+}  # fmt: skip
+
+
+def _reaching(path: Path) -> list[str]:
+    """What in a module could reach beyond the view: forbidden imports and names."""
+    bad: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            bad += [a.name for a in node.names if a.name.split(".")[0] in FORBIDDEN_MODULES]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            if (node.module or "").split(".")[0] in FORBIDDEN_MODULES:
+                bad.append(node.module or "")
+        elif isinstance(node, ast.Attribute) and node.attr in FORBIDDEN_NAMES:
+            bad.append("." + node.attr)
+        elif isinstance(node, ast.Name) and node.id in FORBIDDEN_NAMES:
+            bad.append(node.id)
+    return bad
+
+
+def test_R_AI_01_strategy_modules_cannot_reach_their_caller() -> None:
+    modules = [p for p in BOTS_DIR.glob("*.py") if p.name not in MACHINERY]
+    assert len(modules) > 15
+    for path in modules:
+        assert _reaching(path) == [], f"{path.name} reaches beyond its view"
+
+
+def test_the_reach_check_catches_a_cheat() -> None:
+    found = _reaching(Path(__file__).with_name("cheaters.py"))
+    assert {"gc", "sys", "._getframe", ".f_locals", ".f_back"} <= set(found)
+
+
+def _mid_hand(variant: str, seed: int) -> tuple[object, dict[str, object], int]:
+    """A hand waiting for seat 0 or 1 to act, and that seat's view."""
+    hand = _start(variant, deal_deck(seed, 0), 0, 200)
+    seat = hand.to_act
+    assert seat is not None
+    return hand, view(hand, seat), seat
+
+
+@pytest.mark.parametrize("cheat", [FrameReader, GcWalker])
+def test_R_AI_01_a_cheat_in_the_callers_process_sees_every_card(cheat: type) -> None:
+    """The attack is real when a bot runs in the process that holds the hand."""
+    hand, seat_view, seat = _mid_hand("holdem", 5)
+    bot = cheat()
+    action = bot.decide(seat_view, random.Random(0))
+    other = 1 - seat
+    assert bot.found == list(hand.hole_cards(other))  # type: ignore[attr-defined]
+    assert action.kind in ("bet", "raise", "call")  # all in when ahead, else a look
+
+
+@pytest.mark.parametrize("cheat", ["FrameReader", "GcWalker"])
+@pytest.mark.parametrize("variant", ["holdem", "draw"])
+def test_R_AI_01_a_cheat_loaded_by_import_path_gets_nothing(cheat: str, variant: str) -> None:
+    """In its own process the same cheat finds no hand: it is sent only the view."""
+    hand, seat_view, _ = _mid_hand(variant, 6)
+    box = SandboxedBots(f"cheaters:{cheat}")
+    try:
+        bot = box.new()
+        action = bot.decide(seat_view, random.Random(0))  # the hand is alive in this process
+    finally:
+        box.close()
+    # Hold'em: the small blind facing the big blind; draw: first to act after the antes. A cheat
+    # that found the hand would have moved in or called; finding nothing it folds or checks.
+    assert action.kind == ("fold" if variant == "holdem" else "check")
+    assert not hand.is_over  # type: ignore[attr-defined]
+
+
+def test_R_AI_01_a_cheat_by_import_path_in_the_arena_plays_like_a_folder() -> None:
+    """Through the arena a cheat's results are exactly a plain folder's on the same deals;
+    handed the objects directly it would have won."""
+    cheat = run_match("holdem", "cheaters:GcWalker", "random", pairs=6, seed=3, bot_secret="s")
+    folder = run_match("holdem", "cheaters:Folder", "random", pairs=6, seed=3, bot_secret="s")
+    assert cheat.pair_results == folder.pair_results
+    assert cheat.bb_per_100 < 0
+    won = 0.0
+    for deal in range(12):
+        for a_seat in SEATS:
+            bots = {a_seat: GcWalker(), 1 - a_seat: RandomBot()}
+            rngs = {s: random.Random(f"{deal}:{s}") for s in SEATS}
+            won += play_hand("holdem", bots, rngs, deal_deck(3, deal), deal % 2, 200)[a_seat]
+    assert won > 0  # in-process, where it sees the other hand, the cheat moves in and wins
+
+
+def test_R_AI_01_the_arena_seeds_bots_from_a_secret_not_the_match_seed() -> None:
+    first = run_match("holdem", "random", "easy", pairs=30, seed=9)
+    second = run_match("holdem", "random", "easy", pairs=30, seed=9)
+    assert first.pair_results != second.pair_results  # same deals, different secret rngs
+    fixed = run_match("holdem", "random", "easy", pairs=30, seed=9, bot_secret="k")
+    assert fixed == run_match("holdem", "random", "easy", pairs=30, seed=9, bot_secret="k")
