@@ -31,9 +31,9 @@ run: $(RUN_STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
-# The fast inner loop: no browser, no PostgreSQL, no slow batches.
+# The fast inner loop: no browser, no PostgreSQL, no Redis or multi-process cluster, no slow batches.
 check: $(STAMP)
-	$(BIN)/python -m pytest -n 2 -q -m "not browser and not postgres and not slow"
+	$(BIN)/python -m pytest -n 2 -q -m "not browser and not postgres and not slow and not cluster"
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -559,3 +560,50 @@ def test_item23_desktop_hands_rows_keep_the_full_labels(browser, static_url):
     assert text.replace("\n", " ").split() == ["Texto", "PokerStars", "·", "PHH", "·", "Provas"]
     screenshot(page, "pages-hands-desktop")
     close(page)
+
+
+def test_R_DR_04_D_R_DR_09_D_the_draw_form_sets_both_bet_sizes_the_cap_and_the_hand_limit(
+    browser, static_url
+):
+    """The host of a draw room sets the small bet, the big bet (following twice the small bet
+    until set), the cap, and the number of hands (100 unless chosen; "no limit" is sent as
+    such, not left to the server's draw default of 100)."""
+    page = mocked_app(browser, static_url, {"/api/me": ME}, DESKTOP)
+    sent: list[dict[str, Any]] = []
+
+    def create(route: Any) -> None:
+        sent.append(json.loads(route.request.post_data))
+        route.fulfill(status=200, content_type="application/json", body='{"id": "r1"}')
+
+    page.route("**/api/rooms", create)
+    page.goto(f"{static_url}/src/ahiko/web/index.html#/create")
+    page.wait_for_selector(".create-form")
+    assert page.is_hidden("#big_bet")
+    page.check('input[name="variant"][value="draw"]')
+    assert page.input_value("#big_bet") == "4" and page.input_value("#raise_cap") == "4"
+    assert page.is_checked('input[name="limit"][value="hands"]')
+    assert page.input_value("#limit_value") == "100"
+    page.fill("#small_bet", "5")
+    assert page.input_value("#big_bet") == "10"
+    page.fill("#big_bet", "15")
+    page.fill("#small_bet", "6")
+    assert page.input_value("#big_bet") == "15"  # the host's own figure stays
+    page.fill("#raise_cap", "3")
+    page.fill("#name", "Draw night")
+    page.click('[data-create="submit"]')
+    page.wait_for_function("() => location.hash.startsWith('#/room/')")
+    page.goto(f"{static_url}/src/ahiko/web/index.html#/create")
+    page.wait_for_selector(".create-form")
+    page.check('input[name="variant"][value="draw"]')
+    page.check('input[name="limit"][value="none"]')
+    page.fill("#name", "Endless draw")
+    page.click('[data-create="submit"]')
+    page.wait_for_function("() => location.hash.startsWith('#/room/')")
+    first, second = sent
+    assert (first["small_bet"], first["big_bet"], first["raise_cap"]) == (6, 15, 3)
+    assert first["limit_hands"] == 100
+    assert second["limit_hands"] == "no_limit" and second["big_bet"] == 4
+    # The mocked API has no table to open a socket to; anything else in the console fails.
+    errors = [e for e in page.console_errors if "/ws/rooms/r1" not in e]
+    page.context.close()
+    assert errors == []

@@ -30,6 +30,11 @@ def register(subparsers: Any) -> None:
     serve = subparsers.add_parser("serve", parents=[common], help="run the Ahiko server")
     serve.add_argument("--host", help="address to listen on (env AHIKO_HOST, default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (env AHIKO_PORT, default 8000)")
+    serve.add_argument(
+        "--redis-url",
+        help="Redis shared by the nodes of a cluster, e.g. redis://127.0.0.1:6379/0 "
+        "(env AHIKO_REDIS_URL; default none: one process on its own)",
+    )
     serve.set_defaults(func=_serve)
 
     admin = subparsers.add_parser("admin", help="administration: database and ledger")
@@ -88,6 +93,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         database_url=args.database_url,
         host=getattr(args, "host", None),
         port=getattr(args, "port", None),
+        redis_url=getattr(args, "redis_url", None),
     )
 
 
@@ -102,20 +108,52 @@ def _serve(args: argparse.Namespace) -> int:
     if refusal is not None:
         print(f"error: {refusal}", file=sys.stderr)
         return 2
-    app = create_app(settings)
-    tune_gc()
-    uvicorn.run(
-        app,
-        host=settings.host,
-        port=settings.port,
-        proxy_headers=False,  # the app believes only AHIKO_TRUSTED_PROXIES (security.py)
-        ws=AhikoWebSocketProtocol,  # websockets-sansio, plus the gateway's direct write
-        ws_max_size=WS_MAX_BYTES,
-        # Frames are a few KiB: compressing each for each connection cost a quarter of the
-        # server's CPU at 1,000 players and ≈ 50 MiB of per-connection zlib state (issue 9).
-        ws_per_message_deflate=False,
-    )
+    lock, refusal = _server_lock(settings)
+    if lock is None:
+        print(f"error: {refusal}", file=sys.stderr)
+        return 2
+    if settings.redis_url is not None:
+        lock.release()
+        print(f"error: {CLUSTER_NOT_READY}", file=sys.stderr)
+        return 2
+    try:
+        app = create_app(settings)
+        tune_gc()
+        uvicorn.run(
+            app,
+            host=settings.host,
+            port=settings.port,
+            proxy_headers=False,  # the app believes only AHIKO_TRUSTED_PROXIES (security.py)
+            ws=AhikoWebSocketProtocol,  # websockets-sansio, plus the gateway's direct write
+            ws_max_size=WS_MAX_BYTES,
+            # Frames are a few KiB: compressing each for each connection cost a quarter of the
+            # server's CPU at 1,000 players and ≈ 50 MiB of per-connection zlib state (issue 9).
+            ws_per_message_deflate=False,
+        )
+    finally:
+        lock.release()
     return 0
+
+
+# Issue 14 lands in steps: the leases, the fences and the one-server lock are in; routing a
+# room's commands and frames between nodes needs the room's door (issue 13). Until then a node
+# must not serve beside another (it would fork their tables), so `--redis-url` refuses.
+CLUSTER_NOT_READY = (
+    "--redis-url (AHIKO_REDIS_URL): serving as one node of a cluster is not available in this "
+    "version yet (issue 14); run a single server without it"
+)
+
+
+def _server_lock(settings: Settings) -> tuple[Any, str | None]:
+    """The database's server lock (issue 14): exclusive for a lone server, shared by the nodes
+    of a cluster. ``(None, why)`` when another server holds it."""
+    from ahiko.store.server_lock import ServerLock, ServerLockRefused
+
+    lock = ServerLock(settings.resolved_database_url, shared=settings.redis_url is not None)
+    try:
+        return lock.acquire(), None
+    except ServerLockRefused as refused:
+        return None, str(refused)
 
 
 def _schema_refusal(settings: Settings) -> str | None:

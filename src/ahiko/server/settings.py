@@ -25,6 +25,9 @@ class Settings:
     secure_cookies: bool = False
     bot_reserve: int = DEFAULT_BOT_RESERVE
     chat_words_file: Path | None = None  # more words for the chat filter, one a line
+    # A cluster of nodes shares one Redis (ownership, fan-out, shared counters) and one
+    # PostgreSQL; None: the embedded single process, exactly as without it.
+    redis_url: str | None = None
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -45,6 +48,7 @@ class Settings:
             "chat_words_file": Path(env["AHIKO_CHAT_WORDS"])
             if env.get("AHIKO_CHAT_WORDS")
             else None,
+            "redis_url": env.get("AHIKO_REDIS_URL") or None,
         }
         for name, value in overrides.items():
             if value is not None:

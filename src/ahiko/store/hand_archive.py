@@ -28,6 +28,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from sqlalchemy import Engine, func, insert, select, update
 
 from ahiko.store.engine import reading
+from ahiko.store.fences import check_fence
 from ahiko.store.paging import Page
 from ahiko.store.schema import HAND_SCHEMA_VERSION, archived_hand_players, archived_hands
 
@@ -188,6 +189,7 @@ def insert_archived_hand(engine: Engine, hand: ArchivedHand) -> int:
         if player.occupant not in OCCUPANT_KINDS:
             raise ValueError(f"seat {player.seat}: unknown occupant kind {player.occupant!r}")
     with engine.begin() as conn:
+        check_fence(conn, hand.room_id)
         hand_id = conn.execute(
             insert(archived_hands)
             .values(
@@ -239,6 +241,7 @@ def record_show(
     """A voluntary show after the hand (R-HE-12): the new log, deal state and shown seats.
     Returns False when the hand is not in the archive (nothing changes then)."""
     with engine.begin() as conn:
+        check_fence(conn, room_id)
         hand_id = conn.execute(
             select(archived_hands.c.id).where(
                 archived_hands.c.room_id == room_id, archived_hands.c.hand_no == hand_no

@@ -28,6 +28,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, delete, func, insert, select, update
 
 from ahiko.store.engine import reading
+from ahiko.store.fences import check_fence
 from ahiko.store.schema import (
     HAND_SCHEMA_VERSION,
     hands,
@@ -78,6 +79,7 @@ def save_room(
     """Creates or updates a room (config must be JSON-serialisable)."""
     now = _now()
     with engine.begin() as conn:
+        check_fence(conn, room_id)
         exists = conn.execute(select(rooms.c.id).where(rooms.c.id == room_id)).first()
         if exists:
             conn.execute(
@@ -104,6 +106,7 @@ def write_seats(conn: Connection, room_id: str, seated: Sequence[SeatRecord]) ->
     numbers = [record.seat for record in seated]
     if len(set(numbers)) != len(numbers):
         raise ValueError(f"room {room_id}: a seat appears twice in {numbers}")
+    check_fence(conn, room_id)
     now = _now()
     conn.execute(delete(seats).where(seats.c.room_id == room_id))
     if seated:
@@ -136,6 +139,7 @@ def start_hand(
     conn: Connection, room_id: str, hand_no: int, start_stacks: Mapping[int, int]
 ) -> None:
     """``begin_hand`` on the caller's transaction."""
+    check_fence(conn, room_id)
     conn.execute(
         insert(hands).values(
             room_id=room_id,
@@ -169,6 +173,7 @@ def finish_hand(
     (start stacks taken from its ``hand_started`` event if there is one)."""
     if status not in HAND_STATUSES:
         raise ValueError(f"a hand ends finished or cancelled, not {status!r}")
+    check_fence(conn, room_id)
     log = None if events is None else [dict(event) for event in events]
     now = _now()
     changed = conn.execute(

@@ -280,3 +280,15 @@ chat_site_mutes = Table(
     Column("reason", String(200), nullable=False),
     Column("at", Moment, nullable=False),
 )
+
+# Per room, the fencing token of its newest owner in a cluster (issue 14, ``store/fences.py``):
+# a write about the room by an older owner is refused. Empty on the embedded single server.
+room_fences = Table(
+    "room_fences",
+    metadata,
+    Column("room_id", String(64), primary_key=True),
+    Column("token", BigInteger, nullable=False),
+    Column("owner", String(128), nullable=False),
+    Column("claimed_at", Moment, nullable=False),
+    CheckConstraint("token > 0", name="token_positive"),
+)

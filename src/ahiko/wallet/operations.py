@@ -15,6 +15,7 @@ from sqlalchemy import Connection, Engine, Row, func, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from ahiko.store.engine import reading
+from ahiko.store.fences import check_fence
 from ahiko.store.schema import ledger_accounts, ledger_transactions, participations
 from ahiko.wallet import ledger
 from ahiko.wallet import participations as participations_db
@@ -243,6 +244,7 @@ class Wallet:
 
         def body(ctx: _Context) -> Receipt:
             participations_db.require_open_room(ctx.conn, room_id)
+            check_fence(ctx.conn, room_id)
             wallet_id = ledger.wallet_account(ctx.conn, user_id)
             balances = ledger.lock_accounts(ctx.conn, [wallet_id])
             if (
@@ -280,6 +282,7 @@ class Wallet:
 
         def body(ctx: _Context) -> Receipt:
             row = participations_db.participation(ctx.conn, participation_id, user_id)
+            check_fence(ctx.conn, str(row.room_id))
             wallet_id = ledger.wallet_account(ctx.conn, user_id)
             escrow_id = int(row.escrow_account_id)
             balances = ledger.lock_accounts(ctx.conn, [wallet_id, escrow_id])
@@ -319,6 +322,7 @@ class Wallet:
 
         def body(ctx: _Context) -> Receipt:
             row = participations_db.participation(ctx.conn, participation_id, user_id)
+            check_fence(ctx.conn, str(row.room_id))
             if row.player != "person":
                 raise InvalidRequest(f"participation {participation_id} is the Bot Ahiko's")
             owner = int(row.user_id)
@@ -343,6 +347,7 @@ class Wallet:
 
         def body(ctx: _Context) -> Receipt:
             participations_db.require_open_room(ctx.conn, room_id)
+            check_fence(ctx.conn, room_id)
             reserve_id = ledger.system_account(ctx.conn, ledger.BOT_RESERVE)
             available = ledger.lock_accounts(ctx.conn, [reserve_id])[reserve_id]
             if available < amount:
@@ -372,6 +377,7 @@ class Wallet:
 
         def body(ctx: _Context) -> Receipt:
             row = participations_db.participation(ctx.conn, participation_id, None)
+            check_fence(ctx.conn, str(row.room_id))
             if row.player != "bot_ahiko":
                 raise InvalidRequest(f"participation {participation_id} is not the Bot Ahiko's")
             reserve_id = ledger.system_account(ctx.conn, ledger.BOT_RESERVE)
@@ -420,6 +426,7 @@ class Wallet:
         moved = sum(delta for delta in checked.values() if delta > 0)
 
         def body(ctx: _Context) -> Receipt:
+            check_fence(ctx.conn, room_id)
             escrows: dict[int, int] = {}
             for participation_id in checked:
                 row = participations_db.participation(ctx.conn, participation_id, None)

@@ -71,9 +71,22 @@ def history_download(archived: ArchivedHand, seat: int, fmt: HistoryFormat) -> D
     if fmt not in HISTORY_FORMATS:
         raise ValueError(f"unknown history format {fmt!r}; use pokerstars or phh")
     hand = rebuild_hand(archived)
-    cards = VisibleCards.for_viewer(hand, seat)
+    return history_with(archived, hand, VisibleCards.for_viewer(hand, seat), fmt)
+
+
+def history_with(
+    archived: ArchivedHand,
+    hand: AnyHand,
+    cards: VisibleCards,
+    fmt: HistoryFormat,
+    stem: str | None = None,
+) -> Download:
+    """``hand`` (rebuilt from ``archived``) in ``fmt``, holding only the private cards
+    ``cards`` allows; the file is named ``stem`` (default ``base_filename``)."""
+    if fmt not in HISTORY_FORMATS:
+        raise ValueError(f"unknown history format {fmt!r}; use pokerstars or phh")
     names = archived.names()
-    stem = base_filename(archived)
+    stem = stem or base_filename(archived)
     if fmt == "pokerstars":
         table = TableInfo(
             hand_number=archived.id or archived.hand_no,

@@ -48,6 +48,7 @@ export function roomOptions(form) {
   if (v("doubling") !== "never") body.blind_every = n("doubling_every");
   if (v("deadline") !== "none") body.action_deadline_s = n("deadline_seconds");
   if (v("limit") === "hands") body.limit_hands = n("limit_value");
+  if (v("limit") === "none") body.limit_hands = "no_limit"; // R-DR-09 D: draw would default to 100
   if (v("limit") === "minutes") body.limit_minutes = n("limit_value");
   if (variant === "holdem") {
     body.small_blind = n("small_blind");
@@ -55,6 +56,8 @@ export function roomOptions(form) {
   } else {
     body.ante = n("ante");
     body.small_bet = n("small_bet");
+    body.big_bet = n("big_bet"); // R-DR-04 D: the host sets both sizes and the cap
+    body.raise_cap = n("raise_cap");
   }
   return body;
 }
@@ -67,6 +70,8 @@ export function createRoomPage(main) {
   const bb = numberField("big_blind", "create.big_blind", 20);
   const ante = numberField("ante", "create.ante", 1, { min: 0 });
   const smallBet = numberField("small_bet", "create.small_bet", 2);
+  const bigBet = numberField("big_bet", "create.big_bet", 4);
+  const raiseCap = numberField("raise_cap", "create.raise_cap", 4, { max: 100 });
   const every = numberField("doubling_every", "create.doubling_every", 10);
   const deadline = numberField("deadline_seconds", "create.deadline_seconds", 20, { min: 5, max: 300 });
   const limit = numberField("limit_value", "create.limit_value", 100);
@@ -85,7 +90,7 @@ export function createRoomPage(main) {
     ),
   );
   const holdemFields = h("fieldset.holdem-only", h("legend", "Blinds"), sb.label, bb.label);
-  const drawFields = h("fieldset.draw-only", h("legend", t("game.draw")), ante.label, smallBet.label, h("p.hint", t("create.big_bet_hint")));
+  const drawFields = h("fieldset.draw-only", h("legend", t("game.draw")), ante.label, smallBet.label, bigBet.label, raiseCap.label, h("p.hint", t("create.big_bet_hint")));
 
   const form = h(
     "form.create-form",
@@ -154,18 +159,30 @@ export function createRoomPage(main) {
     limit.input.disabled = limitKind === "none";
     setLabel(limit, limitKind === "none" ? "create.limit_value" : `create.limit_value.${limitKind}`);
     if (kind === "tournament" && chips.input.dataset.touched !== "1") chips.input.value = "1000";
+    // R-DR-03/R-DR-04 D: the big bet follows twice the small bet until the host sets it.
+    if (bigBet.input.dataset.touched !== "1") bigBet.input.value = String(2 * (Number.parseInt(smallBet.input.value, 10) || 1));
+    // R-DR-09 D: a draw match has 100 hands unless the host chose otherwise.
+    if (variant === "draw" && limit.input.dataset.touched !== "1" && form.dataset.limitTouched !== "1") {
+      form.elements.limit.value = "hands";
+      limit.input.disabled = false;
+      setLabel(limit, "create.limit_value.hands");
+    }
     // R-TN-03: tournament blinds start at 25/50 unless the host chose others.
     if (kind === "tournament" && sb.input.dataset.touched !== "1" && bb.input.dataset.touched !== "1") {
       sb.input.value = "25";
       bb.input.value = "50";
     }
   }
-  for (const field of [chips, sb, bb]) {
+  for (const field of [chips, sb, bb, bigBet, limit]) {
     field.input.addEventListener("input", () => {
       field.input.dataset.touched = "1";
     });
   }
-  form.addEventListener("change", sync);
+  smallBet.input.addEventListener("input", sync);
+  form.addEventListener("change", (ev) => {
+    if (ev.target?.name === "limit") form.dataset.limitTouched = "1";
+    sync();
+  });
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     error.textContent = "";

@@ -1,0 +1,76 @@
+"""A player's page (issue 20): the numbers of ``stats``, tournaments played and best
+finishes, read from the hand archive for any player the same way."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from sqlalchemy import Engine
+
+from ahiko.competition.stats import HandForStats, PlayerStats, player_stats
+from ahiko.competition.tournaments import Finish, tournament_finishes
+from ahiko.store.archive_reads import archive_seats, hands_played_by
+
+BEST_FINISHES = 5
+
+
+def _hands_for_stats(engine: Engine, user_id: int) -> Iterator[tuple[str, HandForStats]]:
+    for hand in hands_played_by(engine, user_id):
+        seat = hand.seat_of_user(user_id)
+        if seat is None:
+            continue
+        net = next(p.net for p in hand.players if p.seat == seat)
+        yield (
+            hand.room_id,
+            HandForStats(
+                hand.room_kind, hand.variant, hand.events, seat, net, hand.ended_at.date()
+            ),
+        )
+
+
+def stats_of(engine: Engine, user_id: int) -> tuple[PlayerStats, set[str]]:
+    """The player's figures, and the tournament rooms they played in."""
+    tournaments: set[str] = set()
+    hands = []
+    for room_id, hand in _hands_for_stats(engine, user_id):
+        if hand.room_kind == "tournament":
+            tournaments.add(room_id)
+        hands.append(hand)
+    return player_stats(hands), tournaments
+
+
+def finishes_of(engine: Engine, user_id: int) -> list[Finish]:
+    lines = archive_seats(engine, room_kind="tournament", user_id=user_id)
+    return [f for f in tournament_finishes(lines) if f.user_id == user_id]
+
+
+def profile(engine: Engine, user_id: int, name: str) -> dict[str, Any]:
+    """``{user_id, name, hands, vpip, pfr, aggression, showdowns, showdown_win_rate, tiers,
+    results, tournaments: {played, finished, best}}``."""
+    stats, rooms = stats_of(engine, user_id)
+    finishes = finishes_of(engine, user_id)
+    best = sorted(finishes, key=lambda f: (f.place, -f.entrants, f.ended_at))[:BEST_FINISHES]
+    return {
+        "user_id": user_id,
+        "name": name,
+        **stats.to_json(),
+        "tournaments": {
+            "played": len(rooms),
+            "finished": len(finishes),
+            "wins": sum(1 for f in finishes if f.place == 1),
+            "best": [f.to_json() for f in best],
+        },
+    }
+
+
+def table_line(engine: Engine, user_id: int, name: str) -> dict[str, Any]:
+    """The small public line shown at the table: hands, VPIP and PFR."""
+    stats, _rooms = stats_of(engine, user_id)
+    return {
+        "user_id": user_id,
+        "name": name,
+        "hands": stats.hands,
+        "vpip": stats.vpip.percent(),
+        "pfr": stats.pfr.percent(),
+    }

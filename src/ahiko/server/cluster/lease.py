@@ -1,0 +1,120 @@
+"""Leases in Redis with fencing tokens (issue 14): who owns a room, who leads the cluster.
+
+A lease is one key, ``ahiko:lease:NAME``, whose value is ``NODE:TOKEN`` and which expires
+``ttl_ms`` after its last renewal. ``acquire`` sets it only when nobody holds it (``SET … NX
+PX``, in a Lua script that also draws the token) and answers the fencing token: ``INCR
+ahiko:fence:NAME``, a number that only grows, one more for every new holder. ``renew`` and
+``release`` are Lua scripts that touch the key only while it still holds *our* value, so a
+holder whose lease expired and went to another can neither extend nor delete the new holder's.
+
+The token, not the lease, is what keeps a stale holder from doing harm: a holder paused past
+its lease may still *believe* it holds it until its next renewal fails, so every durable write
+carries the token and the database refuses an old one (``ahiko.store.fences``).
+
+If Redis lost its data (no persistence, a failover to an empty replica) the counter would
+start again below tokens the database already saw; ``raise_floor`` moves it past them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+PREFIX = "ahiko:"
+
+_ACQUIRE = """
+if redis.call('SET', KEYS[1], 'claiming', 'NX', 'PX', ARGV[2]) then
+    local token = redis.call('INCR', KEYS[2])
+    redis.call('SET', KEYS[1], ARGV[1] .. ':' .. token, 'PX', ARGV[2])
+    return token
+end
+return 0
+"""
+
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+    return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+    return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+_RAISE_FLOOR = """
+local now = tonumber(redis.call('GET', KEYS[1]) or '0')
+if now < tonumber(ARGV[1]) then
+    redis.call('SET', KEYS[1], ARGV[1])
+    return tonumber(ARGV[1])
+end
+return now
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A lease this node holds: its name, token and the value stored under its key."""
+
+    name: str
+    token: int
+    value: str
+
+
+def lease_key(name: str) -> str:
+    return f"{PREFIX}lease:{name}"
+
+
+def fence_key(name: str) -> str:
+    return f"{PREFIX}fence:{name}"
+
+
+class Leases:
+    """The leases of one node (``node`` names it in every value it stores)."""
+
+    def __init__(self, redis: Any, node: str, ttl_ms: int) -> None:
+        if ttl_ms < 100:
+            raise ValueError(f"a lease lasts at least 100 ms, not {ttl_ms}")
+        if ":" in node:
+            raise ValueError(f"a node name has no ':' ({node!r})")
+        self.redis = redis
+        self.node = node
+        self.ttl_ms = ttl_ms
+        self._acquire = redis.register_script(_ACQUIRE)
+        self._renew = redis.register_script(_RENEW)
+        self._release = redis.register_script(_RELEASE)
+        self._raise_floor = redis.register_script(_RAISE_FLOOR)
+
+    async def acquire(self, name: str) -> Held | None:
+        """The lease and its new token, or None while another node holds it."""
+        token = int(
+            await self._acquire(
+                keys=[lease_key(name), fence_key(name)], args=[self.node, self.ttl_ms]
+            )
+        )
+        if token == 0:
+            return None
+        return Held(name, token, f"{self.node}:{token}")
+
+    async def renew(self, held: Held) -> bool:
+        """True while ``held`` is still ours (its expiry moved ``ttl_ms`` ahead)."""
+        return bool(await self._renew(keys=[lease_key(held.name)], args=[held.value, self.ttl_ms]))
+
+    async def release(self, held: Held) -> bool:
+        return bool(await self._release(keys=[lease_key(held.name)], args=[held.value]))
+
+    async def holder(self, name: str) -> tuple[str, int] | None:
+        """(node, token) of the lease's current holder, or None when it is free."""
+        value = await self.redis.get(lease_key(name))
+        if value is None:
+            return None
+        text = value.decode() if isinstance(value, bytes) else str(value)
+        node, _, token = text.rpartition(":")
+        return (node, int(token)) if token.isdigit() else None
+
+    async def raise_floor(self, name: str, floor: int) -> int:
+        """Make the next token of ``name`` greater than ``floor``; answers the counter."""
+        return int(await self._raise_floor(keys=[fence_key(name)], args=[floor]))

@@ -1,0 +1,131 @@
+"""The rooms one node owns (issue 14): a Redis lease per room, renewed while the node lives,
+and the lease's fencing token recorded in the database before the node writes anything about
+the room.
+
+``claim(room_id)`` takes the room's lease, raises the room's fence in the database to the new
+token (``claim_fence``: it waits for a write of the previous owner still in flight) and puts
+the token in the node's ``FenceBook``, which every write about the room then carries. ``run``
+renews every lease a third of the way through its life. A room is *lost* (``on_lost``) when a
+renewal finds the lease gone or another node's, or when the database refused one of the node's
+writes about it (a newer owner exists): the node must stop serving it at once (its actor
+stopped, its subscribers told to resubscribe) and never write about it again; its stale token
+would be refused anyway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+
+from sqlalchemy import Engine
+
+from ahiko.server.cluster.lease import Held, Leases
+from ahiko.store.fences import FenceBook, FencedOut, claim_fence
+
+log = logging.getLogger(__name__)
+
+
+def room_lease(room_id: str) -> str:
+    return f"room:{room_id}"
+
+
+class RoomOwnership:
+    def __init__(
+        self,
+        leases: Leases,
+        engine: Engine,
+        book: FenceBook,
+        on_lost: Callable[[str, str], None] | None = None,
+    ) -> None:
+        self.leases = leases
+        self.engine = engine
+        self.book = book
+        self.on_lost = on_lost
+        self._held: dict[str, Held] = {}
+        self._task: asyncio.Task[None] | None = None
+        self.lost: list[tuple[str, str]] = []  # (room, why), for monitoring and tests
+
+    @property
+    def rooms(self) -> list[str]:
+        return sorted(self._held)
+
+    def token(self, room_id: str) -> int | None:
+        held = self._held.get(room_id)
+        return None if held is None else held.token
+
+    async def claim(self, room_id: str) -> int | None:
+        """The room's new fencing token, or None while another node holds its lease."""
+        name = room_lease(room_id)
+        for _ in range(2):
+            held = await self.leases.acquire(name)
+            if held is None:
+                return None
+            try:
+                await asyncio.to_thread(
+                    claim_fence, self.engine, room_id, held.token, self.leases.node
+                )
+            except FencedOut as behind:
+                # Redis's counter is behind the database (Redis lost its data): move it past.
+                await self.leases.raise_floor(name, behind.newest or 0)
+                await self.leases.release(held)
+                continue
+            self._held[room_id] = held
+            self.book.hold(room_id, held.token)
+            log.info("node %s owns room %s (token %d)", self.leases.node, room_id, held.token)
+            return held.token
+        return None
+
+    def lose(self, room_id: str, why: str) -> None:
+        """Stop owning ``room_id`` (idempotent); ``on_lost`` tells the node to drop the room."""
+        if self._held.pop(room_id, None) is None:
+            return
+        self.book.drop(room_id)
+        self.lost.append((room_id, why))
+        log.warning("node %s lost room %s: %s", self.leases.node, room_id, why)
+        if self.on_lost is not None:
+            self.on_lost(room_id, why)
+
+    def fenced(self, room_id: str) -> None:
+        """The database refused a write about ``room_id`` (``FenceBook.on_fenced``)."""
+        self.lose(room_id, "a newer owner exists (write refused by the fence)")
+
+    async def renew_all(self) -> None:
+        for room_id, held in list(self._held.items()):
+            try:
+                ours = await self.leases.renew(held)
+            except Exception as error:  # Redis unreachable: the lease runs out on its own
+                log.warning("renewing room %s failed: %s", room_id, error)
+                continue
+            if not ours:
+                self.lose(room_id, "lease expired or taken by another node")
+
+    async def release(self, room_id: str) -> None:
+        held = self._held.pop(room_id, None)
+        if held is not None:
+            self.book.drop(room_id)
+            await self.leases.release(held)
+
+    async def release_all(self) -> None:
+        for room_id in list(self._held):
+            with contextlib.suppress(Exception):
+                await self.release(room_id)
+
+    async def run(self) -> None:
+        """Renew every lease a third of the way through its life, until cancelled."""
+        period = self.leases.ttl_ms / 3000
+        while True:
+            await asyncio.sleep(period)
+            await self.renew_all()
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self.run(), name="room-leases")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None

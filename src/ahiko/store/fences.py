@@ -1,0 +1,160 @@
+"""Fencing tokens for the rooms of a cluster (issue 14).
+
+In a cluster each room has one owner at a time, chosen by a lease in Redis that comes with a
+fencing token: a number that only grows, one more for every new owner. A lease can expire
+under an owner that is merely slow (paused by the kernel, a long garbage collection, a network
+cut): a newer owner then takes the room while the old one still believes it holds it. So the
+database, not the old owner's belief, has the last word. ``room_fences`` keeps, per room, the
+token of its newest owner; every durable write about a room (its seats, hand records, archived
+hands, participations and the table's ledger postings) runs ``check_fence`` in its own
+transaction, which refuses it (``FencedOut``, the whole transaction rolled back) unless the
+writer's token is still the newest.
+
+``check_fence`` is an ``UPDATE … WHERE room_id = :room AND token = :mine``: on PostgreSQL the
+row stays locked until the write commits, so a new owner's ``claim_fence`` (an ``UPDATE`` of
+the same row) waits for it, and every write lands either wholly before the takeover (and the
+new owner restores from it) or not at all. SQLite serialises writers anyway.
+
+A node of a cluster installs its ``FenceBook`` (the tokens it holds) on its engine; without one
+(the embedded single server) ``check_fence`` does nothing, exactly as before. With one, a write
+about a room the node holds no token for is refused too.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import weakref
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from sqlalchemy import Connection, Engine, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ahiko.store.schema import room_fences
+
+log = logging.getLogger(__name__)
+
+
+class FencedOut(RuntimeError):
+    """A write about ``room_id`` by an owner that is no longer the newest: refused."""
+
+    def __init__(self, room_id: str, token: int | None, newest: int | None) -> None:
+        self.room_id = room_id
+        self.token = token
+        self.newest = newest
+        if token is None:
+            why = "this node holds no lease on it"
+        else:
+            why = f"this node's token {token} is older than the newest owner's ({newest})"
+        super().__init__(f"write about room {room_id} refused: {why}")
+
+
+class FenceBook:
+    """The fencing tokens one node holds, by room; ``on_fenced(room_id)`` is told (once per
+    refusal, from whatever thread wrote) when the database refused one of its writes."""
+
+    def __init__(self, owner: str, on_fenced: Callable[[str], None] | None = None) -> None:
+        self.owner = owner
+        self.on_fenced = on_fenced
+        self._tokens: dict[str, int] = {}
+        self._lock = threading.Lock()
+        self.refused = 0  # writes the database refused (monitoring)
+
+    def hold(self, room_id: str, token: int) -> None:
+        with self._lock:
+            self._tokens[room_id] = token
+
+    def drop(self, room_id: str) -> None:
+        with self._lock:
+            self._tokens.pop(room_id, None)
+
+    def token(self, room_id: str) -> int | None:
+        with self._lock:
+            return self._tokens.get(room_id)
+
+    def rooms(self) -> dict[str, int]:
+        with self._lock:
+            return dict(self._tokens)
+
+
+_books: weakref.WeakKeyDictionary[Engine, FenceBook] = weakref.WeakKeyDictionary()
+
+
+def install_fences(engine: Engine, book: FenceBook) -> None:
+    """From now on every write about a room on ``engine`` must carry a token of ``book``."""
+    _books[engine] = book
+
+
+def fence_book(engine: Engine) -> FenceBook | None:
+    return _books.get(engine)
+
+
+def check_fence(conn: Connection, room_id: str) -> None:
+    """Raises ``FencedOut`` unless this node's token for ``room_id`` is the newest; call it
+    inside the write's transaction (it also locks the room's fence row until the commit)."""
+    book = _books.get(conn.engine)
+    if book is None:
+        return  # the embedded single server: it owns every room
+    token = book.token(room_id)
+    if token is not None:
+        done = conn.execute(
+            update(room_fences)
+            .where(room_fences.c.room_id == room_id, room_fences.c.token == token)
+            .values(token=room_fences.c.token)
+        )
+        if done.rowcount == 1:
+            return
+    newest = conn.execute(
+        select(room_fences.c.token).where(room_fences.c.room_id == room_id)
+    ).scalar_one_or_none()
+    book.refused += 1
+    log.warning("fenced out of room %s: token %s, newest %s", room_id, token, newest)
+    if book.on_fenced is not None:
+        book.on_fenced(room_id)
+    raise FencedOut(room_id, token, None if newest is None else int(newest))
+
+
+def claim_fence(engine: Engine, room_id: str, token: int, owner: str) -> None:
+    """Record ``token`` as the newest owner's of ``room_id``; ``FencedOut`` (with the stored
+    token as ``newest``) when the database already knows one at least as new. Waits for a
+    write of the previous owner that is in flight (its row lock)."""
+    for attempt in (1, 2):  # two first claims at once: one insert wins, the other compares
+        try:
+            stored = _claim(engine, room_id, token, owner)
+        except IntegrityError:
+            if attempt == 2:
+                raise
+            continue
+        if stored is None:
+            return
+        raise FencedOut(room_id, token, stored)
+
+
+def _claim(engine: Engine, room_id: str, token: int, owner: str) -> int | None:
+    now = datetime.now(UTC)
+    with engine.begin() as conn:
+        raised = conn.execute(
+            update(room_fences)
+            .where(room_fences.c.room_id == room_id, room_fences.c.token < token)
+            .values(token=token, owner=owner, claimed_at=now)
+        )
+        if raised.rowcount == 1:
+            return None
+        stored = conn.execute(
+            select(room_fences.c.token).where(room_fences.c.room_id == room_id)
+        ).scalar_one_or_none()
+        if stored is not None:
+            return int(stored)
+        conn.execute(
+            insert(room_fences).values(room_id=room_id, token=token, owner=owner, claimed_at=now)
+        )
+        return None
+
+
+def newest_token(engine: Engine, room_id: str) -> int | None:
+    with engine.connect() as conn:
+        found = conn.execute(
+            select(room_fences.c.token).where(room_fences.c.room_id == room_id)
+        ).scalar_one_or_none()
+    return None if found is None else int(found)

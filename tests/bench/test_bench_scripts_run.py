@@ -1,0 +1,63 @@
+"""Every script ``make bench`` runs still runs: each one, at a tiny size, prints the JSON line
+``bench/run_all.py`` reads, with the figures it reports. A redesign that breaks a bench fails
+here, not on the night somebody runs ``make bench``. The figures are not checked against their
+goals (that is the benchmarks' job, on a quiet machine), only that they were measured."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow
+
+
+def run_bench(script: str, *arguments: str) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), *arguments, "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert isinstance(result, dict)
+    return result
+
+
+def positive(result: dict[str, object], *keys: str) -> None:
+    for key in keys:
+        value = result[key]
+        assert isinstance(value, int | float) and value > 0, (key, value)
+
+
+def test_fanout_bench_measures_cpu_per_delivered_frame() -> None:
+    result = run_bench("fanout.py", "--hands", "3")
+    positive(result, "frames_delivered", "cpu_us_per_frame")
+
+
+def test_engine_bench_measures_ours_beside_pokerkit_and_eval7() -> None:
+    result = run_bench("engine.py", "--repeats", "1", "--hands", "20")
+    positive(result, "mild_ratio", "phh_replay_ratio", "phh_files_ratio", "ours_vs_eval7")
+
+
+def test_bots_bench_measures_every_level_in_both_variants() -> None:
+    result = run_bench("bots.py", "--situations", "5")
+    for variant in ("holdem", "draw"):
+        for level in ("easy", "normal", "hard"):
+            positive(result, f"{variant}_{level}_p99_ms")
+
+
+def test_bot_threads_bench_measures_the_loop_lag_both_ways() -> None:
+    result = run_bench("bot_threads.py", "--tables", "1", "--seconds", "2")
+    positive(result, "inline_p99_ms", "threads_p99_ms")
+
+
+def test_cli_start_bench_times_ours_beside_the_pokerkit_script() -> None:
+    result = run_bench("cli_start.py", "--repeats", "1")
+    positive(result, "version_cpu_s", "hh_replay_cpu_s", "pokerkit_script_cpu_s")
