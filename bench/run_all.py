@@ -119,6 +119,14 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         for players, goal in LOAD_SWEEP
     ),
     (
+        "relay transport",
+        "bench/relay_transport.py",
+        [],
+        3,
+        "issue 14: Redis pub/sub vs streams for the frame relay, side by side: publish->receive"
+        " p50/p99 and CPU per frame at 2,000 frames/s (the cheaper one carries the relay)",
+    ),
+    (
         "crash",
         "bench/crash.py",
         ["--kills", "20"],

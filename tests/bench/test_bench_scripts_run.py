@@ -61,3 +61,8 @@ def test_bot_threads_bench_measures_the_loop_lag_both_ways() -> None:
 def test_cli_start_bench_times_ours_beside_the_pokerkit_script() -> None:
     result = run_bench("cli_start.py", "--repeats", "1")
     positive(result, "version_cpu_s", "hh_replay_cpu_s", "pokerkit_script_cpu_s")
+
+
+def test_relay_transport_bench_measures_pubsub_beside_streams() -> None:
+    result = run_bench("relay_transport.py", "--frames", "200")
+    positive(result, "pubsub_p99_ms", "streams_p99_ms", "streams_over_pubsub_cpu")

@@ -357,3 +357,23 @@ def test_issue16_each_bet_sits_by_its_own_seat(browser, static_url, size):
         )
         assert size_px >= 11  # readable, not a 10 px chip
     close(page)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_issue16_the_seat_controls_fit_the_screen_with_whole_words(browser, static_url, size):
+    """The walkthrough's phone dock showed "Ficar fora nas próximas m…" cut at the screen's
+    edge: on a phone the one-line dock uses short labels (the whole text stays the name a
+    screen reader says); on a desktop the whole text shows."""
+    page = open_fixture(browser, static_url, "ahiko_kicker", viewport=SIZES[size])
+    button = page.wait_for_selector('[data-control="sit_out"]')
+    assert button.get_attribute("aria-label") == "Ficar fora nas próximas mãos"
+    shown = "Ficar fora" if size == "375" else "Ficar fora nas próximas mãos"
+    assert button.inner_text() == shown
+    row = page.locator(".table-side")  # on a phone, one row under the felt
+    assert row.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+    visible = page.locator(".table-side button:visible, .table-side summary:visible")
+    assert visible.count() >= 3  # sitting out, the log, the chat
+    for each in visible.all():
+        edge = each.bounding_box()
+        assert edge is not None and edge["x"] + edge["width"] <= SIZES[size]["width"]
+    close(page)

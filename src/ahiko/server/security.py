@@ -213,9 +213,11 @@ class SecurityMiddleware:
         app: ASGIApp,
         policy: Callable[[], SecurityPolicy],
         clock: MonotonicClock = time.monotonic,
+        shared: Callable[[], Any] = lambda: None,
     ) -> None:
         self.app = app
         self._policy_source = policy
+        self._shared_source = shared  # the cluster's shared windows, or None
         self._clock = clock
         self._counted_for: SecurityPolicy | None = None
         self.sign_ups = SlidingWindow(RateLimit(1, 1), clock)
@@ -279,8 +281,8 @@ class SecurityMiddleware:
         limiter = {SIGN_UP_ROUTE: self.sign_ups, LOG_IN_ROUTE: self.log_ins}.get((method, path))
         if limiter is not None:
             address = _client_address(scope)
-            if not limiter.allow(address):
-                wait = limiter.retry_after(address)
+            allowed, wait = await self._allow(limiter, (method, path), address)
+            if not allowed:
                 await _json(
                     send,
                     429,
@@ -307,6 +309,20 @@ class SecurityMiddleware:
                     return
             receive = _replay(body, receive)
         await self.app(scope, receive, send)
+
+    async def _allow(
+        self, limiter: SlidingWindow, route: tuple[str, str], address: str
+    ) -> tuple[bool, int]:
+        """One event on a limited route: in a cluster the window is shared by every node (in
+        Redis, ``ahiko.server.cluster.counters``), otherwise this process's own."""
+        shared = self._shared_source()
+        if shared is not None:
+            name = "sign_up" if route == SIGN_UP_ROUTE else "log_in"
+            allowed, wait = await shared.allow(name, limiter.limit, address)
+            return bool(allowed), int(wait)
+        if limiter.allow(address):
+            return True, 0
+        return False, limiter.retry_after(address)
 
     def _hardening_send(
         self, send: Send, headers: Mapping[str, str], path: str, secure: bool
@@ -425,7 +441,10 @@ def install_security(
         found: SecurityPolicy = app.state.security
         return found
 
-    app.add_middleware(SecurityMiddleware, policy=current_policy)
+    def shared_windows() -> Any:
+        return getattr(app.state, "shared_windows", None)  # set on a node of a cluster
+
+    app.add_middleware(SecurityMiddleware, policy=current_policy, shared=shared_windows)
 
 
 def _headers(scope: Scope) -> dict[str, str]:

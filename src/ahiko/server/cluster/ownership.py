@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from sqlalchemy import Engine
 
+from ahiko.server.cluster.background import Background
 from ahiko.server.cluster.lease import Held, Leases
 from ahiko.store.fences import FenceBook, FencedOut, claim_fence
 
@@ -31,7 +32,9 @@ def room_lease(room_id: str) -> str:
     return f"room:{room_id}"
 
 
-class RoomOwnership:
+class RoomOwnership(Background):
+    name = "room-leases"
+
     def __init__(
         self,
         leases: Leases,
@@ -39,12 +42,12 @@ class RoomOwnership:
         book: FenceBook,
         on_lost: Callable[[str, str], None] | None = None,
     ) -> None:
+        super().__init__()
         self.leases = leases
         self.engine = engine
         self.book = book
         self.on_lost = on_lost
         self._held: dict[str, Held] = {}
-        self._task: asyncio.Task[None] | None = None
         self.lost: list[tuple[str, str]] = []  # (room, why), for monitoring and tests
 
     @property
@@ -119,13 +122,5 @@ class RoomOwnership:
             await asyncio.sleep(period)
             await self.renew_all()
 
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self.run(), name="room-leases")
-
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self.stop_loop()

@@ -49,6 +49,18 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
+/** Children for a control whose whole text would not fit a phone's one-line row: the whole
+ *  text and ``key_short`` in two spans, one shown per screen size (table.css). */
+export function tPhone(key, params = {}) {
+  const long = document.createElement("span");
+  long.className = "label-long";
+  long.textContent = t(key, params);
+  const short = document.createElement("span");
+  short.className = "label-short";
+  short.textContent = t(`${key}_short`, params);
+  return [long, short];
+}
+
 export function tList(key) {
   return t(key).split(",");
 }

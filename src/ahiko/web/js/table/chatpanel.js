@@ -4,7 +4,7 @@
 // "Silenciar" (this browser's player stops seeing its author) and "Denunciar".
 
 import { clear, h } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, tPhone } from "../i18n.js";
 
 export const CHAT_MAX = 200;
 export const PRESETS = ["gg", "nice_hand", "good_luck", "thanks", "well_played", "sorry", "brb", "back"];
@@ -35,7 +35,7 @@ export class ChatPanel {
     this.form = h("form.chat-form", { onsubmit: (ev) => this.submit(ev) }, this.input, this.sendBtn);
     this.quick = h("div.chat-quick", { role: "group", "aria-label": t("chat.quick") });
     this.note = h("p.chat-note", { hidden: true });
-    this.summary = h("summary", t("chat.title"));
+    this.summary = h("summary", { ariaLabel: t("chat.title") }, ...tPhone("chat.title"));
     this.details = h(
       "details.chat-panel",
       { open: window.matchMedia?.("(min-width: 900px)").matches ?? true, dataset: { panel: "chat" } },
@@ -142,7 +142,8 @@ export class ChatPanel {
   }
 
   relabel() {
-    this.summary.textContent = t("chat.title");
+    this.summary.replaceChildren(...tPhone("chat.title"));
+    this.summary.setAttribute("aria-label", t("chat.title"));
     this.input.placeholder = t("chat.placeholder");
     this.input.setAttribute("aria-label", t("chat.input"));
     this.sendBtn.textContent = t("chat.send");

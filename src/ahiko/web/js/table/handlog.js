@@ -4,7 +4,7 @@
 // itself when the next hand starts.
 
 import { clear, h } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, tPhone } from "../i18n.js";
 import { eventText, showdownHands } from "./describe.js";
 
 const PHONE = "(max-width: 700px)";
@@ -23,7 +23,7 @@ export class HandLog {
       return felt === null ? title : Math.max(felt, title);
     };
     this.list = h("ol.log-lines");
-    this.summary = h("summary", t("table.log"));
+    this.summary = h("summary", { ariaLabel: t("table.log") }, ...tPhone("table.log"));
     this.closeBtn = h(
       "button.log-close",
       { type: "button", "aria-label": t("table.log_close"), onclick: () => this.close() },
@@ -104,7 +104,8 @@ export class HandLog {
 
   /** The title in the language just chosen (every line is rewritten on the next update). */
   relabel() {
-    this.summary.textContent = t("table.log");
+    this.summary.replaceChildren(...tPhone("table.log"));
+    this.summary.setAttribute("aria-label", t("table.log"));
     this.body.querySelector(".log-title").textContent = t("table.log");
     this.closeBtn.setAttribute("aria-label", t("table.log_close"));
   }

@@ -7,7 +7,7 @@ import { api } from "../api.js";
 import { isFourColour, setFourColour } from "../cards.js";
 import { RoomConnection } from "../connection.js";
 import { h } from "../dom.js";
-import { fmt, lang, setLang, t } from "../i18n.js";
+import { fmt, lang, setLang, t, tPhone } from "../i18n.js";
 import { fingerprint, TableState } from "../tablestate.js";
 import { encodeAction, encodeCommand, roomSocketUrl } from "../wire.js";
 import { ActionBar } from "./actionbar.js";
@@ -35,6 +35,7 @@ function stakesText(stakes) {
   }
   return "";
 }
+
 
 export class TablePage {
   constructor(root, { roomId, connect = (url, handlers) => new RoomConnection(url, handlers).open() }) {
@@ -503,7 +504,7 @@ export class TablePage {
     const myTurn = d && d.seat === player.seat && this.state.view?.to_act === player.seat;
     if (myTurn && (d.bank === null || d.bank === undefined) && d.bankLeft > 0) {
       out.push(
-        h("button.time-bank", { type: "button", dataset: { control: "time_bank" }, onclick: () => this.command("time_bank") }, t("table.time_bank_use", { s: Math.floor(d.bankLeft) })),
+        h("button.time-bank", { type: "button", ariaLabel: t("table.time_bank_use", { s: Math.floor(d.bankLeft) }), dataset: { control: "time_bank" }, onclick: () => this.command("time_bank") }, ...tPhone("table.time_bank_use", { s: Math.floor(d.bankLeft) })),
       );
     }
     if (player.sittingOut) {
@@ -512,7 +513,7 @@ export class TablePage {
         h("button.primary", { type: "button", dataset: { control: "sit_in" }, onclick: () => this.command("sit_out", { on: false }) }, t("table.sit_in")),
       );
     } else {
-      out.push(h("button", { type: "button", dataset: { control: "sit_out" }, onclick: () => this.command("sit_out", { on: true }) }, t("table.sit_out")));
+      out.push(h("button", { type: "button", ariaLabel: t("table.sit_out"), dataset: { control: "sit_out" }, onclick: () => this.command("sit_out", { on: true }) }, ...tPhone("table.sit_out")));
     }
     return out;
   }
