@@ -81,6 +81,17 @@ export const api = {
     return res.blob();
   },
   publicKey: () => request("GET", "/api/fairness/public-key"),
+  // Issue 20: players' pages, leaderboards, shared hands and rabbit hunts.
+  profile: (name) => request("GET", `/api/players/${encodeURIComponent(name)}/profile`),
+  playerLine: (userId) => request("GET", `/api/players/by-id/${encodeURIComponent(userId)}/line`),
+  leaderboard: (board, period) =>
+    request("GET", `/api/leaderboards?board=${encodeURIComponent(board)}&period=${encodeURIComponent(period)}`),
+  shareHand: (id, showOwn, rabbit) =>
+    request("POST", `/api/hands/${encodeURIComponent(id)}/share`, { show_own: showOwn, rabbit }),
+  rabbit: (id) => request("GET", `/api/hands/${encodeURIComponent(id)}/rabbit`),
+  shared: (token) => request("GET", `/api/shared/${encodeURIComponent(token)}`),
+  sharedDownloadUrl: (token, format) =>
+    `/api/shared/${encodeURIComponent(token)}/download?format=${encodeURIComponent(format)}`,
   ahikoRooms: () => request("GET", "/api/ahiko/rooms"),
   // R-RM-12..17: Ahiko seats are paid from the wallet; `key` makes a retried click harmless.
   ahikoBuyInRange: (roomId) => request("GET", `/api/ahiko/rooms/${encodeURIComponent(roomId)}/buy_in`),

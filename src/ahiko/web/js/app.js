@@ -1,6 +1,6 @@
 // The single-page app: the header, and a hash router that mounts one page at a time.
 //   #/login  #/signup  #/lobby[/ahiko|public|tournament]  #/create  #/room/<id>
-//   #/wallet  #/hands  #/hands/<id>
+//   #/wallet  #/hands  #/hands/<id>  #/players/<name>  #/shared/<token> (no sign-in needed)
 
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
@@ -9,6 +9,8 @@ import { authPage } from "./pages/auth.js";
 import { createRoomPage } from "./pages/createroom.js";
 import { handsPage } from "./pages/hands.js";
 import { lobbyPage } from "./pages/lobby.js";
+import { profilePage } from "./pages/profile.js";
+import { sharedPage } from "./pages/shared.js";
 import { walletPage } from "./pages/wallet.js";
 import { TablePage } from "./table/tablepage.js";
 
@@ -54,6 +56,7 @@ function header(route) {
           link("#/lobby", "nav.lobby"),
           link("#/wallet", "nav.wallet"),
           link("#/hands", "nav.hands"),
+          link(`#/players/${encodeURIComponent(user.username ?? user.name ?? "")}`, "nav.profile"),
         )
       : null,
     h(
@@ -96,7 +99,7 @@ async function mount(carried = null) {
   const route = routeOf();
   const [name, arg] = route.split("/");
   document.documentElement.lang = lang();
-  if (!session.user && name !== "login" && name !== "signup") {
+  if (!session.user && name !== "login" && name !== "signup" && name !== "shared") {
     sessionStorage.setItem("ahiko.after_login", location.hash);
     location.hash = "#/login";
     return;
@@ -135,6 +138,12 @@ async function mount(carried = null) {
       break;
     case "hands":
       current = handsPage(main, arg ? decodeURIComponent(arg) : null, ctx);
+      break;
+    case "players":
+      current = profilePage(main, decodeURIComponent(arg ?? ""));
+      break;
+    case "shared":
+      current = sharedPage(main, decodeURIComponent(arg ?? ""));
       break;
     default:
       current = lobbyPage(main, arg || "ahiko", ctx);

@@ -54,7 +54,7 @@ export function stepText(step, nameOf, viewer, handNo = null) {
   }
 }
 
-function replayer(detail, onClose, startAt = 0) {
+export function replayer(detail, onClose, startAt = 0) {
   const events = pick(detail, "events", "history") ?? [];
   const viewer = pick(detail, "viewer", "seat", "my_seat") ?? null;
   const given = pick(detail, "views");
@@ -182,7 +182,7 @@ export function handsPage(main, handId, ctx = {}) {
     }
     if (ask !== asked) return;
     clear(replay);
-    replay.append(section);
+    replay.append(section, rabbitBox(id));
     shown = section;
     // The list above may still be filling in: scroll once it has its height.
     await listed;
@@ -240,6 +240,7 @@ export function handsPage(main, handId, ctx = {}) {
           },
           t("hands.replay"),
         ),
+        h("button", { type: "button", dataset: { share: "open" }, onclick: (ev) => sharePanel(ev.target, id) }, t("share.open")),
       ),
     );
   }
@@ -298,4 +299,66 @@ export function handsPage(main, handId, ctx = {}) {
     open: (id) => showReplay(id ?? null, Promise.resolve()),
     carry: () => ({ page: "hands", list: current, hand: opened, step: shown?.step?.() ?? 0 }),
   };
+}
+
+/** Issue 20: a public link to one of my hands; my own cards and the rabbit only if I say so. */
+function sharePanel(button, id) {
+  const cell = button.closest("td") ?? button.parentElement;
+  cell.querySelector(".share-panel")?.remove();
+  const own = h("input", { type: "checkbox", dataset: { share: "own" } });
+  const rabbit = h("input", { type: "checkbox", dataset: { share: "rabbit" } });
+  const out = h("input.share-link", { readOnly: true, dataset: { share: "link" }, "aria-label": t("share.link") });
+  const said = h("span.hint", { role: "status" });
+  const panel = h(
+    "div.share-panel",
+    h("label", own, t("share.own")),
+    h("label", rabbit, t("share.rabbit")),
+    h(
+      "button",
+      {
+        type: "button",
+        dataset: { share: "create" },
+        onclick: async () => {
+          try {
+            const made = await api.shareHand(id, own.checked, rabbit.checked);
+            out.value = `${location.origin}${location.pathname}${made.url.replace(/^\//, "")}`;
+            said.textContent = t("share.ready");
+            out.select();
+          } catch (err) {
+            said.textContent = t("error.generic", { message: err.message });
+          }
+        },
+      },
+      t("share.create"),
+    ),
+    out,
+    said,
+  );
+  cell.append(panel);
+}
+
+/** Issue 20: the rabbit hunt of a hand I played that ended before the river. */
+function rabbitBox(id) {
+  const said = h("p.rabbit-cards", { role: "status" });
+  return h(
+    "div.rabbit",
+    h(
+      "button",
+      {
+        type: "button",
+        dataset: { rabbit: "hunt" },
+        onclick: async () => {
+          try {
+            const found = await api.rabbit(id);
+            said.dataset.cards = found.rabbit.join(" ");
+            said.textContent = t("share.rabbit_cards", { cards: found.rabbit.map(cardLabel).join(", ") });
+          } catch (err) {
+            said.textContent = err.code === "no_rabbit" ? t("share.no_rabbit") : t("error.generic", { message: err.message });
+          }
+        },
+      },
+      t("share.rabbit_hunt"),
+    ),
+    said,
+  );
 }

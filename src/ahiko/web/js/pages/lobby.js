@@ -207,7 +207,7 @@ export function lobbyPage(main, tab, ctx) {
     }
   }
 
-  main.append(h("h1", t("lobby.title")), tabs, toolbar, table, status);
+  main.append(h("h1", t("lobby.title")), tabs, toolbar, table, status, leaderboards(ctx));
   load();
   timer = setInterval(load, REFRESH_MS);
   return { destroy: () => clearInterval(timer) };
@@ -228,4 +228,62 @@ export function avgPotLabel(avgPot) {
   return avgPot === null || avgPot === undefined || Number.isNaN(Number(avgPot))
     ? "—"
     : fmt(Math.round(Number(avgPot)));
+}
+
+/** Weekly and monthly leaderboards per room kind (issue 20), with the player's own rank. */
+export function leaderboards(ctx) {
+  const chosen = { board: "ahiko", period: "week" };
+  const body = h("tbody");
+  const mine = h("p.my-rank", { role: "status" });
+  const select = (key, values) =>
+    h(
+      "select",
+      {
+        "aria-label": t(`board.${key}`),
+        dataset: { board: key },
+        onchange: (e) => {
+          chosen[key] = e.target.value;
+          load();
+        },
+      },
+      values.map((v) => h("option", { value: v }, t(`board.${key}.${v}`))),
+    );
+  async function load() {
+    try {
+      const data = await api.leaderboard(chosen.board, chosen.period);
+      body.replaceChildren(
+        ...(data.rows ?? []).slice(0, 20).map((r) =>
+          h(
+            `tr${r.user_id === data.me?.user_id ? ".me" : ""}`,
+            { dataset: { rank: String(r.rank), user: String(r.user_id) } },
+            h("td.num", String(r.rank)),
+            h("td", h("a", { href: `#/players/${encodeURIComponent(r.name)}` }, r.name)),
+            h(`td.num.${r.score < 0 ? "amount-neg" : "amount-pos"}`, fmt(r.score)),
+            h("td.num.hide-phone", fmt(r.played)),
+          ),
+        ),
+      );
+      mine.dataset.rank = data.me ? String(data.me.rank) : "";
+      mine.textContent = data.me
+        ? t("board.my_rank", { rank: data.me.rank, n: data.rows.length, score: fmt(data.me.score) })
+        : t("board.not_ranked");
+    } catch (err) {
+      mine.textContent = t("error.generic", { message: err.message });
+    }
+  }
+  if (ctx?.session?.user) load();
+  return h(
+    "section.leaderboards",
+    h("h2", t("board.title")),
+    h("div.toolbar", select("board", ["ahiko", "tournament"]), select("period", ["week", "month"])),
+    mine,
+    h(
+      "table.list.leaderboard",
+      h(
+        "thead",
+        h("tr", h("th.num", "#"), h("th", t("board.player")), h("th.num", t("board.score")), h("th.num.hide-phone", t("board.played"))),
+      ),
+      body,
+    ),
+  );
 }

@@ -9,6 +9,7 @@ import { totalPot } from "./actionbar.js";
 import { countdown } from "./countdown.js";
 import { lastActionText, potAwards, potResultText, showdownHands } from "./describe.js";
 import { placementAt } from "./layout.js";
+import { attachPlayerLine, playerLineNode } from "./playerline.js";
 
 /** Seats whose cards went unseen at the showdown (R-HE-12): dimmed like folded ones. */
 function muckedSeats(view) {
@@ -273,16 +274,19 @@ export class TableRenderer {
     }
 
     const clock = this.clockNode(state, seat);
-    const box = h(
-      "div.seat-box",
-      h(
+    const opponent = player && !player.bot && !isMe ? player.playerId : null;
+    const nameNode = h(
         "div.seat-name",
-        { title: name },
+        { title: name, dataset: opponent ? { playerId: String(opponent) } : {} },
         player?.bot ? h("span.bot-icon", { "aria-hidden": "true" }, "⚙ ") : null,
         h("span.name-text", name),
         // "(Você)" never shrinks: a long name gives way first
         isMe ? h("span.you-tag", ` (${t("table.you")})`) : null,
-      ),
+      );
+    const box = h(
+      "div.seat-box",
+      nameNode,
+      opponent ? playerLineNode(String(opponent)) : null,
       badges.length ? h("div.seat-badges", badges) : null,
       h(
         "div.seat-stack",
@@ -291,6 +295,7 @@ export class TableRenderer {
       ),
       clock ? clock.bar : null,
     );
+    if (opponent) attachPlayerLine(nameNode, opponent, box);
     const hand = ofHand ? ctx.hands[seat] : null;
     let last = sv ? lastActionText(sv, { short: ctx.compact && sv.bet > 0 }) : "";
     if (classes.includes("mucked")) last = t("last.mucked");
