@@ -84,3 +84,13 @@ def test_R_AI_01_a_cheat_seated_by_import_path_gets_nothing_and_leaves_with_its_
     assert bot_id not in t.room.bots
     assert proc.wait(timeout=10) is not None  # its process ended with it
     t.assert_chips_conserved()
+
+
+def test_R_AI_01_closing_the_room_ends_its_sandboxed_bots_processes() -> None:
+    t = _table()
+    (bot,) = t.room.bots.values()
+    assert isinstance(bot, SandboxedBot)
+    _bot_actions(t, 1)
+    t.ok(c.Close("ana"))
+    assert not t.room.bots
+    assert bot.box.proc.poll() is not None  # closed with the room, not left to the collector

@@ -31,6 +31,7 @@ from typing import IO, Any
 from ahiko.poker.actions import Action, ActionKind
 
 DECIDE_TIMEOUT_S = 10.0
+CLOSE_WAIT_S = 0.5  # a room closes a bot on its loop: never wait long
 
 
 class SandboxError(RuntimeError):
@@ -123,14 +124,22 @@ class SandboxedBots:
             self._send({"op": "observe", "view": view})
 
     def close(self) -> None:
-        with self.lock:
-            self._close()
+        """End the process: politely when it is idle, at once when a turn is still being
+        thought about (that turn's ``decide`` then fails, and a room answers for the bot)."""
+        if self.lock.acquire(timeout=CLOSE_WAIT_S):
+            try:
+                self._close()
+            finally:
+                self.lock.release()
+        else:
+            self.proc.kill()
+            self.proc.wait()
 
     def _close(self) -> None:
         if self.proc.poll() is None:
             try:
                 self._send({"op": "exit"})
-                self.proc.wait(timeout=5)
+                self.proc.wait(timeout=CLOSE_WAIT_S)
             except (SandboxError, subprocess.TimeoutExpired):
                 self.proc.kill()
                 self.proc.wait()
