@@ -72,7 +72,11 @@ class GcWalker:
     def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
         self.found, hand = None, None
         for obj in gc.get_objects():
-            if isinstance(obj, HANDS) and not obj.is_over:
+            try:
+                live = isinstance(obj, HANDS) and not obj.is_over
+            except ReferenceError:  # a dead weak proxy somewhere in the process
+                continue
+            if live:
                 hand = obj
                 self.found = opponent_cards(obj, view["viewer"])
         return _act(view, self.found, hand)
