@@ -14,7 +14,6 @@ import asyncio
 import json
 import sys
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from ahiko.rooms import commands as c
@@ -25,16 +24,6 @@ from ahiko.rooms.registry import RoomRegistry
 from bots import percentile  # bench/bots.py, beside this script
 
 PROBE_S = 0.005
-
-
-@dataclass(eq=False)
-class Silent:
-    """A connection that drops every frame."""
-
-    player_id: str
-
-    def send(self, frame: dict[str, Any]) -> None:
-        pass
 
 
 async def lag_with(threads: bool, tables: int, seconds: float, speed: float) -> dict[str, float]:
@@ -51,7 +40,7 @@ async def lag_with(threads: bool, tables: int, seconds: float, speed: float) -> 
     )
     for k in range(tables):
         actor = registry.create(config, host_id="host")
-        await actor.ask(c.Connect(Silent(f"p{k}")))
+        await actor.ask(c.Connect(f"silent-{k}", f"p{k}"))  # frames dropped
         await actor.ask(c.Sit(f"p{k}", "P", 0))
         for _ in range(5):
             await actor.ask(c.AddBot("host", "hard"))

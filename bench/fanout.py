@@ -22,30 +22,25 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.blinds import BlindSchedule, Stakes
 from ahiko.rooms.clock import ManualClock
 from ahiko.rooms.config import RoomConfig, RoomKind, Variant
+from ahiko.rooms.outbox import Frame, Subscribers
 from ahiko.rooms.room import Room
-
-try:  # the gateway's encoding: once per Frame
-    from ahiko.rooms.shared_frames import frame_text
-except ImportError:  # an older tree, measured for comparison: once per connection
-
-    def frame_text(frame: dict[str, Any]) -> str:  # type: ignore[misc]
-        return json.dumps(frame, separators=(",", ":"))
 
 
 @dataclass(eq=False)
 class Counting:
-    """A connection that encodes each frame as the socket would and keeps a count."""
+    """A subscriber that encodes each frame as the socket would (``Frame.text``: once per
+    frame however many connections get it) and keeps a count."""
 
     pid: str | None
     frames: int = 0
     last: list[dict[str, Any]] = field(default_factory=list)
 
     @property
-    def player_id(self) -> str | None:
-        return self.pid
+    def connection_id(self) -> str:
+        return f"bench-{id(self)}"
 
-    def send(self, frame: dict[str, Any]) -> None:
-        frame_text(frame)
+    def deliver(self, frame: Frame) -> None:
+        frame.text()
         self.frames += 1
 
 
@@ -59,17 +54,27 @@ def play(hands: int, spectators: int, seed: int) -> tuple[int, float]:
         starting_chips=100_000,
         schedule=BlindSchedule(Stakes(small_blind=5, big_blind=10)),
     )
-    room = Room("bench", config, clock=clock, host_id="p0", rng=random.Random(seed))
+    subscribers = Subscribers()
+    room = Room(
+        "bench",
+        config,
+        clock=clock,
+        host_id="p0",
+        rng=random.Random(seed),
+        deliver=subscribers.deliver,
+    )
     conns = []
-    for k in range(8):
-        conn = Counting(f"p{k}")
+
+    def connect(conn: Counting) -> None:
         conns.append(conn)
-        assert room.submit(c.Connect(conn)).ok
+        subscribers.add(conn.connection_id, conn.deliver)
+        assert room.submit(c.Connect(conn.connection_id, conn.pid)).ok
+
+    for k in range(8):
+        connect(Counting(f"p{k}"))
         assert room.submit(c.Sit(f"p{k}", f"P{k}", k)).ok
     for _ in range(spectators):
-        conn = Counting(None)
-        conns.append(conn)
-        assert room.submit(c.Connect(conn)).ok
+        connect(Counting(None))
     assert room.submit(c.Start("p0")).ok
     rng = random.Random(seed)
     played = 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from pathlib import Path
 
 import redis.asyncio as redis
 
@@ -19,7 +20,10 @@ from ahiko.server.cluster.lease import Leases
 from ahiko.server.cluster.ownership import RoomOwnership
 from ahiko.store.engine import make_engine
 from ahiko.store.fences import FenceBook, FencedOut, install_fences
-from ahiko.store.rooms import SeatRecord, begin_hand, record_hand, save_seats
+from ahiko.store.rooms import SeatRecord, begin_hand
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the store's test helpers
+from store_helpers import record_hand, save_seats
 
 
 def say(line: str) -> None:

@@ -21,10 +21,11 @@ from sqlalchemy import select
 from ahiko.server.cluster.lease import Leases
 from ahiko.store.engine import make_engine
 from ahiko.store.fences import FenceBook, FencedOut, claim_fence, install_fences, newest_token
-from ahiko.store.rooms import SeatRecord, load_rooms, record_hand, save_room, save_seats
+from ahiko.store.rooms import SeatRecord, load_rooms, save_room
 from ahiko.store.schema import hands
 from ahiko.wallet.check import check_ledger
 from ahiko.wallet.operations import Wallet
+from store_helpers import record_hand, save_seats
 
 pytestmark = pytest.mark.cluster
 

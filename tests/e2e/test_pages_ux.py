@@ -35,7 +35,7 @@ def ahiko_room(
     buy_in: tuple[int, int],
     **extra: Any,
 ) -> dict[str, Any]:
-    """A room as GET /api/ahiko/rooms lists it (rooms/house/lobby.py lobby_entry, C-AVGPOT)."""
+    """A room as GET /api/ahiko/rooms lists it (rooms/house/table.py AhikoTable.lobby_entry, C-AVGPOT)."""
     sb, bb = blinds
     return {
         "id": f"{tier}-104daf-{number}",

@@ -18,7 +18,7 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.clock import ManualClock
 from ahiko.rooms.house.lobby import AhikoLobby
 from ahiko.rooms.house.table import AhikoTable
-from ahiko.rooms.house.tiers import TIERS_BY_KEY
+from ahiko.rooms.house.tiers import TIERS_BY_KEY, Tier
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.room import Room
 from ahiko.rooms.timing import Timing
@@ -69,18 +69,25 @@ class Ahiko:
         return self.wallet.holdings(int(pid)).wallet
 
     # --- rooms --------------------------------------------------------------------------
+    def rooms(self, tier: Tier | None = None) -> list[Room]:
+        """The lobby's open rooms (of one tier), looked inside (a test may; nothing else does)."""
+        return [actor.room for actor in self.lobby.rooms(tier)]
+
     def room(self, tier: str, index: int = 0) -> Room:
-        return self.lobby.rooms(TIERS_BY_KEY[tier])[index]
+        return self.lobby.rooms(TIERS_BY_KEY[tier])[index].room  # a test may look inside
 
     def connect(self, room: Room, pid: str) -> Recorder:
         rec = Recorder(pid)
-        assert room.submit(c.Connect(rec)).ok
+        actor = self.registry.get(room.room_id)
+        assert actor is not None
+        actor.subscribe(rec.connection_id, rec.deliver)
+        assert room.submit(c.Connect(rec.connection_id, pid)).ok
         self.conns[f"{room.room_id}:{pid}"] = rec
         return rec
 
     def disconnect(self, room: Room, pid: str) -> None:
         rec = self.conns.pop(f"{room.room_id}:{pid}")
-        assert room.submit(c.Disconnect(rec)).ok
+        assert room.submit(c.Disconnect(rec.connection_id)).ok
 
     def sit(self, room: Room, pid: str, seat: int, amount: int, key: str | None = None) -> c.Reply:
         if f"{room.room_id}:{pid}" not in self.conns:

@@ -3,6 +3,8 @@ simple player policy for people."""
 
 from __future__ import annotations
 
+import itertools
+import json
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any
@@ -12,22 +14,31 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.blinds import BlindSchedule, Stakes
 from ahiko.rooms.clock import ManualClock
 from ahiko.rooms.config import RoomConfig, RoomKind, Variant
+from ahiko.rooms.outbox import Frame, Subscribers
 from ahiko.rooms.room import Room
+from ahiko.server.protocol import SERVER_FRAME
+
+_connection_ids = itertools.count(1)
 
 
 @dataclass(eq=False)
 class Recorder:
-    """A connection that keeps every frame it is sent."""
+    """A subscriber that keeps every frame it is sent, as the JSON a socket would carry:
+    it sees text only, so a frame that is not JSON-serialisable fails the test at once, and
+    each frame is validated against the outbound schema (``SERVER_FRAME``: cards as text)."""
 
     pid: str | None
     frames: list[dict[str, Any]] = field(default_factory=list)
+    connection_id: str = field(default_factory=lambda: f"rec-{next(_connection_ids)}")
 
     @property
     def player_id(self) -> str | None:
         return self.pid
 
-    def send(self, frame: dict[str, Any]) -> None:
-        self.frames.append(frame)
+    def deliver(self, frame: Frame) -> None:
+        decoded = json.loads(frame.text())
+        SERVER_FRAME.validate_python(decoded)  # every frame a test sees keeps the schema
+        self.frames.append(decoded)
 
     def of(self, kind: str) -> list[dict[str, Any]]:
         return [f for f in self.frames if f["t"] == kind]
@@ -62,7 +73,15 @@ class Table:
 
     def __init__(self, config: RoomConfig, host: str = "host", seed: int = 7) -> None:
         self.clock = ManualClock()
-        self.room = Room("t-1", config, clock=self.clock, host_id=host, rng=Random(seed))
+        self.subscribers = Subscribers()
+        self.room = Room(
+            "t-1",
+            config,
+            clock=self.clock,
+            host_id=host,
+            rng=Random(seed),
+            deliver=self.subscribers.deliver,
+        )
         self.conns: dict[str, Recorder] = {}
 
     def submit(self, command: c.Command) -> c.Reply:
@@ -73,9 +92,19 @@ class Table:
         assert reply.ok, reply
         return reply
 
+    def attach(self, subscriber: Any, since: int | None = None) -> Any:
+        """Subscribe ``subscriber`` (``connection_id``, ``player_id``, ``deliver``) and
+        connect it, as the gateway does."""
+        self.subscribers.add(subscriber.connection_id, subscriber.deliver)
+        self.ok(c.Connect(subscriber.connection_id, subscriber.player_id, since))
+        return subscriber
+
+    def detach(self, subscriber: Any) -> None:
+        self.ok(c.Disconnect(subscriber.connection_id))
+        self.subscribers.remove(subscriber.connection_id)
+
     def connect(self, pid: str | None) -> Recorder:
-        rec = Recorder(pid)
-        self.ok(c.Connect(rec))
+        rec = self.attach(Recorder(pid))
         if pid is not None:
             self.conns[pid] = rec
         return rec
@@ -86,7 +115,7 @@ class Table:
         return rec
 
     def disconnect(self, pid: str) -> None:
-        self.ok(c.Disconnect(self.conns.pop(pid)))
+        self.detach(self.conns.pop(pid))
 
     def advance(self, seconds: float) -> None:
         self.clock.advance(seconds)

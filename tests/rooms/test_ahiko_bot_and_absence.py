@@ -11,7 +11,6 @@ from rooms_helpers import Recorder
 from ahiko.poker.actions import Action
 from ahiko.rooms import commands as c
 from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID
-from ahiko.rooms.house.lobby import lobby_entry
 from ahiko.rooms.room import Room
 from ahiko.store.rooms import save_room
 from ahiko.wallet.policy import SIGNUP_GRANT
@@ -69,7 +68,8 @@ def test_R_BA_03_the_bot_leaves_between_hands_when_a_person_arrives(ahiko: Ahiko
     reserve = ahiko.wallet.reserve_balance()
     assert ahiko.sit(room, ana, 0, 150).ok
     ahiko.advance(20)
-    assert lobby_entry(room)["people"] == 1 and lobby_entry(room)["bot_ahiko"]
+    entry = room.lobby_entry()  # what GET /api/ahiko/rooms lists
+    assert entry["people"] == 1 and entry["bot_ahiko"]
     to_hand(ahiko, room)
     assert ahiko.sit(room, bia, 3, 100).data["reserved"]
     seat = room.seats.seat_of(BOT_AHIKO_ID)

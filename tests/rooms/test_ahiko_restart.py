@@ -104,7 +104,7 @@ def test_issue5_R_FD_06_a_crash_mid_hand_reopens_the_room_with_the_hands_start_s
     assert {p: after.wallet_of(p) for p in (ana, bia)} == wallets
     assert hand_rows(after.engine, room_id)[2] == ("cancelled", "server restarted mid-hand")
     assert again.next_hand_no > 2
-    assert len(after.lobby.rooms()) == 6  # the reopened one and five others, no more
+    assert len(after.rooms()) == 6  # the reopened one and five others, no more
     after.check()
 
 
@@ -235,7 +235,7 @@ def test_issue5_restarting_twice_without_play_changes_nothing(ahiko: Ahiko) -> N
     again = reopened(second, room.room_id)
     assert seated(again) == {0: (ana, start[ana]), 3: (bia, start[bia])}
     assert again.next_hand_no > reopened(first, room.room_id).next_hand_no - 1
-    assert len(second.lobby.rooms()) == 6
+    assert len(second.rooms()) == 6
     second.check()
 
 

@@ -40,7 +40,7 @@ def test_R_RM_10_tiers_blinds_buy_in_ranges_and_two_rooms_per_tier(ahiko: Ahiko)
         t.key: (t.small_blind, t.big_blind, t.buy_in_min, t.buy_in_max) for t in TIERS
     } == expected
     for tier in TIERS:
-        rooms = ahiko.lobby.rooms(tier)
+        rooms = ahiko.rooms(tier)
         assert len(rooms) == 2
         for room in rooms:
             assert room.config.seats == 8 and room.config.action_deadline_s == 20.0
@@ -58,14 +58,14 @@ def test_R_RM_10_tiers_blinds_buy_in_ranges_and_two_rooms_per_tier(ahiko: Ahiko)
 
 
 def test_R_RM_10_a_full_tier_opens_a_room_and_surplus_empty_rooms_close(ahiko: Ahiko) -> None:
-    first, second = ahiko.lobby.rooms(TIERS[0])
+    first, second = ahiko.rooms(TIERS[0])
     people = [ahiko.person(f"p{i}") for i in range(16)]
     for i, pid in enumerate(people):
         room = first if i < 8 else second
         assert ahiko.sit(room, pid, i % 8, 100).ok
         if room.hand is not None:  # the first two started a hand: the rest reserved
             assert room.seats.get(i % 8).waiting  # type: ignore[union-attr]
-    rooms = ahiko.lobby.rooms(TIERS[0])
+    rooms = ahiko.rooms(TIERS[0])
     assert len(rooms) == 3 and rooms[2].seats.taken == 0
     # A free seat again in the first room: the empty third room is surplus and closes.
     leaver = people[3]
@@ -75,7 +75,7 @@ def test_R_RM_10_a_full_tier_opens_a_room_and_surplus_empty_rooms_close(ahiko: A
             break
         play_out(first)
     assert first.seats.seat_of(leaver) is None
-    assert len(ahiko.lobby.rooms(TIERS[0])) == 2
+    assert len(ahiko.rooms(TIERS[0])) == 2
     ahiko.check()
 
 
@@ -255,6 +255,6 @@ def test_R_RM_17_leaving_pays_out_and_the_room_stays_open(ahiko: Ahiko) -> None:
     assert stay.status == "closed" and ahiko.wallet_of(caio) == SIGNUP_GRANT + stay.net  # type: ignore[operator]
     assert room.submit(c.Leave(ana)).ok  # between hands: at once
     assert ahiko.wallet_of(ana) == SIGNUP_GRANT + stays_of(ahiko.engine, int(ana))[0].net  # type: ignore[operator]
-    assert room.is_open and room in ahiko.lobby.rooms()
+    assert room.is_open and room in ahiko.rooms()
     assert not table(room).participations.get(ana)
     ahiko.check()

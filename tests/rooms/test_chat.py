@@ -138,7 +138,7 @@ def test_chat_operator_mute_holds_across_rooms() -> None:
     rooms = [registry.create(holdem_config(), host_id="ana").room for _ in range(2)]
     for room in rooms:
         for seat, pid in enumerate(("ana", "bia")):
-            room.submit(c.Connect(Recorder(pid)))
+            room.submit(c.Connect(f"conn-{pid}", pid))
             assert room.submit(c.Sit(pid, pid.title(), seat)).ok
     registry.moderation.site_mute("bia", until_ms=clock.wall_ms() + 60_000)
     for room in rooms:

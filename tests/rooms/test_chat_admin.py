@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from rooms_helpers import Recorder, holdem_config
+from rooms_helpers import holdem_config
 
 from ahiko.cli import main
 from ahiko.rooms import commands as c
@@ -29,7 +29,7 @@ def test_chat_operator_mute_from_the_command_line_reaches_every_room(sqlite_url,
     rooms = [registry.create(holdem_config(), host_id=ana).room for _ in range(2)]
     for room in rooms:
         for seat, pid in enumerate((ana, bia)):
-            room.submit(c.Connect(Recorder(pid)))
+            room.submit(c.Connect(f"conn-{pid}", pid))
             assert room.submit(c.Sit(pid, "x", seat)).ok
     assert rooms[0].submit(c.Chat(bia, "Bia", "oi")).ok
     assert main(["admin", "chat", "mute", "bia", "--database-url", sqlite_url]) == 0

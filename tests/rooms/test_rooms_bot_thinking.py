@@ -57,7 +57,15 @@ def _table_with_a_thinking_bot(thinker: HeldThinker) -> Table:
     """A person ("ana", the host, seat 0: R-RM-03 D) against one bot; the bot is to act
     first pre-flop."""
     t = Table(holdem_config(seats=2))
-    t.room = Room("t-1", t.room.config, clock=t.clock, host_id="ana", rng=Random(7), think=thinker)
+    t.room = Room(
+        "t-1",
+        t.room.config,
+        clock=t.clock,
+        host_id="ana",
+        rng=Random(7),
+        think=thinker,
+        deliver=t.subscribers.deliver,
+    )
     t.join("ana", 0)
     t.ok(c.AddBot("ana", "random", seat=1))
     t.ok(c.Start("ana"))
@@ -181,7 +189,9 @@ def test_R_AI_01_bots_on_threads_play_whole_hands_on_the_real_clock() -> None:
         actor = registry.create(holdem_config(seats=4, action_deadline_s=5), host_id="ana")
         threads: set[str] = set()
         room = actor.room
-        assert (await actor.ask(c.Connect(Recorder("ana")))).ok
+        ana = Recorder("ana")
+        actor.subscribe(ana.connection_id, ana.deliver)
+        assert (await actor.ask(c.Connect(ana.connection_id, "ana"))).ok
         assert (await actor.ask(c.Sit("ana", "Ana", 0))).ok  # answered for by the clock
         for level in ("hard", "normal", "easy"):
             bot_reply = await actor.ask(c.AddBot("ana", level))

@@ -57,7 +57,7 @@ def test_R_TM_01_each_turns_frame_carries_the_full_clock_of_the_seat_now_to_act(
         assert frame["deadline"] == {"seat": second, "seconds_left": 20.0, **BANK}  # B's
     t.advance(3)
     ana = t.conns["ana"]
-    t.ok(c.SnapshotRequest(ana))
+    t.ok(c.SnapshotRequest(ana.connection_id))
     assert ana.frames[-1]["hand"]["deadline"] == {"seat": second, "seconds_left": 17.0, **BANK}
 
 
@@ -186,7 +186,7 @@ def test_hand_views_name_the_dealt_seats_and_a_finished_hand_keeps_them() -> Non
     for rec in (ana, watcher, t.conns["bia"]):
         frames = rec.of("hand")
         assert frames and all(f["names"] == names for f in frames)
-        t.ok(c.SnapshotRequest(rec))
+        t.ok(c.SnapshotRequest(rec.connection_id))
         assert rec.frames[-1]["hand"]["names"] == names
     # bia and the bot leave during the hand: they go when it ends, the hand keeps their names
     t.ok(c.Leave("bia"))
@@ -198,7 +198,7 @@ def test_hand_views_name_the_dealt_seats_and_a_finished_hand_keeps_them() -> Non
             t.advance(1)
     assert t.room.hand is None and t.room.last_hand is hand
     assert [s["name"] for s in t.room.summary()["seats"]] == ["Ana"]
-    t.ok(c.SnapshotRequest(watcher))
+    t.ok(c.SnapshotRequest(watcher.connection_id))
     snapshot = watcher.frames[-1]
     assert snapshot["hand"] is None and snapshot["last_hand"]["names"] == names
     assert watcher.of("hand")[-1]["names"] == names  # the frame with the result too
@@ -267,7 +267,7 @@ def test_a_reopened_ahiko_room_keeps_its_average_pot(ahiko: Ahiko) -> None:
     after = Ahiko(ahiko.engine)  # the process restarts on the same database
     actor = after.registry.get(room.room_id)
     assert actor is not None and actor.room.avg_pot == room.avg_pot
-    assert all(r.avg_pot is None for r in after.lobby.rooms() if r is not actor.room)
+    assert all(r.avg_pot is None for r in after.rooms() if r is not actor.room)
 
 
 # --- C-ERRORS: messages for people ----------------------------------------------------------------

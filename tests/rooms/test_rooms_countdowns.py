@@ -22,7 +22,7 @@ def test_R_BA_01_a_lone_person_is_sent_the_bot_ahikos_countdown(ahiko: Ahiko) ->
     assert ahiko.sit(room, ana, 0, 100).ok
     assert _last_countdowns(rec) == {"bot_ahiko": 20.0}
     ahiko.advance(5)
-    assert room.submit(c.SnapshotRequest(rec)).ok
+    assert room.submit(c.SnapshotRequest(rec.connection_id)).ok
     assert rec.frames[-1]["room"]["countdowns"] == {"bot_ahiko": 15.0}  # a reload: what is left
     ahiko.advance(15)  # the Bot Ahiko sits: the next hand's pause starts
     assert _last_countdowns(rec) == {"next_hand": 8.0}
@@ -37,7 +37,7 @@ def test_R_RM_11_the_next_hands_countdown_after_each_result(ahiko: Ahiko) -> Non
     assert _last_countdowns(rec) == {"next_hand": 8.0}
     ahiko.advance(8)
     assert rec.of("commitment")[-1]["cards_in_s"] == 2.0
-    assert room.submit(c.SnapshotRequest(rec)).ok
+    assert room.submit(c.SnapshotRequest(rec.connection_id)).ok
     assert rec.frames[-1]["hand"]["cards_in_s"] == 2.0  # a reload during the display
     ahiko.advance(2)
     hand = room.hand
@@ -46,7 +46,7 @@ def test_R_RM_11_the_next_hands_countdown_after_each_result(ahiko: Ahiko) -> Non
         assert act_passively(room).ok
     assert _last_countdowns(rec) == {"next_hand": 8.0}
     ahiko.advance(3)
-    assert room.submit(c.SnapshotRequest(rec)).ok
+    assert room.submit(c.SnapshotRequest(rec.connection_id)).ok
     assert rec.frames[-1]["room"]["countdowns"] == {"next_hand": 5.0}
 
 

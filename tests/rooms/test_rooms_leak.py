@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 import re
 from random import Random
-from typing import Any
 
 from rooms_helpers import Table, draw_config, holdem_config, random_action
 
 from ahiko.poker.cards import format_card
 from ahiko.poker.events import CardsShown, Discarded, HoleDealt, StreetDealt, event_to_dict
 from ahiko.rooms import commands as c
+from ahiko.rooms.outbox import Frame
 from ahiko.rooms.room import Room
 from ahiko.rooms.table_hand import TableHand
 
@@ -50,12 +50,14 @@ class LeakGuard:
         self.room = room
         self.pid = pid
         self.stats = stats
+        self.connection_id = f"guard-{id(self)}"
 
     @property
     def player_id(self) -> str | None:
         return self.pid
 
-    def send(self, frame: dict[str, Any]) -> None:
+    def deliver(self, sent: Frame) -> None:
+        frame = json.loads(sent.text())  # exactly what the gateway sends
         self.stats["frames"] += 1
         hand = self.room.hand if (self.room.hand and self.room.hand.engine) else self.room.last_hand
         if hand is None or hand.engine is None:
@@ -65,7 +67,7 @@ class LeakGuard:
         deck, salts = hand.committer.deck, hand.committer.salts
         hidden_cards = {format_card(deck[p]) for p in range(len(deck)) if p not in allowed}
         hidden_salts = {salts[p].hex() for p in range(len(deck)) if p not in allowed}
-        wire = json.dumps(frame)  # exactly what the gateway would send
+        wire = sent.text()
         for text in QUOTED_CARD.findall(wire):
             self.stats["cards"] += 1
             assert text not in hidden_cards, (self.pid, seat, text, frame["t"])
@@ -82,10 +84,10 @@ def play_table(index: int, stats: dict[str, int]) -> None:
     guards: dict[str, LeakGuard] = {}
     for i, pid in enumerate(people):
         guards[pid] = LeakGuard(t.room, pid, stats)
-        t.ok(c.Connect(guards[pid]))
+        t.attach(guards[pid])
         t.ok(c.Sit(pid, pid, i))
     t.ok(c.AddBot("p0", "random"))
-    t.ok(c.Connect(LeakGuard(t.room, None, stats)))  # a spectator
+    t.attach(LeakGuard(t.room, None, stats))  # a spectator
     t.ok(c.Start("p0"))
     while t.room.hands_dealt < HANDS_PER_TABLE:
         hand = t.room.hand
@@ -98,9 +100,9 @@ def play_table(index: int, stats: dict[str, int]) -> None:
         assert t.submit(c.Act(hand.players[seat], hand.hand_no, action)).ok
         if rng.random() < 0.02:  # someone drops and reconnects mid-hand: a fresh snapshot
             pid = rng.choice(people)
-            t.ok(c.Disconnect(guards[pid]))
+            t.detach(guards[pid])
             guards[pid] = LeakGuard(t.room, pid, stats)
-            t.ok(c.Connect(guards[pid]))
+            t.attach(guards[pid])
     stats["hands"] += t.room.hands_dealt
 
 
@@ -134,9 +136,9 @@ def test_R_FD_03_leak_no_frame_carries_a_card_or_salt_its_receiver_may_not_see()
 def test_R_HE_12_a_mucked_hand_stays_private_in_every_frame() -> None:
     stats = {"frames": 0, "cards": 0, "hands": 0, "shows": 0}
     t = Table(holdem_config(), host="p0")
-    t.ok(c.Connect(LeakGuard(t.room, "p0", stats)))
+    t.attach(LeakGuard(t.room, "p0", stats))
     t.ok(c.Sit("p0", "p0", 0))
-    t.ok(c.Connect(LeakGuard(t.room, "p1", stats)))
+    t.attach(LeakGuard(t.room, "p1", stats))
     t.ok(c.Sit("p1", "p1", 1))
     t.ok(c.Start("p0"))
     t.to_deal()

@@ -5,6 +5,7 @@ a signed-out session's socket kept playing. Each attacked here the same way."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -211,7 +212,7 @@ def test_signing_out_closes_the_players_sockets_and_a_revoked_socket_cannot_play
 
 
 def test_a_revoked_connection_is_refused_sit_act_and_bots() -> None:
-    from ahiko.server.gateway import SocketConnection, _handle
+    from ahiko.server.gateway import SIGNED_OUT, SocketConnection, _handle
     from ahiko.server.services import Player
 
     class Actor:
@@ -222,7 +223,7 @@ def test_a_revoked_connection_is_refused_sit_act_and_bots() -> None:
             self.asked.append(command)
             raise AssertionError("a revoked socket reached the room")
 
-    queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+    queue: asyncio.Queue[Any] = asyncio.Queue()  # the socket's frames (and the sign-out)
     connection = SocketConnection(Player("1", "ana"), queue)
     connection.revoke()
     actor = Actor()
@@ -233,7 +234,8 @@ def test_a_revoked_connection_is_refused_sit_act_and_bots() -> None:
     ]
     for text in frames:
         asyncio.run(_handle(text, actor, Player("1", "ana"), connection))  # type: ignore[arg-type]
-    sent = [queue.get_nowait() for _ in range(queue.qsize())]
-    errors = [frame for frame in sent if frame and frame.get("t") == "error"]
+    queued = [queue.get_nowait() for _ in range(queue.qsize())]
+    sent = [json.loads(item.text()) for item in queued if item and item is not SIGNED_OUT]
+    errors = [frame for frame in sent if frame.get("t") == "error"]
     assert [frame["code"] for frame in errors] == ["not_signed_in"] * 3
     assert actor.asked == []

@@ -9,7 +9,8 @@ from ahiko.server.app import create_app
 from ahiko.server.services import CSRF_HEADER
 from ahiko.server.settings import Settings
 from ahiko.store.engine import make_engine
-from ahiko.store.rooms import SeatRecord, begin_hand, save_room, save_seats
+from ahiko.store.rooms import SeatRecord, begin_hand, save_room
+from store_helpers import save_seats
 
 
 def test_health(client):

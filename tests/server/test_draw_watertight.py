@@ -24,6 +24,8 @@ from ahiko.rooms.config import RoomConfig, RoomKind, Variant
 from ahiko.rooms.finished.archive import capture
 from ahiko.rooms.finished.downloads import history_download, proof_for
 from ahiko.rooms.finished.replay import replay_document
+from ahiko.rooms.frames import snapshot_frame
+from ahiko.rooms.outbox import Frame, Subscribers
 from ahiko.rooms.room import Room
 from ahiko.rooms.table_hand import TableHand
 from ahiko.store.hand_archive import ArchivedHand
@@ -38,10 +40,11 @@ class Keep:
 
     def __init__(self, player_id: str | None) -> None:
         self.player_id = player_id
+        self.connection_id = f"keep-{player_id}"
         self.frames: list[str] = []
 
-    def send(self, frame: dict[str, Any]) -> None:
-        self.frames.append(json.dumps(frame))
+    def deliver(self, frame: Frame) -> None:
+        self.frames.append(frame.text())
 
 
 class Collect:
@@ -111,13 +114,24 @@ def test_R_DR_07_D_no_shown_card_reaches_a_folded_player_or_a_spectator() -> Non
     )
     clock = ManualClock()
     archive = Collect()
-    room = Room("t-draw", config, clock=clock, host_id="p0", rng=Random(5), archive=archive)
+    subscribers = Subscribers()
+    room = Room(
+        "t-draw",
+        config,
+        clock=clock,
+        host_id="p0",
+        rng=Random(5),
+        archive=archive,
+        deliver=subscribers.deliver,
+    )
     conns = {pid: Keep(pid) for pid in PEOPLE}
     watcher = Keep(None)
+    for keep in (*conns.values(), watcher):
+        subscribers.add(keep.connection_id, keep.deliver)
     for seat, pid in enumerate(PEOPLE):
-        assert room.submit(c.Connect(conns[pid])).ok
+        assert room.submit(c.Connect(conns[pid].connection_id, pid)).ok
         assert room.submit(c.Sit(pid, pid.upper(), seat)).ok
-    assert room.submit(c.Connect(watcher)).ok
+    assert room.submit(c.Connect(watcher.connection_id, None)).ok
     assert room.submit(c.Start("p0")).ok
     rng = Random(20261201)
     marks = {key: 0 for key in (*PEOPLE, None)}
@@ -149,7 +163,7 @@ def test_R_DR_07_D_no_shown_card_reaches_a_folded_player_or_a_spectator() -> Non
         # the spectator: live frames since the last hand, and a reconnect snapshot
         seen = watcher.frames[marks[None] :]
         marks[None] = len(watcher.frames)
-        seen.append(json.dumps(room.snapshot(watcher)))  # type: ignore[arg-type]
+        seen.append(json.dumps(snapshot_frame(room, None)))
         for frame in seen:
             assert not cards_in(frame), f"a spectator received cards: {frame[:300]}"
         checked["spectated_showdowns"] += shown
@@ -158,7 +172,7 @@ def test_R_DR_07_D_no_shown_card_reaches_a_folded_player_or_a_spectator() -> Non
             own = held[seat]
             others = set().union(*(cards for s, cards in held.items() if s != seat))
             frames = conns[pid].frames[marks[pid] :]
-            frames.append(json.dumps(room.snapshot(conns[pid])))  # type: ignore[arg-type]
+            frames.append(json.dumps(snapshot_frame(room, pid)))
             files = [
                 history_download(archived, seat, "pokerstars").text,
                 json.dumps(replay_document(archived, seat)),

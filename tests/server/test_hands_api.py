@@ -26,6 +26,7 @@ import pytest
 import websockets
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import select, update
 
 from ahiko.fairness.verify import verify_text
 from ahiko.history.phh import loads, parse_phh_cards
@@ -48,6 +49,7 @@ from ahiko.server.settings import Settings
 from ahiko.store.engine import make_engine
 from ahiko.store.hand_archive import ArchivedHand, ArchivedPlayer, archived_hand_for
 from ahiko.store.migrate import upgrade
+from ahiko.store.schema import HAND_SCHEMA_VERSION, archived_hands
 from live_server import create_account, fast_app, serving
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -589,19 +591,9 @@ def _room(engine: Any, kind: RoomKind, host: str) -> tuple[Room, ManualClock]:
     return room, clock
 
 
-@dataclass(eq=False)
-class Quiet:
-    """A connected person whose frames nobody reads."""
-
-    player_id: str
-
-    def send(self, frame: dict[str, Any]) -> None:
-        return None
-
-
 def _seat_and_start(room: Room, clock: ManualClock, people: dict[str, int]) -> None:
     for seat, (name, user_id) in enumerate(people.items()):
-        assert room.submit(c.Connect(Quiet(str(user_id)))).ok
+        assert room.submit(c.Connect(f"quiet-{user_id}", str(user_id))).ok  # frames unread
         assert room.submit(c.Sit(str(user_id), name, seat)).ok
     if room.config.has_host:
         assert room.submit(c.Start(str(room.host_id))).ok
@@ -743,6 +735,36 @@ def test_R_RM_11_ahiko_room_hands_are_archived_too(session):
         assert verify_text(proof.content).ok
 
 
+def test_stored_hands_carry_their_format_version_and_an_unknown_one_is_refused(
+    client, services, sign_up
+):
+    """Hand records and event logs are written with ``HAND_SCHEMA_VERSION``; a record in a
+    format this server does not read answers 500 ``archive_corrupt`` naming both versions,
+    instead of being misread."""
+    ana, ana_token = sign_up("ana")["id"], _session_token(client)
+    bia = sign_up("bia")["id"]
+    room, clock = _room(services.engine, RoomKind.RECREATIONAL, host=str(ana))
+    _seat_and_start(room, clock, {"ana": ana, "bia": bia})
+    _raise_or_fold(room, str(ana))
+    listed = _get(client, ana_token, "/api/hands").json()["hands"][0]
+    with services.engine.begin() as conn:
+        stored = conn.execute(
+            select(archived_hands.c.schema_version).where(archived_hands.c.id == listed["id"])
+        ).scalar_one()
+        assert stored == HAND_SCHEMA_VERSION == 1
+        conn.execute(
+            update(archived_hands)
+            .where(archived_hands.c.id == listed["id"])
+            .values(schema_version=HAND_SCHEMA_VERSION + 1)
+        )
+    for path in (f"/api/hands/{listed['id']}", f"/api/hands/{listed['id']}/proof"):
+        for fmt in ("pokerstars", "json"):
+            answer = _get(client, ana_token, path, format=fmt)
+            assert answer.status_code == 500 and answer.json()["error"] == "archive_corrupt"
+            assert "format version 2" in answer.json()["message"]
+            assert "reads version 1" in answer.json()["message"]
+
+
 def test_a_players_own_chat_lines_are_in_their_hand_history(client, services, sign_up):
     """Issue 19: the JSON hand history holds the player's own messages of that hand only."""
     from datetime import UTC, datetime
@@ -763,7 +785,7 @@ def test_a_players_own_chat_lines_are_in_their_hand_history(client, services, si
         ),
         moderation=StoredModeration(services.engine),
     )
-    assert room.submit(c.Connect(Quiet(str(ana)))).ok  # before the hand: not in it
+    assert room.submit(c.Connect(f"early-{ana}", str(ana))).ok  # before the hand: not in it
     _seat_and_start(room, clock, {"ana": ana, "bia": bia})
     clock.advance(1)
     assert room.submit(c.Chat(str(ana), "ana", "boa sorte, porra")).ok

@@ -12,15 +12,13 @@ from ahiko.store.engine import make_engine
 from ahiko.store.rooms import (
     SeatRecord,
     begin_hand,
-    load_hand_events,
     load_rooms,
-    record_hand,
     recover_interrupted_hands,
     save_room,
-    save_seats,
 )
 from ahiko.wallet.check import check_ledger
 from ahiko.wallet.operations import Wallet, open_wallet
+from store_helpers import load_hand_events, record_hand, save_seats
 
 CONFIG = {"tier": "iniciante", "small_blind": 1, "big_blind": 2, "seats": 8}
 EVENTS = [

@@ -7,9 +7,10 @@ import pytest
 from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
 
-from ahiko.store.rooms import SeatRecord, save_seats
+from ahiko.store.rooms import SeatRecord
 from ahiko.store.schema import ledger_accounts, ledger_entries, participations
 from ahiko.wallet.check import check_ledger
+from store_helpers import save_seats
 
 
 def test_clean_ledger_after_migration(engine):

@@ -145,7 +145,12 @@ class TableMemory:
             rec.hands += 1
         jammers = _read_actions(history, first, records, variant)
         shown = _shown_cards(history)
-        board = [c for e in history if e.get("kind") == "street" for c in e.get("cards") or ()]
+        board = [
+            parse_view_cards([c])[0] if isinstance(c, str) else int(c)  # text on the wire
+            for e in history
+            if e.get("kind") == "street"
+            for c in e.get("cards") or ()
+        ]
         last_aggr = _last_aggressor_by_street(history, first)
         last_street = max(last_aggr) if last_aggr else None
         for seat, cards in shown.items():

@@ -24,7 +24,7 @@ from ahiko.poker.events import (
     Mucked,
 )
 from ahiko.poker.hand import AnyHand
-from ahiko.poker.view import view
+from ahiko.poker.view import seat_history, view
 
 
 @dataclass(slots=True)
@@ -103,7 +103,11 @@ class VisibleCards:
         ``view`` decides it."""
         seen = view(hand, viewer)
         visible = frozenset(s["seat"] for s in seen["seats"] if s.get("cards") is not None)
-        own = viewer if viewer is not None and viewer in visible else None
+        own_dealt = any(  # the seat's own private cards, as the one "what a seat saw" gives
+            e["kind"] == "hole_dealt" and e["seat"] == viewer and e.get("cards")
+            for e in seat_history(hand, viewer)
+        )
+        own = viewer if viewer is not None and viewer in visible and own_dealt else None
         return cls(HandLog(hand.events), own, visible)
 
     @classmethod

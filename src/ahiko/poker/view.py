@@ -33,7 +33,7 @@ from dataclasses import asdict
 from typing import Any
 
 from .cards import format_card
-from .events import CardsShown, PotAwarded, public_event_dict
+from .events import CardsShown, Discarded, HoleDealt, PotAwarded, event_to_dict, public_event_dict
 from .hand import AnyHand
 from .pots import build_pots
 
@@ -181,11 +181,40 @@ def views(hand: AnyHand, viewers: Iterable[int | None]) -> dict[int | None, dict
 
 def public_history(hand: AnyHand, viewer: int | None, start: int = 0) -> list[dict[str, Any]]:
     """The public history entries from ``start`` on, as ``viewer`` may see them: the same
-    entries as ``view(hand, viewer)["history"][start:]``."""
+    entries as ``view(hand, viewer)["history"][start:]``. Cards are text."""
+    return seat_history(hand, viewer, start, own_cards=False)
+
+
+def seat_history(
+    hand: AnyHand, viewer: int | None, start: int = 0, *, own_cards: bool = True
+) -> list[dict[str, Any]]:
+    """What ``viewer`` saw of the hand's events from ``start`` on: the public entries, and
+    with ``own_cards`` the viewer's own private cards (its ``hole_dealt`` cards; in draw its
+    own thrown and new cards), never anyone else's. The one answer to "what did this seat
+    see", for live frames (``public_history``), the replayer and the exports. Cards are
+    text ("Ah")."""
     me = _index_of(hand, viewer)
     blind_to_others = _blind_to_others(hand, me)
     my_seat = hand.order[me] if me is not None else None
-    return [_public(e, blind_to_others, my_seat) for e in hand.log[start:]]
+    out = []
+    for event in hand.log[start:]:
+        if own_cards and isinstance(event, HoleDealt | Discarded) and event.seat == my_seat:
+            entry = event_to_dict(event)
+        else:
+            entry = _public(event, blind_to_others, my_seat)
+        out.append(_cards_as_text(entry))
+    return out
+
+
+_CARD_FIELDS = ("cards", "new_cards")
+
+
+def _cards_as_text(entry: dict[str, Any]) -> dict[str, Any]:
+    for name in _CARD_FIELDS:
+        cards = entry.get(name)
+        if isinstance(cards, list):
+            entry[name] = [format_card(card) for card in cards]
+    return entry
 
 
 def history_is_public_for(hand: AnyHand, viewer: int | None) -> bool:

@@ -1,9 +1,15 @@
-"""One room, one owner (DESIGN.md): an asyncio task draining the room's inbox.
+"""One room, one owner (DESIGN.md principle 6): the room's only door.
 
-The gateway and the HTTP API reach a room only through ``RoomActor.ask`` (send a command,
-await the reply) — the small bus interface a cross-process relay can later replace. Timer
-callbacks, and bots' answers coming back from their worker threads (ahiko.rooms.thinking), run
-on the same loop and thread, so the room's state has a single owner.
+In: commands, through ``ask`` (await the ``Reply``, which carries the number of the room's
+last frame) or ``tell`` (no one waits; the Ahiko lobby closing a surplus room). Out: numbered,
+serialisable ``Frame`` values, to the sinks subscribed under a connection id
+(``subscribe``), and the room's public summary and lobby entry, read-only plain data. Nothing
+outside the actor holds the ``Room``: this is the small bus interface a cross-process relay
+replaces (a Redis channel per connection, the summary published to the lobby).
+
+Timer callbacks, and bots' answers coming back from their worker threads
+(ahiko.rooms.thinking), run on the same loop and thread, so the room's state has a single
+owner.
 """
 
 from __future__ import annotations
@@ -11,17 +17,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
+from collections.abc import Callable
 from typing import Any
 
 from ahiko.rooms.commands import Command, Reply
 from ahiko.rooms.config import RoomConfig
-from ahiko.rooms.frames import room_summary
+from ahiko.rooms.outbox import Sink, Subscribers
 from ahiko.rooms.room import Room
+
+log = logging.getLogger(__name__)
 
 
 class RoomActor:
-    def __init__(self, room: Room) -> None:
-        self.room = room
+    def __init__(self, room: Room, subscribers: Subscribers | None = None) -> None:
+        self.room = room  # the actor's own; tests may inspect it, nothing else reads it
+        self._subscribers = subscribers or Subscribers()
         self._inbox: asyncio.Queue[tuple[Command, asyncio.Future[Reply]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
 
@@ -35,13 +46,36 @@ class RoomActor:
         return self.room.config
 
     @property
+    def host_id(self) -> str | None:
+        """Who may use the room's host menu (None: a house room)."""
+        return self.room.host_id
+
+    @property
     def is_open(self) -> bool:
         return self.room.is_open
 
     def summary(self, *, with_seats: bool = True) -> dict[str, Any]:
-        """The room's public description, as the lobby and ``room`` frames show it."""
-        return room_summary(self.room, with_seats=with_seats)
+        """The room's public description, as ``GET /api/rooms/{id}`` and ``room`` frames
+        show it (plain JSON data)."""
+        summary = self.room.summary()
+        if not with_seats:
+            summary.pop("seats", None)
+            summary.pop("reserved", None)
+        return summary
 
+    def lobby_entry(self) -> dict[str, Any]:
+        """The room as its kind's lobby lists it (plain JSON data)."""
+        return self.room.lobby_entry()
+
+    # --- frames out -------------------------------------------------------------------------
+    def subscribe(self, connection_id: str, sink: Sink) -> None:
+        """``sink`` receives the frames addressed to ``connection_id`` (then send ``Connect``)."""
+        self._subscribers.add(connection_id, sink)
+
+    def unsubscribe(self, connection_id: str) -> None:
+        self._subscribers.remove(connection_id)
+
+    # --- commands in ------------------------------------------------------------------------
     def start(self) -> None:
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(
@@ -53,6 +87,19 @@ class RoomActor:
         future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         await self._inbox.put((command, future))
         return await future
+
+    def tell(self, command: Command, then: Callable[[], None] | None = None) -> None:
+        """Deliver ``command`` on the room's own thread once its current job is done; the
+        reply is not awaited (a refusal is logged); ``then`` runs after it."""
+
+        def run() -> None:
+            reply = self.room.submit(command)
+            if not reply.ok:
+                log.info("room %s refused %r: %s", self.room_id, command, reply.message)
+            if then is not None:
+                then()
+
+        self.room.clock.call_later(0, run)
 
     async def _run(self) -> None:
         while True:

@@ -90,9 +90,10 @@ class TableChat:
             del self._recent[min(self._recent)]
         self._backlog.append((room.clock.now(), message))
         self.moderation.keep(record)
-        for connection in room.presence.connections():
-            if cmd.player_id not in self.moderation.mutes_of(connection.player_id):
-                connection.send({"t": "chat", "seq": room.seq, "msg": message})
+        sender, mutes_of = cmd.player_id, self.moderation.mutes_of
+        room.broadcast.tell_watchers(
+            "chat", {"msg": message}, lambda player_id: sender not in mutes_of(player_id)
+        )
         return Reply.accepted(no=self._no, text=text)
 
     def mute(self, cmd: c.ChatMute) -> Reply:

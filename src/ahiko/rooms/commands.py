@@ -1,29 +1,17 @@
 """What can be asked of a room, and its answer.
 
-Commands come from the gateway (people), from bots and from the host menu ("Sala"); each is
-answered with a ``Reply``: accepted, or refused with an error code, the rule and a message.
-A refused command changes nothing.
+Commands come from the gateway (people), from bots, from the host menu ("Sala") and from the
+house (the Ahiko lobby); each is answered with a ``Reply``: accepted, or refused with an
+error code, the rule and a message. A refused command changes nothing. Commands are plain,
+serialisable values: a connection is named by its id, never handed in as an object.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from ahiko.poker.actions import Action
-
-
-class Connection(Protocol):
-    """One subscriber to a room's frames: a WebSocket, a bot's eyes, a test recorder."""
-
-    @property
-    def player_id(self) -> str | None:
-        """The account behind it, or None for an anonymous spectator."""
-        ...
-
-    def send(self, frame: dict[str, Any]) -> None:
-        """Queue a frame; must not block and must not call back into the room."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -89,7 +77,11 @@ class RemoveBot:
 
 @dataclass(frozen=True)
 class Close:
-    player_id: str
+    """The host's "close" (R-RM-08); with no player, the house closing a room it does not
+    need (the Ahiko lobby's surplus rule, R-RM-10)."""
+
+    player_id: str | None
+    reason: str = "host"
 
 
 @dataclass(frozen=True)
@@ -182,17 +174,23 @@ class ChatSetting:
 
 @dataclass(frozen=True)
 class Connect:
-    connection: Connection
+    """A connection subscribes to the room's frames. ``since``: the number of the last frame
+    a reconnecting client got; it is sent what it missed, or a snapshot when the gap is too
+    old (``ahiko.rooms.outbox.FrameBuffer``)."""
+
+    connection_id: str
+    player_id: str | None  # the account behind it, or None for an anonymous spectator
+    since: int | None = None
 
 
 @dataclass(frozen=True)
 class Disconnect:
-    connection: Connection
+    connection_id: str
 
 
 @dataclass(frozen=True)
 class SnapshotRequest:
-    connection: Connection
+    connection_id: str
 
 
 Command = (

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ahiko.fairness.release import DealState
 from ahiko.poker.events import Event
 from ahiko.poker.view import history_is_public_for, public_history, view, views
+from ahiko.rooms.timers import TimerName
 from ahiko.rooms.tournament import results_of
 
 if TYPE_CHECKING:
@@ -147,7 +148,7 @@ def hand_state(room: Room, hand: TableHand, seat: int | None) -> dict[str, Any]:
         "deadline": room.deadline() if hand is room.hand else None,
         "names": hand.names_json,
         # committed, not dealt yet: when the cards come (R-FD-02)
-        "cards_in_s": room.timer_left("deal") if hand is room.hand else None,
+        "cards_in_s": room.timer_left(TimerName.DEAL) if hand is room.hand else None,
     }
 
 

@@ -12,7 +12,7 @@ from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply
 from ahiko.rooms.house import commands as ahiko_handlers
 from ahiko.rooms.leaving import ensure_open, leave
 from ahiko.rooms.seats import Occupant
-from ahiko.rooms.status import RoomStatus
+from ahiko.rooms.status import RoomStatus, require
 from ahiko.rooms.table_hand import Phase
 
 if TYPE_CHECKING:
@@ -27,14 +27,7 @@ def _host(room: Room, player_id: str) -> None:
 
 def sit(room: Room, cmd: c.Sit) -> Reply:
     ensure_open(room)
-    if room.is_ahiko:
-        raise Refusal(
-            "buy_in_required",
-            "an Ahiko room needs the buy-in amount confirmed: send buy_in with seat and amount",
-            "R-RM-12",
-        )
-    if room.is_tournament and room.status is not RoomStatus.WAITING:
-        raise Refusal("started", "the tournament has started; seats are closed", "R-TN-02")
+    room.kind.may_sit(room)  # an Ahiko buy-in (R-RM-12), a started tournament (R-TN-02)
     room.waitlist.may_sit(cmd.player_id, cmd.seat)  # a seat held for the first in line
     occupant = Occupant(
         cmd.player_id,
@@ -44,8 +37,7 @@ def sit(room: Room, cmd: c.Sit) -> Reply:
     )
     reserved = room.seat_occupant(cmd.seat, occupant)  # R-RM-16 when a hand is running
     room.waitlist.seated(cmd.player_id)
-    if room.ranking is not None:
-        room.ranking.entrants += 1
+    room.kind.on_seated(room)
     room.emit_room()
     room.wake()
     return Reply.accepted(seat=cmd.seat, reserved=reserved)
@@ -95,8 +87,7 @@ def show(room: Room, cmd: c.Show) -> Reply:
 def new_entry(room: Room, cmd: c.NewEntry) -> Reply:
     """R-RM-06: a person with no chips, not in a hand, gets the starting chips again."""
     ensure_open(room)
-    if not room.is_recreational:
-        raise Refusal("not_allowed", "new entries exist only in recreational rooms", "R-RM-06")
+    room.kind.may_new_entry(room)
     seat = room.seats.seat_of(cmd.player_id)
     occupant = room.seats.get(seat) if seat is not None else None
     if seat is None or occupant is None or occupant.player_id != cmd.player_id:
@@ -120,8 +111,7 @@ def start(room: Room, cmd: c.Start) -> Reply:
     """R-RM-03: two participants with chips, at least one of them a person; the host
     seated among them (R-RM-03 D)."""
     _host(room, cmd.player_id)
-    if room.status is not RoomStatus.WAITING:
-        raise Refusal("started", f"the room is already {room.status}", "R-RM-03")
+    require(room.status, c.Start)
     if room.seats.seat_of(cmd.player_id) is None:
         raise Refusal("host_not_seated", "take a seat at the table to start the game", "R-RM-03")
     if not room.participants_ready():
@@ -130,7 +120,7 @@ def start(room: Room, cmd: c.Start) -> Reply:
             "starting needs two participants with chips, one of them a person",
             "R-RM-03",
         )
-    room._start_running()
+    room.start_running()
     room.emit_room()
     room.schedule_next_hand(0.0)
     return Reply.accepted()
@@ -138,16 +128,14 @@ def start(room: Room, cmd: c.Start) -> Reply:
 
 def pause(room: Room, cmd: c.Pause) -> Reply:
     _host(room, cmd.player_id)
-    if room.status is not RoomStatus.RUNNING:
-        raise Refusal("not_running", f"the room is {room.status}", "R-RM-07")
+    require(room.status, c.Pause)
     room.pause()
     return Reply.accepted()
 
 
 def resume(room: Room, cmd: c.Resume) -> Reply:
     _host(room, cmd.player_id)
-    if room.status is not RoomStatus.PAUSED:
-        raise Refusal("not_paused", f"the room is {room.status}", "R-RM-07")
+    require(room.status, c.Resume)
     room.presence.auto_paused = False
     room.resume()
     return Reply.accepted()
@@ -156,8 +144,7 @@ def resume(room: Room, cmd: c.Resume) -> Reply:
 def add_bot(room: Room, cmd: c.AddBot) -> Reply:
     """R-RM-05: a bot added during a hand plays from the next one."""
     _host(room, cmd.player_id)
-    if room.is_tournament and room.status.value != "waiting":
-        raise Refusal("started", "the tournament has started; seats are closed", "R-TN-02")
+    room.kind.may_add_bot(room)
     free = room.waitlist.open_seats()  # not a seat offered to the waiting list
     seat = cmd.seat if cmd.seat is not None else (free[0] if free else None)
     if seat is not None:
@@ -170,8 +157,7 @@ def add_bot(room: Room, cmd: c.AddBot) -> Reply:
     except Refusal:
         room.bots.pop(occupant.player_id, None)
         raise
-    if room.ranking is not None:
-        room.ranking.entrants += 1
+    room.kind.on_seated(room)
     room.emit_room()
     room.wake()
     return Reply.accepted(seat=seat, player_id=occupant.player_id, reserved=reserved)
@@ -199,9 +185,13 @@ def remove_bot(room: Room, cmd: c.RemoveBot) -> Reply:
 
 
 def close(room: Room, cmd: c.Close) -> Reply:
-    """R-RM-08: closing during a hand returns the bets."""
-    _host(room, cmd.player_id)
-    room.close("host")
+    """R-RM-08: closing during a hand returns the bets. Without a player it is the house
+    closing a room (the Ahiko lobby's surplus rule): no host needed."""
+    if cmd.player_id is None:
+        ensure_open(room)
+    else:
+        _host(room, cmd.player_id)
+    room.close(cmd.reason)
     return Reply.accepted(stacks=room.closed_stacks)
 
 
@@ -225,7 +215,7 @@ def use_time_bank(room: Room, cmd: c.UseTimeBank) -> Reply:
         raise Refusal("paused", "the room is paused", "R-RM-07")
     if hand.to_act != seat:
         raise Refusal("out_of_turn", "it is not your turn", "R-HE-05")
-    return room.use_time_bank(hand, seat)
+    return room.turns.use_time_bank(hand, seat)
 
 
 def chat(room: Room, cmd: c.Chat) -> Reply:
@@ -247,18 +237,18 @@ def chat_setting(room: Room, cmd: c.ChatSetting) -> Reply:
 
 
 def connect(room: Room, cmd: c.Connect) -> Reply:
-    cmd.connection.send(room.snapshot(cmd.connection))
-    room.presence.connect(cmd.connection)
+    room.broadcast.catch_up(cmd.connection_id, cmd.player_id, cmd.since)  # before anything newer
+    room.presence.connect(cmd.connection_id, cmd.player_id)
     return Reply.accepted()
 
 
 def disconnect(room: Room, cmd: c.Disconnect) -> Reply:
-    room.presence.disconnect(cmd.connection)
+    room.presence.disconnect(cmd.connection_id)
     return Reply.accepted()
 
 
 def snapshot(room: Room, cmd: c.SnapshotRequest) -> Reply:
-    cmd.connection.send(room.snapshot(cmd.connection))
+    room.broadcast.send_snapshot(cmd.connection_id, room.presence.player_of(cmd.connection_id))
     return Reply.accepted()
 
 

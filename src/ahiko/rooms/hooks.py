@@ -8,6 +8,7 @@ implementation; the room calls it synchronously, on its own thread, at these mom
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -16,13 +17,32 @@ if TYPE_CHECKING:
     from ahiko.rooms.table_hand import TableHand
 
 
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """A settled hand, as the room's kind and hooks see it (seat -> value)."""
+
+    hand_no: int
+    players: Mapping[int, str]  # seat -> player id
+    stacks: Mapping[int, int]  # chips after the hand
+    net: Mapping[int, int]  # chips won (+) or lost (-)
+
+    @classmethod
+    def of(
+        cls,
+        hand_no: int,
+        players: Mapping[int, str],
+        start: Mapping[int, int],
+        final: Mapping[int, int],
+    ) -> HandOutcome:
+        return cls(hand_no, dict(players), dict(final), {s: final[s] - start[s] for s in final})
+
+
 class RoomHooks(Protocol):
     def on_hand_start(self, room: Room, hand_no: int, stacks: Mapping[int, int]) -> None:
         """Cards are about to be dealt to these seats with these stacks."""
 
-    def on_hand_end(self, room: Room, hand_no: int, result: Mapping[str, Any]) -> None:
-        """The hand is settled; ``result`` has ``stacks`` (seat -> chips after the hand),
-        ``net`` (seat -> chips won or lost) and ``players`` (seat -> player id)."""
+    def on_hand_end(self, room: Room, outcome: HandOutcome) -> None:
+        """The hand is settled: ``outcome`` says who sat where and what each won or lost."""
 
     def on_player_left(self, room: Room, occupant: Occupant) -> None:
         """``occupant`` left the table with ``occupant.stack`` chips."""
@@ -32,6 +52,9 @@ class RoomHooks(Protocol):
 
     def on_seats_changed(self, room: Room) -> None:
         """Seats, stacks or presence changed (called with every ``room`` frame)."""
+
+    def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
+        """The room as its lobby lists it: ``entry`` is the public summary without seats."""
 
 
 class HandArchiver(Protocol):
@@ -51,7 +74,7 @@ class NoHooks:
     def on_hand_start(self, room: Room, hand_no: int, stacks: Mapping[int, int]) -> None:
         return None
 
-    def on_hand_end(self, room: Room, hand_no: int, result: Mapping[str, Any]) -> None:
+    def on_hand_end(self, room: Room, outcome: HandOutcome) -> None:
         return None
 
     def on_player_left(self, room: Room, occupant: Occupant) -> None:
@@ -62,3 +85,6 @@ class NoHooks:
 
     def on_seats_changed(self, room: Room) -> None:
         return None
+
+    def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
+        return entry

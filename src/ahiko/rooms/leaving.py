@@ -5,18 +5,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply, closed_message
+from ahiko.rooms import commands as c
+from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply
+from ahiko.rooms.status import require
 from ahiko.rooms.table_hand import Phase
-from ahiko.rooms.tournament import eliminate_leaver
+from ahiko.rooms.timers import absence
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
 
 
 def ensure_open(room: Room) -> None:
-    """Refuse every command once the room is over (finished or closed)."""
-    if not room.is_open:
-        raise Refusal("closed", closed_message(room.status.value))
+    """Refuse every command once the room is over (finished or closed): the status table's
+    answer for a command the status does not take (``ahiko.rooms.status.require``)."""
+    require(room.status, c.Sit)
 
 
 def leave(room: Room, player_id: str, reason: str = "left") -> Reply:
@@ -39,15 +41,14 @@ def leave(room: Room, player_id: str, reason: str = "left") -> Reply:
     if hand is not None and in_hand and hand.phase is Phase.COMMITTED:
         room.cancel_committed_hand(f"seat {seat} left before the deal")
         in_hand = False
-    if room.ranking is not None and occupant.player_id not in room.ranking.eliminated:
-        eliminate_leaver(room, occupant, in_hand)
+    room.kind.on_leave(room, occupant, in_hand)  # a tournament eliminates (R-TN-05)
     if in_hand:
         occupant.leave_after_hand = True
         room.auto_act_for(seat, forfeit=reason == "absent")  # R-TM-04: the absentee folds
     else:
         room.seats.remove(seat)
         room.player_left(occupant)
-        room.cancel_timer(f"absence:{player_id}")
+        room.cancel_timer(absence(player_id))
     room.emit_room()
     if room.hand is None:
         room.wake()

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ahiko.rooms.commands import Connection
 from ahiko.rooms.leaving import leave
 from ahiko.rooms.status import RoomStatus
+from ahiko.rooms.timers import TimerName, absence
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -21,27 +21,33 @@ if TYPE_CHECKING:
 class Presence:
     def __init__(self, room: Room) -> None:
         self._room = room
-        self._connections: list[Connection] = []
+        self._connections: dict[str, str | None] = {}  # connection id -> player id, in order
         self.auto_paused = False  # paused by R-RM-09, not by the host
 
-    def connections(self) -> list[Connection]:
-        return list(self._connections)
+    def connections(self) -> list[tuple[str, str | None]]:
+        """(connection id, player id) of every subscriber, oldest first."""
+        return list(self._connections.items())
+
+    def connections_of(self, player_id: str) -> list[str]:
+        return [cid for cid, pid in self._connections.items() if pid == player_id]
+
+    def player_of(self, connection_id: str) -> str | None:
+        return self._connections.get(connection_id)
 
     def is_connected(self, player_id: str) -> bool:
-        return any(conn.player_id == player_id for conn in self._connections)
+        return player_id in self._connections.values()
 
     @property
     def empty(self) -> bool:
         return not self._connections
 
-    def connect(self, connection: Connection) -> None:
+    def connect(self, connection_id: str, player_id: str | None) -> None:
         room = self._room
-        self._connections.append(connection)
-        room.cancel_timer("empty_close")
+        self._connections[connection_id] = player_id
+        room.cancel_timer(TimerName.EMPTY_CLOSE)
         if self.auto_paused:
             self.auto_paused = False
             room.resume()
-        player_id = connection.player_id
         if player_id is not None:
             self.mark_present(player_id)
 
@@ -54,26 +60,26 @@ class Presence:
             return
         occupant.connected = True
         occupant.disconnected_since = None
-        room.cancel_timer(f"absence:{player_id}")
+        room.cancel_timer(absence(player_id))
         hand = room.hand
         if hand is not None and hand.to_act == seat:
             room.arm_turn()  # back to the room's normal clock
         room.emit_room()
         room.wake()
 
-    def disconnect(self, connection: Connection) -> None:
+    def disconnect(self, connection_id: str) -> None:
         room = self._room
-        if connection in self._connections:
-            self._connections.remove(connection)
-        player_id = connection.player_id
+        player_id = self._connections.pop(connection_id, None)
         if player_id is not None and not self.is_connected(player_id):
             self.mark_absent(player_id)
-        if self.empty and room.is_recreational and room.is_open:
+        if self.empty and room.kind.closes_when_empty and room.is_open:
             if room.status is RoomStatus.RUNNING:
                 room.pause()
                 self.auto_paused = True
             room.set_timer(
-                "empty_close", room.config.timing.empty_room_close_s, lambda: room.expire("empty")
+                TimerName.EMPTY_CLOSE,
+                room.config.timing.empty_room_close_s,
+                lambda: room.expire("empty"),
             )
 
     def mark_absent(self, player_id: str) -> None:
@@ -85,7 +91,7 @@ class Presence:
         occupant.connected = False
         occupant.disconnected_since = room.clock.now()
         room.set_timer(
-            f"absence:{player_id}",
+            absence(player_id),
             room.config.timing.absence_withdrawal_s,
             lambda: self.withdraw(player_id),
         )

@@ -8,11 +8,14 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.clock import AsyncioClock, Clock
 from ahiko.rooms.config import RoomConfig
 from ahiko.rooms.hooks import RoomHooks
 from ahiko.rooms.moderation import Moderation
+from ahiko.rooms.outbox import Subscribers
+from ahiko.rooms.restore import Restore
 from ahiko.rooms.room import Room
 from ahiko.rooms.thinking import thinker_for
 
@@ -42,12 +45,14 @@ class RoomRegistry:
         host_id: str | None = None,
         room_id: str | None = None,
         hooks: RoomHooks | None = None,
+        restore: Restore | None = None,
     ) -> RoomActor:
         room_id = room_id or f"r-{secrets.token_urlsafe(6)}"
         if room_id in self._actors:
             raise ValueError(f"room {room_id} exists")
         if hooks is None and self._hooks_factory is not None:
             hooks = self._hooks_factory(config)
+        subscribers = Subscribers()
         room = Room(
             room_id,
             config,
@@ -55,9 +60,11 @@ class RoomRegistry:
             host_id=host_id,
             hooks=hooks,
             signing_key=self.signing_key,
+            deliver=subscribers.deliver,
+            restore=restore,
             **self._room_options,
         )
-        actor = RoomActor(room)
+        actor = RoomActor(room, subscribers)
         self._actors[room_id] = actor
         return actor
 
@@ -72,6 +79,13 @@ class RoomRegistry:
         actor = self._actors.pop(room_id, None)
         if actor is not None:
             actor.cancel()
+
+    def retire(self, room_id: str, reason: str) -> None:
+        """Close a room through its inbox (``Close`` from the house) and drop it: nobody can
+        find it any more; the close runs on the room's thread once its current job ends."""
+        actor = self._actors.pop(room_id, None)
+        if actor is not None:
+            actor.tell(c.Close(None, reason), then=actor.cancel)
 
     def lobby(self) -> list[dict[str, Any]]:
         """Public rooms still open, as the lobby lists them."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply
 from ahiko.rooms.leaving import leave
+from ahiko.rooms.timers import sit_out as sit_out_timer
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -21,10 +22,6 @@ if TYPE_CHECKING:
     from ahiko.rooms.table_hand import TableHand
 
 CONSECUTIVE_TIMEOUTS = 2  # hands in a row whose clock ran out before one is sat out
-
-
-def timer_name(player_id: str) -> str:
-    return f"sit_out:{player_id}"
 
 
 class SittingOut:
@@ -54,7 +51,7 @@ class SittingOut:
         occupant.sitting_out = True
         player_id = occupant.player_id
         room.set_timer(
-            timer_name(player_id),
+            sit_out_timer(player_id),
             room.config.timing.absence_withdrawal_s,  # R-TM-03
             lambda: self._withdraw(player_id),
         )
@@ -64,7 +61,7 @@ class SittingOut:
         room = self._room
         occupant.sitting_out = False
         self._streak.pop(occupant.player_id, None)
-        room.cancel_timer(timer_name(occupant.player_id))
+        room.cancel_timer(sit_out_timer(occupant.player_id))
         room.emit_room()
         room.wake()
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import Refusal, Reply
+from ahiko.rooms.timers import wait_offer
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -36,7 +37,7 @@ class WaitList:
 
     def command(self, cmd: c.WaitList) -> Reply:
         room = self._room
-        if not room.is_recreational:
+        if not room.kind.has_wait_list:
             raise Refusal("not_allowed", "waiting lists exist only in recreational rooms")
         if not cmd.on:
             if cmd.player_id not in self.queue and not self._offer_of(cmd.player_id):
@@ -82,7 +83,7 @@ class WaitList:
                 break
             player_id = self.queue.pop(0)
             self.offers[seat] = Offer(player_id, seat)
-            room.set_timer(f"wait_offer:{seat}", WAIT_OFFER_S, self._expiry(seat))
+            room.set_timer(wait_offer(seat), WAIT_OFFER_S, self._expiry(seat))
             room.notify(
                 player_id,
                 "notice",
@@ -113,7 +114,7 @@ class WaitList:
         offer = self._offer_of(player_id)
         if offer is not None:
             del self.offers[offer.seat]
-            self._room.cancel_timer(f"wait_offer:{offer.seat}")
+            self._room.cancel_timer(wait_offer(offer.seat))
 
     def _expiry(self, seat: int) -> Callable[[], None]:
         return lambda: self._expire(seat)

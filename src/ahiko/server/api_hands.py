@@ -52,10 +52,16 @@ def my_hands(
     per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 20,
 ) -> dict[str, Any]:
     found = hands_of_user(services(request).engine, user.id, page, per_page)
-    return page_json(found, "hands", [_summary_json(hand) for hand in found.hands])
+    return page_json(found, "hands", [_summary_json(hand) for hand in found.items])
 
 
-@router.get("/{hand_id}", responses=error_responses(404, notes={404: NO_HAND}))
+CORRUPT = (
+    "The archived hand fails its own check, or is stored in a format this server does not "
+    "read, and nothing can be made of it (`archive_corrupt`)."
+)
+
+
+@router.get("/{hand_id}", responses=error_responses(404, 500, notes={404: NO_HAND, 500: CORRUPT}))
 def hand_history(
     hand_id: int,
     request: Request,
@@ -63,11 +69,14 @@ def hand_history(
     fmt: Annotated[HandFormat, Query(alias="format")] = "pokerstars",
 ) -> Any:
     archived, seat = _my_hand(request, user, hand_id)
-    if fmt == "json":
-        document = replay_document(archived, seat)
-        document["my_chat"] = _my_chat(request, archived, user)
-        return document
-    return _attachment(history_download(archived, seat, fmt))
+    try:
+        if fmt == "json":
+            document = replay_document(archived, seat)
+            document["my_chat"] = _my_chat(request, archived, user)
+            return document
+        return _attachment(history_download(archived, seat, fmt))
+    except ArchiveCorrupt as exc:
+        raise ApiError(500, "archive_corrupt", str(exc)) from None
 
 
 @router.get(
@@ -77,8 +86,7 @@ def hand_history(
         500,
         notes={
             404: NO_HAND,
-            500: "The archived hand fails its own check and no proof can be made "
-            "(`archive_corrupt`).",
+            500: CORRUPT,
         },
     ),
 )

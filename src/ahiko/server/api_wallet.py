@@ -72,7 +72,7 @@ def wallet_statement(
     per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 20,
 ) -> dict[str, Any]:
     found = statement(services(request).engine, user.id, page, per_page)
-    return page_json(found, "lines", [_line_json(line) for line in found.lines])
+    return page_json(found, "lines", [_line_json(line) for line in found.items])
 
 
 def _line_json(line: StatementLine) -> dict[str, Any]:

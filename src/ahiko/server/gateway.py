@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -20,7 +21,7 @@ from pydantic import ValidationError
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.commands import Reply
-from ahiko.rooms.shared_frames import frame_text, frame_wire
+from ahiko.rooms.outbox import Frame
 from ahiko.server import protocol as p
 from ahiko.server.accounts import token_hash
 from ahiko.server.limits import WS_SIGNED_OUT, WS_TOO_MANY, site_limits
@@ -31,20 +32,23 @@ from ahiko.server.ws_protocol import RAW_WRITE
 router = APIRouter()
 
 MAX_FRAME_BYTES = 4096
-SIGNED_OUT: dict[str, Any] = {"t": "_signed_out"}  # a writer sentinel, never sent as is
+SIGNED_OUT = "\x00signed out"  # a writer sentinel (compared by identity), never sent as is
 
 
 @dataclass(eq=False)
 class SocketConnection:
-    """A room subscriber. With the server's direct write (``ahiko.server.ws_protocol``) the
-    frames sent in one turn of the event loop go out in one write, each framed once however
-    many connections get it; otherwise they go to a queue the socket writer drains through
-    ASGI, one message each."""
+    """A room subscriber, known to the room by ``connection_id`` only. Its frames are the
+    room's ``Frame`` values, shared with every socket that sees the same. With the server's
+    direct write (``ahiko.server.ws_protocol``) the frames sent in one turn of the event loop
+    go out in one write, each framed once however many connections get it (``Frame.wire``);
+    otherwise they go to a queue the socket writer drains through ASGI, one message each
+    (``Frame.text``)."""
 
     account: Player | None
-    queue: asyncio.Queue[dict[str, Any] | None]
+    queue: asyncio.Queue[Frame | str | None]
     write: Callable[[bytes], bool] | None = None
-    pending: list[dict[str, Any]] = field(default_factory=list)
+    pending: list[Frame] = field(default_factory=list)
+    connection_id: str = field(default_factory=lambda: f"ws-{secrets.token_urlsafe(9)}")
     seq: int = 0  # the number of the last room frame sent to this socket
     revoked: bool = False  # its session signed out: it may watch no more, nor play
 
@@ -57,8 +61,17 @@ class SocketConnection:
     def player_id(self) -> str | None:
         return None if self.account is None else self.account.player_id
 
+    def deliver(self, frame: Frame) -> None:
+        """A room frame (encoded once, shared with every socket that sees the same)."""
+        self.seq = max(self.seq, frame.seq)
+        self._out(frame)
+
     def send(self, frame: dict[str, Any]) -> None:
-        self.seq = max(self.seq, frame.get("seq", 0))
+        """The gateway's own answers: acknowledgements and errors."""
+        body = {k: v for k, v in frame.items() if k not in ("t", "seq")}
+        self._out(Frame(frame["t"], frame["seq"], body))
+
+    def _out(self, frame: Frame) -> None:
         if self.write is None:
             self.queue.put_nowait(frame)
             return
@@ -76,10 +89,7 @@ class SocketConnection:
             for frame in frames:
                 self.queue.put_nowait(frame)
             return
-        if len(frames) == 1:
-            data = frame_wire(frames[0])
-        else:
-            data = b"".join(frame_wire(frame) for frame in frames)
+        data = b"".join(frame.wire() for frame in frames)
         if not self.write(data):  # compression negotiated, or closing: the ASGI path, in order
             self.write = None
             for frame in frames:
@@ -156,15 +166,17 @@ async def table_socket(
         await websocket.send_json(_error(0, None, "no_room", "there is no such room"))
         await websocket.close(code=4404)
         return
-    queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+    queue: asyncio.Queue[Frame | str | None] = asyncio.Queue()
     write = websocket.scope.get("extensions", {}).get(RAW_WRITE)
     connection = SocketConnection(player, queue, write)
     limits.socket_opened(connection, account, address, session)
     if player is not None:
         limits.room_joined(room_id)
     writer = asyncio.create_task(_write(websocket, queue))
+    actor.subscribe(connection.connection_id, connection.deliver)
+    since = _since(websocket.query_params.get("since"))
     try:
-        await actor.ask(c.Connect(connection))
+        await actor.ask(c.Connect(connection.connection_id, connection.player_id, since))
         while True:
             text = await websocket.receive_text()
             await _handle(text, actor, player, connection)
@@ -172,23 +184,31 @@ async def table_socket(
         pass
     finally:
         limits.socket_closed(connection, account, address, session)
-        await actor.ask(c.Disconnect(connection))
+        await actor.ask(c.Disconnect(connection.connection_id))
+        actor.unsubscribe(connection.connection_id)
         queue.put_nowait(None)
         with contextlib.suppress(Exception):
             await writer
 
 
-async def _write(websocket: WebSocket, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
+def _since(value: str | None) -> int | None:
+    """``?since=N``: the number of the last frame a reconnecting client got (else None)."""
+    if value is None or not value.isdigit() or len(value) > 18:
+        return None
+    return int(value)
+
+
+async def _write(websocket: WebSocket, queue: asyncio.Queue[Frame | str | None]) -> None:
     while True:
         frame = await queue.get()
         if frame is None:
             return
-        if frame is SIGNED_OUT:
+        if not isinstance(frame, Frame):  # SIGNED_OUT
             with contextlib.suppress(Exception):
                 await websocket.close(code=WS_SIGNED_OUT, reason="signed out")
             return
         try:
-            await websocket.send_text(frame_text(frame))
+            await websocket.send_text(frame.text())
         except Exception:  # the socket is gone; the reader will notice
             return
 
@@ -221,7 +241,7 @@ async def _handle(
         connection.send(_error(seq, frame_id, "malformed", problems))
         return
     if isinstance(frame, p.SnapshotFrame):
-        done = await actor.ask(c.SnapshotRequest(connection))
+        done = await actor.ask(c.SnapshotRequest(connection.connection_id))
         connection.send(p.Ack(seq=done.seq, id=frame.id).model_dump())
         return
     if player is None or connection.revoked:

@@ -75,7 +75,7 @@ class SiteLimits:
         """Raises the 429 when ``host_id`` may not create another room now."""
         policy = self.policy
         open_now = sum(
-            1 for actor in registry.actors() if actor.room.host_id == host_id and actor.is_open
+            1 for actor in registry.actors() if actor.host_id == host_id and actor.is_open
         )
         if open_now >= policy.rooms_open_per_account:
             raise ApiError(

@@ -3,9 +3,11 @@ of their answers."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Protocol
+from typing import Annotated, Any
 
 from fastapi import Query
+
+from ahiko.store.paging import Page
 
 # Far past any listing, and small enough that the page's SQL offset (at most 100 a page)
 # stays a 64-bit integer: a larger page used to fail in the database (a 500).
@@ -13,18 +15,7 @@ MAX_PAGE = 2**31 - 1
 PageNumber = Annotated[int, Query(ge=1, le=MAX_PAGE)]
 
 
-class Paged(Protocol):
-    @property
-    def page(self) -> int: ...
-    @property
-    def per_page(self) -> int: ...
-    @property
-    def total(self) -> int: ...
-    @property
-    def pages(self) -> int: ...
-
-
-def page_json(found: Paged, items_key: str, items: list[dict[str, Any]]) -> dict[str, Any]:
+def page_json(found: Page[Any], items_key: str, items: list[dict[str, Any]]) -> dict[str, Any]:
     """A page of a listing: where it stands in the whole, then its items under ``items_key``."""
     return {
         "page": found.page,

@@ -193,6 +193,54 @@ class _ServerFrame(BaseModel):
     seq: Annotated[int, Field(ge=0)]
 
 
+# Cards are text everywhere on the wire ("Ah", "Td"), history events included: an integer
+# card (the engine's own form) is refused by every card field below.
+CARD_PATTERN = r"^[2-9TJQKA][cdhs]$"
+CardText = Annotated[str, Field(pattern=CARD_PATTERN, strict=True)]
+
+
+class _Open(BaseModel):
+    """Part of a frame whose other fields the schema leaves open."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class EventOut(_Open):
+    """One history entry (``ahiko.poker.view.seat_history``): hidden cards are absent or
+    null, visible ones text."""
+
+    kind: str
+    cards: list[CardText] | None = None
+    new_cards: list[CardText] | None = None
+
+
+class SeatViewOut(_Open):
+    seat: int
+    cards: list[CardText] | None = None  # None: hidden from this viewer
+
+
+class ViewOut(_Open):
+    """``ahiko.poker.view.view``: what one viewer may know of the hand."""
+
+    board: list[CardText] = []
+    seats: list[SeatViewOut] = []
+    history: list[EventOut] = []
+
+
+class OpeningOut(_Open):
+    """A card's opening (FAIRNESS.md): its position, card, salt and Merkle path."""
+
+    card: CardText
+
+
+class HandStateOut(_Open):
+    """The hand in a snapshot (``ahiko.rooms.frames.hand_state``)."""
+
+    hand_no: int
+    view: ViewOut | None = None
+    openings: list[OpeningOut] = []
+
+
 class Ack(_ServerFrame):
     t: Literal["ack"] = "ack"
     id: str
@@ -215,8 +263,8 @@ class SnapshotOut(_ServerFrame):
     t: Literal["snapshot"] = "snapshot"
     you: dict[str, Any]
     room: dict[str, Any]
-    hand: dict[str, Any] | None
-    last_hand: dict[str, Any] | None
+    hand: HandStateOut | None
+    last_hand: HandStateOut | None
     results: list[dict[str, Any]] | None = None
     chat: dict[str, Any] | None = None  # {mode, muted, messages}: the last messages
 
@@ -256,9 +304,9 @@ class CommitmentOut(_ServerFrame):
 class HandOut(_ServerFrame):
     t: Literal["hand"] = "hand"
     hand_no: int
-    events: list[dict[str, Any]]
-    view: dict[str, Any]
-    openings: list[dict[str, Any]]
+    events: list[EventOut]
+    view: ViewOut  # {} before the engine exists
+    openings: list[OpeningOut]
     deadline: dict[str, Any] | None  # the clock of the seat to act now, if it has one
     names: dict[str, str] = {}  # seat (as text) -> name at the deal, for every dealt seat
     # the room answered for this seat: {"seat", "action", "reason": timeout | away | limit}

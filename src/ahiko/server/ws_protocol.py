@@ -4,7 +4,7 @@ already framed server messages, offered to the app in the ASGI scope (issue 21).
 Through ASGI every message costs a ``websocket.send`` dict, the middleware chain, websockets'
 framing in Python and one ``transport.write`` (one system call) per message and connection.
 A room's frame is the same bytes for every connection of a viewer seat, so the gateway frames
-it once (``ahiko.rooms.shared_frames.text_frame``) and writes what is queued for a connection
+it once (``ahiko.rooms.outbox.Frame.wire``) and writes what is queued for a connection
 in one call: ``scope["extensions"][RAW_WRITE](data) -> bool``. The bytes on the wire are what
 websockets itself writes for a text message without extensions (RFC 6455 §5.2: server frames
 are unmasked); the write is refused (False) unless the connection is open, its handshake done,

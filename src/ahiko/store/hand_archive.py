@@ -29,7 +29,8 @@ from sqlalchemy import Engine, func, insert, select, update
 
 from ahiko.store.engine import reading
 from ahiko.store.fences import check_fence
-from ahiko.store.schema import archived_hand_players, archived_hands
+from ahiko.store.paging import Page
+from ahiko.store.schema import HAND_SCHEMA_VERSION, archived_hand_players, archived_hands
 
 MAX_PER_PAGE = 100
 OCCUPANT_KINDS = ("person", "bot", "bot_ahiko")
@@ -154,6 +155,7 @@ class ArchivedHand:
     started_at: datetime
     ended_at: datetime
     id: int | None = None  # set once stored
+    schema_version: int = HAND_SCHEMA_VERSION  # the format of ``events`` and ``deal``
 
     def seat_of_user(self, user_id: int) -> int | None:
         return next((p.seat for p in self.players if p.user_id == user_id), None)
@@ -178,16 +180,7 @@ class HandSummary:
     ended_at: datetime
 
 
-@dataclass(frozen=True, slots=True)
-class HandPage:
-    hands: list[HandSummary]
-    page: int
-    per_page: int
-    total: int
-
-    @property
-    def pages(self) -> int:
-        return max(1, -(-self.total // self.per_page))
+HandPage = Page[HandSummary]
 
 
 def insert_archived_hand(engine: Engine, hand: ArchivedHand) -> int:
@@ -211,6 +204,7 @@ def insert_archived_hand(engine: Engine, hand: ArchivedHand) -> int:
                     engine, [dict(e) for e in hand.events], hand.room_id, hand.hand_no, "events"
                 ),
                 deal=_seal(engine, dict(hand.deal), hand.room_id, hand.hand_no, "deal"),
+                schema_version=hand.schema_version,
                 started_at=hand.started_at,
                 ended_at=hand.ended_at,
             )
@@ -261,6 +255,7 @@ def record_show(
             .values(
                 events=_seal(engine, [dict(e) for e in events], room_id, hand_no, "events"),
                 deal=_seal(engine, dict(deal), room_id, hand_no, "deal"),
+                schema_version=HAND_SCHEMA_VERSION,
             )
         )
         conn.execute(
@@ -303,7 +298,7 @@ def hands_of_user(engine: Engine, user_id: int, page: int = 1, per_page: int = 2
             select(func.count()).select_from(archived_hand_players).where(mine)
         ).scalar_one()
         rows = conn.execute(query).all()
-    return HandPage(
+    return Page(
         [
             HandSummary(
                 id=int(row.id),
@@ -354,6 +349,7 @@ def archived_hand_for(engine: Engine, hand_id: int, user_id: int) -> ArchivedHan
         commitment=dict(row.commitment),
         events=list(_open(engine, row.events, row.room_id, int(row.hand_no), "events")),
         deal=dict(_open(engine, row.deal, row.room_id, int(row.hand_no), "deal")),
+        schema_version=int(row.schema_version),
         players=tuple(
             ArchivedPlayer(
                 seat=int(p.seat),

@@ -2,8 +2,8 @@
 every hand boundary, finished hands as event logs, and crash recovery.
 
 Protocol for a room: ``save_room`` once; ``begin_hand`` when a hand starts (records the stacks
-it starts with); at its end ``record_hand(..., "finished")`` and ``save_seats`` with the new
-stacks. After a crash, ``recover_interrupted_hands`` cancels every hand still in progress and
+it starts with); at its end ``finish_hand(..., "finished")`` and ``write_seats`` with the new
+stacks, on one transaction. After a crash, ``recover_interrupted_hands`` cancels every hand still in progress and
 puts each seat back to the stack it had at that hand's start; the room reopens with the same
 seats (``load_rooms``).
 
@@ -29,7 +29,14 @@ from sqlalchemy import Connection, Engine, delete, func, insert, select, update
 
 from ahiko.store.engine import reading
 from ahiko.store.fences import check_fence
-from ahiko.store.schema import hands, ledger_accounts, participations, rooms, seats
+from ahiko.store.schema import (
+    HAND_SCHEMA_VERSION,
+    hands,
+    ledger_accounts,
+    participations,
+    rooms,
+    seats,
+)
 
 HAND_STATUSES = ("finished", "cancelled")
 
@@ -93,14 +100,9 @@ def save_room(
             )
 
 
-def save_seats(engine: Engine, room_id: str, seated: Sequence[SeatRecord]) -> None:
-    """Replaces the room's seats with ``seated`` (call at hand boundaries)."""
-    with engine.begin() as conn:
-        write_seats(conn, room_id, seated)
-
-
 def write_seats(conn: Connection, room_id: str, seated: Sequence[SeatRecord]) -> None:
-    """``save_seats`` on the caller's transaction."""
+    """Replaces the room's seats with ``seated`` (at hand boundaries), on the caller's
+    transaction."""
     numbers = [record.seat for record in seated]
     if len(set(numbers)) != len(numbers):
         raise ValueError(f"room {room_id}: a seat appears twice in {numbers}")
@@ -158,19 +160,6 @@ def record_unplayed_hands(
         finish_hand(conn, room_id, hand_no, None, "cancelled", reason)
 
 
-def record_hand(
-    engine: Engine,
-    room_id: str,
-    hand_no: int,
-    events: Sequence[Mapping[str, Any]] | None,
-    status: str,
-    cancel_reason: str | None = None,
-) -> None:
-    """Ends a hand: ``finished`` with its event log, or ``cancelled`` (R-FD-06, recovery)."""
-    with engine.begin() as conn:
-        finish_hand(conn, room_id, hand_no, events, status, cancel_reason)
-
-
 def finish_hand(
     conn: Connection,
     room_id: str,
@@ -179,7 +168,8 @@ def finish_hand(
     status: str,
     cancel_reason: str | None = None,
 ) -> None:
-    """``record_hand`` on the caller's transaction. A hand never begun is inserted whole
+    """Ends a hand: ``finished`` with its event log, or ``cancelled`` (R-FD-06, recovery), on
+    the caller's transaction. A hand never begun is inserted whole
     (start stacks taken from its ``hand_started`` event if there is one)."""
     if status not in HAND_STATUSES:
         raise ValueError(f"a hand ends finished or cancelled, not {status!r}")
@@ -189,7 +179,13 @@ def finish_hand(
     changed = conn.execute(
         update(hands)
         .where(hands.c.room_id == room_id, hands.c.hand_no == hand_no)
-        .values(status=status, events=log, cancel_reason=cancel_reason, ended_at=now)
+        .values(
+            status=status,
+            events=log,
+            schema_version=HAND_SCHEMA_VERSION,
+            cancel_reason=cancel_reason,
+            ended_at=now,
+        )
     ).rowcount
     if changed == 0:
         conn.execute(
@@ -199,6 +195,7 @@ def finish_hand(
                 status=status,
                 start_stacks=_start_stacks_from(log or []),
                 events=log,
+                schema_version=HAND_SCHEMA_VERSION,
                 cancel_reason=cancel_reason,
                 started_at=now,
                 ended_at=now,
@@ -216,13 +213,6 @@ def _start_stacks_from(events: list[dict[str, Any]]) -> dict[str, int]:
                 )
             }
     return {}
-
-
-def load_hand_events(engine: Engine, room_id: str, hand_no: int) -> list[dict[str, Any]] | None:
-    query = select(hands.c.events).where(hands.c.room_id == room_id, hands.c.hand_no == hand_no)
-    with reading(engine) as conn:
-        found = conn.execute(query).scalar_one_or_none()
-    return None if found is None else list(found)
 
 
 def load_rooms(engine: Engine, include_closed: bool = False) -> list[StoredRoom]:

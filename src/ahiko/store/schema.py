@@ -35,6 +35,10 @@ metadata = MetaData(naming_convention=NAMING_CONVENTION)
 BigId = BigInteger().with_variant(Integer, "sqlite")
 Chips = BigInteger
 Moment = DateTime(timezone=True)
+# The format of a stored hand: its event log (``ahiko.poker.events.event_to_dict``, cards as
+# the engine's numbers) and, in the archive, its deal record. Written with every hand; a
+# reader refuses a version it does not know instead of misreading it.
+HAND_SCHEMA_VERSION = 1
 
 users = Table(
     "users",
@@ -173,6 +177,7 @@ hands = Table(
     # {seat: chips} at the hand's start: where chips return if the hand is cancelled.
     Column("start_stacks", JSON, nullable=False),
     Column("events", JSON, nullable=True),
+    Column("schema_version", Integer, nullable=False, server_default="1"),  # of ``events``
     Column("cancel_reason", Text, nullable=True),
     Column("started_at", Moment, nullable=False),
     Column("ended_at", Moment, nullable=True),
@@ -200,6 +205,7 @@ archived_hands = Table(
     Column("events", JSON, nullable=False),
     # {deck, salts, draws, dealt, shown}: see ``ahiko.rooms.finished.archive``.
     Column("deal", JSON, nullable=False),
+    Column("schema_version", Integer, nullable=False, server_default="1"),  # events and deal
     Column("started_at", Moment, nullable=False),
     Column("ended_at", Moment, nullable=False),
     UniqueConstraint("room_id", "hand_no", name="uq_archived_hands_room_id_hand_no"),

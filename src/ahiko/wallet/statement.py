@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import Engine, func, select
 
 from ahiko.store.engine import reading
+from ahiko.store.paging import Page
 from ahiko.store.schema import ledger_entries, ledger_transactions, participations, rooms
 from ahiko.wallet import ledger
 from ahiko.wallet.errors import InvalidRequest
@@ -110,16 +111,7 @@ class StatementLine:
     balance_after: int  # the wallet's balance right after this line
 
 
-@dataclass(frozen=True, slots=True)
-class StatementPage:
-    lines: list[StatementLine]
-    page: int
-    per_page: int
-    total: int
-
-    @property
-    def pages(self) -> int:
-        return max(1, -(-self.total // self.per_page))
+StatementPage = Page[StatementLine]
 
 
 def statement(engine: Engine, user_id: int, page: int = 1, per_page: int = 20) -> StatementPage:
@@ -176,4 +168,4 @@ def statement(engine: Engine, user_id: int, page: int = 1, per_page: int = 20) -
             )
         )
         running -= amount
-    return StatementPage(lines, page, per_page, total)
+    return Page(lines, page, per_page, total)

@@ -25,8 +25,9 @@ from ahiko.poker.events import event_from_dict
 from ahiko.poker.hand import AnyHand
 from ahiko.poker.holdem import HoldemHand
 from ahiko.poker.view import sees_shown_cards
-from ahiko.rooms.finished.archive import deal_from_record
+from ahiko.rooms.finished.archive import ArchiveCorrupt, deal_from_record
 from ahiko.store.hand_archive import ArchivedHand
+from ahiko.store.schema import HAND_SCHEMA_VERSION
 
 HistoryFormat = Literal["pokerstars", "phh"]
 HISTORY_FORMATS: tuple[HistoryFormat, ...] = ("pokerstars", "phh")
@@ -42,11 +43,22 @@ class Download:
 
 def rebuild_hand(archived: ArchivedHand) -> AnyHand:
     """The engine's hand, folded from the archived private log and deck."""
+    require_known_format(archived)
     events = [event_from_dict(dict(e)) for e in archived.events]
     deck = [int(c) for c in archived.deal["deck"]]
     if archived.variant == "draw":
         return DrawHand.from_events(events, deck=deck)
     return HoldemHand.from_events(events, deck=deck)
+
+
+def require_known_format(archived: ArchivedHand) -> None:
+    """A record in a format this server does not know is refused (``ArchiveCorrupt``),
+    never misread."""
+    if archived.schema_version != HAND_SCHEMA_VERSION:
+        raise ArchiveCorrupt(
+            f"the hand is stored in format version {archived.schema_version}; "
+            f"this server reads version {HAND_SCHEMA_VERSION}"
+        )
 
 
 def base_filename(archived: ArchivedHand) -> str:
@@ -104,6 +116,7 @@ def history_with(
 
 def proof_for(archived: ArchivedHand, seat: int) -> dict[str, Any]:
     """The pokerfair-proof/1 document with every opening ``seat`` may hold after the hand."""
+    require_known_format(archived)
     deal = deal_from_record(archived.commitment, archived.deal)
     viewer = Viewer(seat, sees_shown_cards(rebuild_hand(archived), seat))  # R-DR-07 D
     openings = release_openings(deal.committer, viewer, deal.state)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ahiko.bots.protocol import Bot, load_bot
 from ahiko.rooms.seats import Occupant
+from ahiko.rooms.timers import TimerName
 from ahiko.wallet.errors import WalletError
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 
 BOT_AHIKO_ID = "bot-ahiko"
 BOT_AHIKO_NAME = "Bot Ahiko"
-BOT_AHIKO_TIMER = "bot_ahiko"
+BOT_AHIKO_TIMER = TimerName.BOT_AHIKO
 # R-BA-02, as the original says it ("aguarde outra pessoa ou levante para receber seu saldo")
 RESERVE_UNAVAILABLE = (
     "The Bot Ahiko's reserve is unavailable: wait for another person, or stand up to receive"

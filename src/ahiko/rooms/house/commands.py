@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply, closed_message
+from ahiko.rooms.config import RoomKind
 from ahiko.rooms.house.table import AhikoTable
 from ahiko.rooms.leaving import leave
 from ahiko.rooms.seats import Occupant
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 
 def _table(room: Room) -> AhikoTable:
-    if not room.is_ahiko or not isinstance(room.hooks, AhikoTable):
+    if room.config.kind is not RoomKind.AHIKO or not isinstance(room.hooks, AhikoTable):
         raise Refusal("not_ahiko", "coins are used only in Ahiko rooms", "R-RM-02")
     if not room.is_open:
         raise Refusal("closed", closed_message(room.status.value))

@@ -24,13 +24,13 @@ from sqlalchemy import Connection, Engine
 
 from ahiko.bots.protocol import Bot, load_bot
 from ahiko.rooms.actor import RoomActor
-from ahiko.rooms.frames import room_summary
-from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID, BotAhiko
+from ahiko.rooms.config import RoomKind
+from ahiko.rooms.house.bot_ahiko import BotAhiko
 from ahiko.rooms.house.table import AhikoTable, room_record
 from ahiko.rooms.house.tiers import ROOMS_PER_TIER, TIERS, Tier, ahiko_config, tier_of
 from ahiko.rooms.registry import RoomRegistry
+from ahiko.rooms.restore import Restore, RestoredSeat
 from ahiko.rooms.room import AVG_POT_HANDS, Room
-from ahiko.rooms.seats import Occupant
 from ahiko.rooms.timing import AHIKO_ACTION_DEADLINE_S, Timing
 from ahiko.store.rooms import (
     OpenStay,
@@ -110,7 +110,13 @@ class AhikoLobby:
         room_id = f"{tier.key}-{self.run_id}-{number}"
         return self._create(room_id, tier, f"{tier.name} {number}")
 
-    def _create(self, room_id: str, tier: Tier, name: str) -> RoomActor:
+    def _create(
+        self,
+        room_id: str,
+        tier: Tier,
+        name: str,
+        build: Callable[[AhikoTable], Restore] | None = None,
+    ) -> RoomActor:
         config = ahiko_config(
             tier, name, action_deadline_s=self.action_deadline_s, timing=self.timing
         )
@@ -122,20 +128,22 @@ class AhikoLobby:
             bot=BotAhiko(self.bot_level, self.bot_factory),
             on_change=self._changed,
         )
-        return self.registry.create(config, room_id=room_id, hooks=table)
+        restore = None if build is None else build(table)
+        return self.registry.create(config, room_id=room_id, hooks=table, restore=restore)
 
-    def rooms(self, tier: Tier | None = None) -> list[Room]:
-        """Open Ahiko rooms (of one tier), oldest first."""
-        found = [
-            actor.room
+    def rooms(self, tier: Tier | None = None) -> list[RoomActor]:
+        """Open Ahiko rooms (of one tier), oldest first, by their actors."""
+        return [
+            actor
             for actor in self.registry.actors()
-            if actor.room.is_ahiko and actor.room.is_open
+            if actor.config.kind is RoomKind.AHIKO
+            and actor.is_open
+            and (tier is None or actor.config.tier == tier.key)
         ]
-        return [r for r in found if tier is None or r.config.tier == tier.key]
 
-    def entries(self) -> list[dict[str, Any]]:
+    def entries(self, tier: Tier | None = None) -> list[dict[str, Any]]:
         """The open rooms as the Ahiko lobby lists them (``GET /api/ahiko/rooms``)."""
-        return [lobby_entry(room) for room in self.rooms()]
+        return [actor.lobby_entry() for actor in self.rooms(tier)]
 
     def _changed(self, room: Room) -> None:
         key = room.config.tier or ""
@@ -151,21 +159,21 @@ class AhikoLobby:
 
     def rebalance(self, tier: Tier) -> None:
         """Open a room when none of the tier has a free seat; close surplus empty rooms
-        (newest first) while the tier keeps a free seat elsewhere and two rooms at least."""
-        rooms = self.rooms(tier)
-        if not any(r.seats.free_seats() for r in rooms):
+        (newest first) while the tier keeps a free seat elsewhere and two rooms at least.
+        It reads the rooms' lobby entries only, and closes a room by sending it ``Close``."""
+        entries = self.entries(tier)
+        if not any(e["free_seats"] for e in entries):
             self.open_room(tier)
             return
-        for room in reversed(rooms):
-            if len(rooms) <= ROOMS_PER_TIER:
+        for entry in reversed(entries):
+            if len(entries) <= ROOMS_PER_TIER:
                 return
-            if room.seats.taken or room.hand is not None:
+            if entry["seats_taken"] or entry["hand_no"] is not None:
                 continue
-            others = [r for r in rooms if r is not room]
-            if any(r.seats.free_seats() for r in others):
-                room.close("surplus")
-                self.registry.forget(room.room_id)
-                rooms = others
+            others = [e for e in entries if e is not entry]
+            if any(e["free_seats"] for e in others):
+                self.registry.retire(entry["id"], "surplus")
+                entries = others
 
     # --- a previous run -----------------------------------------------------------------------
     def reopen_previous_rooms(self) -> list[Reopened]:
@@ -193,19 +201,29 @@ class AhikoLobby:
     def _reopen(self, stored: StoredRoom) -> Reopened:
         tier = tier_of(stored.config["tier"])
         name = str(stored.config.get("name") or tier.name)
-        actor = self._create(stored.id, tier, name)
-        room = actor.room
-        table = room.hooks
-        assert isinstance(table, AhikoTable)
         report = Reopened(stored.id)
-        kept = self._settle_seats(stored, table, report)
-        table.recorded_hand_no = stored.last_hand_no
-        table.bot.fundings = bot_stay_count(self.engine, stored.id)
-        report.next_hand_no = stored.last_hand_no + 1 + UNSTORED_COMMITMENTS
-        room.continue_numbering(report.next_hand_no, last_button(self.engine, stored.id))
-        room.recent_pots.extend(recent_pot_totals(self.engine, stored.id, AVG_POT_HANDS))
-        room.fire(lambda: _seat_absent(room, table, kept))
-        report.people = [record.seat for record in kept]
+
+        def restore(table: AhikoTable) -> Restore:
+            kept = self._settle_seats(stored, table, report)
+            table.recorded_hand_no = stored.last_hand_no
+            table.bot.fundings = bot_stay_count(self.engine, stored.id)
+            seats = []
+            for record in kept:
+                assert record.user_id is not None and record.participation_id is not None
+                table.participations[str(record.user_id)] = record.participation_id
+                seats.append(
+                    RestoredSeat(record.seat, str(record.user_id), record.name, record.stack)
+                )
+            report.people = [record.seat for record in kept]
+            report.next_hand_no = stored.last_hand_no + 1 + UNSTORED_COMMITMENTS
+            return Restore(
+                report.next_hand_no,
+                last_button(self.engine, stored.id),
+                tuple(recent_pot_totals(self.engine, stored.id, AVG_POT_HANDS)),
+                tuple(seats),
+            )
+
+        self._create(stored.id, tier, name, restore)
         for problem in report.corrections:
             log.warning("reopening room %s: %s", stored.id, problem)
         return report
@@ -269,19 +287,6 @@ class AhikoLobby:
 TIER_KEYS = frozenset(tier.key for tier in TIERS)
 
 
-def lobby_entry(room: Room) -> dict[str, Any]:
-    """A room as the Ahiko lobby lists it; the Bot Ahiko is not a person (R-BA-03)."""
-    seated = room.seats.items()
-    return {
-        **room_summary(room, with_seats=False),
-        "people": sum(1 for _, o in seated if o.is_person),
-        "bot_ahiko": any(o.player_id == BOT_AHIKO_ID for _, o in seated),
-        "free_seats": room.seats.free_seats(),
-        "buy_in": tier_of(room.config.tier).as_dict(),
-        "ws": f"/ws/rooms/{room.room_id}",
-    }
-
-
 def _with_stack(record: SeatRecord, stack: int) -> SeatRecord:
     return SeatRecord(
         record.seat,
@@ -292,15 +297,3 @@ def _with_stack(record: SeatRecord, stack: int) -> SeatRecord:
         record.participation_id,
         record.extra,
     )
-
-
-def _seat_absent(room: Room, table: AhikoTable, kept: list[SeatRecord]) -> None:
-    """Give the people their seats back, away until they reconnect: not dealt in (R-TM-05),
-    withdrawn two minutes from now if they do not come back (R-TM-03, R-TM-07)."""
-    for record in kept:
-        assert record.user_id is not None and record.participation_id is not None
-        occupant = Occupant(str(record.user_id), record.name, record.stack)
-        room.seat_occupant(record.seat, occupant)
-        table.participations[occupant.player_id] = record.participation_id
-        room.presence.mark_absent(occupant.player_id)
-    room.emit_room()

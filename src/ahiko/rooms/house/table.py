@@ -18,7 +18,8 @@ from sqlalchemy import Connection, Engine
 
 from ahiko.poker.events import event_to_dict
 from ahiko.rooms.commands import Refusal, Reply
-from ahiko.rooms.house.bot_ahiko import BotAhiko
+from ahiko.rooms.hooks import HandOutcome
+from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID, BotAhiko
 from ahiko.rooms.house.reentry import Reentry, reentry_for
 from ahiko.rooms.house.tiers import Tier
 from ahiko.rooms.seats import Occupant
@@ -219,10 +220,9 @@ class AhikoTable:
         upper = room.hand.hand_no if room.hand is not None else room.next_hand_no
         return range(self.recorded_hand_no + 1, upper)
 
-    def on_hand_end(self, room: Room, hand_no: int, result: Mapping[str, Any]) -> None:
+    def on_hand_end(self, room: Room, outcome: HandOutcome) -> None:
         """Settle the net result between escrows; record the hand and the seats with it."""
-        players: Mapping[int, str] = result["players"]
-        net: Mapping[int, int] = result["net"]
+        hand_no, players, net = outcome.hand_no, outcome.players, outcome.net
         hand = room.last_hand
         events = [] if hand is None else [event_to_dict(e) for e in hand.hand.events]
         records = self.records(room)
@@ -279,6 +279,18 @@ class AhikoTable:
         self.bot.review_soon(room, self)
         if self._on_change is not None:
             self._on_change(room)
+
+    def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
+        """A room as the Ahiko lobby lists it; the Bot Ahiko is not a person (R-BA-03)."""
+        seated = room.seats.items()
+        return {
+            **entry,
+            "people": sum(1 for _, o in seated if o.is_person),
+            "bot_ahiko": any(o.player_id == BOT_AHIKO_ID for _, o in seated),
+            "free_seats": room.seats.free_seats(),
+            "buy_in": self.tier.as_dict(),
+            "ws": f"/ws/rooms/{room.room_id}",
+        }
 
 
 def person_id(player_id: str) -> int:

@@ -1,0 +1,247 @@
+"""The hand cycle of a room: when the next hand begins, its commitment, the deal, what each
+batch of engine events does, and the hand's end (stacks back to the seats, the outcome to
+the room's kind, eliminations, leavers, the next hand).
+
+Hand numbers are never reused, cancelled hands included (R-FD-06); the button moves one
+seat on every hand (R-HE-02); the commitment is shown for two seconds before the cards
+(R-FD-02) and chains to the previous one (FAIRNESS.md).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ahiko.fairness.commitment import GENESIS_PREV
+from ahiko.fairness.deal import DealCommitter
+from ahiko.fairness.release import DealState
+from ahiko.fairness.shuffle import shuffled_deck
+from ahiko.poker.actions import Action
+from ahiko.poker.events import Event
+from ahiko.rooms.frames import HandFrames
+from ahiko.rooms.hooks import HandOutcome
+from ahiko.rooms.status import RoomStatus
+from ahiko.rooms.table_hand import Phase, TableHand, deal_order, layout_for
+from ahiko.rooms.timers import TimerName
+
+if TYPE_CHECKING:
+    from ahiko.rooms.room import Room
+
+
+class Dealer:
+    def __init__(self, room: Room) -> None:
+        self._room = room
+        self.next_hand_no = 1
+        self.button: int | None = None
+        self._prev_digest = GENESIS_PREV
+
+    def participants_ready(self) -> list[int]:
+        room = self._room
+        seats = room.seats.eligible_for_hand()
+        if len(seats) < 2:
+            return []
+        if room.kind.needs_a_person and not any(room.seats.get(s).is_person for s in seats):  # type: ignore[union-attr]
+            return []  # R-RM-03 / R-RM-11: at least one person
+        return seats
+
+    def schedule_next_hand(self, delay: float | None = None) -> None:
+        room = self._room
+        if room.status is not RoomStatus.RUNNING or room.hand is not None:
+            return
+        wait = room.config.timing.next_hand_delay_s if delay is None else delay
+        if wait <= 0:
+            room.timers.cancel(TimerName.NEXT_HAND)
+            room.later(self.begin_hand)
+        else:
+            room.timers.set(TimerName.NEXT_HAND, wait, self.begin_hand)
+
+    def wake(self) -> None:
+        """Something changed that may let a waiting table deal: try now, unless a hand or
+        the between-hands delay is already under way. An Ahiko room deals eight seconds
+        after it becomes ready (R-RM-11), and forgets that wait if it stops being ready."""
+        room = self._room
+        timers = room.timers
+        if room.kind.deals_after_wait:
+            if room.hand is not None or room.status is not RoomStatus.RUNNING:
+                return
+            if not self.participants_ready():
+                timers.cancel(TimerName.NEXT_HAND)
+            elif not timers.is_set(TimerName.NEXT_HAND):
+                self.schedule_next_hand()
+            return
+        if (
+            not timers.is_set(TimerName.NEXT_HAND)
+            and timers.frozen_left(TimerName.NEXT_HAND) is None
+        ):
+            self.schedule_next_hand(0.0)
+
+    def begin_hand(self) -> None:
+        room = self._room
+        if room.status is not RoomStatus.RUNNING or room.hand is not None:
+            return
+        if room.limit_reached():
+            room.close("limit")
+            return
+        if room.tournament_over():
+            return
+        participants = self.participants_ready()
+        if not participants:
+            return  # waits: a sit, a return or a new entry calls schedule_next_hand again
+        self.button = self._next_button(participants)
+        stakes = room.config.schedule.stakes_for_next_hand(room.hands_dealt, room.running_seconds)
+        hand_no = self.next_hand_no
+        self.next_hand_no += 1  # never reused, cancelled hands included (R-FD-06)
+        dealt = deal_order(participants, self.button)
+        committer = DealCommitter(
+            table_id=room.room_id,
+            hand_no=hand_no,
+            layout=layout_for(room.config.variant),
+            button_seat=self.button,
+            dealt_seats=dealt,
+            deck=shuffled_deck(room.randbelow),
+            committed_at_ms=room.clock.wall_ms(),
+            prev=self._prev_digest,
+            signing_key=room.signing_key,
+        )
+        self._prev_digest = committer.commitment.digest
+        players = {s: room.seats.get(s).player_id for s in participants}  # type: ignore[union-attr]
+        stacks = {s: room.seats.get(s).stack for s in participants}  # type: ignore[union-attr]
+        names = {s: room.seats.get(s).name for s in participants}  # type: ignore[union-attr]
+        room.hand = TableHand(
+            hand_no=hand_no,
+            variant=room.config.variant,
+            stakes=stakes,
+            players=players,
+            stacks=stacks,
+            button=self.button,
+            committer=committer,
+            names=names,
+        )
+        room.last_hand = None
+        room.turns.new_hand()
+        commitment = room.hand.commitment()
+        delay = room.config.timing.commitment_display_s
+        room.emit(
+            "commitment",
+            lambda _seat: {
+                "hand_no": hand_no,
+                "commitment": commitment,
+                "cards_in_s": delay,
+                "stakes": stakes.as_dict(),
+            },
+        )
+        room.timers.set(TimerName.DEAL, delay, self.deal)  # R-FD-02
+
+    def _next_button(self, participants: list[int]) -> int:
+        if self.button is None:
+            return participants[0]
+        later = [s for s in participants if s > self.button]
+        return later[0] if later else participants[0]  # R-HE-02: one seat on, every hand
+
+    def deal(self) -> None:
+        room = self._room
+        hand = room.hand
+        if hand is None or hand.phase is not Phase.COMMITTED:
+            return
+        room.hooks.on_hand_start(room, hand.hand_no, hand.start_stacks)
+        events = hand.deal()
+        room.hands_dealt += 1
+        for seat, player_id in hand.players.items():
+            occupant = room.seats.get(seat)
+            if occupant is not None and not occupant.is_bot:
+                room.time_banks.hand_dealt(player_id)  # the bank's refill counts hands
+        self.after_events(hand, events, DealState())
+
+    def cancel_committed_hand(self, reason: str) -> None:
+        """R-FD-06: a participant left before the cards: no blinds, a new number next."""
+        room = self._room
+        hand = room.hand
+        if hand is None or hand.phase is not Phase.COMMITTED:
+            return
+        hand.phase = Phase.CANCELLED
+        room.timers.cancel(TimerName.DEAL)
+        room.hand = None
+        room.emit(
+            "hand_cancelled",
+            lambda _seat: {
+                "hand_no": hand.hand_no,
+                "rule": "R-FD-06",
+                "reason": reason,
+            },
+        )
+
+    def after_events(self, hand: TableHand, events: list[Event], before: DealState) -> None:
+        """Broadcast what just happened, then move the hand on (next turn or its end).
+
+        The next turn is armed before the frame is built, so the frame's ``deadline`` is the
+        clock of the seat now to act (a bot's or the timeout rule's answer is only queued:
+        it runs after this frame went out)."""
+        room = self._room
+        continues = room.hand is hand and not hand.is_over
+        if continues:
+            room.turns.arm()
+        room.emit("hand", HandFrames(room, hand, before))  # shared per viewer seat
+        hand.history_sent = 0 if hand.engine is None else len(hand.engine.log)
+        if room.hand is not hand and room.last_hand is hand and room.archive is not None:
+            room.archive.hand_shown(room, hand)  # a show after the hand (R-HE-12)
+        if room.hand is hand and hand.is_over:
+            self._finish_hand()
+
+    def apply_action(self, seat: int, action: Action) -> list[Event]:
+        hand = self._room.hand
+        assert hand is not None
+        before = hand.deal_state
+        events = hand.act(seat, action)
+        self.after_events(hand, events, before)
+        return events
+
+    def _finish_hand(self) -> None:
+        room = self._room
+        hand = room.hand
+        assert hand is not None
+        room.time_banks.settle(room.clock.now())
+        room.timers.cancel(TimerName.DEADLINE)
+        room.timers.cancel(TimerName.BOT)
+        final = hand.final_stacks()
+        for seat, stack in final.items():
+            occupant = room.seats.get(seat)
+            if occupant is not None and occupant.player_id == hand.players[seat]:
+                occupant.stack = stack
+        room.hand = None
+        room.last_hand = hand
+        room.recent_pots.append(hand.total_pot())
+        if room.archive is not None:
+            room.archive.hand_finished(room, hand)
+        self._bots_observe(hand)
+        room.hooks.on_hand_end(
+            room, HandOutcome.of(hand.hand_no, hand.players, hand.start_stacks, final)
+        )
+        room.kind.on_hand_end(room, hand)  # a tournament's eliminations (R-TN-04)
+        for _seat, occupant in room.seats.bots():
+            if occupant.stack == 0:
+                occupant.leave_after_hand = True  # R-RM-06
+        room.sitting_out.hand_finished(hand)  # two timeouts in a row sit one out
+        for occupant in room.seats.between_hands():
+            room.player_left(occupant)
+        room.emit_room()
+        if room.turns.expiring:
+            room.close(room.expiry_reason)
+            return
+        if room.tournament_over():
+            return
+        self.schedule_next_hand()
+
+    def _bots_observe(self, hand: TableHand) -> None:
+        """Bots with a memory (``observe``) get their own final view of the hand, with the
+        players' public names: what they learn lives as long as they sit here (issue 18)."""
+        room = self._room
+        names: dict[str, str] = {}
+        for seat, player_id in hand.players.items():
+            occupant = room.seats.get(seat)
+            if occupant is not None and occupant.player_id == player_id:
+                names[str(seat)] = occupant.name
+            else:
+                names[str(seat)] = room.departed_names.get(player_id, "")
+        for seat, player_id in hand.players.items():
+            observe = getattr(room.bots.get(player_id), "observe", None)
+            if observe is not None:
+                observe({**(hand.view(seat) or {}), "players": names})

@@ -1,0 +1,158 @@
+"""What leaves a room: numbered, immutable, serialisable frames addressed by connection id.
+
+The room never holds a subscriber object. It knows connections only as ids (with the player
+id behind each) and hands every frame to one ``Deliver`` callable: in-process that is the
+actor's ``Subscribers``; in a cluster (DESIGN.md principle 6) a relay publishing to each
+connection's channel. A ``Frame`` is a value: built once per viewer seat (once per table for a
+public frame), encoded to JSON at most once (``text``) and framed for the WebSocket at most
+once (``wire``), shared by every connection that sees the same thing. A connection shares a
+``Frame`` only with connections that view the table from the same seat (or, for a public
+frame, with every one), so no card of another seat enters an encoding it receives.
+
+The ``FrameBuffer`` keeps the last numbered frames, as each seat saw them, so a client that
+reconnects with the number of the last frame it got is sent what it missed, in order
+(lila-ws ``History``); when the gap is older than the buffer it gets a snapshot instead.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+#: How many numbered frames a room keeps for reconnecting clients (a few hands' worth).
+FRAME_BUFFER_SIZE = 256
+
+
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
+class Frame(dict[str, Any]):
+    """One outbound frame ``{"t": kind, "seq": n, ...body}``: a JSON object that refuses to
+    change (treat the values inside as frozen too). It is a ``dict`` so the C JSON encoder
+    takes it as it is; ``text()`` is exactly ``json.dumps(frame, separators=(",", ":"))`` and,
+    with ``wire()``, is made once however many connections get the frame."""
+
+    __slots__ = ("_text", "_wire")
+
+    def __init__(self, t: str, seq: int, body: Mapping[str, Any]) -> None:
+        super().__init__(t=t, seq=seq)
+        dict.update(self, body)
+        self._text: str | None = None
+        self._wire: bytes | None = None
+
+    @property
+    def t(self) -> str:
+        return str(self["t"])
+
+    @property
+    def seq(self) -> int:
+        return int(self["seq"])
+
+    def text(self) -> str:
+        """The frame as compact JSON, encoded once."""
+        if self._text is None:
+            self._text = _dumps(self)
+        return self._text
+
+    def wire(self) -> bytes:
+        """``text_frame(self.text())``, made once for every connection that gets the frame."""
+        if self._wire is None:
+            self._wire = text_frame(self.text())
+        return self._wire
+
+    def as_dict(self) -> dict[str, Any]:
+        """A plain, mutable copy."""
+        return dict(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        body = {k: v for k, v in self.items() if k not in ("t", "seq")}
+        return (Frame, (self["t"], self["seq"], body))
+
+    def _immutable(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("a Frame is immutable: copy it (as_dict) to change it")
+
+    __setitem__ = __delitem__ = __ior__ = _immutable
+    update = pop = popitem = clear = setdefault = _immutable
+
+
+def text_frame(text: str) -> bytes:
+    """The unmasked WebSocket text frame a server sends for ``text`` (RFC 6455 §5.2): what
+    ``websockets`` writes for a text message without extensions."""
+    payload = text.encode()
+    size = len(payload)
+    if size < 126:
+        head = bytes((0x81, size))
+    elif size < 65536:
+        head = bytes((0x81, 126)) + size.to_bytes(2, "big")
+    else:
+        head = bytes((0x81, 127)) + size.to_bytes(8, "big")
+    return head + payload
+
+
+Deliver = Callable[[str, Frame], None]
+"""Hand ``frame`` to connection ``connection_id``; must not block or call into the room."""
+
+Sink = Callable[[Frame], None]
+
+
+class Subscribers:
+    """The in-process end of a room's frames: connection id -> the sink that takes them."""
+
+    def __init__(self) -> None:
+        self._sinks: dict[str, Sink] = {}
+
+    def add(self, connection_id: str, sink: Sink) -> None:
+        self._sinks[connection_id] = sink
+
+    def remove(self, connection_id: str) -> None:
+        self._sinks.pop(connection_id, None)
+
+    def deliver(self, connection_id: str, frame: Frame) -> None:
+        sink = self._sinks.get(connection_id)
+        if sink is not None:
+            sink(frame)
+
+
+@dataclass(frozen=True, slots=True)
+class _Numbered:
+    seq: int
+    by_seat: Mapping[int | None, Frame]  # the frame as each viewer seat saw it
+    seat_of: Mapping[str, int]  # player id -> the seat they viewed it from
+    public: bool  # one frame (``by_seat[None]``) for everyone
+
+
+class FrameBuffer:
+    """The last ``size`` numbered frames of a room, for replay on reconnect."""
+
+    def __init__(self, size: int = FRAME_BUFFER_SIZE) -> None:
+        self._entries: deque[_Numbered] = deque(maxlen=size)
+
+    def append(
+        self,
+        seq: int,
+        by_seat: Mapping[int | None, Frame],
+        seat_of: Mapping[str, int],
+        *,
+        public: bool = False,
+    ) -> None:
+        self._entries.append(_Numbered(seq, by_seat, seat_of, public))
+
+    def since(self, seq: int, player_id: str | None, last: int) -> list[Frame] | None:
+        """The frames after ``seq`` up to ``last`` as ``player_id`` saw (or would have seen)
+        them, or None when the buffer cannot fill the whole gap: a snapshot is due."""
+        if seq > last or seq < 0:
+            return None
+        missed = [entry for entry in self._entries if entry.seq > seq]
+        if len(missed) != last - seq or (missed and missed[0].seq != seq + 1):
+            return None
+        frames: list[Frame] = []
+        for entry in missed:
+            seat = None if player_id is None or entry.public else entry.seat_of.get(player_id)
+            frame = entry.by_seat.get(seat)
+            if frame is None:  # nobody watched from that seat then: not kept
+                return None
+            frames.append(frame)
+        return frames
