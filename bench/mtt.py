@@ -21,9 +21,9 @@ import argparse
 import json
 import math
 import random
+import resource
 import statistics
 import time
-import resource
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -43,7 +43,9 @@ HANDS_PER_LEVEL = 10
 def choose(rng: random.Random, legal: LegalActions) -> Action:
     roll = rng.random()
     if legal.bet_kind is not None and roll < 0.15:
-        return Action(legal.bet_kind, rng.randint(legal.min_to, min(legal.max_to, legal.min_to * 3)))
+        return Action(
+            legal.bet_kind, rng.randint(legal.min_to, min(legal.max_to, legal.min_to * 3))
+        )
     if legal.can_fold and roll > 0.55:
         return Action(ActionKind.FOLD)
     return Action(ActionKind.CHECK if legal.can_check else ActionKind.CALL)
