@@ -92,6 +92,15 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         " (8 seats, 2 spectators); the load bench's server_cpu_us_per_frame <= 30 us is the goal",
     ),
     (
+        "mtt",
+        "bench/mtt.py",
+        ["--levels", "4"],
+        3,
+        "issue 20, one process, no sockets: a 1,000-player MTT (112 tables, real signed deals and"
+        " engine hands, balancing and breaking) beside a 100-player one: CPU s per level, p99"
+        " action->views built, peak RSS",
+    ),
+    (
         "cli start",
         "bench/cli_start.py",
         ["--repeats", "5"],

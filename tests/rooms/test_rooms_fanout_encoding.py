@@ -1,7 +1,7 @@
 """Fan-out (issue 21): a frame several viewers receive identically is encoded once — a public
 frame once per table however many connections receive it, a seat's frame once however many
 connections that seat has — and the bytes each viewer receives are the bytes of its own frame
-encoded alone (``json.dumps``), the same as before sharing: each seat's payload equals the one
+encoded alone (the standard library's ``json.dumps``, compact, UTF-8), the same as before sharing: each seat's payload equals the one
 built for that viewer alone (``hand_frame``). No hole card a viewer may not see ever enters an
 encoding shared with that viewer (R-HE-13, R-DR-07)."""
 
@@ -44,7 +44,8 @@ class Recorder:
 
 
 def _plain(frame: Frame) -> str:
-    return json.dumps(dict(frame), separators=(",", ":"))
+    """The standard library's compact UTF-8 JSON: the oracle for the frames' own encoder."""
+    return json.dumps(dict(frame), separators=(",", ":"), ensure_ascii=False)
 
 
 class Checked(frames_module.HandFrames):
@@ -200,3 +201,20 @@ def test_a_seats_frame_is_encoded_once_for_all_its_connections(
         assert all(f is frame for f in same)
     assert isinstance(one[0], Frame)
     assert one[0].text() is one[0].text()  # made once, kept
+
+
+def test_a_frame_is_the_standard_librarys_compact_utf8_json_whatever_it_holds() -> None:
+    """The frames' encoder against the standard library on what frames carry: accented
+    names, seat numbers as keys, nested lists, booleans, None, negative and large chips."""
+    body = {
+        "names": {0: "João Conceição", 1: "Zoë", 8: "李"},
+        "stacks": [0, -5, 10**15],
+        "shown": None,
+        "ok": True,
+        "pots": [{"amount": 3, "seats": [0, 1]}],
+        "deadline_s": 19.5,
+    }
+    frame = Frame("hand", 7, body)
+    assert frame.text() == _plain(frame)
+    assert json.loads(frame.text()) == json.loads(json.dumps(dict(frame)))
+    assert frame.wire() == outbox.text_frame(_plain(frame))

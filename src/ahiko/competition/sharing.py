@@ -154,7 +154,7 @@ def _card_text(event: dict[str, Any]) -> dict[str, Any]:
     for name in ("cards", "new_cards"):
         cards = out.get(name)
         if isinstance(cards, list):
-            out[name] = [format_card(int(c)) for c in cards]
+            out[name] = [c if isinstance(c, str) else format_card(int(c)) for c in cards]
     return out
 
 

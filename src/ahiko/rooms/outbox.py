@@ -16,30 +16,36 @@ reconnects with the number of the last frame it got is sent what it missed, in o
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+import orjson
+
 #: How many numbered frames a room keeps for reconnecting clients (a few hands' worth).
 FRAME_BUFFER_SIZE = 256
 
 
-_dumps = json.JSONEncoder(separators=(",", ":")).encode
+def _dumps(frame: Mapping[str, Any]) -> bytes:
+    """Compact UTF-8 JSON, the bytes ``json.dumps(frame, separators=(",", ":"),
+    ensure_ascii=False)`` would give, about ten times faster (issue 21: the standard library's
+    encoder was 30 of the 50 µs of CPU each delivered frame cost)."""
+    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS)
 
 
 class Frame(dict[str, Any]):
     """One outbound frame ``{"t": kind, "seq": n, ...body}``: a JSON object that refuses to
     change (treat the values inside as frozen too). It is a ``dict`` so the C JSON encoder
-    takes it as it is; ``text()`` is exactly ``json.dumps(frame, separators=(",", ":"))`` and,
-    with ``wire()``, is made once however many connections get the frame."""
+    takes it as it is; ``text()`` is compact JSON (``_dumps``) and, with ``wire()``, is made
+    once however many connections get the frame."""
 
-    __slots__ = ("_text", "_wire")
+    __slots__ = ("_json", "_text", "_wire")
 
     def __init__(self, t: str, seq: int, body: Mapping[str, Any]) -> None:
         super().__init__(t=t, seq=seq)
         dict.update(self, body)
+        self._json: bytes | None = None
         self._text: str | None = None
         self._wire: bytes | None = None
 
@@ -51,16 +57,22 @@ class Frame(dict[str, Any]):
     def seq(self) -> int:
         return int(self["seq"])
 
+    def json(self) -> bytes:
+        """The frame as compact UTF-8 JSON, encoded once."""
+        if self._json is None:
+            self._json = _dumps(self)
+        return self._json
+
     def text(self) -> str:
-        """The frame as compact JSON, encoded once."""
+        """The frame as compact JSON text, encoded once."""
         if self._text is None:
-            self._text = _dumps(self)
+            self._text = self.json().decode()
         return self._text
 
     def wire(self) -> bytes:
         """``text_frame(self.text())``, made once for every connection that gets the frame."""
         if self._wire is None:
-            self._wire = text_frame(self.text())
+            self._wire = utf8_text_frame(self.json())
         return self._wire
 
     def as_dict(self) -> dict[str, Any]:
@@ -81,7 +93,11 @@ class Frame(dict[str, Any]):
 def text_frame(text: str) -> bytes:
     """The unmasked WebSocket text frame a server sends for ``text`` (RFC 6455 §5.2): what
     ``websockets`` writes for a text message without extensions."""
-    payload = text.encode()
+    return utf8_text_frame(text.encode())
+
+
+def utf8_text_frame(payload: bytes) -> bytes:
+    """``text_frame`` for text already encoded as UTF-8."""
     size = len(payload)
     if size < 126:
         head = bytes((0x81, size))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import Request, WebSocket
 from sqlalchemy import Engine
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from ahiko.server.accounts import Accounts, User
@@ -69,13 +70,16 @@ def _player(connection: HTTPConnection) -> Player | None:
 
 
 async def http_player(request: Request) -> Player | None:
-    """The signed-in account of a request, or None. Tests override this dependency."""
-    return _player(request)
+    """The signed-in account of a request, or None. Tests override this dependency. The
+    session's lookup runs on a worker thread: a slow or locked database delays this request,
+    never the event loop that serves every table (issue 17)."""
+    return await run_in_threadpool(_player, request)
 
 
 async def websocket_player(websocket: WebSocket) -> Player | None:
-    """The signed-in account of a table socket, or None (a spectator)."""
-    return _player(websocket)
+    """The signed-in account of a table socket, or None (a spectator); looked up off the
+    event loop, as ``http_player``."""
+    return await run_in_threadpool(_player, websocket)
 
 
 def room_registry(app: Any) -> RoomRegistry:

@@ -99,6 +99,7 @@ def hands_played_by(engine: Engine, user_id: int) -> Iterator[ArchivedHand]:
                 events=list(_open(engine, row.events, row.room_id, hand_no, "events")),
                 deal={},  # the deal's secrets are not needed for figures and stay sealed
                 players=tuple(by_hand.get(int(row.id), ())),
+                schema_version=int(row.schema_version),
                 started_at=_utc(row.started_at),
                 ended_at=_utc(row.ended_at),
             )

@@ -1,0 +1,248 @@
+"""Multi-table tournaments, the pure logic (issue 20): seating, balancing, breaking, the final
+table, hand-for-hand on the bubble, and the R-TN-04 ranking across the whole field.
+
+- **Seating**: players are shuffled (an injected ``random.Random``) and dealt round-robin to
+  ``ceil(n / 9)`` tables, so tables start within one player of each other; seats at random.
+- **Blinds**: at each table the big blind moves forward one player every hand (a bust does not
+  make anyone skip it); the small blind and the button are the players before it (heads-up:
+  the button is the small blind).
+- **Balancing** (after every hand, ``balance``): while the largest table has two players more
+  than the smallest, the player who would be **big blind next** at the largest table moves to
+  the smallest, into the free seat that gets the big blind soonest there: nobody skips a big
+  blind by moving.
+- **Breaking**: when the field fits in one table fewer, the smallest table (the highest number
+  among equals) breaks; its players go one by one to the smallest remaining tables, each into
+  the seat that gets the big blind soonest. At nine players or fewer one table is left: the
+  final table.
+- **Ranking** (R-TN-04/05, ``rooms.ranking.TournamentRanking``): players out in the same hand
+  are ordered by their stacks at that hand's start, then by lot. Hands at different tables are
+  not the same hand, except in **hand-for-hand** play (``hand_for_hand``: a paid tournament at
+  the bubble): every table plays one hand and waits, and players out at different
+  tables in that round count as out in the same hand. It runs from the moment the tables
+  together could burst the bubble in one round (remaining ≤ paid places + tables) until the
+  field is in the money.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from random import Random
+
+from ahiko.rooms.ranking import Placement, TournamentRanking
+
+MAX_SEATS = 9
+
+
+@dataclass
+class Table:
+    number: int
+    seats: dict[int, str] = field(default_factory=dict)  # seat -> player
+    big: int | None = None  # the seat of the last hand's big blind
+
+    def occupied(self) -> list[int]:
+        return sorted(self.seats)
+
+    def free(self) -> list[int]:
+        return [s for s in range(MAX_SEATS) if s not in self.seats]
+
+    def _after(self, seat: int, among: list[int]) -> int:
+        later = [s for s in among if s > seat]
+        return later[0] if later else among[0]
+
+    def _before(self, seat: int, among: list[int]) -> int:
+        earlier = [s for s in among if s < seat]
+        return earlier[-1] if earlier else among[-1]
+
+    def next_blinds(self) -> tuple[int, int, int]:
+        """(button, small blind, big blind) seats of the next hand. The big blind moves
+        forward one player every hand, whoever busted (so nobody skips it); the small blind
+        and the button are the players before it (heads-up: the button is the small blind)."""
+        seats = self.occupied()
+        if len(seats) < 2:
+            raise ValueError(f"table {self.number} has fewer than two players")
+        big = seats[min(2, len(seats) - 1)] if self.big is None else self._after(self.big, seats)
+        small = self._before(big, seats)
+        button = small if len(seats) == 2 else self._before(small, seats)
+        return button, small, big
+
+    def big_blind_next(self) -> str:
+        return self.seats[self.next_blinds()[2]]
+
+    def soonest_big_blind_seat(self) -> int:
+        """The free seat that would get the big blind soonest: the first one after the next
+        hand's big blind, clockwise (that seat is big blind the hand after)."""
+        free = self.free()
+        if not free:
+            raise ValueError(f"table {self.number} is full")
+        if len(self.seats) < 2:
+            return free[0]
+        big = self.next_blinds()[2]
+        return self._after(big, free)
+
+    def start_hand(self) -> tuple[int, int, int]:
+        blinds = self.next_blinds()
+        self.big = blinds[2]
+        return blinds
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    player: str
+    from_table: int
+    to_table: int
+    to_seat: int
+    reason: str  # "balance" or "break"
+
+
+@dataclass
+class MultiTable:
+    """The field of one multi-table tournament."""
+
+    rng: Random
+    paid_places: int = 0  # 0: a free tournament (no bubble)
+    tables: dict[int, Table] = field(default_factory=dict)
+    ranking: TournamentRanking = field(init=False)
+    moves: list[Move] = field(default_factory=list)
+    _hand_numbers: int = 0
+
+    @classmethod
+    def seat(cls, players: Iterable[str], rng: Random, paid_places: int = 0) -> MultiTable:
+        field_ = list(dict.fromkeys(players))
+        if len(field_) < 2:
+            raise ValueError("a tournament needs two players or more")
+        mtt = cls(rng, paid_places)
+        mtt.ranking = TournamentRanking(entrants=len(field_), rng=rng)
+        count = math.ceil(len(field_) / MAX_SEATS)
+        rng.shuffle(field_)
+        dealt: dict[int, list[str]] = {n: [] for n in range(1, count + 1)}
+        for i, player in enumerate(field_):
+            dealt[1 + i % count].append(player)
+        for number, group in dealt.items():
+            seats = rng.sample(range(MAX_SEATS), len(group))
+            mtt.tables[number] = Table(number, dict(zip(seats, group, strict=True)))
+        return mtt
+
+    # --- the field ---------------------------------------------------------------------------
+    def remaining(self) -> list[str]:
+        return [p for t in self.tables.values() for p in t.seats.values()]
+
+    def table_of(self, player: str) -> Table:
+        return next(t for t in self.tables.values() if player in t.seats.values())
+
+    @property
+    def final_table(self) -> bool:
+        return len(self.tables) == 1
+
+    @property
+    def hand_for_hand(self) -> bool:
+        """A paid tournament near the bubble: still out of the money, and close enough that
+        the tables together could burst it in one round (remaining ≤ paid + tables)."""
+        left = len(self.remaining())
+        return 0 < self.paid_places < left <= self.paid_places + len(self.tables)
+
+    @property
+    def over(self) -> bool:
+        return len(self.remaining()) == 1
+
+    def add_late(self, player: str) -> Move:
+        """Late registration: seated at the smallest table, where the big blind comes soonest."""
+        if player in self.remaining() or player in self.ranking.eliminated:
+            raise ValueError(f"{player} is already in the tournament")
+        self.ranking.entrants += 1
+        target = min(self.tables.values(), key=lambda t: (len(t.seats), t.number))
+        if not target.free():
+            target = Table(max(self.tables) + 1)
+            self.tables[target.number] = target
+        seat = target.soonest_big_blind_seat()
+        target.seats[seat] = player
+        return Move(player, 0, target.number, seat, "late")
+
+    # --- after hands -------------------------------------------------------------------------
+    def hands_ended(self, busted: Mapping[int, Mapping[str, int]]) -> list[Move]:
+        """Hands just ended at some tables: ``busted[table]`` = {player: stack at that hand's
+        start} of those left with no chips. In hand-for-hand play every table played this
+        hand: all of them are out in the same hand. Then tables are broken and balanced."""
+        if self.hand_for_hand:
+            self._hand_numbers += 1
+            together = {p: s for out in busted.values() for p, s in out.items()}
+            self._eliminate(together)
+        else:
+            for number in sorted(busted):
+                self._hand_numbers += 1
+                self._eliminate(busted[number])
+        for out in busted.values():
+            for player in out:
+                table = self.table_of(player)
+                del table.seats[next(s for s, p in table.seats.items() if p == player)]
+        if self.over:
+            self.ranking.declare_winner(self.remaining()[0])
+            return []
+        return self.rebalance()
+
+    def leave(self, player: str) -> list[Move]:
+        """R-TN-05: out at once, in the position of that moment."""
+        table = self.table_of(player)
+        self._hand_numbers += 1
+        self.ranking.eliminate_leaver(player, self._hand_numbers, 0)
+        del table.seats[next(s for s, p in table.seats.items() if p == player)]
+        if self.over:
+            self.ranking.declare_winner(self.remaining()[0])
+            return []
+        return self.rebalance()
+
+    def _eliminate(self, stacks: Mapping[str, int]) -> None:
+        if stacks:
+            self.ranking.eliminate_in_hand(self._hand_numbers, dict(stacks))
+
+    def rebalance(self) -> list[Move]:
+        moves: list[Move] = []
+        for table in [t for t in self.tables.values() if not t.seats]:
+            del self.tables[table.number]
+        while len(self.tables) > math.ceil(len(self.remaining()) / MAX_SEATS):
+            moves += self._break()
+        while True:
+            ordered = sorted(self.tables.values(), key=lambda t: (len(t.seats), t.number))
+            small, large = ordered[0], ordered[-1]
+            if len(large.seats) - len(small.seats) <= 1:
+                break
+            player = (
+                large.big_blind_next()
+                if len(large.seats) >= 2
+                else large.seats[large.occupied()[0]]
+            )
+            moves.append(self._move(player, large, small, "balance"))
+        self.moves += moves
+        return moves
+
+    def _break(self) -> list[Move]:
+        doomed = min(self.tables.values(), key=lambda t: (len(t.seats), -t.number))
+        del self.tables[doomed.number]
+        moves = []
+        # Those nearest their big blind first, so they get the soonest seats.
+        order = []
+        seats = doomed.occupied()
+        if len(seats) >= 2:
+            big = doomed.next_blinds()[2]
+            start = seats.index(big)
+            order = [doomed.seats[seats[(start + i) % len(seats)]] for i in range(len(seats))]
+        else:
+            order = [doomed.seats[s] for s in seats]
+        for player in order:
+            target = min(self.tables.values(), key=lambda t: (len(t.seats), t.number))
+            doomed_seat = next(s for s, p in doomed.seats.items() if p == player)
+            del doomed.seats[doomed_seat]
+            seat = target.soonest_big_blind_seat()
+            target.seats[seat] = player
+            moves.append(Move(player, doomed.number, target.number, seat, "break"))
+        return moves
+
+    def _move(self, player: str, source: Table, target: Table, reason: str) -> Move:
+        del source.seats[next(s for s, p in source.seats.items() if p == player)]
+        seat = target.soonest_big_blind_seat()
+        target.seats[seat] = player
+        return Move(player, source.number, target.number, seat, reason)
+
+    def placements(self) -> list[Placement]:
+        return self.ranking.placements()

@@ -1,0 +1,246 @@
+"""Sit & go's (issue 20): queues that start a tournament as soon as they fill.
+
+The lobby keeps one open queue per kind (``QUEUES``: heads-up, 6-max and 9-max hold'em, 6-max
+draw; each free or with a coin buy-in). A player registers in the open queue; when it fills it
+starts (``SitGo.status`` ``running``, its entrants fixed, the tournament rules R-TN-01..06 from
+there) and a new queue of the same kind opens at once, so several run side by side.
+
+Paid queues move coins only through ``ahiko.wallet.sitgo.SitGoBank``: the buy-in is escrowed
+at registration and refunded on withdrawal (allowed until the start) or cancellation; at the
+end the pool is paid out by finishing place (``PAYOUTS``, percentages per table size, no fee;
+the coins a rounding leaves go to the best placed). Refusals raise ``SitGoRefused`` with a
+code and change nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Protocol
+
+from ahiko.rooms.config import TOURNAMENT_STARTING_CHIPS
+
+# Percentages of the pool by finishing place, per table size (no fee: they sum to 100).
+PAYOUTS: dict[int, tuple[int, ...]] = {2: (100,), 6: (65, 35), 9: (50, 30, 20)}
+
+
+class SitGoRefused(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Status(StrEnum):
+    REGISTERING = "registering"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class SitGoSpec:
+    key: str
+    name: str
+    variant: str  # "holdem" | "draw"
+    seats: int  # 2, 6 or 9
+    buy_in: int = 0  # coins; 0 = free (tournament chips only)
+    starting_stack: int = TOURNAMENT_STARTING_CHIPS  # R-TN-02
+
+    def __post_init__(self) -> None:
+        if self.seats not in PAYOUTS:
+            raise ValueError(f"a sit & go has {sorted(PAYOUTS)} seats, not {self.seats}")
+        if self.variant not in ("holdem", "draw"):
+            raise ValueError(f"unknown variant {self.variant!r}")
+        if self.buy_in < 0:
+            raise ValueError("a buy-in is zero or more coins")
+
+
+QUEUES: tuple[SitGoSpec, ...] = (
+    SitGoSpec("hu-free", "Heads-up", "holdem", 2),
+    SitGoSpec("hu-100", "Heads-up 100", "holdem", 2, 100),
+    SitGoSpec("6max-free", "6-max", "holdem", 6),
+    SitGoSpec("6max-100", "6-max 100", "holdem", 6, 100),
+    SitGoSpec("9max-free", "9-max", "holdem", 9),
+    SitGoSpec("9max-200", "9-max 200", "holdem", 9, 200),
+    SitGoSpec("draw6-free", "Draw 6-max", "draw", 6),
+    SitGoSpec("draw6-100", "Draw 6-max 100", "draw", 6, 100),
+)
+
+
+def prizes(pool: int, seats: int) -> list[int]:
+    """The pool split by place (best first) for a table of ``seats``; sums to ``pool``."""
+    shares = PAYOUTS[seats]
+    paid = [pool * share // 100 for share in shares]
+    paid[0] += pool - sum(paid)
+    return paid
+
+
+class Bank(Protocol):
+    """What the lobby needs of the ledger (``SitGoBank``)."""
+
+    def hold(self, sng_id: str, user_id: int, amount: int, key: str) -> bool: ...
+    def refund(self, sng_id: str, user_id: int, amount: int, key: str) -> bool: ...
+    def pay(self, sng_id: str, prizes: dict[int, int], key: str) -> bool: ...
+
+
+@dataclass
+class SitGo:
+    id: str
+    spec: SitGoSpec
+    opened_at: datetime
+    status: Status = Status.REGISTERING
+    entrants: list[int] = field(default_factory=list)  # user ids, in registration order
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+    places: list[int] = field(default_factory=list)  # best first, once finished
+    out: set[int] = field(default_factory=set)  # entrants already eliminated (free to go)
+    paid: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def pool(self) -> int:
+        return self.spec.buy_in * len(self.entrants)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "queue": self.spec.key,
+            "name": self.spec.name,
+            "variant": self.spec.variant,
+            "seats": self.spec.seats,
+            "buy_in": self.spec.buy_in,
+            "status": self.status.value,
+            "registered": len(self.entrants),
+            "pool": self.pool,
+            "prizes": prizes(self.spec.buy_in * self.spec.seats, self.spec.seats),
+        }
+
+
+class SitGoLobby:
+    """Every sit & go of this node: one open queue per kind, the running and the ended."""
+
+    def __init__(
+        self,
+        bank: Bank,
+        clock: Callable[[], datetime],
+        specs: Iterable[SitGoSpec] = QUEUES,
+        on_start: Callable[[SitGo], None] | None = None,
+    ) -> None:
+        self._bank = bank
+        self._clock = clock
+        self._on_start = on_start
+        self._specs = {spec.key: spec for spec in specs}
+        self._numbers = 0
+        self._attempts: dict[tuple[str, int], int] = {}  # (sng, user) -> registrations so far
+        self.all: dict[str, SitGo] = {}
+        self.open: dict[str, SitGo] = {key: self._open(spec) for key, spec in self._specs.items()}
+
+    def _open(self, spec: SitGoSpec) -> SitGo:
+        self._numbers += 1
+        sng = SitGo(f"{spec.key}-{self._numbers}", spec, self._clock())
+        self.all[sng.id] = sng
+        return sng
+
+    def _get(self, sng_id: str) -> SitGo:
+        found = self.all.get(sng_id)
+        if found is None:
+            raise SitGoRefused("no_sitgo", f"no sit & go {sng_id!r}")
+        return found
+
+    def queues(self) -> list[SitGo]:
+        return [self.open[key] for key in self._specs]
+
+    def running(self) -> list[SitGo]:
+        return [s for s in self.all.values() if s.status is Status.RUNNING]
+
+    def playing(self, user_id: int) -> SitGo | None:
+        """The sit & go ``user_id`` is registered in or playing, if any (one at a time)."""
+        return next(
+            (
+                s
+                for s in self.all.values()
+                if user_id in s.entrants
+                and user_id not in s.out
+                and s.status in (Status.REGISTERING, Status.RUNNING)
+            ),
+            None,
+        )
+
+    def register(self, queue: str, user_id: int) -> SitGo:
+        """Registers ``user_id`` in the open sit & go of ``queue``; it starts once full."""
+        spec = self._specs.get(queue)
+        if spec is None:
+            raise SitGoRefused("no_queue", f"no sit & go queue {queue!r}")
+        if self.playing(user_id) is not None:
+            raise SitGoRefused("already_registered", "you are already in a sit & go")
+        sng = self.open[queue]
+        attempt = self._attempts.get((sng.id, user_id), 0) + 1
+        if spec.buy_in:
+            self._bank.hold(sng.id, user_id, spec.buy_in, f"sng:{sng.id}:hold:{user_id}:{attempt}")
+        self._attempts[(sng.id, user_id)] = attempt
+        sng.entrants.append(user_id)
+        if len(sng.entrants) == spec.seats:
+            sng.status = Status.RUNNING
+            sng.started_at = self._clock()
+            self.open[queue] = self._open(spec)  # the next one opens as this one fills
+            if self._on_start is not None:
+                self._on_start(sng)
+        return sng
+
+    def withdraw(self, sng_id: str, user_id: int) -> None:
+        """Before the start only: the registration is dropped and the buy-in refunded."""
+        sng = self._get(sng_id)
+        if user_id not in sng.entrants:
+            raise SitGoRefused("not_registered", "you are not registered in this sit & go")
+        if sng.status is not Status.REGISTERING:
+            raise SitGoRefused("already_started", "the sit & go has started: leaving is a bust")
+        self._refund(sng, user_id)
+        sng.entrants.remove(user_id)
+
+    def cancel(self, sng_id: str) -> None:
+        """A sit & go still registering is cancelled: everyone refunded, a new queue opens."""
+        sng = self._get(sng_id)
+        if sng.status is not Status.REGISTERING:
+            raise SitGoRefused("already_started", "only a sit & go not started can be cancelled")
+        for user_id in list(sng.entrants):
+            self._refund(sng, user_id)
+        sng.status = Status.CANCELLED
+        sng.ended_at = self._clock()
+        if self.open.get(sng.spec.key) is sng:
+            self.open[sng.spec.key] = self._open(sng.spec)
+
+    def _refund(self, sng: SitGo, user_id: int) -> None:
+        if sng.spec.buy_in:
+            attempt = self._attempts[(sng.id, user_id)]
+            key = f"sng:{sng.id}:refund:{user_id}:{attempt}"
+            self._bank.refund(sng.id, user_id, sng.spec.buy_in, key)
+
+    def eliminate(self, sng_id: str, user_id: int) -> None:
+        """A player busted or left (R-TN-04/05): free to register elsewhere; their place comes
+        with the final ranking."""
+        sng = self._get(sng_id)
+        if sng.status is not Status.RUNNING or user_id not in sng.entrants:
+            raise SitGoRefused("not_playing", "that player is not in this running sit & go")
+        sng.out.add(user_id)
+
+    def finish(self, sng_id: str, places: Sequence[int]) -> dict[int, int]:
+        """The tournament's final ranking (R-TN-04, best first, every entrant once): the pool
+        is paid by place; returns the coins each winner got."""
+        sng = self._get(sng_id)
+        if sng.status is not Status.RUNNING:
+            raise SitGoRefused("not_running", "only a running sit & go can finish")
+        if sorted(places) != sorted(sng.entrants):
+            raise SitGoRefused("bad_ranking", "the ranking must list every entrant once")
+        paid = {
+            user: coins
+            for user, coins in zip(places, prizes(sng.pool, sng.spec.seats), strict=False)
+            if coins
+        }
+        if sng.spec.buy_in:
+            self._bank.pay(sng.id, paid, f"sng:{sng.id}:payout")
+        sng.places = list(places)
+        sng.paid = paid
+        sng.status = Status.FINISHED
+        sng.ended_at = self._clock()
+        return paid

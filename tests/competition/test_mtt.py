@@ -1,0 +1,161 @@
+"""Multi-table tournaments, the pure logic (issue 20): 200 players (people and bots) seated at
+random across 23 tables and played to the end, checked after every hand: no table more than
+one player off another, none over nine, exactly as many tables as the field needs (broken as
+it shrinks, down to the final table), everyone seated once, every balancing move taking the
+player who would be big blind next, and nobody's big blind skipped by a move; hand-for-hand
+on the bubble; the final ranking matching R-TN-04 with cross-table ties (players out in the
+same hand-for-hand round at different tables ordered by their stacks at that hand's start,
+then by lot)."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import defaultdict
+
+import pytest
+
+from ahiko.competition.mtt import MAX_SEATS, MultiTable, Table
+
+
+class CheckedField(MultiTable):
+    """The tournament, with the balancing rule checked at the moment of each move."""
+
+    def _move(self, player, source, target, reason):  # type: ignore[no-untyped-def]
+        assert reason != "balance" or player == source.big_blind_next(), "not the next big blind"
+        assert len(target.seats) < MAX_SEATS
+        return super()._move(player, source, target, reason)
+
+
+def test_blinds_move_forward_heads_up_and_the_soonest_seat() -> None:
+    table = Table(1, {2: "a", 5: "b"})
+    assert table.next_blinds() == (2, 2, 5)  # heads-up: the button is the small blind
+    table.start_hand()
+    table.seats[7] = "c"
+    assert table.next_blinds() == (2, 5, 7)  # the big blind moves forward one player
+    table.start_hand()
+    assert table.soonest_big_blind_seat() == 3  # next big blind is seat 2; first free after
+    table.start_hand()  # big blind at 2
+    del table.seats[5]  # the next big blind busts: the one after it pays, nobody skips
+    assert table.next_blinds()[2] == 7
+    with pytest.raises(ValueError, match="two players"):
+        Table(2, {0: "x"}).next_blinds()
+
+
+@pytest.mark.slow
+def test_200_players_across_23_tables_to_the_end_checked_after_every_hand() -> None:
+    rng = random.Random(23)
+    players = [f"{'bot' if n % 3 == 0 else 'p'}{n}" for n in range(200)]
+    mtt = MultiTable.seat(players, rng, paid_places=20)
+    mtt.__class__ = CheckedField
+    assert len(mtt.tables) == 23
+    sizes = sorted(len(t.seats) for t in mtt.tables.values())
+    assert sizes[0] == 8 and sizes[-1] == 9 and sum(sizes) == 200
+    stacks = dict.fromkeys(players, 1000)
+    since_bb: dict[str, int] = defaultdict(int)  # hands dealt since the last big blind
+    worst_gap = 0
+    groups: list[dict[str, int]] = []  # eliminations, in order: {player: stack at hand start}
+    rounds = hand_for_hand_rounds = final_table_hands = 0
+    moved: set[str] = set()
+    gone = [0]
+    crossed: set[str] = set()  # moved, and no big blind paid since
+    worst_mover_gap = 0
+    while not mtt.over:
+        rounds += 1
+        assert rounds < 5000
+        together = mtt.hand_for_hand
+        hand_for_hand_rounds += together
+        final_table_hands += mtt.final_table
+        busted: dict[int, dict[str, int]] = {}
+        for number in sorted(mtt.tables):
+            table = mtt.tables[number]
+            _button, _small, big = table.start_hand()
+            dealt = [table.seats[s] for s in table.occupied()]
+            for p in dealt:
+                since_bb[p] += 1
+            payer = table.seats[big]
+            if payer in crossed:  # their first big blind since a move
+                worst_mover_gap = max(worst_mover_gap, since_bb[payer])
+                crossed.discard(payer)
+            worst_gap = max(worst_gap, since_bb[payer])
+            since_bb[payer] = 0
+            start = {p: stacks[p] for p in dealt}
+            busted[number] = _play(rng, dealt, stacks, bust_rate=0.05 if together else 0.12)
+            busted[number] = {p: start[p] for p in busted[number]}
+        if not together:
+            for number in sorted(busted):
+                if busted[number]:
+                    groups.append(busted[number])
+        else:
+            joined = {p: s for out in busted.values() for p, s in out.items()}
+            if joined:
+                groups.append(joined)
+        moves = mtt.hands_ended({n: out for n, out in busted.items() if out})
+        moved |= {m.player for m in moves}
+        crossed |= {m.player for m in moves}
+        _check_field(mtt, stacks, gone[0])
+        if not mtt.over and rounds % 37 == 0 and len(mtt.remaining()) > 3:  # a leaver
+            who = rng.choice(mtt.remaining())
+            groups.append({who: -1})
+            gone[0] += stacks[who]  # R-TN-05: a leaver's chips leave with them
+            stacks[who] = 0
+            mtt.leave(who)
+            _check_field(mtt, stacks, gone[0])
+    winner = mtt.remaining()[0]
+    assert stacks[winner] > 0
+    assert hand_for_hand_rounds >= 1 and final_table_hands > 5 and len(moved) > 20
+    # No big blind skipped by moving: a moved player pays the big blind again within two
+    # orbits of the last one (one orbit of the table left, at most one of the new table's).
+    assert worst_mover_gap <= 2 * MAX_SEATS - 1, worst_mover_gap
+    assert worst_gap <= 2 * MAX_SEATS - 1, worst_gap
+    print(
+        f"mover_gap={worst_mover_gap} rounds={rounds} hand_for_hand={hand_for_hand_rounds} final_table={final_table_hands} moved={len(moved)} worst_gap={worst_gap} ties={sum(len(g) > 1 for g in groups)}"
+    )
+
+    # R-TN-04: reverse order of elimination; out together: more chips at the start first, then
+    # by lot (any order among equals).
+    expected: list[set[str]] = []
+    for group in reversed(groups):
+        by_stack: dict[int, set[str]] = defaultdict(set)
+        for p, s in group.items():
+            by_stack[s].add(p)
+        expected += [by_stack[s] for s in sorted(by_stack, reverse=True)]
+    got = [p.player for p in mtt.placements()]
+    assert got[0] == winner and len(got) == 200 and len(set(got)) == 200
+    at = 1
+    for tied in expected:
+        assert set(got[at : at + len(tied)]) == tied, (at, tied)
+        at += len(tied)
+    cross_table_ties = [g for g in groups if len(g) > 1]
+    assert cross_table_ties  # players out in the same hand, some at different tables
+
+
+def _play(
+    rng: random.Random, dealt: list[str], stacks: dict[str, int], bust_rate: float
+) -> list[str]:
+    """One hand's chips: some players lose all to a winner, the others move a little."""
+    winner = rng.choice(dealt)
+    out = []
+    for p in dealt:
+        if p == winner:
+            continue
+        if rng.random() < bust_rate or stacks[p] < 20:
+            stacks[winner] += stacks[p]
+            stacks[p] = 0
+            out.append(p)
+        else:
+            step = rng.randint(0, stacks[p] // 4)
+            stacks[p] -= step
+            stacks[winner] += step
+    return out
+
+
+def _check_field(mtt: MultiTable, stacks: dict[str, int], gone: int) -> None:
+    remaining = mtt.remaining()
+    assert len(remaining) == len(set(remaining))
+    assert set(remaining) == {p for p, s in stacks.items() if s > 0}
+    sizes = [len(t.seats) for t in mtt.tables.values()]
+    assert max(sizes) <= MAX_SEATS
+    assert max(sizes) - min(sizes) <= 1, sizes
+    assert len(mtt.tables) == math.ceil(len(remaining) / MAX_SEATS)
+    assert sum(stacks.values()) + gone == 200 * 1000
