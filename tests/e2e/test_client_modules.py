@@ -132,6 +132,40 @@ def test_a_gap_in_sequence_numbers_asks_for_a_snapshot(page):
     assert result == {"got": ["snapshot", "room", "ack"], "sent": ["snapshot"]}
 
 
+def test_a_reconnect_names_the_last_frame_and_a_new_run_of_the_room_asks_for_a_snapshot(page):
+    """Frames are named by the room's run and number (docs/protocol.md): a reconnect sends
+    ``since`` and ``epoch`` of the last frame applied, so the room can replay the gap; a
+    frame of another run (a restart, another owner) is a new start, not a gap."""
+    result = page.evaluate(
+        """async (web) => {
+            const { RoomConnection } = await import(`${web}/connection.js`);
+            const got = [];
+            const conn = new RoomConnection("ws://h/ws/rooms/r-1", { onMessage: (m) => got.push(`${m.type}:${m.seq}`) });
+            const sent = [];
+            conn.sendRaw = (text) => sent.push(JSON.parse(text).t);
+            const frame = (f) => conn.receive(JSON.stringify(f));
+            const before = conn.socketUrl();
+            frame({t: "snapshot", seq: 4, epoch: "run-A", you: {}, room: null, hand: null, last_hand: null});
+            frame({t: "room", seq: 5, epoch: "run-A", room: {}});
+            const reconnect = conn.socketUrl();
+            frame({t: "room", seq: 6, epoch: "run-B", room: {}});  // the room was reopened
+            const afterRestart = conn.socketUrl();
+            frame({t: "snapshot", seq: 6, epoch: "run-B", you: {}, room: null, hand: null, last_hand: null});
+            frame({t: "room", seq: 7, epoch: "run-B", room: {}});
+            return { before, reconnect, afterRestart, last: conn.socketUrl(), got, sent };
+        }""",
+        WEB,
+    )
+    assert result == {
+        "before": "ws://h/ws/rooms/r-1",
+        "reconnect": "ws://h/ws/rooms/r-1?since=5&epoch=run-A",
+        "afterRestart": "ws://h/ws/rooms/r-1",  # nothing of the new run applied yet
+        "last": "ws://h/ws/rooms/r-1?since=7&epoch=run-B",
+        "got": ["snapshot:4", "room:5", "snapshot:6", "room:7"],
+        "sent": ["snapshot"],
+    }
+
+
 def test_history_cards_sent_as_numbers_are_read_as_text(page):
     decoded = page.evaluate(
         """async (web) => {

@@ -98,6 +98,7 @@ def test_a_dropped_websocket_reconnects_and_the_hand_continues(browser, server):
     page.wait_for_selector('.conn[data-conn="offline"]', timeout=5_000)
     page.wait_for_selector('.conn[data-conn="online"]', timeout=10_000)
     assert len(routes) == 2
+    assert "since=" in routes[1].url and "epoch=" in routes[1].url  # the gap is replayed
     page.wait_for_selector(".action-bar:not([hidden])", timeout=10_000)
     assert page.inner_text(".hand-no") == hand_before  # the same hand, from the snapshot
     log = play([page], lambda g: len(g.finished) >= 1, timeout_s=60)

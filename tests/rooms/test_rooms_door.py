@@ -46,9 +46,13 @@ class FakeSubscriber:
         return [f for f in self.frames if f["seq"] > seq and f["t"] != "snapshot"]
 
 
-async def _join(actor: RoomActor, sub: FakeSubscriber, since: int | None = None) -> c.Reply:
+async def _join(
+    actor: RoomActor, sub: FakeSubscriber, since: int | None = None, epoch: str | None = None
+) -> c.Reply:
+    """Subscribe and connect; a ``since`` is of this run of the room unless ``epoch`` says."""
     actor.subscribe(sub.connection_id, sub.sink)
-    return await actor.ask(c.Connect(sub.connection_id, sub.player_id, since))
+    run = actor.epoch if epoch is None and since is not None else epoch
+    return await actor.ask(c.Connect(sub.connection_id, sub.player_id, since, run))
 
 
 async def _leave(actor: RoomActor, sub: FakeSubscriber) -> None:
@@ -129,6 +133,45 @@ def test_a_gap_older_than_the_buffer_gets_a_snapshot() -> None:
         current = FakeSubscriber("c-now", None)  # up to date: nothing to send
         await _join(actor, current, since=watcher.last_seq)
         assert current.frames == []
+
+    _run(scenario())
+
+
+def test_every_frame_and_reply_names_the_rooms_run_and_another_runs_since_gets_a_snapshot() -> None:
+    """Issue 14's relay tells a gap from a new owner by ``(epoch, seq)``: every frame and
+    every ``Reply`` carries the run's epoch; the same room reopened (a restart, another
+    owner) numbers its frames from 0 again under a new epoch, so a ``since`` of the old run
+    gets a snapshot even where its number would fit, and one of the new run a replay."""
+
+    async def scenario() -> None:
+        clock = ManualClock()
+        first = RoomRegistry(clock=clock).create(holdem_config(seats=3), "ana", room_id="r-1")
+        ana = FakeSubscriber("c-ana", "ana")
+        await _join(first, ana)
+        sat = await first.ask(c.Sit("ana", "Ana", 0))
+        added = await first.ask(c.AddBot("ana", "random"))
+        assert sat.ok and added.ok and sat.epoch == added.epoch == first.epoch
+        assert ana.frames and {f["epoch"] for f in ana.frames} == {first.epoch}
+        seen = ana.last_seq
+        again = RoomRegistry(clock=clock).create(holdem_config(seats=3), "ana", room_id="r-1")
+        assert again.epoch != first.epoch
+        for _ in range(seen + 2):  # the new run passes the old run's numbers
+            bot = await again.ask(c.AddBot("ana", "random"))
+            assert bot.ok and bot.epoch == again.epoch
+            assert (await again.ask(c.RemoveBot("ana", bot.data["seat"]))).ok
+        stale = FakeSubscriber("c-stale", "ana")
+        await _join(again, stale, since=seen, epoch=first.epoch)
+        assert [f["t"] for f in stale.frames] == ["snapshot"]
+        assert stale.frames[0]["epoch"] == again.epoch
+        unnamed = FakeSubscriber("c-unnamed", "ana")  # a number without its run names nothing
+        again.subscribe(unnamed.connection_id, unnamed.sink)
+        await again.ask(c.Connect(unnamed.connection_id, "ana", seen, None))
+        assert [f["t"] for f in unnamed.frames] == ["snapshot"]
+        current = FakeSubscriber("c-current", "ana")
+        await _join(again, current, since=seen)  # this run's frame ``seen``: a replay
+        assert current.frames and all(f["t"] != "snapshot" for f in current.frames)
+        assert [f["seq"] for f in current.frames] == list(range(seen + 1, again.room.seq + 1))
+        assert {f["epoch"] for f in current.frames} == {again.epoch}
 
     _run(scenario())
 

@@ -216,6 +216,8 @@ def test_a_revoked_connection_is_refused_sit_act_and_bots() -> None:
     from ahiko.server.services import Player
 
     class Actor:
+        epoch = "run-1"  # the room's run, named in the gateway's answers
+
         def __init__(self) -> None:
             self.asked: list[Any] = []
 
@@ -238,4 +240,5 @@ def test_a_revoked_connection_is_refused_sit_act_and_bots() -> None:
     sent = [json.loads(item.text()) for item in queued if item and item is not SIGNED_OUT]
     errors = [frame for frame in sent if frame.get("t") == "error"]
     assert [frame["code"] for frame in errors] == ["not_signed_in"] * 3
+    assert {frame["epoch"] for frame in errors} == {"run-1"}
     assert actor.asked == []

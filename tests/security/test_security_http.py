@@ -14,12 +14,12 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from security_app import PASSWORD, make_app
 
+from ahiko.rooms.names import display_text_problem
 from ahiko.server.security import (
     UNSAFE_METHODS,
     RateLimit,
     SecurityPolicy,
     SlidingWindow,
-    display_text_problem,
     harden_cookie,
 )
 from ahiko.server.services import CSRF_HEADER, SESSION_COOKIE

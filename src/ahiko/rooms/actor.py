@@ -54,6 +54,12 @@ class RoomActor:
     def is_open(self) -> bool:
         return self.room.is_open
 
+    @property
+    def epoch(self) -> str:
+        """This run of the room (``ahiko.rooms.outbox.new_epoch``): with ``seq``, it names
+        every frame the room sends and every ``Reply``."""
+        return self.room.epoch
+
     def summary(self, *, with_seats: bool = True) -> dict[str, Any]:
         """The room's public description, as ``GET /api/rooms/{id}`` and ``room`` frames
         show it (plain JSON data)."""
@@ -111,7 +117,8 @@ class RoomActor:
                     future.set_exception(exc)
                 continue
             if not future.done():
-                future.set_result(dataclasses.replace(reply, seq=self.room.seq))
+                room = self.room
+                future.set_result(dataclasses.replace(reply, seq=room.seq, epoch=room.epoch))
 
     def cancel(self) -> None:
         if self._task is not None:

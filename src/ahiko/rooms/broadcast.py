@@ -37,7 +37,7 @@ class Broadcast:
         def frame_for(seat: int | None) -> Frame:
             found = by_seat.get(seat)
             if found is None:
-                found = by_seat[seat] = Frame(kind, seq, build(seat))
+                found = by_seat[seat] = Frame(kind, seq, build(seat), room.epoch)
             return found
 
         for connection_id, player_id in room.presence.connections():
@@ -53,7 +53,7 @@ class Broadcast:
     def notify(self, player_id: str, kind: str, payload: dict[str, Any]) -> None:
         """A frame for one player's connections only (not a numbered room event)."""
         room = self._room
-        frame = Frame(kind, room.seq, payload)
+        frame = Frame(kind, room.seq, payload, room.epoch)
         for connection_id in room.presence.connections_of(player_id):
             self._deliver(connection_id, frame)
 
@@ -63,7 +63,7 @@ class Broadcast:
         """One frame (not a numbered room event: a chat line) to every connection whose
         player ``to`` accepts, the same ``Frame`` for all of them."""
         room = self._room
-        frame = Frame(kind, room.seq, payload)
+        frame = Frame(kind, room.seq, payload, room.epoch)
         for connection_id, player_id in room.presence.connections():
             if to(player_id):
                 self._deliver(connection_id, frame)
@@ -71,12 +71,20 @@ class Broadcast:
     def send_snapshot(self, connection_id: str, player_id: str | None) -> None:
         snapshot = snapshot_frame(self._room, player_id)
         body = {k: v for k, v in snapshot.items() if k not in ("t", "seq")}
-        self._deliver(connection_id, Frame("snapshot", snapshot["seq"], body))
+        self._deliver(connection_id, Frame("snapshot", snapshot["seq"], body, self._room.epoch))
 
-    def catch_up(self, connection_id: str, player_id: str | None, since: int | None) -> None:
-        """A new subscriber's first frames: what it missed since frame ``since``, when the
-        buffer still holds all of it, else a snapshot."""
-        missed = None if since is None else self.frames.since(since, player_id, self._room.seq)
+    def catch_up(
+        self, connection_id: str, player_id: str | None, since: int | None, epoch: str | None
+    ) -> None:
+        """A new subscriber's first frames: what it missed since frame ``since`` of this run
+        (``epoch``), when the buffer still holds all of it, else a snapshot. A ``since`` of
+        another run (the room was reopened, or is owned by someone else now) names no frame
+        here: a snapshot."""
+        room = self._room
+        known = since is not None and epoch == room.epoch
+        missed = (
+            self.frames.since(since, player_id, room.seq) if known and since is not None else None
+        )
         if missed is None:
             self.send_snapshot(connection_id, player_id)
             return

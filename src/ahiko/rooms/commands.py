@@ -174,13 +174,15 @@ class ChatSetting:
 
 @dataclass(frozen=True)
 class Connect:
-    """A connection subscribes to the room's frames. ``since``: the number of the last frame
-    a reconnecting client got; it is sent what it missed, or a snapshot when the gap is too
-    old (``ahiko.rooms.outbox.FrameBuffer``)."""
+    """A connection subscribes to the room's frames. ``since`` and ``epoch``: the number and
+    the run of the last frame a reconnecting client got; it is sent what it missed, or a
+    snapshot when the gap is too old (``ahiko.rooms.outbox.FrameBuffer``) or the frame was
+    of another run (``ahiko.rooms.outbox.new_epoch``)."""
 
     connection_id: str
     player_id: str | None  # the account behind it, or None for an anonymous spectator
     since: int | None = None
+    epoch: str | None = None
 
 
 @dataclass(frozen=True)
@@ -232,7 +234,8 @@ def closed_message(status: str) -> str:
 @dataclass(frozen=True)
 class Reply:
     """A room's answer to one command. ``seq`` is the number of the room's last frame once
-    the command was applied (stamped by the actor): frames up to it reflect the command."""
+    the command was applied and ``epoch`` the room's run (both stamped by the actor): frames
+    of that run up to ``seq`` reflect the command."""
 
     ok: bool
     code: str = ""  # machine-readable reason when refused
@@ -240,6 +243,7 @@ class Reply:
     message: str = ""
     data: dict[str, Any] = field(default_factory=dict)
     seq: int = 0
+    epoch: str = ""
 
     @classmethod
     def accepted(cls, **data: Any) -> Reply:

@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from ahiko.poker.config import DRAW_MAX_PLAYERS, HOLDEM_MAX_PLAYERS
 from ahiko.rooms.blinds import BlindSchedule, Stakes
+from ahiko.rooms.names import display_text_problem
 from ahiko.rooms.timebank import TimeBankPolicy
 from ahiko.rooms.timing import TOURNAMENT_ACTION_DEADLINE_S, Timing
 
@@ -30,6 +31,10 @@ class RoomConfigError(ValueError):
     """A room setting out of range; the message names it."""
 
 
+class RoomNameError(RoomConfigError):
+    """A room name other people may not be shown (``ahiko.rooms.names``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class RoomConfig:
     name: str
@@ -49,6 +54,9 @@ class RoomConfig:
     time_bank: TimeBankPolicy = field(default_factory=TimeBankPolicy)  # issue 19
 
     def __post_init__(self) -> None:
+        problem = display_text_problem(self.name)
+        if problem is not None:
+            raise RoomNameError(f"name {problem}")
         top = HOLDEM_MAX_PLAYERS if self.variant is Variant.HOLDEM else DRAW_MAX_PLAYERS
         if not 2 <= self.seats <= top:
             raise RoomConfigError(f"{self.variant} tables have 2 to {top} seats, not {self.seats}")

@@ -237,7 +237,8 @@ def chat_setting(room: Room, cmd: c.ChatSetting) -> Reply:
 
 
 def connect(room: Room, cmd: c.Connect) -> Reply:
-    room.broadcast.catch_up(cmd.connection_id, cmd.player_id, cmd.since)  # before anything newer
+    # before anything newer: what it missed of this run, else a snapshot
+    room.broadcast.catch_up(cmd.connection_id, cmd.player_id, cmd.since, cmd.epoch)
     room.presence.connect(cmd.connection_id, cmd.player_id)
     return Reply.accepted()
 

@@ -16,6 +16,7 @@ reconnects with the number of the last frame it got is sent what it missed, in o
 
 from __future__ import annotations
 
+import secrets
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -27,6 +28,14 @@ import orjson
 FRAME_BUFFER_SIZE = 256
 
 
+def new_epoch() -> str:
+    """A token for one run of a room by one owner (11 URL-safe characters). ``seq`` starts
+    again at 0 with every run, so a frame is named by ``(epoch, seq)``: a client that sees
+    another epoch knows the room was reopened (a restart, a new owner), not that it missed
+    frames, and a reconnect's ``since`` is only replayed within its own epoch."""
+    return secrets.token_urlsafe(8)
+
+
 def _dumps(frame: Mapping[str, Any]) -> bytes:
     """Compact UTF-8 JSON, the bytes ``json.dumps(frame, separators=(",", ":"),
     ensure_ascii=False)`` would give, about ten times faster (issue 21: the standard library's
@@ -35,15 +44,18 @@ def _dumps(frame: Mapping[str, Any]) -> bytes:
 
 
 class Frame(dict[str, Any]):
-    """One outbound frame ``{"t": kind, "seq": n, ...body}``: a JSON object that refuses to
+    """One outbound frame ``{"t": kind, "seq": n, "epoch": e, ...body}`` (``epoch`` when the
+    frame comes from a room: ``new_epoch``): a JSON object that refuses to
     change (treat the values inside as frozen too). It is a ``dict`` so the C JSON encoder
     takes it as it is; ``text()`` is compact JSON (``_dumps``) and, with ``wire()``, is made
     once however many connections get the frame."""
 
     __slots__ = ("_json", "_text", "_wire")
 
-    def __init__(self, t: str, seq: int, body: Mapping[str, Any]) -> None:
+    def __init__(self, t: str, seq: int, body: Mapping[str, Any], epoch: str | None = None) -> None:
         super().__init__(t=t, seq=seq)
+        if epoch is not None:
+            dict.__setitem__(self, "epoch", epoch)
         dict.update(self, body)
         self._json: bytes | None = None
         self._text: str | None = None
@@ -56,6 +68,11 @@ class Frame(dict[str, Any]):
     @property
     def seq(self) -> int:
         return int(self["seq"])
+
+    @property
+    def epoch(self) -> str | None:
+        epoch = self.get("epoch")
+        return None if epoch is None else str(epoch)
 
     def json(self) -> bytes:
         """The frame as compact UTF-8 JSON, encoded once."""
@@ -80,8 +97,8 @@ class Frame(dict[str, Any]):
         return dict(self)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        body = {k: v for k, v in self.items() if k not in ("t", "seq")}
-        return (Frame, (self["t"], self["seq"], body))
+        body = {k: v for k, v in self.items() if k not in ("t", "seq", "epoch")}
+        return (Frame, (self["t"], self["seq"], body, self.epoch))
 
     def _immutable(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError("a Frame is immutable: copy it (as_dict) to change it")

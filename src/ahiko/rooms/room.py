@@ -40,7 +40,7 @@ from ahiko.rooms.handlers import HANDLERS
 from ahiko.rooms.hooks import HandArchiver, NoHooks, RoomHooks
 from ahiko.rooms.kinds import policy_for
 from ahiko.rooms.moderation import Moderation
-from ahiko.rooms.outbox import Deliver, Frame
+from ahiko.rooms.outbox import Deliver, Frame, new_epoch
 from ahiko.rooms.presence import Presence
 from ahiko.rooms.restore import Restore, reopen
 from ahiko.rooms.seats import Occupant, SeatError, Seats
@@ -75,6 +75,7 @@ class Room:
         deliver: Deliver | None = None,
         restore: Restore | None = None,
         moderation: Moderation | None = None,
+        epoch: str | None = None,
     ) -> None:
         self.room_id = room_id
         self.config = config
@@ -93,6 +94,7 @@ class Room:
         self.last_hand: TableHand | None = None
         self.hands_dealt = 0
         self.seq = 0
+        self.epoch = epoch or new_epoch()  # this run: frames are named by (epoch, seq)
         self.timers = Timers(clock, self.fire, on_countdown=self._emit_countdowns)
         self.turns = Turns(self, think)
         self.dealer = Dealer(self)

@@ -20,6 +20,7 @@ from ahiko.rooms.config import (
     RoomConfig,
     RoomConfigError,
     RoomKind,
+    RoomNameError,
     Variant,
 )
 from ahiko.rooms.timebank import TIME_BANK_MAX_S, TimeBankPolicy
@@ -46,7 +47,7 @@ class CreateRoom(BaseModel):
     ``action_deadline_s`` defaults to 20 s and cannot be removed (R-TN-06 D)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)  # 150, not "150" nor 150.0
-    name: Annotated[str, Field(min_length=1, max_length=60)]
+    name: Annotated[str, Field(min_length=1)]  # the room refuses what may not be shown
     kind: Literal["recreational", "tournament"] = "recreational"
     variant: Literal["holdem", "draw"] = "holdem"
     seats: Annotated[int, Field(ge=2, le=9)] | None = None
@@ -200,6 +201,8 @@ async def create_room(
         raise ApiError(401, "not_signed_in", "sign in first")
     try:
         config = body.to_config()
+    except RoomNameError as exc:
+        raise ApiError(422, "invalid_text", str(exc)) from None
     except (RoomConfigError, ValueError) as exc:
         raise ApiError(422, "invalid_room", str(exc)) from None
     registry = room_registry(request.app)

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import secrets
+import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -32,6 +34,7 @@ from ahiko.server.ws_protocol import RAW_WRITE
 router = APIRouter()
 
 MAX_FRAME_BYTES = 4096
+_EPOCH_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
 SIGNED_OUT = "\x00signed out"  # a writer sentinel (compared by identity), never sent as is
 
 
@@ -162,11 +165,11 @@ async def table_socket(
     refusal = limits.socket_refusal(account, address)
     await websocket.accept()
     if refusal is not None:
-        await websocket.send_json(_error(0, None, "too_many_sockets", refusal))
+        await websocket.send_json(_error_frame(0, None, "too_many_sockets", refusal))
         await websocket.close(code=WS_TOO_MANY)
         return
     if actor is None:
-        await websocket.send_json(_error(0, None, "no_room", "there is no such room"))
+        await websocket.send_json(_error_frame(0, None, "no_room", "there is no such room"))
         await websocket.close(code=4404)
         return
     queue: asyncio.Queue[Frame | str | None] = asyncio.Queue()
@@ -179,8 +182,9 @@ async def table_socket(
     moved = _close_when_moved(websocket, actor)
     actor.subscribe(connection.connection_id, connection.deliver)
     since = _since(websocket.query_params.get("since"))
+    epoch = _epoch(websocket.query_params.get("epoch"))
     try:
-        await actor.ask(c.Connect(connection.connection_id, connection.player_id, since))
+        await actor.ask(c.Connect(connection.connection_id, connection.player_id, since, epoch))
         while True:
             text = await websocket.receive_text()
             await _handle(text, actor, player, connection)
@@ -224,6 +228,15 @@ def _since(value: str | None) -> int | None:
     return int(value)
 
 
+def _epoch(value: str | None) -> str | None:
+    """``?epoch=E``: the room's run that frame ``since`` came from (``new_epoch``'s
+    URL-safe token; anything else names no run, and ``since`` is then answered by a
+    snapshot)."""
+    if value is None or not 1 <= len(value) <= 32 or not _EPOCH_CHARS.issuperset(value):
+        return None
+    return value
+
+
 async def _write(websocket: WebSocket, queue: asyncio.Queue[Frame | str | None]) -> None:
     while True:
         frame = await queue.get()
@@ -243,6 +256,7 @@ async def _handle(
     text: str, actor: RoomActor, player: Player | None, connection: SocketConnection
 ) -> None:
     seq = connection.seq
+    _error = functools.partial(_error_frame, epoch=actor.epoch)
     if len(text) > MAX_FRAME_BYTES:
         connection.send(
             _error(seq, None, "malformed", f"frames are at most {MAX_FRAME_BYTES} bytes")
@@ -268,7 +282,7 @@ async def _handle(
         return
     if isinstance(frame, p.SnapshotFrame):
         done = await actor.ask(c.SnapshotRequest(connection.connection_id))
-        connection.send(p.Ack(seq=done.seq, id=frame.id).model_dump())
+        connection.send(p.Ack(seq=done.seq, epoch=done.epoch, id=frame.id).model_dump())
         return
     if player is None or connection.revoked:
         connection.send(_error(seq, frame.id, "not_signed_in", "sign in to play", "R-RM-01"))
@@ -280,12 +294,21 @@ async def _handle(
         return
     reply: Reply = await actor.ask(command)
     if reply.ok:
-        connection.send(p.Ack(seq=reply.seq, id=frame.id, data=reply.data).model_dump())
+        ack = p.Ack(seq=reply.seq, epoch=reply.epoch, id=frame.id, data=reply.data)
+        connection.send(ack.model_dump())
     else:
         connection.send(_error(reply.seq, frame.id, reply.code, reply.message, reply.rule))
 
 
-def _error(
-    seq: int, frame_id: str | None, code: str, message: str, rule: str | None = None
+def _error_frame(
+    seq: int,
+    frame_id: str | None,
+    code: str,
+    message: str,
+    rule: str | None = None,
+    *,
+    epoch: str | None = None,
 ) -> dict[str, Any]:
-    return p.ErrorFrame(seq=seq, id=frame_id, code=code, rule=rule, message=message).model_dump()
+    """An ``error`` frame; ``epoch`` is the room's run (None: the gateway found no room)."""
+    error = p.ErrorFrame(seq=seq, epoch=epoch, id=frame_id, code=code, rule=rule, message=message)
+    return error.model_dump()

@@ -191,6 +191,9 @@ CLIENT_FRAME: TypeAdapter[ClientFrame] = TypeAdapter(ClientFrame)
 class _ServerFrame(BaseModel):
     model_config = ConfigDict(extra="allow")
     seq: Annotated[int, Field(ge=0)]
+    # The room's run (``ahiko.rooms.outbox.new_epoch``): every frame of a room carries it;
+    # null only in the gateway's answer when there is no room.
+    epoch: Annotated[str, Field(min_length=1, max_length=32)] | None = None
 
 
 # Cards are text everywhere on the wire ("Ah", "Td"), history events included: an integer

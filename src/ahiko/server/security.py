@@ -11,8 +11,8 @@
   connection (a flood closes the socket).
 - Input limits: request headers (431 before anything parses them: the interpreter's cookie
   parser is quadratic before Python 3.11.10), request bodies and their JSON nesting depth,
-  WebSocket frame sizes (text only), and user-chosen display text such as room names (length
-  and characters).
+  WebSocket frame sizes (text only). (A room's name, text other people read, is checked where
+  every room is made: ``ahiko.rooms.names``.)
 - Client addresses: ``X-Forwarded-For`` / ``X-Forwarded-Proto`` are believed only from the
   proxies listed in ``AHIKO_TRUSTED_PROXIES``; anyone else's address is the socket's.
 """
@@ -23,7 +23,6 @@ import json
 import os
 import re
 import time
-import unicodedata
 from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -49,14 +48,6 @@ MAX_JSON_DEPTH = 32  # no request of ours nests deeper than a few levels
 _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _JSON_BRACKETS = re.compile(rb"[\[\]{}]")
 
-DISPLAY_TEXT_MAX = 60  # the rooms API's own bound on a room name
-# Fields of JSON bodies that other people will read: (method, path) -> field names.
-DISPLAY_TEXT_FIELDS: Mapping[tuple[str, str], tuple[str, ...]] = {
-    ("POST", "/api/rooms"): ("name",),
-}
-# Unicode categories refused in display text: controls, format characters (bidi overrides,
-# zero-width joiners), private use, surrogates, unassigned, line/paragraph separators.
-REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 _HOST_SAFE = re.compile(r"[A-Za-z0-9.\-:\[\]]+")
 
 
@@ -160,26 +151,6 @@ class SlidingWindow:
         if not window:
             return 0
         return max(1, round(window[0] + self.limit.seconds - self._clock()))
-
-
-def display_text_problem(text: object, max_length: int = DISPLAY_TEXT_MAX) -> str | None:
-    """Why ``text`` may not be shown to other people, or None when it may."""
-    if not isinstance(text, str):
-        return "must be text"
-    if not text.strip():
-        return "must not be blank"
-    if text != text.strip():
-        return "must not start or end with spaces"
-    if len(text) > max_length:
-        return f"must be at most {max_length} characters"
-    if "  " in text:
-        return "must not contain repeated spaces"
-    for char in text:
-        if unicodedata.category(char) in REFUSED_CATEGORIES:
-            return f"must not contain the character U+{ord(char):04X}"
-    if unicodedata.normalize("NFC", text) != text:
-        return "must be in Unicode normal form C"
-    return None
 
 
 def content_security_policy(host: str) -> str:
@@ -301,12 +272,6 @@ class SecurityMiddleware:
                     send, 400, "too_deep", f"JSON is nested at most {MAX_JSON_DEPTH} levels deep"
                 )
                 return
-            fields = DISPLAY_TEXT_FIELDS.get((method, path))
-            if fields is not None:
-                problem = _display_text_in_body(body, fields)
-                if problem is not None:
-                    await _json(send, 422, "invalid_text", problem)
-                    return
             receive = _replay(body, receive)
         await self.app(scope, receive, send)
 
@@ -403,8 +368,6 @@ def answers_before_routes(method: str, path: str) -> tuple[int, ...]:
         found.add(400)  # JSON nested too deep
     if (method, path) in (SIGN_UP_ROUTE, LOG_IN_ROUTE):
         found.add(429)
-    if (method, path) in DISPLAY_TEXT_FIELDS:
-        found.add(422)  # invalid_text
     return tuple(sorted(found))
 
 
@@ -578,18 +541,3 @@ def _replay(body: bytes, receive: Receive) -> Receive:
         return await receive()
 
     return replay
-
-
-def _display_text_in_body(body: bytes, fields: tuple[str, ...]) -> str | None:
-    try:
-        data = json.loads(body)
-    except ValueError:
-        return None  # the route's own validation answers malformed JSON
-    if not isinstance(data, dict):
-        return None
-    for name in fields:
-        if name in data:
-            problem = display_text_problem(data[name])
-            if problem is not None:
-                return f"{name} {problem}"
-    return None

@@ -1,5 +1,9 @@
 // A WebSocket that reconnects by itself (backoff up to 5 s), reports its state, notices
-// missed frames by their sequence numbers and then asks for a snapshot.
+// missed frames by their sequence numbers and then asks for a snapshot. A frame is named by
+// the room's run (`epoch`) and its number (`seq`): a reconnect names the last frame applied
+// (`?since=N&epoch=E`) and the room replays what was missed, or sends a snapshot when it no
+// longer holds the gap; a frame of another run (the room was reopened, or moved to another
+// server) is not a gap but a new start: the client asks for a snapshot.
 
 import { decodeFrame, encodeSnapshotRequest } from "./wire.js";
 
@@ -18,6 +22,7 @@ export class RoomConnection {
     this.ws = null;
     this.backoff = MIN_BACKOFF_MS;
     this.lastSeq = null;
+    this.epoch = null; // the room's run that lastSeq belongs to
     this.closed = false;
     this.timer = null;
     this.state = "connecting";
@@ -26,11 +31,10 @@ export class RoomConnection {
   open() {
     this.closed = false;
     this.setState("connecting");
-    const ws = new WebSocket(this.url);
+    const ws = new WebSocket(this.socketUrl());
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.backoff = MIN_BACKOFF_MS;
-      this.lastSeq = null;
       this.setState("online");
     });
     ws.addEventListener("message", (ev) => this.receive(ev.data));
@@ -41,11 +45,24 @@ export class RoomConnection {
     return this;
   }
 
+  /** The room's address, naming the last frame applied once there is one. */
+  socketUrl() {
+    if (this.lastSeq === null || this.epoch === null) return this.url;
+    const sep = this.url.includes("?") ? "&" : "?";
+    return `${this.url}${sep}since=${this.lastSeq}&epoch=${encodeURIComponent(this.epoch)}`;
+  }
+
   receive(text) {
     const msg = decodeFrame(text);
     const numbered = !UNNUMBERED.has(msg.type) && msg.seq !== null;
     if (msg.type === "snapshot") {
       this.lastSeq = msg.seq;
+      this.epoch = msg.epoch;
+    } else if (numbered && msg.epoch !== null && this.epoch !== null && msg.epoch !== this.epoch) {
+      this.lastSeq = null; // another run of the room: its numbers start again
+      this.epoch = null;
+      this.sendRaw(encodeSnapshotRequest());
+      return;
     } else if (numbered) {
       if (this.lastSeq !== null && msg.seq <= this.lastSeq) return; // already applied
       if (this.lastSeq !== null && msg.seq > this.lastSeq + 1) {

@@ -82,6 +82,13 @@ export function decodeFrame(text) {
     return { type: "error", seq: null, code: "bad_frame", message: "unreadable frame" };
   }
   const seq = Number.isInteger(frame.seq) ? frame.seq : null;
+  const epoch = typeof frame.epoch === "string" ? frame.epoch : null;
+  const msg = decodeBody(frame, seq);
+  msg.epoch = epoch; // the room's run (docs/protocol.md), with seq the frame's name
+  return msg;
+}
+
+function decodeBody(frame, seq) {
   switch (frame.t) {
     case "snapshot":
       return {
