@@ -87,11 +87,8 @@ def encode_reply(reply: c.Reply) -> dict[str, Any]:
 
 
 def decode_reply(data: dict[str, Any]) -> c.Reply:
-    return c.Reply(
-        ok=bool(data["ok"]),
-        code=str(data.get("code", "")),
-        rule=data.get("rule"),
-        message=str(data.get("message", "")),
-        data=dict(data.get("data") or {}),
-        seq=int(data.get("seq", 0)),
-    )
+    """The fields of ``Reply`` present in ``data`` (``data`` and ``seq`` typed back)."""
+    known = {item.name for item in dataclasses.fields(c.Reply)}
+    values = {name: value for name, value in data.items() if name in known}
+    values["data"] = dict(values.get("data") or {})
+    return c.Reply(**values)

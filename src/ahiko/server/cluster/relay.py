@@ -229,9 +229,9 @@ class RelayEdge:
             raw = json.loads(body)
             sink, saw_epoch = found
             saw_epoch(int(epoch))
-            t, seq = raw.pop("t"), raw.pop("seq")
+            t, seq, room_epoch = raw.pop("t"), raw.pop("seq"), raw.pop("epoch", None)
             self.received += 1
-            sink(Frame(t, int(seq), raw))
+            sink(Frame(t, int(seq), raw, room_epoch))
 
     def remote(self, room_id: str, owner: str, epoch: int) -> RemoteActor:
         return RemoteActor(self, room_id, owner, epoch)
