@@ -21,8 +21,9 @@ Pair counts come from the noise per duplicate pair (FACTS.md: NLHE about 15 bb, 
 against wild styles; draw about 2.5 big bets, often less): pairs = (1.96 * 50 * sigma / h)^2
 for a half-width h in bb/100, with h set well under the edge measured in short trial runs
 (sigma per pair measured there: hold'em 29 bb against the station, 42 the maniac, 4 the nit,
-16 the TAG, 27 the equity player, 20 the jammer; draw 0.5-1.3 big bets). Strong effects (the
-jammer, the station) need few pairs; the tight styles more.
+12-16 the TAG, 27 the equity player, 20 the jammer; draw 0.5-1.3 big bets). Strong effects (the
+jammer, the station) need few pairs; the tight styles more (Hard's edge on the hold'em TAG,
+about +40, needs about 4,000 pairs for a half-width of 20).
 """
 
 from __future__ import annotations
@@ -52,14 +53,14 @@ BOT_SECRET = "ladder-18"  # fixed so the figures can be reproduced; no bot sees 
 # (variant, style) -> (Hard's pairs, Normal's and Easy's pairs, seed)
 STYLE_PAIRS: dict[tuple[str, str], tuple[int, int, int]] = {
     ("holdem", "station"): (150, 800, 301),
-    ("holdem", "maniac"): (200, 2_000, 302),
-    ("holdem", "nit"): (300, 2_000, 303),
-    ("holdem", "tag"): (1_200, 800, 304),
+    ("holdem", "maniac"): (600, 2_000, 302),
+    ("holdem", "nit"): (600, 2_000, 303),
+    ("holdem", "tag"): (4_000, 2_000, 304),
     ("holdem", "equity"): (300, 600, 305),
     ("holdem", "jammer"): (300, 800, 306),
     ("draw", "station"): (150, 800, 401),
     ("draw", "maniac"): (400, 1_000, 402),
-    ("draw", "nit"): (400, 1_000, 403),
+    ("draw", "nit"): (400, 2_000, 403),
     ("draw", "tag"): (1_200, 800, 404),
     ("draw", "equity"): (400, 800, 405),
     ("draw", "jammer"): (150, 800, 406),

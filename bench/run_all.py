@@ -71,10 +71,10 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
     (
         "adaptation",
         "bench/ladder.py",
-        ["--sessions", "--variants", "holdem", "--workers", "2"],
+        ["--sessions", "--variants", "holdem,draw", "--workers", "2"],
         1,
         "issue 18, sessions of 2,000 deals: adaptive Hard minus memory-off Hard (same deals and"
-        " bot rngs) against the maniac, the nit and the jammer (hold'em), 95% lower bound > 0",
+        " bot rngs) against the maniac, the nit and the jammer, both variants, 95% lower bound > 0",
     ),
     (
         "bot threads",

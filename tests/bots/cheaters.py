@@ -43,6 +43,18 @@ def _act(view: dict[str, Any], found: Any, hand: Any = None) -> Action:
     return Action.check() if legal["can_check"] else Action.fold()
 
 
+def is_this_hand(hand: Any, view: dict[str, Any]) -> bool:
+    """``hand`` is the one the view comes from (a process may hold other live hands): the
+    viewer is dealt in it with the cards the view shows."""
+    from ahiko.bots.situation import situation_from_view
+
+    me = view["viewer"]
+    try:
+        return me in hand.order and tuple(hand.hole_cards(me)) == situation_from_view(view).hole
+    except (ReferenceError, KeyError, ValueError):
+        return False
+
+
 def opponent_cards(hand: Any, me: int) -> list[int]:
     return [c for s in hand.order if s != me for c in hand.hole_cards(s)]
 
@@ -57,7 +69,7 @@ class FrameReader:
         self.found, hand = None, None
         while frame is not None:
             for value in frame.f_locals.values():
-                if isinstance(value, HANDS):
+                if isinstance(value, HANDS) and is_this_hand(value, view):
                     hand = value
                     self.found = opponent_cards(value, view["viewer"])
             frame = frame.f_back
@@ -72,7 +84,11 @@ class GcWalker:
     def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
         self.found, hand = None, None
         for obj in gc.get_objects():
-            if isinstance(obj, HANDS) and not obj.is_over:
+            try:
+                live = isinstance(obj, HANDS) and not obj.is_over
+            except ReferenceError:  # a dead weak proxy somewhere in the process
+                continue
+            if live and is_this_hand(obj, view):
                 hand = obj
                 self.found = opponent_cards(obj, view["viewer"])
         return _act(view, self.found, hand)

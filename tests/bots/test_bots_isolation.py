@@ -13,8 +13,9 @@ import pytest
 from cheaters import FrameReader, GcWalker
 
 from ahiko.bots.arena import SEATS, _start, deal_deck, play_hand, run_match
+from ahiko.bots.protocol import BotLoadError, load_bot
 from ahiko.bots.random_bot import RandomBot
-from ahiko.bots.sandbox import SandboxedBots
+from ahiko.bots.sandbox import SandboxedBot, SandboxedBots
 from ahiko.poker.view import view
 
 BOTS_DIR = Path(__file__).resolve().parents[2] / "src" / "ahiko" / "bots"
@@ -94,6 +95,33 @@ def test_R_AI_01_a_cheat_loaded_by_import_path_gets_nothing(cheat: str, variant:
     # that found the hand would have moved in or called; finding nothing it folds or checks.
     assert action.kind == ("fold" if variant == "holdem" else "check")
     assert not hand.is_over  # type: ignore[attr-defined]
+
+
+def test_R_AI_01_load_bot_puts_an_outside_import_path_in_its_own_process() -> None:
+    """``load_bot`` (what rooms seat bots with) gives a third party's class a process of its
+    own: the cheat finds nothing, two threads deciding at once get their own answers, and the
+    process ends with the bot."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    hand, seat_view, _ = _mid_hand("holdem", 6)
+    bot = load_bot("cheaters:GcWalker")
+    assert isinstance(bot, SandboxedBot)
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            actions = list(pool.map(lambda i: bot.decide(seat_view, random.Random(i)), range(8)))
+        assert {a.kind for a in actions} == {"fold"}  # found nothing: folds, every time
+        assert not hand.is_over  # type: ignore[attr-defined]
+    finally:
+        bot.close()
+    assert bot.box.proc.poll() is not None
+    assert not isinstance(load_bot("easy"), SandboxedBot)  # our own levels stay in-process
+
+
+def test_R_AI_01_load_bot_names_a_bad_outside_path() -> None:
+    with pytest.raises(BotLoadError, match="cheaters:Nope"):
+        load_bot("cheaters:Nope")
+    with pytest.raises(BotLoadError, match="no_such_module_18"):
+        load_bot("no_such_module_18:Bot")
 
 
 def test_R_AI_01_a_cheat_by_import_path_in_the_arena_plays_like_a_folder() -> None:

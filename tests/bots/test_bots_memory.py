@@ -10,7 +10,12 @@ from typing import Any
 import pytest
 
 from ahiko.bots.arena import _start, play_session, run_match
-from ahiko.bots.holdem_hard import bluff_probability, bluff_share, pushfold_chart
+from ahiko.bots.holdem_hard import (
+    HoldemHardBot,
+    bluff_probability,
+    bluff_share,
+    pushfold_chart,
+)
 from ahiko.bots.holdem_ranges import DEFAULT_READS, reads_from
 from ahiko.bots.levels import HardBot, HardNoMemoryBot
 from ahiko.bots.memory import OpponentStats, TableMemory, rate
@@ -83,12 +88,44 @@ def test_memory_of_draw_counts_draws_and_bets_after_the_draw() -> None:
     assert (rec.bet_chances, rec.bets, rec.faced_bets, rec.folds_to_bet) == (1, 0, 1, 1)
 
 
+def test_memory_counts_folds_by_how_far_the_player_has_gone() -> None:
+    memory = TableMemory()
+    # Seat 0 (button) raises, seat 1 calls; flop: check, bet, call; turn: check, bet, seat 1
+    # raises, seat 0 re-raises, seat 1 folds. The turn bet is a barrel (seat 1 had called the
+    # flop bet), the re-raise faces its raise.
+    line = ["bet", "call", "check", "bet", "call", "check", "bet", "bet", "bet", "fold"]
+    memory.observe(_final_view("holdem", line))
+    # Seat 0 limps, seat 1 checks; flop: seat 1 bets, seat 0 raises, seat 1 folds.
+    memory.observe(_final_view("holdem", ["call", "check", "bet", "bet", "fold"], seed=3))
+    rec = memory.stats[(1, "")]
+    assert (rec.faced_barrels, rec.folds_to_barrel) == (1, 0)
+    assert (rec.faced_reraise, rec.folds_to_reraise) == (1, 1)
+    assert (rec.faced_raise_after_bet, rec.folds_to_raise_after_bet) == (1, 1)
+    reads = reads_from(rec)
+    assert reads.fold_to_reraise > DEFAULT_READS.fold_to_reraise
+    assert reads.fold_to_barrel < DEFAULT_READS.fold_to_barrel
+
+
 def test_rates_start_at_the_prior_and_follow_the_evidence() -> None:
     assert rate(0, 0, 0.2) == pytest.approx(0.2)
     assert rate(100, 100, 0.2) > 0.95
     stats = OpponentStats(hands=200, open_chances=100, opens=100, open_jams=100)
     reads = reads_from(stats)
     assert reads.open_jam > 0.9 and DEFAULT_READS.open_jam == 0.2
+
+
+def test_R_AI_04_hard_expects_fewer_folds_the_further_a_player_has_gone() -> None:
+    bot = HoldemHardBot()
+    spots = ("bet", "barrel", "raise", "reraise")
+    unknown = [bot._fold_share(DEFAULT_READS, False, 100, 100, s) for s in spots]
+    assert unknown == sorted(unknown, reverse=True) and unknown[3] < unknown[0] / 2
+    # A player seen folding every bet but never a re-raise of their own raise (a TAG).
+    stats = OpponentStats(hands=300, faced_bets=200, folds_to_bet=150, faced_reraise=20)
+    reads = reads_from(stats)
+    bet, reraise = (bot._fold_share(reads, True, 100, 100, s) for s in ("bet", "reraise"))
+    assert bet > 0.6 and reraise < 0.25
+    # No bluff re-raise against them: they fold less than the indifference share.
+    assert bluff_probability(100, 100, reraise) == 0.0
 
 
 def test_R_AI_04_bluffs_stay_controlled() -> None:

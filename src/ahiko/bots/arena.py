@@ -39,7 +39,7 @@ from ahiko.poker.view import view
 
 from .cards7 import E7_CARDS
 from .equity import e7_range, seed_from
-from .protocol import LEVELS, VARIANTS, Bot, bot_path, load_bot_class
+from .protocol import VARIANTS, Bot, bot_path, is_outside, load_bot_class
 from .sandbox import SandboxedBots
 
 SEATS = (0, 1)
@@ -255,11 +255,6 @@ def summarise(a: str, b: str, variant: str, pair_results: Sequence[float]) -> Ma
         ci95_low=(mean - half) * per100,
         ci95_high=(mean + half) * per100,
     )
-
-
-def is_outside(name: str) -> bool:
-    """A bot named by an import path outside this package: it runs in its own process."""
-    return name not in LEVELS and not name.partition(":")[0].startswith("ahiko.bots.")
 
 
 class _Factories:

@@ -1,10 +1,17 @@
 """Draw Normal (R-AI-06): hand value, position, number of opponents, possible draws and pot
 odds.
 
-Before the draw: a raising standard that loosens with fewer opponents and later position,
+Before the draw: a raising standard that loosens with fewer opponents and later position (any
+pair heads-up),
 draws played when the pot pays for them. After the draw: reads each opponent's draw count
 (three cards = usually one pair, one = two pair or a draw, none = a made hand) to pick value
 bets and calls, and calls when the pot odds cover its chance of being ahead.
+
+Its one read of the table, as in hold'em (ahiko.bots.memory, in the level bot): how much more
+often than most an opponent bets and raises (``looseness``, 0 for most players). Against a
+loose one a raise says less, so it calls and raises on with pairs and two pairs, and it stops
+defending king or ace high before the draw (a loose bettor bets again after it); against
+everyone else it plays exactly as without it.
 """
 
 from __future__ import annotations
@@ -16,9 +23,11 @@ from ahiko.poker.actions import Action
 
 from .cards7 import PAIR, STRAIGHT, TRIPS, TWO_PAIR
 from .draw_eval import DrawHandInfo, analyse
+from .memory import TableMemory
 from .situation import Situation, aggressive, check_or_fold, passive, price, situation_from_view
 
 SEVENS, NINES, JACKS, QUEENS = 5, 7, 9, 10
+ANY_PAIR = 0  # heads-up the antes are worth taking with any pair
 CHECKED_TO_BLUFF = 0.6
 DRAW_HIT = {"flush": 0.191, "straight": 0.17}  # FACTS.md improvement odds
 
@@ -33,22 +42,31 @@ def pair_wins(pair_rank: int, opponent_draws: list[int], raises: int) -> float:
 
 
 class DrawNormalBot:
+    def __init__(self, memory: TableMemory | None = None) -> None:
+        self.memory = memory
+
     def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
         sit = situation_from_view(view)
         legal = sit.legal
         info = analyse(sit.hole, legal.max_discards if legal.is_draw_phase else 3)
         if legal.is_draw_phase:
             return Action.discard(info.discard)
+        loose = 0.0
+        if self.memory is not None and sit.opponents:
+            loose = max(self.memory.of(view, s).looseness() for s in sit.opponents)
         if sit.street == "postdraw":
-            return self._after_draw(sit, info, rng)
-        return self._before_draw(sit, info, rng)
+            return self._after_draw(sit, info, rng, loose)
+        return self._before_draw(sit, info, rng, loose)
 
-    def _before_draw(self, sit: Situation, info: DrawHandInfo, rng: random.Random) -> Action:
+    def _before_draw(
+        self, sit: Situation, info: DrawHandInfo, rng: random.Random, loose: float = 0.0
+    ) -> Action:
         legal = sit.legal
         n = len(sit.opponents)
         raises = sit.raises_on()
+        felt = round(raises * (1.0 - loose))  # the raises that say something
         late = sit.is_last_to_act_postflop or n == 1
-        open_pair = (SEVENS if n == 1 else NINES) if late else (JACKS if n <= 3 else QUEENS)
+        open_pair = (ANY_PAIR if n == 1 else NINES) if late else (JACKS if n <= 3 else QUEENS)
         strong = info.category >= TWO_PAIR or (
             info.category == PAIR and info.pair_rank >= open_pair
         )
@@ -61,7 +79,7 @@ class DrawNormalBot:
         if raises == 1 and n == 1 and info.category == PAIR and info.pair_rank >= QUEENS:
             return aggressive(legal, legal.max_to)
         if info.category == PAIR:
-            need = (3 if n == 1 else 7) + 2 * max(0, raises - 1)
+            need = (3 if n == 1 else 7) + 2 * max(0, felt - 1)
             if info.pair_rank >= need or legal.call_cost == 0:
                 return passive(legal)
             return check_or_fold(legal)
@@ -70,14 +88,17 @@ class DrawNormalBot:
             # Implied odds: a made flush or straight usually collects a big bet more.
             if legal.call_cost == 0 or hit * n >= price(sit) * 0.8:
                 return passive(legal)
-        if n == 1 and info.pair_rank < 0 and legal.call_cost <= sit.small_bet and raises <= 1:
+        defend = n == 1 and loose < 0.5 and raises <= 1
+        if defend and info.pair_rank < 0 and legal.call_cost <= sit.small_bet:
             # Heads-up an ace or king high is often best: defend the cheap price.
             high = max(c >> 2 for c in sit.hole)
             if high >= 11 and rng.random() < 0.6:
                 return passive(legal)
         return check_or_fold(legal)
 
-    def _after_draw(self, sit: Situation, info: DrawHandInfo, rng: random.Random) -> Action:
+    def _after_draw(
+        self, sit: Situation, info: DrawHandInfo, rng: random.Random, loose: float = 0.0
+    ) -> Action:
         legal = sit.legal
         opp_draws = [sit.discards.get(s) for s in sit.opponents]
         counts = [d if d is not None else 3 for d in opp_draws]
@@ -94,7 +115,7 @@ class DrawNormalBot:
         value = info.category >= TRIPS or (
             info.category == TWO_PAIR and (not one_card or info.pair_rank >= JACKS)
         )
-        if value and raises <= 1 + (n == 1):
+        if value and raises <= 1 + (n == 1) + round(2 * loose):
             return aggressive(legal, legal.max_to)
         if info.category >= TWO_PAIR:
             return passive(legal)
@@ -104,7 +125,8 @@ class DrawNormalBot:
             if legal.call_cost == 0:
                 bet = n == 1 and (good or checked_to)
                 return aggressive(legal, legal.max_to) if bet else Action.check()
-            if good or pair_wins(info.pair_rank, counts, raises) >= price(sit) + 0.12:
+            felt = round(raises * (1.0 - loose))  # the raises that say something
+            if good or pair_wins(info.pair_rank, counts, felt) >= price(sit) + 0.12:
                 return passive(legal)
             return check_or_fold(legal)
         # A heads-up check after the draw often means no pair: steal some of those pots.

@@ -302,12 +302,42 @@ class HoldemHardBot:
 
     # --- after the flop, heads-up: bets by expected value ------------------------------
 
-    def _fold_share(self, read: Reads, known: bool, bet: float, pot: float) -> float:
+    def _fold_share(
+        self, read: Reads, known: bool, bet: float, pot: float, spot: str = "bet"
+    ) -> float:
+        """Share of the opponent's range that folds to ``bet`` into ``pot``; ``spot`` is where
+        the hand stands: a first bet ("bet"), a bet after they called one on an earlier street
+        ("barrel"), a raise of their bet ("raise") or of their raise ("reraise")."""
+        base = {
+            "bet": read.fold_to_bet,
+            "barrel": read.fold_to_barrel,
+            "raise": read.fold_to_raise,
+            "reraise": read.fold_to_reraise,
+        }[spot]
         prior = default_fold(bet, pot)
         if not known:
-            return prior
-        # The record's fold rate, each bet size keeping its default's lean.
-        return max(0.0, min(0.95, read.fold_to_bet + (prior - default_fold(pot / 2, pot))))
+            defaults = {"bet": 1.0, "barrel": 0.85, "raise": 0.85, "reraise": 0.3}
+            return prior * defaults[spot]
+        # The record's fold rate in this spot, each bet size keeping its default's lean.
+        return max(0.0, min(0.95, base + (prior - default_fold(pot / 2, pot))))
+
+    def _spot(self, sit: Situation, opp: int) -> str:
+        """How far the opponent has gone in this hand: see ``_fold_share``."""
+        mine = sit.street_actions()
+        theirs = [a for a in mine if a.seat == opp and a.kind in ("bet", "raise")]
+        if theirs:
+            raises = 0
+            own = 0
+            for a in mine:
+                if a.kind in ("bet", "raise"):
+                    raises += 1
+                    if a.seat == opp:
+                        own = raises
+            return "raise" if own == 1 else "reraise"
+        earlier = [
+            a for a in sit.actions if a.street not in ("preflop", sit.street) and a.seat == opp
+        ]
+        return "barrel" if any(a.kind == "call" for a in earlier) else "bet"
 
     def _postflop_heads_up(
         self, sit: Situation, rng: random.Random, reads: dict[int, Reads]
@@ -321,6 +351,7 @@ class HoldemHardBot:
         river = sit.street == "river"
         pot = sit.pot
         behind = sit.effective_stack - legal.committed
+        spot = self._spot(sit, opp)
         if legal.call_cost == 0:
             if legal.bet_kind is None:
                 return Action.check()
@@ -330,7 +361,7 @@ class HoldemHardBot:
                 bet = min(behind, max(legal.min_to - legal.committed, round(frac * pot)))
                 if behind < pot * 1.2:
                     bet = behind
-                f = self._fold_share(read, known, bet, pot)
+                f = self._fold_share(read, known, bet, pot, spot)
                 e = mc.equity_top(1.0 - f)
                 ev = f * pot + (1 - f) * (e * (pot + 2 * bet) - bet)
                 if best is None or ev > best[0]:
@@ -357,7 +388,7 @@ class HoldemHardBot:
             for to in {pot_sized_to(sit, 0.85), legal.max_to}:
                 to = max(legal.min_to, min(legal.max_to, to))
                 put_in = to - legal.committed
-                f = self._fold_share(read, known, put_in - call, pot + call)
+                f = self._fold_share(read, known, put_in - call, pot + call, spot)
                 e = mc.equity_top(1.0 - f)
                 final = pot + put_in + (to - their_bet)
                 ev = f * pot + (1 - f) * (e * final - put_in)

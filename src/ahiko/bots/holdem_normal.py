@@ -3,8 +3,8 @@ starting-hand ranges.
 
 Its one read of the table (ahiko.bots.memory, in the level bot): how much more often than
 most an opponent bets and raises (``looseness``, 0 for most players). Against a loose one it
-calls re-raises and all-ins wider and reads less into a bet; against everyone else it plays
-exactly as without it.
+calls re-raises and all-ins wider, reads less into a bet and values its made hand against a
+wide range; against everyone else it plays exactly as without it.
 
 Pre-flop: opening ranges widen with fewer players left to act, calls against a raise depend
 on the price, short stacks (12 big blinds or less) play push or fold. After the flop: an
@@ -42,6 +42,14 @@ MADE_EQUITY = {
     hf.GOOD_PAIR: 0.66,
     hf.STRONG: 0.82,
     hf.MONSTER: 0.92,
+}
+# The same against a player who bets and raises nearly anything (its range is most hands).
+MADE_EQUITY_LOOSE = {
+    hf.NOTHING: 0.3,
+    hf.WEAK_PAIR: 0.6,
+    hf.GOOD_PAIR: 0.78,
+    hf.STRONG: 0.9,
+    hf.MONSTER: 0.95,
 }
 
 
@@ -117,7 +125,7 @@ class HoldemNormalBot:
         made = hf.made_hand(sit.hole, sit.board)
         draw = hf.draws(sit.hole, sit.board)
         tex = hf.texture(sit.board)
-        eq = MADE_EQUITY[made.level]
+        eq = MADE_EQUITY[made.level] * (1 - loose) + MADE_EQUITY_LOOSE[made.level] * loose
         if made.level in (hf.GOOD_PAIR, hf.WEAK_PAIR):
             eq -= 0.12 * tex.wetness
         cards_to_come = 5 - len(sit.board)

@@ -67,6 +67,11 @@ class Reads:
     tail: float = 1.0  # weight left outside a betting range, relative to the defaults'
     reraise_jam: float = 0.02  # re-raises all in (any-two jammers: nearly always)
     fold_to_bet: float = 0.35
+    # Folds on later chances of the same hand: to a second bet after calling one, to a raise
+    # of their own bet, to a re-raise of their raise (the more they have put in, the fewer).
+    fold_to_barrel: float = 0.3
+    fold_to_raise: float = 0.3
+    fold_to_reraise: float = 0.1
 
 
 def reads_from(stats: OpponentStats, weight: float = READS_WEIGHT) -> Reads:
@@ -101,6 +106,13 @@ def reads_from(stats: OpponentStats, weight: float = READS_WEIGHT) -> Reads:
         tail=max(1.0, bluffs / 0.15),
         reraise_jam=rate(stats.reraise_jams, stats.reraise_chances, 0.02, weight),
         fold_to_bet=fold_bet,
+        fold_to_barrel=rate(stats.folds_to_barrel, stats.faced_barrels, d.fold_to_barrel, weight),
+        fold_to_raise=rate(
+            stats.folds_to_raise_after_bet, stats.faced_raise_after_bet, d.fold_to_raise, weight
+        ),
+        fold_to_reraise=rate(
+            stats.folds_to_reraise, stats.faced_reraise, d.fold_to_reraise, weight
+        ),
     )
 
 

@@ -4,7 +4,7 @@ variants, handing each view to the hold'em or the draw bot of that level.
 Hard keeps a memory of the public record (ahiko.bots.memory): ``observe(view)``, called with
 the bot's own final view at the end of each hand, feeds it; ``HardNoMemoryBot`` is the same
 bot with its memory switched off (the yardstick of adaptation). Normal reads one number from
-its memory in hold'em (how loose each opponent is); Easy remembers nothing."""
+its memory in both variants (how loose each opponent is); Easy remembers nothing."""
 
 from __future__ import annotations
 
@@ -40,7 +40,8 @@ class EasyBot(_ByVariant):
 class NormalBot(_ByVariant):
     def __init__(self) -> None:
         self.memory = TableMemory()
-        self.holdem, self.draw = HoldemNormalBot(self.memory), DrawNormalBot()
+        self.holdem = HoldemNormalBot(self.memory)
+        self.draw = DrawNormalBot(self.memory)
 
     def observe(self, view: dict[str, Any]) -> None:
         """Learn from a finished hand (Normal reads only how loose each opponent is)."""

@@ -60,6 +60,12 @@ class OpponentStats:
     folds_to_bet: int = 0
     calls_of_bet: int = 0
     raises_of_bet: int = 0
+    faced_barrels: int = 0  # hold'em: facing a bet on the turn or river after calling one
+    folds_to_barrel: int = 0
+    faced_raise_after_bet: int = 0  # after the flop (draw): their bet was raised
+    folds_to_raise_after_bet: int = 0
+    faced_reraise: int = 0  # after the flop (draw): their raise was re-raised
+    folds_to_reraise: int = 0
     bet_size_sum: float = 0.0  # bets and raises after the flop, as a share of the pot
     bet_size_n: int = 0
     all_ins: int = 0
@@ -240,6 +246,9 @@ def _read_actions(
     voluntary: set[int] = set()
     raised: set[int] = set()
     jammers: set[int] = set()
+    called_post: set[int] = set()  # called a bet after the flop on an earlier street
+    called_now: set[int] = set()
+    aggression_now: dict[int, int] = {}  # seat -> the raise count their last bet/raise made
     for e in history:
         kind = e.get("kind")
         if kind in ("blind_posted", "ante_posted"):
@@ -250,6 +259,8 @@ def _read_actions(
         if kind == "street":
             street = str(e.get("name", street))
             raises, street_bet, allin_pending = 0, 0, False
+            called_post |= called_now
+            called_now, aggression_now = set(), {}
             continue
         if kind != "action":
             continue
@@ -294,14 +305,29 @@ def _read_actions(
                         rec.late_bets += int(act in AGGRESSIVE)
                 else:
                     rec.faced_bets += 1
-                    rec.folds_to_bet += int(act == "fold")
+                    folded = int(act == "fold")
+                    rec.folds_to_bet += folded
                     rec.calls_of_bet += int(act == "call")
                     rec.raises_of_bet += int(act in AGGRESSIVE)
+                    own = aggression_now.get(seat)
+                    if own == 1:
+                        rec.faced_raise_after_bet += 1
+                        rec.folds_to_raise_after_bet += folded
+                    elif own is not None:
+                        rec.faced_reraise += 1
+                        rec.folds_to_reraise += folded
+                    elif seat in called_post and street in ("turn", "river"):
+                        rec.faced_barrels += 1
+                        rec.folds_to_barrel += folded
                 if act in AGGRESSIVE and pot > 0:
                     rec.bet_size_sum += added / pot
                     rec.bet_size_n += 1
+        if street != first and act == "call":
+            called_now.add(seat)
         if act in AGGRESSIVE:
             raises += 1
+            if street != first:
+                aggression_now[seat] = raises
             street_bet = max(street_bet, int(e.get("amount", 0) or 0))
             allin_pending = all_in or allin_pending
         pot += added

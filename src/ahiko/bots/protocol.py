@@ -8,6 +8,11 @@ draw phase of five-card draw (``view["legal"]["is_draw_phase"]``) the answer is
 (``ahiko.rooms.thinking``), perhaps while the same object decides for another turn that has
 since passed, so ``decide`` must not change the bot object.
 
+A bot named by an import path outside ``ahiko.bots`` (a third party's) is loaded into its own
+process (``load_bot``: ahiko.bots.sandbox), where it receives only the serialised view: what it
+finds by walking frames or ``gc`` is the sandbox loop and that view, never the hand, the other
+seats' cards or a room's signing key.
+
 Memory (optional): a bot with ``observe(view)`` is handed its own seat's final view at the end
 of every hand it was dealt into, and may keep what that view shows (ahiko.bots.memory): the
 public record only, for as long as the bot object lives. A room keeps one object per bot for
@@ -66,5 +71,20 @@ def load_bot_class(name: str) -> type[Bot]:
     return cls  # type: ignore[no-any-return]
 
 
+def is_outside(name: str) -> bool:
+    """A bot named by an import path outside this package: it runs in its own process."""
+    return name not in LEVELS and not name.partition(":")[0].startswith("ahiko.bots.")
+
+
 def load_bot(name: str) -> Bot:
+    """A fresh bot: a level or a class of ``ahiko.bots`` in this process, any other import
+    path in a sandbox process of its own (closed with the bot, or by its ``close()``)."""
+    if is_outside(name):
+        bot_path(name)  # a malformed name fails here, before a process starts
+        from .sandbox import SandboxError, sandboxed_bot
+
+        try:
+            return sandboxed_bot(name)
+        except SandboxError as exc:
+            raise BotLoadError(str(exc)) from exc
     return load_bot_class(name)()

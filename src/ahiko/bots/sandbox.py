@@ -10,6 +10,10 @@ never the deck, the other seats' cards or a room's keys.
 Requests: ``{"op": "new"}`` (a fresh instance), ``{"op": "decide", "view", "seed"}`` →
 ``{"action": {"kind", "amount", "cards"}}`` or ``{"error"}``, ``{"op": "observe", "view"}``
 (no answer).
+
+In a room a bot decides on a worker thread (ahiko.rooms.thinking): a request and its answer
+go through the pipes under one lock, so two turns never interleave. ``sandboxed_bot(path)``
+is one bot with a process of its own, which ends when the bot is closed or dropped.
 """
 
 from __future__ import annotations
@@ -19,11 +23,15 @@ import os
 import random
 import subprocess
 import sys
+import threading
+import weakref
+from collections.abc import Callable
 from typing import IO, Any
 
 from ahiko.poker.actions import Action, ActionKind
 
 DECIDE_TIMEOUT_S = 10.0
+CLOSE_WAIT_S = 0.5  # a room closes a bot on its loop: never wait long
 
 
 class SandboxError(RuntimeError):
@@ -59,7 +67,12 @@ class SandboxedBots:
             text=True,
             bufsize=1,
         )
-        self._expect_ready()
+        self.lock = threading.Lock()
+        try:
+            self._expect_ready()
+        except SandboxError:
+            self._close()
+            raise
 
     def _io(self) -> tuple[IO[str], IO[str]]:
         if self.proc.stdin is None or self.proc.stdout is None:
@@ -96,21 +109,37 @@ class SandboxedBots:
         self._receive()
 
     def new(self) -> SandboxedBot:
-        self._send({"op": "new"})
+        with self.lock:
+            self._send({"op": "new"})
         return SandboxedBot(self)
 
     def decide(self, view: dict[str, Any], seed: int) -> Action:
-        self._send({"op": "decide", "view": view, "seed": seed})
-        return action_from_dict(self._receive()["action"])
+        with self.lock:
+            self._send({"op": "decide", "view": view, "seed": seed})
+            reply = self._receive()
+        return action_from_dict(reply["action"])
 
     def observe(self, view: dict[str, Any]) -> None:
-        self._send({"op": "observe", "view": view})
+        with self.lock:
+            self._send({"op": "observe", "view": view})
 
     def close(self) -> None:
+        """End the process: politely when it is idle, at once when a turn is still being
+        thought about (that turn's ``decide`` then fails, and a room answers for the bot)."""
+        if self.lock.acquire(timeout=CLOSE_WAIT_S):
+            try:
+                self._close()
+            finally:
+                self.lock.release()
+        else:
+            self.proc.kill()
+            self.proc.wait()
+
+    def _close(self) -> None:
         if self.proc.poll() is None:
             try:
                 self._send({"op": "exit"})
-                self.proc.wait(timeout=5)
+                self.proc.wait(timeout=CLOSE_WAIT_S)
             except (SandboxError, subprocess.TimeoutExpired):
                 self.proc.kill()
                 self.proc.wait()
@@ -126,12 +155,26 @@ class SandboxedBot:
     def __init__(self, box: SandboxedBots) -> None:
         self.box = box
         self.name = box.name
+        self._closer: Callable[[], Any] | None = None  # set when the bot owns its process
 
     def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
         return self.box.decide(view, rng.getrandbits(64))
 
     def observe(self, view: dict[str, Any]) -> None:
         self.box.observe(view)
+
+    def close(self) -> None:
+        """End the bot's process if this bot owns one (``sandboxed_bot``)."""
+        if self._closer is not None:
+            self._closer()
+
+
+def sandboxed_bot(path: str) -> SandboxedBot:
+    """One bot of class ``path`` in a process of its own, closed with the bot."""
+    box = SandboxedBots(path)
+    bot = box.new()
+    bot._closer = weakref.finalize(bot, box.close)
+    return bot
 
 
 def _serve(path: str) -> int:

@@ -155,7 +155,7 @@ def add_bot(room: Room, cmd: c.AddBot) -> Reply:
     try:
         reserved = room.seat_occupant(seat, occupant)
     except Refusal:
-        room.bots.pop(occupant.player_id, None)
+        room.drop_bot(occupant.player_id)
         raise
     room.kind.on_seated(room)
     room.emit_room()

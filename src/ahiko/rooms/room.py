@@ -324,6 +324,8 @@ class Room:
         self.stop_running()
         self.timers.cancel_all()
         self.move_to(RoomStatus.CLOSED)
+        for player_id in list(self.bots):
+            self.drop_bot(player_id)
         self.closed_stacks = {o.player_id: o.stack for _, o in self.seats.items()}
         stacks = dict(self.closed_stacks)
         self.emit("closed", lambda _seat: {"reason": reason, "stacks": stacks})
@@ -358,6 +360,12 @@ class Room:
             bot_level=level,
         )
 
+    def drop_bot(self, player_id: str) -> None:
+        """The bot leaves: a third party's (ahiko.bots.sandbox) takes its process with it."""
+        close = getattr(self.bots.pop(player_id, None), "close", None)
+        if close is not None:
+            close()
+
     def seat_occupant(self, seat: int, occupant: Occupant) -> bool:
         hand_running = self.hand is not None
         may_take = self.kind.may_take_bot_place
@@ -373,7 +381,7 @@ class Room:
     def player_left(self, occupant: Occupant) -> None:
         self.chips_out += occupant.stack
         self.departed_names[occupant.player_id] = occupant.name
-        self.bots.pop(occupant.player_id, None)
+        self.drop_bot(occupant.player_id)
         self.timers.cancel(sit_out(occupant.player_id))
         self.hooks.on_player_left(self, occupant)
         self.later(self.waitlist.offer_next)  # a seat may have come free
