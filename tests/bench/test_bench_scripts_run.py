@@ -66,3 +66,8 @@ def test_cli_start_bench_times_ours_beside_the_pokerkit_script() -> None:
 def test_relay_transport_bench_measures_pubsub_beside_streams() -> None:
     result = run_bench("relay_transport.py", "--frames", "200")
     positive(result, "pubsub_p99_ms", "streams_p99_ms", "streams_over_pubsub_cpu")
+
+
+def test_cluster_bench_measures_the_relayed_beside_the_local_latency() -> None:
+    result = run_bench("cluster.py", "--tables", "3", "--actions", "4", "--think", "0.01")
+    positive(result, "local_p99_ms", "relayed_p99_ms", "cpu_ms_per_action", "relayed_frames")

@@ -157,15 +157,17 @@ LOBBY_MAX_PER_PAGE = 100
 
 
 @router.get("")
-def list_rooms(
+async def list_rooms(
     request: Request,
     response: Response,
     page: PageNumber = 1,
     per_page: Annotated[int, Query(ge=1, le=LOBBY_MAX_PER_PAGE)] = LOBBY_PER_PAGE,
 ) -> list[dict[str, Any]]:
     """Public open rooms: id, kind, variant, tier, blinds, seats total/taken, status; a page
-    of at most ``per_page`` (the ``X-Total-Count`` and ``X-Pages`` headers tell the rest)."""
-    rooms = room_registry(request.app).lobby()
+    of at most ``per_page`` (the ``X-Total-Count`` and ``X-Pages`` headers tell the rest).
+    On a node of a cluster: every node's rooms (``ahiko.server.cluster.node``)."""
+    cluster = getattr(request.app.state, "cluster", None)
+    rooms = room_registry(request.app).lobby() if cluster is None else await cluster.lobby()
     response.headers["X-Total-Count"] = str(len(rooms))
     response.headers["X-Pages"] = str(max(1, -(-len(rooms) // per_page)))
     start = (page - 1) * per_page
@@ -207,6 +209,9 @@ async def create_room(
     limits = site_limits(request.app)
     limits.admit_room(registry, player.player_id)
     actor = registry.create(config, host_id=player.player_id)
+    cluster = getattr(request.app.state, "cluster", None)
+    if cluster is not None:  # this node owns the room it opens: its lease, before any write
+        await cluster.claim(actor.room_id)
     limits.room_created(actor.room_id, player.player_id)
     return {**actor.summary(), "ws": f"/ws/rooms/{actor.room_id}"}
 

@@ -153,7 +153,10 @@ async def table_socket(
     room_id: str,
     player: Annotated[Player | None, Depends(websocket_player)],
 ) -> None:
-    actor = room_registry(websocket.app).get(room_id)
+    actor: Any = room_registry(websocket.app).get(room_id)
+    cluster = getattr(websocket.app.state, "cluster", None)
+    if cluster is not None:  # a node of a cluster: the room may be owned by another node
+        actor = await cluster.find(room_id)
     limits = site_limits(websocket.app)
     address = websocket.client.host if websocket.client else "unknown"
     account = None if player is None else player.player_id
@@ -176,6 +179,7 @@ async def table_socket(
     if player is not None:
         limits.room_joined(room_id)
     writer = asyncio.create_task(_write(websocket, queue))
+    moved = _close_when_moved(websocket, actor)
     actor.subscribe(connection.connection_id, connection.deliver)
     since = _since(websocket.query_params.get("since"))
     epoch = _epoch(websocket.query_params.get("epoch"))
@@ -191,8 +195,30 @@ async def table_socket(
         await actor.ask(c.Disconnect(connection.connection_id))
         actor.unsubscribe(connection.connection_id)
         queue.put_nowait(None)
+        if moved is not None:
+            moved.cancel()
         with contextlib.suppress(Exception):
             await writer
+
+
+#: The room moved to another node (its owner died or lost it): the client reconnects, and
+#: its new socket reaches the new owner (not one of the client's final codes).
+WS_ROOM_MOVED = 4409
+
+
+def _close_when_moved(websocket: WebSocket, actor: Any) -> asyncio.Task[None] | None:
+    """For a room owned by another node (a ``RemoteActor``): close the socket once the room
+    moves, so the client reconnects by itself and gets a snapshot from the new owner."""
+    moved = getattr(actor, "moved", None)
+    if moved is None:
+        return None
+
+    async def watch() -> None:
+        await moved.wait()
+        with contextlib.suppress(Exception):
+            await websocket.close(code=WS_ROOM_MOVED, reason="the table moved")
+
+    return asyncio.create_task(watch())
 
 
 def _since(value: str | None) -> int | None:

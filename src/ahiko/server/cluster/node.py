@@ -1,0 +1,167 @@
+"""One node of a cluster (issue 14): what ``--redis-url`` adds to a server.
+
+- the rooms it owns (``RoomOwnership``: a lease and a fencing token each, the database's fence
+  installed on its engine), served to the other nodes by a ``RelayHost``;
+- a ``RelayEdge`` for its sockets to rooms owned elsewhere: ``find(room_id)`` answers the local
+  actor, or a ``RemoteActor`` for the room's owner (from its lease), or None;
+- the cluster's shared rate windows (``app.state.shared_windows``).
+
+A room whose lease or fence this node lost is dropped at once (its actor stopped and
+forgotten): the remote sockets see the owner change and reconnect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import re
+import socket
+import weakref
+from typing import Any
+
+from sqlalchemy import Engine
+
+from ahiko.server.cluster.counters import SharedWindows
+from ahiko.server.cluster.lease import PREFIX, Leases
+from ahiko.server.cluster.ownership import RoomOwnership, room_lease
+from ahiko.server.cluster.relay import Publisher, RelayEdge, RelayHost, RemoteActor
+from ahiko.store.fences import FenceBook, install_fences
+
+log = logging.getLogger(__name__)
+
+DEFAULT_LEASE_MS = 5000
+
+
+def node_name(port: int) -> str:
+    """Unique across the cluster and its restarts: host, port, process."""
+    host = re.sub(r"[^A-Za-z0-9.-]", "-", socket.gethostname())
+    return f"{host}-{port}-{os.getpid()}"
+
+
+def lobby_key(node: str) -> str:
+    return f"{PREFIX}lobby:{node}"
+
+
+def lease_ms(env: Any = None) -> int:
+    env = os.environ if env is None else env
+    return int(env.get("AHIKO_LEASE_MS", DEFAULT_LEASE_MS))
+
+
+class ClusterNode:
+    def __init__(
+        self, redis_url: str, node: str, engine: Engine, registry: Any, ttl_ms: int
+    ) -> None:
+        import redis.asyncio as redis
+
+        self.node = node
+        self.engine = engine
+        self.registry = registry
+        self.redis = redis.Redis.from_url(redis_url)
+        self.leases = Leases(self.redis, node, ttl_ms)
+        self.book = FenceBook(node, on_fenced=self._fenced)
+        self.ownership = RoomOwnership(self.leases, engine, self.book, on_lost=self._drop)
+        self.publisher = Publisher(self.redis)
+        self.host = RelayHost(
+            self.redis, node, self.publisher, self._owned_actor, self.ownership.token
+        )
+        self.edge = RelayEdge(self.redis, node, self.publisher)
+        self.shared_windows = SharedWindows(self.redis)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._remotes: weakref.WeakSet[RemoteActor] = weakref.WeakSet()
+        self._watch: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        install_fences(self.engine, self.book)
+        self.publisher.start()
+        await self.host.start()
+        await self.edge.start()
+        self.ownership.start()
+        self._watch = self._loop.create_task(self._watch_owners(), name="owner-watch")
+        log.info("node %s joined the cluster", self.node)
+
+    async def stop(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+        await self.ownership.stop()
+        await self.ownership.release_all()
+        await self.host.stop()
+        await self.edge.stop()
+        await self.publisher.stop()
+        await self.redis.aclose()
+
+    def _owned_actor(self, room_id: str) -> Any:
+        if self.ownership.token(room_id) is None:
+            return None
+        return self.registry.get(room_id)
+
+    async def claim(self, room_id: str) -> int | None:
+        """Own a room this node just opened (before anything about it is written); the
+        cluster's lobby lists it at once."""
+        token = await self.ownership.claim(room_id)
+        await self.publish_lobby()
+        return token
+
+    async def find(self, room_id: str) -> Any:
+        """The room's door: local, remote (its owner's, through the relay), or None."""
+        local = self._owned_actor(room_id)
+        if local is not None:
+            return local
+        holder = await self.leases.holder(room_lease(room_id))
+        if holder is None or holder[0] == self.node:
+            return None
+        owner, epoch = holder
+        remote = self.edge.remote(room_id, owner, epoch)
+        self._remotes.add(remote)
+        return remote
+
+    async def check_owners(self) -> None:
+        """A room in use from here whose lease is gone or another owner's (its owner died or
+        lost it): its ``RemoteActor`` is marked moved, and the gateway closes those sockets
+        with a code the client reconnects after (it then finds the new owner)."""
+        for remote in list(self._remotes):
+            if remote.moved.is_set():
+                self._remotes.discard(remote)
+                continue
+            holder = await self.leases.holder(room_lease(remote.room_id))
+            if holder != (remote.owner, remote.epoch):
+                remote.moved.set()
+                self._remotes.discard(remote)
+
+    async def _watch_owners(self) -> None:
+        """Every third of a lease: check the owners of the rooms used from here, and publish
+        this node's part of the cluster's lobby."""
+        while True:
+            await asyncio.sleep(self.leases.ttl_ms / 3000)
+            try:
+                await self.check_owners()
+                await self.publish_lobby()
+            except Exception as error:  # Redis away: try again next round
+                log.warning("owner watch: %s", error)
+
+    async def publish_lobby(self) -> None:
+        """This node's public open rooms, as the lobby lists them, under ``ahiko:lobby:NODE``
+        for a lease's time (a dead node's entries vanish with it)."""
+        entries = [entry for entry in self.registry.lobby() if self.ownership.token(entry["id"])]
+        await self.redis.set(lobby_key(self.node), json.dumps(entries), px=self.leases.ttl_ms)
+
+    async def lobby(self) -> list[dict[str, Any]]:
+        """The cluster's lobby: every node's public open rooms, by room id."""
+        await self.publish_lobby()  # our own part is always fresh
+        keys = [key async for key in self.redis.scan_iter(match=lobby_key("*"), count=100)]
+        found: dict[str, dict[str, Any]] = {}
+        for value in await self.redis.mget(keys) if keys else []:
+            for entry in json.loads(value) if value else []:
+                found[str(entry["id"])] = entry
+        return [found[key] for key in sorted(found)]
+
+    def _fenced(self, room_id: str) -> None:
+        """The database refused a write (on whatever thread wrote): drop the room, on the loop."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self.ownership.fenced, room_id)
+
+    def _drop(self, room_id: str, why: str) -> None:
+        log.warning("node %s drops room %s: %s", self.node, room_id, why)
+        self.registry.forget(room_id)

@@ -1,0 +1,323 @@
+"""The relay between nodes (issue 14): a room's commands to its owner, its numbered frames back.
+
+Redis pub/sub (chosen on a measurement: ``bench/relay_transport.py``, docs/deploy.md):
+
+- ``ahiko:node:NODE``: requests to the node NODE about the rooms it owns, one JSON object each:
+  ``{"op": "ask", "room", "rid", "reply", "command"}``, ``{"op": "subscribe", "room", "cid"}``,
+  ``{"op": "unsubscribe", "room", "cid"}``;
+- ``ahiko:reply:NODE``: the answers to NODE's asks, ``{"rid", "reply"}`` (or ``"gone"`` when
+  the room is not, or no more, on the node asked);
+- ``ahiko:conn:CID``: the frames for connection CID only, each ``EPOCH:FRAME_JSON``, where EPOCH
+  is the owner's fencing token for the room (a new owner, a new epoch: the client's ``seq``
+  numbers restart and it must ask for a snapshot instead of replaying).
+
+There is no room-wide channel: a room hands each frame to each connection as that connection's
+viewer sees it (``ahiko.rooms.outbox``), so a player's private frames (hole cards, own proofs)
+only ever travel on that player's own connection's channel.
+
+``RelayHost`` serves the owner's side; ``RelayEdge`` the side that holds the sockets, with a
+``RemoteActor`` per room that answers the gateway as the room's own actor does (``subscribe``,
+``unsubscribe``, ``ask``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from ahiko.rooms.commands import Reply
+from ahiko.rooms.outbox import Frame, Sink
+from ahiko.server.cluster.codec import decode_command, decode_reply, encode_command, encode_reply
+from ahiko.server.cluster.lease import PREFIX
+
+log = logging.getLogger(__name__)
+
+ASK_TIMEOUT_S = 5.0
+GONE = Reply.refused("room_moved", "the table is moving to another server; reconnecting")
+
+
+async def cancelled(task: asyncio.Task[None] | None) -> None:
+    """Cancel a relay loop and wait for it (whatever it died of)."""
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+
+
+def node_channel(node: str) -> str:
+    return f"{PREFIX}node:{node}"
+
+
+def reply_channel(node: str) -> str:
+    return f"{PREFIX}reply:{node}"
+
+
+def connection_channel(connection_id: str) -> str:
+    return f"{PREFIX}conn:{connection_id}"
+
+
+class Publisher:
+    """Publishes in the order given, from one task: frames of one connection never overtake
+    each other (tasks publishing side by side on a connection pool could)."""
+
+    def __init__(self, redis: Any) -> None:
+        self.redis = redis
+        self._queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self.published = 0
+
+    def put(self, channel: str, message: str) -> None:
+        self._queue.put_nowait((channel, message))
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="relay-publish")
+
+    async def _run(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty() and len(batch) < 500:
+                batch.append(self._queue.get_nowait())
+            pipe = self.redis.pipeline(transaction=False)
+            for channel, message in batch:
+                pipe.publish(channel, message)
+            try:
+                await pipe.execute()
+                self.published += len(batch)
+            except Exception as error:  # Redis away: frames are lost, clients resync by seq
+                log.warning("relay publish failed: %s", error)
+
+    async def stop(self) -> None:
+        await cancelled(self._task)
+        self._task = None
+
+
+class RelayHost:
+    """The owner's side: answers other nodes' requests about the rooms this node owns.
+    ``actor_of(room_id)`` is the local actor (None when not here); ``epoch_of(room_id)`` the
+    room's fencing token."""
+
+    def __init__(
+        self,
+        redis: Any,
+        node: str,
+        publisher: Publisher,
+        actor_of: Callable[[str], Any],
+        epoch_of: Callable[[str], int | None],
+    ) -> None:
+        self.redis = redis
+        self.node = node
+        self.publisher = publisher
+        self.actor_of = actor_of
+        self.epoch_of = epoch_of
+        self._task: asyncio.Task[None] | None = None
+        self._asks: set[asyncio.Task[None]] = set()
+        self._remote: dict[str, set[str]] = {}  # room -> connection ids subscribed from afar
+
+    async def start(self) -> None:
+        pubsub = self.redis.pubsub()
+        await pubsub.subscribe(node_channel(self.node))
+        self._task = asyncio.get_running_loop().create_task(self._run(pubsub), name="relay-host")
+
+    async def _run(self, pubsub: Any) -> None:
+        try:
+            async for message in pubsub.listen():
+                if message.get("type") != "message":
+                    continue
+                try:
+                    request = json.loads(message["data"])
+                    self._handle(request)
+                except Exception:  # one bad request must not stop the relay
+                    log.exception("relay request refused")
+        finally:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+
+    def _handle(self, request: dict[str, Any]) -> None:
+        room_id = str(request["room"])
+        actor = self.actor_of(room_id)
+        op = request["op"]
+        if op == "ask":
+            task = asyncio.get_running_loop().create_task(self._ask(actor, request))
+            self._asks.add(task)
+            task.add_done_callback(self._asks.discard)
+        elif op == "subscribe" and actor is not None:
+            cid = str(request["cid"])
+            epoch = self.epoch_of(room_id) or 0
+            channel = connection_channel(cid)
+            put = self.publisher.put
+
+            def sink(frame: Frame) -> None:
+                put(channel, f"{epoch}:{frame.text()}")
+
+            actor.subscribe(cid, sink)
+            self._remote.setdefault(room_id, set()).add(cid)
+        elif op == "unsubscribe":
+            cid = str(request["cid"])
+            if actor is not None:
+                actor.unsubscribe(cid)
+            self._remote.get(room_id, set()).discard(cid)
+
+    async def _ask(self, actor: Any, request: dict[str, Any]) -> None:
+        answer: dict[str, Any] = {"rid": request["rid"]}
+        if actor is None:
+            answer["gone"] = True
+        else:
+            reply = await actor.ask(decode_command(request["command"]))
+            answer["reply"] = encode_reply(reply)
+        self.publisher.put(str(request["reply"]), json.dumps(answer))
+
+    def remote_connections(self, room_id: str) -> set[str]:
+        return set(self._remote.get(room_id, ()))
+
+    async def stop(self) -> None:
+        await cancelled(self._task)
+        self._task = None
+
+
+class RelayEdge:
+    """The sockets' side: one subscription to this node's replies and to the channels of its
+    connections to rooms owned elsewhere."""
+
+    def __init__(self, redis: Any, node: str, publisher: Publisher) -> None:
+        self.redis = redis
+        self.node = node
+        self.publisher = publisher
+        self._pubsub: Any = None
+        self._task: asyncio.Task[None] | None = None
+        self._sinks: dict[str, tuple[Sink, Callable[[int], None]]] = {}
+        self._replies: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._ids = itertools.count(1)
+        self.received = 0
+
+    async def start(self) -> None:
+        self._pubsub = self.redis.pubsub()
+        await self._pubsub.subscribe(reply_channel(self.node))
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="relay-edge")
+
+    async def _run(self) -> None:
+        async for message in self._pubsub.listen():
+            if message.get("type") != "message":
+                continue
+            try:
+                self._dispatch(message)
+            except Exception:  # one bad message must not stop the node's relay
+                log.exception("relay message dropped")
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        if True:
+            channel = message["channel"]
+            channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+            data = message["data"]
+            text = data.decode() if isinstance(data, bytes) else str(data)
+            if channel == reply_channel(self.node):
+                answer = json.loads(text)
+                future = self._replies.pop(int(answer["rid"]), None)
+                if future is not None and not future.done():
+                    future.set_result(answer)
+                return
+            cid = channel.removeprefix(connection_channel(""))
+            found = self._sinks.get(cid)
+            if found is None:
+                return
+            epoch, _, body = text.partition(":")
+            raw = json.loads(body)
+            sink, saw_epoch = found
+            saw_epoch(int(epoch))
+            t, seq, room_epoch = raw.pop("t"), raw.pop("seq"), raw.pop("epoch", None)
+            self.received += 1
+            sink(Frame(t, int(seq), raw, room_epoch))
+
+    def remote(self, room_id: str, owner: str, epoch: int) -> RemoteActor:
+        return RemoteActor(self, room_id, owner, epoch)
+
+    async def watch(self, cid: str, sink: Sink, saw_epoch: Callable[[int], None]) -> None:
+        self._sinks[cid] = (sink, saw_epoch)
+        await self._pubsub.subscribe(connection_channel(cid))
+
+    async def unwatch(self, cid: str) -> None:
+        self._sinks.pop(cid, None)
+        with contextlib.suppress(Exception):
+            await self._pubsub.unsubscribe(connection_channel(cid))
+
+    async def request(self, owner: str, request: dict[str, Any]) -> dict[str, Any] | None:
+        """Send ``request`` to ``owner``; an ask waits for its answer (None: no answer in
+        time, the owner is gone)."""
+        # Through the node's one publisher: in order, pipelined, on one connection.
+        if request["op"] != "ask":
+            self.publisher.put(node_channel(owner), json.dumps(request))
+            return None
+        rid = next(self._ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._replies[rid] = future
+        self.publisher.put(
+            node_channel(owner),
+            json.dumps({**request, "rid": rid, "reply": reply_channel(self.node)}),
+        )
+        try:
+            return await asyncio.wait_for(future, ASK_TIMEOUT_S)
+        except TimeoutError:
+            self._replies.pop(rid, None)
+            return None
+
+    async def stop(self) -> None:
+        await cancelled(self._task)
+        self._task = None
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
+
+
+class RemoteActor:
+    """A room owned by another node, as the gateway sees it: the same ``subscribe``,
+    ``unsubscribe`` and ``ask`` as a local ``RoomActor``. ``epoch`` is the owner's fencing
+    token; ``moved`` is set when a frame or an answer shows the room is elsewhere now."""
+
+    def __init__(self, edge: RelayEdge, room_id: str, owner: str, epoch: int) -> None:
+        self.edge = edge
+        self.room_id = room_id
+        self.owner = owner
+        self.epoch = epoch
+        self.moved = asyncio.Event()
+        self._pending: dict[str, asyncio.Task[None]] = {}
+
+    def _saw(self, epoch: int) -> None:
+        if epoch != self.epoch:
+            self.moved.set()
+
+    def subscribe(self, connection_id: str, sink: Sink) -> None:
+        async def go() -> None:
+            await self.edge.watch(connection_id, sink, self._saw)
+            await self.edge.request(
+                self.owner, {"op": "subscribe", "room": self.room_id, "cid": connection_id}
+            )
+
+        self._pending[connection_id] = asyncio.get_running_loop().create_task(go())
+
+    def unsubscribe(self, connection_id: str) -> None:
+        async def go() -> None:
+            await self.edge.request(
+                self.owner, {"op": "unsubscribe", "room": self.room_id, "cid": connection_id}
+            )
+            await self.edge.unwatch(connection_id)
+
+        self._pending.pop(connection_id, None)
+        task = asyncio.get_running_loop().create_task(go())
+        self._pending[f"-{connection_id}"] = task
+
+    async def ask(self, command: Any) -> Reply:
+        for task in list(self._pending.values()):
+            await task  # the subscription is in place before the first command
+        self._pending.clear()
+        answer = await self.edge.request(
+            self.owner, {"op": "ask", "room": self.room_id, "command": encode_command(command)}
+        )
+        if answer is None or answer.get("gone"):
+            self.moved.set()
+            return GONE
+        return decode_reply(answer["reply"])
