@@ -13,7 +13,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from archive_factory import START, Sitter, cash_session
 from fastapi.testclient import TestClient
 
 from ahiko.fairness.keys import load_or_create_signing_key
@@ -21,6 +20,7 @@ from ahiko.rooms.blinds import Stakes
 from ahiko.server.services import CSRF_HEADER
 from ahiko.server.settings import Settings
 from ahiko.store.hand_archive import ArchivedHand
+from archive_factory import START, Sitter, cash_session
 from live_server import fast_app
 
 PASSWORD = "correct horse"

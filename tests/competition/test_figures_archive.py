@@ -12,7 +12,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from archive_factory import START, Sitter, add_person, cash_session, tournament
 from sqlalchemy import Engine, select
 
 from ahiko.competition.leaderboard import leaderboard, period_bounds
@@ -41,6 +40,7 @@ from ahiko.wallet.ledger import (
     wallet_account,
 )
 from ahiko.wallet.operations import Wallet
+from archive_factory import START, Sitter, add_person, cash_session, tournament
 
 TIER_BY_BB = {2: "Iniciante", 10: "Clássica", 20: "Alta"}
 

@@ -18,7 +18,6 @@ import re
 from typing import Any
 
 import pytest
-from archive_factory import START, Sitter, play_hand
 from sqlalchemy import Engine
 
 from ahiko.competition.sharing import (
@@ -38,6 +37,7 @@ from ahiko.poker.cards import format_card
 from ahiko.rooms.blinds import Stakes
 from ahiko.rooms.finished.archive import deal_from_record
 from ahiko.store.hand_archive import ArchivedHand
+from archive_factory import START, Sitter, play_hand
 
 CARD = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])")
 HANDS = 120
