@@ -231,6 +231,8 @@ def rate(work: Callable[[], None], units: int) -> float:
 
 def measure(repeats: int, hands: int) -> dict[str, float | int | str]:
     texts, paths = phh_texts(), phh_paths()
+    if not paths:  # refuse to report a replay ratio of nothing
+        raise SystemExit(f"no PHH samples under {PHH_DIR} (the shared folder beside the repo)")
     pk_hands = max(hands // 10, 20)
     work: dict[str, tuple[Callable[[int], object], int]] = {}
     for policy in POLICIES:
