@@ -69,17 +69,25 @@ def _player(connection: HTTPConnection) -> Player | None:
     return None if user is None else Player(str(user.id), user.username)
 
 
+async def _player_off_the_loop(connection: HTTPConnection) -> Player | None:
+    """``_player`` on a worker thread when there is a session to look up; a request without
+    a session cookie (a spectator, the lobby) is answered at once, with no thread hop."""
+    if not connection.cookies.get(SESSION_COOKIE):
+        return None
+    return await run_in_threadpool(_player, connection)
+
+
 async def http_player(request: Request) -> Player | None:
     """The signed-in account of a request, or None. Tests override this dependency. The
     session's lookup runs on a worker thread: a slow or locked database delays this request,
     never the event loop that serves every table (issue 17)."""
-    return await run_in_threadpool(_player, request)
+    return await _player_off_the_loop(request)
 
 
 async def websocket_player(websocket: WebSocket) -> Player | None:
     """The signed-in account of a table socket, or None (a spectator); looked up off the
     event loop, as ``http_player``."""
-    return await run_in_threadpool(_player, websocket)
+    return await _player_off_the_loop(websocket)
 
 
 def room_registry(app: Any) -> RoomRegistry:
