@@ -217,3 +217,33 @@ def test_nothing_outside_the_actor_reads_the_room() -> None:
                 elif path.name != "actor.py":
                     readers.append(f"{path.relative_to(SRC)}:{node.lineno} (self.room)")
     assert readers == []
+
+
+def test_a_reconnect_replays_the_chat_said_while_away_without_the_muted() -> None:
+    """Chat lines are not numbered frames; a replayed gap brings the lines said since the
+    client's last frame too (each once: the client tells them apart by ``no``), never those
+    of a player the reconnecting viewer muted, never older ones."""
+
+    async def scenario() -> None:
+        actor = RoomRegistry(clock=ManualClock()).create(holdem_config(seats=3), host_id="ana")
+        ana = FakeSubscriber("c-ana", "ana")
+        await _join(actor, ana)
+        for seat, (pid, name) in enumerate((("ana", "Ana"), ("bia", "Bia"))):
+            assert (await actor.ask(c.Sit(pid, name, seat))).ok
+        assert (await actor.ask(c.Chat("bia", "Bia", "said before"))).ok
+        assert (await actor.ask(c.Sit("cai", "Cai", 2))).ok  # a numbered frame after it
+        assert (await actor.ask(c.ChatMute("ana", "cai"))).ok
+        seen = ana.last_seq
+        await _leave(actor, ana)
+        assert (await actor.ask(c.Chat("bia", "Bia", "while you were away"))).ok
+        assert (await actor.ask(c.Chat("cai", "Cai", "muted by ana"))).ok
+        assert (await actor.ask(c.Leave("cai"))).ok  # and a numbered frame to replay
+        again = FakeSubscriber("c-ana-2", "ana")
+        assert (await _join(actor, again, since=seen)).ok
+        kinds = [f["t"] for f in again.frames]
+        assert "snapshot" not in kinds  # a replay, not a fresh start
+        assert [f["msg"]["text"] for f in again.frames if f["t"] == "chat"] == [
+            "while you were away"
+        ]
+
+    _run(scenario())

@@ -77,16 +77,17 @@ class Broadcast:
         self, connection_id: str, player_id: str | None, since: int | None, epoch: str | None
     ) -> None:
         """A new subscriber's first frames: what it missed since frame ``since`` of this run
-        (``epoch``), when the buffer still holds all of it, else a snapshot. A ``since`` of
-        another run (the room was reopened, or is owned by someone else now) names no frame
-        here: a snapshot."""
+        (``epoch``) and the chat said meanwhile, when the buffer still holds all of it, else
+        a snapshot. A ``since`` of another run (the room was reopened, or is owned by someone
+        else now) names no frame here: a snapshot."""
         room = self._room
-        known = since is not None and epoch == room.epoch
-        missed = (
-            self.frames.since(since, player_id, room.seq) if known and since is not None else None
-        )
-        if missed is None:
+        missed = None
+        if since is not None and epoch == room.epoch:
+            missed = self.frames.since(since, player_id, room.seq)
+        if since is None or missed is None:
             self.send_snapshot(connection_id, player_id)
             return
         for frame in missed:
             self._deliver(connection_id, frame)
+        for message in room.chat.said_since(since, player_id):  # chat is not numbered
+            self._deliver(connection_id, Frame("chat", room.seq, {"msg": message}, room.epoch))

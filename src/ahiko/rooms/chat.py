@@ -47,7 +47,8 @@ class TableChat:
         self.moderation = moderation or Moderation()
         self.mode = ChatMode.SEATED
         self._no = 0
-        self._backlog: deque[tuple[float, dict[str, Any]]] = deque(maxlen=CHAT_BACKLOG)
+        # (when, the room's last frame number then, the message)
+        self._backlog: deque[tuple[float, int, dict[str, Any]]] = deque(maxlen=CHAT_BACKLOG)
         self._recent: dict[int, ChatRecord] = {}  # msg_no -> record, for reports
         self._sent: dict[str, deque[float]] = {}  # player -> times of their last messages
         self.names: dict[str, str] = {}  # authors seen in this room
@@ -88,7 +89,7 @@ class TableChat:
         self._recent[self._no] = record
         while len(self._recent) > CHAT_BACKLOG * 4:
             del self._recent[min(self._recent)]
-        self._backlog.append((room.clock.now(), message))
+        self._backlog.append((room.clock.now(), room.seq, message))
         self.moderation.keep(record)
         sender, mutes_of = cmd.player_id, self.moderation.mutes_of
         room.broadcast.tell_watchers(
@@ -143,9 +144,23 @@ class TableChat:
             "mode": self.mode.value,
             "muted": sorted(muted),
             "messages": [
-                dict(m) for at, m in self._backlog if at >= horizon and m["player_id"] not in muted
+                dict(m)
+                for at, _seq, m in self._backlog
+                if at >= horizon and m["player_id"] not in muted
             ],
         }
+
+    def said_since(self, seq: int, player_id: str | None) -> list[dict[str, Any]]:
+        """The messages a viewer reconnecting after frame ``seq`` may have missed (chat
+        lines are not numbered frames: those said while the room's last frame was ``seq``
+        or later, which the client tells apart by their ``no``), without those of players
+        they muted."""
+        muted = self.moderation.mutes_of(player_id)
+        return [
+            dict(m)
+            for _at, said_at, m in self._backlog
+            if said_at >= seq and m["player_id"] not in muted
+        ]
 
     # --- rules -------------------------------------------------------------------------------
     def _speaker_seat(self, player_id: str) -> int | None:
