@@ -20,6 +20,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
+from sqlalchemy import Connection
+
 from ahiko.rooms.config import TOURNAMENT_STARTING_CHIPS
 
 # Percentages of the pool by finishing place, per table size (no fee: they sum to 100).
@@ -82,7 +84,13 @@ class Bank(Protocol):
 
     def hold(self, sng_id: str, user_id: int, amount: int, key: str) -> bool: ...
     def refund(self, sng_id: str, user_id: int, amount: int, key: str) -> bool: ...
-    def pay(self, sng_id: str, prizes: dict[int, int], key: str) -> bool: ...
+    def pay(
+        self,
+        sng_id: str,
+        prizes: dict[int, int],
+        key: str,
+        also: Callable[[Connection], None] | None = None,
+    ) -> bool: ...
 
 
 @dataclass
@@ -126,19 +134,21 @@ class SitGoLobby:
         clock: Callable[[], datetime],
         specs: Iterable[SitGoSpec] = QUEUES,
         on_start: Callable[[SitGo], None] | None = None,
+        prefix: str = "",
     ) -> None:
         self._bank = bank
         self._clock = clock
         self._on_start = on_start
         self._specs = {spec.key: spec for spec in specs}
         self._numbers = 0
+        self._prefix = prefix  # a run id: sit & go ids (and their pools) are never reused
         self._attempts: dict[tuple[str, int], int] = {}  # (sng, user) -> registrations so far
         self.all: dict[str, SitGo] = {}
         self.open: dict[str, SitGo] = {key: self._open(spec) for key, spec in self._specs.items()}
 
     def _open(self, spec: SitGoSpec) -> SitGo:
         self._numbers += 1
-        sng = SitGo(f"{spec.key}-{self._numbers}", spec, self._clock())
+        sng = SitGo(f"{spec.key}-{self._prefix}{self._numbers}", spec, self._clock())
         self.all[sng.id] = sng
         return sng
 
@@ -224,9 +234,15 @@ class SitGoLobby:
             raise SitGoRefused("not_playing", "that player is not in this running sit & go")
         sng.out.add(user_id)
 
-    def finish(self, sng_id: str, places: Sequence[int]) -> dict[int, int]:
+    def finish(
+        self,
+        sng_id: str,
+        places: Sequence[int],
+        also: Callable[[Connection], None] | None = None,
+    ) -> dict[int, int]:
         """The tournament's final ranking (R-TN-04, best first, every entrant once): the pool
-        is paid by place; returns the coins each winner got."""
+        is paid by place; returns the coins each winner got. ``also`` writes in the payout's
+        transaction (the stored places)."""
         sng = self._get(sng_id)
         if sng.status is not Status.RUNNING:
             raise SitGoRefused("not_running", "only a running sit & go can finish")
@@ -237,8 +253,8 @@ class SitGoLobby:
             for user, coins in zip(places, prizes(sng.pool, sng.spec.seats), strict=False)
             if coins
         }
-        if sng.spec.buy_in:
-            self._bank.pay(sng.id, paid, f"sng:{sng.id}:payout")
+        if sng.spec.buy_in or also is not None:
+            self._bank.pay(sng.id, paid, f"sng:{sng.id}:payout", also)
         sng.places = list(places)
         sng.paid = paid
         sng.status = Status.FINISHED

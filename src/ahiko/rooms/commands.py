@@ -49,7 +49,10 @@ class NewEntry:
 
 @dataclass(frozen=True)
 class Start:
-    player_id: str
+    """The host starts the game (R-RM-03); with no player, the house starts a tournament it
+    runs itself (a sit & go, issue 20), which has no host."""
+
+    player_id: str | None
 
 
 @dataclass(frozen=True)

@@ -109,18 +109,30 @@ def new_entry(room: Room, cmd: c.NewEntry) -> Reply:
 
 def start(room: Room, cmd: c.Start) -> Reply:
     """R-RM-03: two participants with chips, at least one of them a person; the host
-    seated among them (R-RM-03 D)."""
-    _host(room, cmd.player_id)
+    seated among them (R-RM-03 D). The house starts a room without a host (a sit & go):
+    a seated person not connected then has the absence deadline to come (R-TM-03)."""
+    house = cmd.player_id is None
+    if house:
+        ensure_open(room)
+        if room.host_id is not None:
+            raise Refusal("not_host", "only the host may use the Sala menu", "R-RM-05")
+    else:
+        assert cmd.player_id is not None
+        _host(room, cmd.player_id)
     require(room.status, c.Start)
-    if room.seats.seat_of(cmd.player_id) is None:
+    if not house and room.seats.seat_of(cmd.player_id or "") is None:
         raise Refusal("host_not_seated", "take a seat at the table to start the game", "R-RM-03")
-    if not room.participants_ready():
+    if house and len(room.seats.items()) < 2:
+        raise Refusal("not_ready", "a tournament needs two players seated", "R-TN-01")
+    if not house and not room.participants_ready():
         raise Refusal(
             "not_ready",
             "starting needs two participants with chips, one of them a person",
             "R-RM-03",
         )
     room.start_running()
+    if house:
+        room.presence.absent_from_start()
     room.emit_room()
     room.schedule_next_hand(0.0)
     return Reply.accepted()

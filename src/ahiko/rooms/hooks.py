@@ -53,6 +53,11 @@ class RoomHooks(Protocol):
     def on_seats_changed(self, room: Room) -> None:
         """Seats, stacks or presence changed (called with every ``room`` frame)."""
 
+    def on_tournament_over(self, room: Room, results: list[dict[str, Any]]) -> Mapping[str, int]:
+        """The tournament is decided (R-TN-04/05): ``results`` is the final ranking, best
+        first, as the ``tournament_over`` frame carries it. Returns the prize each player
+        won (player id -> coins), which the frame then shows."""
+
     def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
         """The room as its lobby lists it: ``entry`` is the public summary without seats."""
 
@@ -85,6 +90,9 @@ class NoHooks:
 
     def on_seats_changed(self, room: Room) -> None:
         return None
+
+    def on_tournament_over(self, room: Room, results: list[dict[str, Any]]) -> Mapping[str, int]:
+        return {}
 
     def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
         return entry

@@ -82,6 +82,15 @@ class Presence:
                 lambda: room.expire("empty"),
             )
 
+    def absent_from_start(self) -> None:
+        """A room the house started (a sit & go): every seated person not connected is
+        absent from now on, and withdrawn at the absence deadline (R-TM-03)."""
+        room = self._room
+        for _, occupant in room.seats.items():
+            if occupant.is_person and not self.is_connected(occupant.player_id):
+                occupant.connected = True  # so that mark_absent sees a change
+                self.mark_absent(occupant.player_id)
+
     def mark_absent(self, player_id: str) -> None:
         room = self._room
         seat = room.seats.seat_of(player_id)

@@ -20,6 +20,7 @@ from sqlalchemy import text
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 import ahiko
+from ahiko.competition.live_sitgo import SitGoRooms
 from ahiko.fairness.keys import load_or_create_archive_key, load_or_create_signing_key
 from ahiko.rooms.chat_words import WordFilter
 from ahiko.rooms.clock import Clock as RoomClock
@@ -34,6 +35,7 @@ from ahiko.server import (
     api_competition,
     api_hands,
     api_rooms,
+    api_sitgo,
     api_wallet,
     gateway,
 )
@@ -89,6 +91,10 @@ def create_app(
             lobby = AhikoLobby(app.state.room_registry, found.wallet, engine, timing=LIVE_TIMING)
             lobby.start()  # settles the rooms a previous run left open, then opens two a tier
             app.state.ahiko_lobby = lobby
+        if getattr(app.state, "sitgo", None) is None:  # issue 20: the sit & go lobby
+            app.state.sitgo = SitGoRooms(
+                app.state.room_registry, engine, clock=found.clock, timing=LIVE_TIMING
+            )
         # Rooms nobody joined close after a few minutes (issue 17).
         sweeper = asyncio.create_task(site_limits(app).run_sweeper(app.state.room_registry))
         yield
@@ -125,6 +131,7 @@ def create_app(
         app.include_router(competition)
     app.include_router(api_rooms.router)
     app.include_router(api_ahiko.router)
+    app.include_router(api_sitgo.router)
     app.include_router(gateway.router)
     for router in routers:
         app.include_router(router)

@@ -292,3 +292,21 @@ room_fences = Table(
     Column("claimed_at", Moment, nullable=False),
     CheckConstraint("token > 0", name="token_positive"),
 )
+
+# A tournament's final ranking (R-TN-04/05), stored by the room's hook when it ends (issue
+# 20: sit & go's), with the coins each place won; bots have no user.
+tournament_places = Table(
+    "tournament_places",
+    metadata,
+    Column("room_id", String(64), primary_key=True),
+    Column("place", Integer, primary_key=True),
+    Column("player_id", String(64), nullable=False),
+    Column("user_id", ForeignKey("users.id"), nullable=True, index=True),
+    Column("name", String(64), nullable=False),
+    Column("prize", Chips, nullable=False, default=0),
+    Column("sitgo", String(32), nullable=True),
+    Column("entrants", Integer, nullable=False),
+    Column("finished_at", Moment, nullable=False),
+    CheckConstraint("place >= 1", name="place_positive"),
+    CheckConstraint("prize >= 0", name="prize_not_negative"),
+)

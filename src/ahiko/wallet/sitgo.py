@@ -7,12 +7,13 @@ moves the buy-in from the player's wallet into the pool (``sng_register``); with
 the sit & go being cancelled, moves it back (``sng_refund``); the end pays the whole pool out
 by finishing place in one transaction (``sng_payout``), leaving the pool at zero. There is no
 fee: what the players put in is what the winners take. Every posting has an idempotency key,
-so a retried call changes nothing twice.
+so a retried call changes nothing twice. ``sng_payout`` takes an ``also`` writer run in the
+same transaction (the finishing places are stored with the payout that follows from them).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from sqlalchemy import Connection, Engine, select
@@ -65,13 +66,19 @@ class SitGoBank:
         amount: int,
         moves: Mapping[int | None, int],
         user_id: int | None = None,
+        also: Callable[[Connection], None] | None = None,
     ) -> bool:
         """One posting: ``moves`` maps a user (None: the pool) to the coins it gains. Returns
-        False when ``key`` was already posted (a retry)."""
+        False when ``key`` was already posted (a retry). ``also`` writes in the same
+        transaction; with no coin to move (a free sit & go) only ``also`` runs."""
         ledger.require_chips(amount, "amount", allow_zero=True)
         with self._engine.begin() as conn:
             if ledger.find_transaction(conn, key) is not None:
                 return False
+            if also is not None:
+                also(conn)
+            if not any(moves.values()):
+                return True
             pool = self._pool(conn, sng_id)
             accounts = {
                 who: pool if who is None else ledger.wallet_account(conn, who) for who in moves
@@ -99,13 +106,19 @@ class SitGoBank:
             key, "sng_refund", sng_id, amount, {None: -amount, user_id: amount}, user_id
         )
 
-    def pay(self, sng_id: str, prizes: Mapping[int, int], key: str) -> bool:
-        """The pool out to the winners, all in one transaction."""
+    def pay(
+        self,
+        sng_id: str,
+        prizes: Mapping[int, int],
+        key: str,
+        also: Callable[[Connection], None] | None = None,
+    ) -> bool:
+        """The pool out to the winners, all in one transaction (with ``also``)."""
         total = sum(prizes.values())
         moves: dict[int | None, int] = {None: -total}
         for user, coins in prizes.items():
             moves[user] = coins
-        return self._post(key, "sng_payout", sng_id, total, moves)
+        return self._post(key, "sng_payout", sng_id, total, moves, also=also)
 
     def pool_balance(self, sng_id: str) -> int:
         with reading(self._engine) as conn:

@@ -280,6 +280,9 @@ class AhikoTable:
         if self._on_change is not None:
             self._on_change(room)
 
+    def on_tournament_over(self, room: Room, results: list[dict[str, Any]]) -> Mapping[str, int]:
+        return {}  # an Ahiko room is never a tournament
+
     def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
         """A room as the Ahiko lobby lists it; the Bot Ahiko is not a person (R-BA-03)."""
         seated = room.seats.items()

@@ -1,0 +1,223 @@
+"""Sit & go's played in live rooms (issue 20): the lobby's queues (``ahiko.competition.sitgo``)
+wired to the ledger (``ahiko.wallet.sitgo``) and to tournament rooms through their actors.
+
+- **Register** (``register``): the buy-in moves from the wallet into the sit & go's pool in
+  the ledger; a client's idempotency key makes a retry answer the first registration again.
+  **Unregister** (``withdraw``) refunds it, until the start.
+- **Start when full**: the queue that fills opens its next one at once; a tournament room
+  (``RoomKind.TOURNAMENT``, R-TN-01..06: the same stack for all, blinds 25/50 doubling every
+  10 hands, the action deadline) is created in the registry, every entrant seated at random
+  with ``Sit`` and the room started by the house (``Start`` with no player). An entrant not
+  at the table is absent from the start and withdrawn at the absence deadline (R-TM-03),
+  which eliminates them (R-TN-05).
+- **The end**: the room's hook ``on_tournament_over`` gets the final ranking (R-TN-04/05);
+  the pool is paid out by place (``PAYOUTS``) in one ledger transaction which also stores the
+  places (``ahiko.store.tournament_places``), and the ``tournament_over`` frame shows each
+  prize. Busted players are free to register again as soon as they leave the table.
+
+Everything here runs on the event loop, as the rooms' own hooks do; nothing reads a room's
+state: the service knows its rooms by the actors' replies and the hooks' calls.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from random import Random
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Connection, Engine
+
+from ahiko.competition.sitgo import QUEUES, SitGo, SitGoLobby, SitGoRefused, SitGoSpec, Status
+from ahiko.competition.sitgo import prizes as prize_table
+from ahiko.rooms import commands as c
+from ahiko.rooms.actor import RoomActor
+from ahiko.rooms.blinds import BlindIncrease, BlindSchedule, Stakes
+from ahiko.rooms.config import RoomConfig, RoomKind, Variant
+from ahiko.rooms.hooks import NoHooks
+from ahiko.rooms.registry import RoomRegistry
+from ahiko.rooms.seats import Occupant
+from ahiko.rooms.timing import Timing
+from ahiko.store.tournament_places import StoredPlace, write_places
+from ahiko.wallet.ledger import Clock, as_utc, utc_now
+from ahiko.wallet.sitgo import SitGoBank
+
+if TYPE_CHECKING:
+    from ahiko.rooms.room import Room
+
+log = logging.getLogger(__name__)
+
+ROOM_PREFIX = "sng-"
+DRAW_STAKES = Stakes(ante=1, small_bet=10, big_bet=20)  # doubling every 10 hands, as hold'em
+
+
+def sitgo_config(spec: SitGoSpec, number: int, timing: Timing | None = None) -> RoomConfig:
+    """The tournament room of one sit & go: R-TN-02 stack, R-TN-03 blinds, R-TN-06 deadline."""
+    if spec.variant == "holdem":
+        schedule = BlindSchedule.tournament_default()
+    else:
+        schedule = BlindSchedule(DRAW_STAKES, BlindIncrease.HANDS, 10)
+    return RoomConfig(
+        name=f"{spec.name} #{number}",
+        kind=RoomKind.TOURNAMENT,
+        variant=Variant(spec.variant),
+        seats=spec.seats,
+        starting_chips=spec.starting_stack,
+        schedule=schedule,
+        public=True,
+        timing=timing or Timing(),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Registered:
+    """The answer to a registration: the sit & go and whether this call registered."""
+
+    sitgo: SitGo
+    applied: bool
+
+
+class SitGoRooms:
+    """Every sit & go of this process, from the lobby's queue to the payout."""
+
+    def __init__(
+        self,
+        registry: RoomRegistry,
+        engine: Engine,
+        *,
+        clock: Clock = utc_now,
+        specs: tuple[SitGoSpec, ...] = QUEUES,
+        timing: Timing | None = None,
+        rng: Random | None = None,
+        run_id: str | None = None,
+    ) -> None:
+        self.registry = registry
+        self.engine = engine
+        self.bank = SitGoBank(engine, clock)
+        self._clock = clock
+        self._timing = timing
+        self._rng = rng or Random(secrets.randbits(64))
+        run = run_id if run_id is not None else secrets.token_hex(3)
+        self.lobby = SitGoLobby(self.bank, clock, specs, prefix=f"{run}-" if run else "")
+        self.room_of: dict[str, str] = {}  # sit & go id -> its room id
+        self._names: dict[int, str] = {}
+        self._keys: dict[tuple[int, str], str] = {}  # (user, client key) -> sit & go id
+        self._started = 0
+        self.finished: list[str] = []  # sit & go ids, in the order they ended
+
+    # --- what the lobby shows -------------------------------------------------------------------
+    def entry(self, sng: SitGo) -> dict[str, Any]:
+        return {**sng.to_json(), "room_id": self.room_of.get(sng.id), "paid": _str_keys(sng.paid)}
+
+    def listing(self, user_id: int | None) -> dict[str, Any]:
+        """The open queues, the sit & go's being played, and the player's own (if any)."""
+        mine = None if user_id is None else self.lobby.playing(user_id)
+        return {
+            "queues": [self.entry(s) for s in self.lobby.queues()],
+            "running": [self.entry(s) for s in self.lobby.running()],
+            "mine": None if mine is None else self.entry(mine),
+        }
+
+    # --- registration -----------------------------------------------------------------------
+    async def register(self, queue: str, user_id: int, name: str, key: str) -> Registered:
+        """Registers ``user_id`` in the open sit & go of ``queue`` (``SitGoRefused`` or the
+        wallet's ``InsufficientFunds`` when not, with nothing changed); the same ``key``
+        again answers the first registration without moving a coin."""
+        earlier = self._keys.get((user_id, key))
+        if earlier is not None:
+            return Registered(self.lobby.all[earlier], applied=False)
+        sng = self.lobby.register(queue, user_id)
+        self._keys[(user_id, key)] = sng.id
+        self._names[user_id] = name
+        if sng.status is Status.RUNNING:
+            await self._launch(sng)
+        return Registered(sng, applied=True)
+
+    async def withdraw(self, sng_id: str, user_id: int) -> SitGo:
+        """Unregisters before the start: the buy-in goes back to the wallet."""
+        self.lobby.withdraw(sng_id, user_id)
+        for found in [k for k, v in self._keys.items() if k[0] == user_id and v == sng_id]:
+            del self._keys[found]  # a later registration with the same key is a new one
+        return self.lobby.all[sng_id]
+
+    # --- the room ---------------------------------------------------------------------------
+    async def _launch(self, sng: SitGo) -> RoomActor:
+        self._started += 1
+        config = sitgo_config(sng.spec, self._started, self._timing)
+        actor = self.registry.create(
+            config, room_id=f"{ROOM_PREFIX}{sng.id}", hooks=SitGoTable(self, sng)
+        )
+        self.room_of[sng.id] = actor.room_id
+        order = list(sng.entrants)
+        self._rng.shuffle(order)  # seats drawn at random
+        for seat, user_id in enumerate(order):
+            reply = await actor.ask(c.Sit(str(user_id), self._names.get(user_id, "?"), seat))
+            if not reply.ok:  # pragma: no cover - a fresh room takes every seat it has
+                raise RuntimeError(f"sit & go {sng.id}: seat {seat} refused: {reply.message}")
+        reply = await actor.ask(c.Start(None))
+        if not reply.ok:  # pragma: no cover
+            raise RuntimeError(f"sit & go {sng.id} did not start: {reply.message}")
+        return actor
+
+    def player_out(self, sng: SitGo, player_id: str) -> None:
+        if not player_id.isdigit():
+            return
+        user_id = int(player_id)
+        if sng.status is Status.RUNNING and user_id in sng.entrants and user_id not in sng.out:
+            self.lobby.eliminate(sng.id, user_id)
+
+    def tournament_over(
+        self, room_id: str, sng: SitGo, results: list[dict[str, Any]]
+    ) -> dict[str, int]:
+        """Pays the pool by place and stores the places, in one ledger transaction."""
+        places = [int(r["player_id"]) for r in results]
+        coming = dict(zip(places, prize_table(sng.pool, sng.spec.seats), strict=False))
+        now = as_utc(self._clock())
+        rows = [
+            StoredPlace(
+                room_id,
+                int(r["place"]),
+                str(r["player_id"]),
+                int(r["player_id"]),
+                str(r["name"]),
+                coming.get(int(r["player_id"]), 0),
+                sng.id,
+                len(results),
+                now,
+            )
+            for r in results
+        ]
+
+        def store(conn: Connection) -> None:
+            write_places(conn, rows)
+
+        paid = self.lobby.finish(sng.id, places, also=store)
+        self.finished.append(sng.id)
+        return _str_keys(paid)
+
+
+class SitGoTable(NoHooks):
+    """The hooks of one sit & go's room: busts free the player, the end pays and stores."""
+
+    def __init__(self, service: SitGoRooms, sng: SitGo) -> None:
+        self.service = service
+        self.sng = sng
+
+    def on_player_left(self, room: Room, occupant: Occupant) -> None:
+        self.service.player_out(self.sng, occupant.player_id)
+
+    def on_tournament_over(self, room: Room, results: list[dict[str, Any]]) -> Mapping[str, int]:
+        try:
+            return self.service.tournament_over(room.room_id, self.sng, results)
+        except (SitGoRefused, ValueError):  # the pool stays whole for an operator to pay
+            log.exception("sit & go %s: the payout failed", self.sng.id)
+            return {}
+
+    def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
+        return {**entry, "sitgo": self.sng.id, "buy_in": self.sng.spec.buy_in}
+
+
+def _str_keys(values: Mapping[int, int]) -> dict[str, int]:
+    return {str(k): v for k, v in values.items()}

@@ -1,0 +1,96 @@
+"""Routes of the sit & go lobby (issue 20, ``ahiko.competition.live_sitgo``):
+
+- ``GET /api/sitgo``: the open queues (one per kind), the sit & go's being played, and the
+  requester's own registration (``mine``, null when none or not signed in).
+- ``POST /api/sitgo/queues/{queue}/register`` ``{key}``: the buy-in from the wallet into the
+  pool; the same ``key`` again answers the first registration (``applied`` false). When the
+  registration fills the table, the answer already carries the tournament's ``room_id``.
+- ``POST /api/sitgo/{sitgo_id}/unregister``: before the start; the buy-in goes back.
+
+The service is opened by ``create_app``'s lifespan (``app.state.sitgo``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from ahiko.competition.live_sitgo import SitGoRooms
+from ahiko.competition.sitgo import SitGoRefused
+from ahiko.server.errors import ApiError, error_responses
+from ahiko.server.services import Player, http_player
+from ahiko.wallet.errors import WalletError
+
+router = APIRouter(prefix="/api/sitgo", tags=["sitgo"])
+MaybePlayer = Annotated[Player | None, Depends(http_player)]
+NOT_FOUND = {"no_queue", "no_sitgo"}
+REFUSED = error_responses(
+    401,
+    404,
+    409,
+    notes={
+        404: "No such queue (`no_queue`) or sit & go (`no_sitgo`).",
+        409: (
+            "Refused, nothing changed: `already_registered` (one sit & go at a time), "
+            "`insufficient_funds`, `not_registered`, `already_started` (leaving a started "
+            "sit & go is a bust, at the table)."
+        ),
+    },
+)
+
+
+class RegisterBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    key: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[\x21-\x7e]+$")]
+
+
+def sitgo_service(app: Any) -> SitGoRooms:
+    found: SitGoRooms | None = getattr(app.state, "sitgo", None)
+    if found is None:
+        raise ApiError(503, "unavailable", "the sit & go's are not open")
+    return found
+
+
+def _user(player: Player | None) -> int:
+    if player is None or not player.player_id.isdigit():
+        raise ApiError(401, "not_signed_in", "sign in first")
+    return int(player.player_id)
+
+
+def _refused(exc: SitGoRefused | WalletError) -> ApiError:
+    if isinstance(exc, SitGoRefused):
+        return ApiError(404 if exc.code in NOT_FOUND else 409, exc.code, str(exc))
+    return ApiError(exc.http_status, exc.code, exc.message)
+
+
+@router.get("", responses=error_responses(503))
+def sitgo_lobby(request: Request, player: MaybePlayer) -> dict[str, Any]:
+    user = int(player.player_id) if player is not None and player.player_id.isdigit() else None
+    return sitgo_service(request.app).listing(user)
+
+
+@router.post("/queues/{queue}/register", status_code=201, responses=REFUSED)
+async def register(
+    queue: str, body: RegisterBody, request: Request, player: MaybePlayer
+) -> dict[str, Any]:
+    user = _user(player)
+    assert player is not None
+    service = sitgo_service(request.app)
+    try:
+        found = await service.register(queue, user, player.name, body.key)
+    except (SitGoRefused, WalletError) as exc:
+        raise _refused(exc) from None
+    return {"sitgo": service.entry(found.sitgo), "applied": found.applied}
+
+
+@router.post("/{sitgo_id}/unregister", responses=REFUSED)
+async def unregister(sitgo_id: str, request: Request, player: MaybePlayer) -> dict[str, Any]:
+    user = _user(player)
+    service = sitgo_service(request.app)
+    try:
+        sng = await service.withdraw(sitgo_id, user)
+    except (SitGoRefused, WalletError) as exc:
+        raise _refused(exc) from None
+    return {"sitgo": service.entry(sng)}

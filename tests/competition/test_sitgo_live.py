@@ -1,0 +1,287 @@
+"""Sit & go's in live rooms, on a manual clock (issue 20): registration through the service
+(buy-in into the pool, an idempotent key, unregister refunds, double registration and short
+wallets refused), the tournament room starts itself when full (R-TN-02 same stack, R-TN-03
+blinds rising), scripted players play it through the room actor to the end, and the pool is
+paid by place (R-TN-04) in the ledger with the places stored by the room's hook. The ledger
+is checked at every step."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine
+
+from ahiko.competition.live_sitgo import SitGoRooms
+from ahiko.competition.sitgo import SitGoRefused, SitGoSpec, Status
+from ahiko.poker.actions import Action
+from ahiko.rooms import commands as c
+from ahiko.rooms.actor import RoomActor
+from ahiko.rooms.clock import ManualClock
+from ahiko.rooms.outbox import Frame
+from ahiko.rooms.registry import RoomRegistry
+from ahiko.store.tournament_places import places_of
+from ahiko.wallet.check import check_ledger
+from ahiko.wallet.errors import InsufficientFunds
+from ahiko.wallet.operations import Wallet
+from ahiko.wallet.policy import SIGNUP_GRANT
+from archive_factory import add_person
+
+
+@dataclass(eq=False)
+class Scripted:
+    """A person at the table through the actor: connects, reads its frames, shoves or calls."""
+
+    player_id: str
+    passive: bool = False  # only calls and checks (long games: the blinds rise)
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    answered: set[int] = field(default_factory=set)
+
+    @property
+    def connection_id(self) -> str:
+        return f"conn-{self.player_id}"
+
+    def deliver(self, frame: Frame) -> None:
+        self.frames.append(json.loads(frame.text()))
+
+    async def join(self, actor: RoomActor) -> None:
+        actor.subscribe(self.connection_id, self.deliver)
+        assert (await actor.ask(c.Connect(self.connection_id, self.player_id))).ok
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f["t"] == kind]
+
+    def decision(self) -> tuple[int, Action] | None:
+        """My turn in the last hand frame I got (not answered yet): all-in, else call/check."""
+        hands = self.of("hand")
+        if not hands:
+            return None
+        last = hands[-1]
+        legal = last["view"].get("legal") if last["view"] else None
+        if legal is None or last["seq"] in self.answered:
+            return None
+        self.answered.add(last["seq"])
+        if legal["bet_kind"] is not None and not self.passive:
+            kind = legal["bet_kind"]
+            to = legal["max_to"]
+            return last["hand_no"], Action.bet(to) if kind == "bet" else Action.raise_to(to)
+        if legal["call_cost"]:
+            return last["hand_no"], Action.call()
+        return last["hand_no"], Action.check()
+
+
+def coins(engine: Engine, user_id: int) -> int:
+    return Wallet(engine).holdings(user_id).wallet
+
+
+def ledger_clean(engine: Engine) -> None:
+    assert check_ledger(engine) == []
+
+
+async def play_to_the_end(
+    service: SitGoRooms, clock: ManualClock, actor: RoomActor, players: list[Scripted]
+) -> int:
+    """Every scripted player answers its turns through the actor; time passes otherwise.
+    Returns the number of hands dealt."""
+    for _ in range(20_000):
+        if actor.summary()["status"] == "finished":
+            break
+        acted = False
+        for player in players:
+            turn = player.decision()
+            if turn is not None:
+                reply = await actor.ask(c.Act(player.player_id, turn[0], turn[1]))
+                assert reply.ok, reply
+                acted = True
+        if not acted:
+            clock.advance(1.0)
+    assert actor.summary()["status"] == "finished"
+    return max(f["hand_no"] for p in players for f in p.of("hand"))
+
+
+def assert_blinds_by_level(players: list[Scripted]) -> dict[int, int]:
+    """R-TN-03: hand n is played at 25/50 doubled (n - 1) // 10 times (no hand cancelled)."""
+    big_blinds = {
+        f["hand_no"]: f["view"]["stakes"]["big_blind"]
+        for p in players
+        for f in p.of("hand")
+        if f["view"]
+    }
+    for hand_no, big_blind in big_blinds.items():
+        assert big_blind == 50 * 2 ** ((hand_no - 1) // 10), (hand_no, big_blind)
+    return big_blinds
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def service(engine: Engine, clock: ManualClock) -> SitGoRooms:
+    return SitGoRooms(RoomRegistry(clock=clock), engine, run_id="t")
+
+
+def test_R_TN_01_R_TN_04_a_paid_six_max_sit_and_go_plays_to_the_payout(
+    engine: Engine, clock: ManualClock, service: SitGoRooms
+) -> None:
+    people = [add_person(engine, f"p{n}") for n in range(6)]
+
+    async def scenario() -> None:
+        queue = "6max-100"
+        for n, user in enumerate(people[:5]):
+            found = await service.register(queue, user, f"p{n}", f"k{n}")
+            assert found.applied and found.sitgo.status is Status.REGISTERING
+            ledger_clean(engine)
+        sng = service.lobby.open[queue]
+        assert service.bank.pool_balance(sng.id) == 500
+        last = await service.register(queue, people[5], "p5", "k5")
+        assert last.sitgo is sng and sng.status is Status.RUNNING
+        assert service.lobby.open[queue] is not sng  # the next one opened as this one filled
+        room_id = service.room_of[sng.id]
+        actor = service.registry.get(room_id)
+        assert actor is not None
+        summary = actor.summary()
+        assert summary["kind"] == "tournament" and summary["status"] == "running"
+        # R-TN-02: everyone seated with the same stack
+        assert sorted(s["stack"] for s in summary["seats"] if s) == [1000] * 6
+        players = [Scripted(str(user)) for user in people]
+        for player in players:
+            await player.join(actor)
+        hands = await play_to_the_end(service, clock, actor, players)
+        over = players[0].of("tournament_over")[-1]["results"]
+        assert [r["place"] for r in over] == [1, 2, 3, 4, 5, 6]
+        winner, second = int(over[0]["player_id"]), int(over[1]["player_id"])
+        assert over[0]["prize"] == 390 and over[1]["prize"] == 210  # 65/35 of 600, no fee
+        assert all("prize" not in r for r in over[2:])
+        assert sng.status is Status.FINISHED and sng.paid == {winner: 390, second: 210}
+        assert service.bank.pool_balance(sng.id) == 0
+        for user in people:
+            expected = SIGNUP_GRANT - 100 + sng.paid.get(user, 0)
+            assert coins(engine, user) == expected
+        # the places as the hook stored them, not derived again from the archive
+        stored = places_of(engine, room_id)
+        assert [(p.place, p.user_id, p.prize) for p in stored] == [
+            (r["place"], int(r["player_id"]), r.get("prize", 0)) for r in over
+        ]
+        assert {p.sitgo for p in stored} == {sng.id}
+        ledger_clean(engine)
+        assert hands >= 1
+        assert_blinds_by_level(players)
+        # busted players are free again: one registers in the next queue at once
+        assert service.lobby.playing(second) is None
+        again = await service.register(queue, second, "p", "k-again")
+        assert again.applied and again.sitgo is service.lobby.open[queue]
+
+    asyncio.run(asyncio.wait_for(scenario(), 120))
+
+
+def test_R_TN_03_R_TN_04_a_heads_up_sit_and_go_raises_the_blinds_and_pays_the_winner(
+    engine: Engine, clock: ManualClock, service: SitGoRooms
+) -> None:
+    ana, bia = add_person(engine, "ana"), add_person(engine, "bia")
+
+    async def scenario() -> None:
+        await service.register("hu-100", ana, "ana", "a")
+        await service.register("hu-100", bia, "bia", "b")
+        (sng,) = service.lobby.running()
+        actor = service.registry.get(service.room_of[sng.id])
+        assert actor is not None
+        players = [Scripted(str(ana), passive=True), Scripted(str(bia), passive=True)]
+        for player in players:
+            await player.join(actor)
+        hands = await play_to_the_end(service, clock, actor, players)
+        big_blinds = assert_blinds_by_level(players)
+        assert hands > 10 and max(big_blinds.values()) >= 100  # R-TN-03: they rose
+        winner = sng.places[0]
+        assert sng.paid == {winner: 200}
+        assert coins(engine, winner) == SIGNUP_GRANT + 100
+        assert coins(engine, ana) + coins(engine, bia) == 2 * SIGNUP_GRANT
+        ledger_clean(engine)
+
+    asyncio.run(asyncio.wait_for(scenario(), 60))
+
+
+def test_R_TN_05_an_entrant_who_never_comes_is_withdrawn_and_ranked_last(
+    engine: Engine, clock: ManualClock, service: SitGoRooms
+) -> None:
+    people = [add_person(engine, f"q{n}") for n in range(2)]
+
+    async def scenario() -> None:
+        for n, user in enumerate(people):
+            await service.register("hu-free", user, f"q{n}", f"k{n}")
+        (sng,) = service.lobby.running()
+        actor = service.registry.get(service.room_of[sng.id])
+        assert actor is not None
+        here = Scripted(str(people[0]))
+        await here.join(actor)  # people[1] never opens the table
+        clock.advance(121)  # R-TM-03: withdrawn after two minutes away -> R-TN-05
+        await asyncio.sleep(0)
+        assert actor.summary()["status"] == "finished"
+        assert sng.places == [people[0], people[1]] and sng.paid == {}
+        assert [p.user_id for p in places_of(engine, actor.room_id)] == sng.places
+
+    asyncio.run(asyncio.wait_for(scenario(), 60))
+
+
+def test_register_unregister_and_double_registration_errors(
+    engine: Engine, service: SitGoRooms
+) -> None:
+    ana, bia, cai = (add_person(engine, n) for n in ("ana", "bia", "cai"))
+
+    async def scenario() -> None:
+        first = await service.register("6max-100", ana, "ana", "key-1")
+        assert first.applied and coins(engine, ana) == SIGNUP_GRANT - 100
+        # the same key again: the same registration, no coin moved twice
+        retry = await service.register("6max-100", ana, "ana", "key-1")
+        assert not retry.applied and retry.sitgo is first.sitgo
+        assert coins(engine, ana) == SIGNUP_GRANT - 100 and first.sitgo.entrants == [ana]
+        # another key: one sit & go at a time
+        with pytest.raises(SitGoRefused) as twice:
+            await service.register("hu-100", ana, "ana", "key-2")
+        assert twice.value.code == "already_registered"
+        with pytest.raises(SitGoRefused) as unknown:
+            await service.register("nope", bia, "bia", "k")
+        assert unknown.value.code == "no_queue"
+        ledger_clean(engine)
+        # unregister refunds before the start
+        await service.withdraw(first.sitgo.id, ana)
+        assert coins(engine, ana) == SIGNUP_GRANT and first.sitgo.entrants == []
+        assert service.bank.pool_balance(first.sitgo.id) == 0
+        with pytest.raises(SitGoRefused) as not_in:
+            await service.withdraw(first.sitgo.id, ana)
+        assert not_in.value.code == "not_registered"
+        # after unregistering, the same key registers again (a new registration)
+        again = await service.register("6max-100", ana, "ana", "key-1")
+        assert again.applied and coins(engine, ana) == SIGNUP_GRANT - 100
+        # once started, leaving is not a withdrawal
+        await service.register("hu-100", bia, "bia", "b1")
+        await service.register("hu-100", cai, "cai", "c1")
+        (running,) = service.lobby.running()
+        with pytest.raises(SitGoRefused) as started:
+            await service.withdraw(running.id, bia)
+        assert started.value.code == "already_started"
+        ledger_clean(engine)
+
+    asyncio.run(asyncio.wait_for(scenario(), 60))
+
+
+def test_a_wallet_short_of_the_buy_in_is_refused_with_nothing_changed(
+    engine: Engine, clock: ManualClock
+) -> None:
+    poor = add_person(engine, "poor")
+    spec = SitGoSpec("big", "Big", "holdem", 2, SIGNUP_GRANT + 1)
+    service = SitGoRooms(RoomRegistry(clock=clock), engine, specs=(spec,), run_id="s")
+
+    async def scenario() -> None:
+        with pytest.raises(InsufficientFunds):
+            await service.register("big", poor, "poor", "k")
+        assert service.lobby.open["big"].entrants == [] and service.lobby.playing(poor) is None
+        assert coins(engine, poor) == SIGNUP_GRANT
+        assert service.bank.pool_balance(service.lobby.open["big"].id) == 0
+        ledger_clean(engine)
+
+    asyncio.run(scenario())
