@@ -92,6 +92,11 @@ export const api = {
   shared: (token) => request("GET", `/api/shared/${encodeURIComponent(token)}`),
   sharedDownloadUrl: (token, format) =>
     `/api/shared/${encodeURIComponent(token)}/download?format=${encodeURIComponent(format)}`,
+  // Issue 20: sit & go's; `key` makes a retried registration harmless.
+  sitgo: () => request("GET", "/api/sitgo"),
+  sitgoRegister: (queue, key) =>
+    request("POST", `/api/sitgo/queues/${encodeURIComponent(queue)}/register`, { key }),
+  sitgoUnregister: (id) => request("POST", `/api/sitgo/${encodeURIComponent(id)}/unregister`),
   ahikoRooms: () => request("GET", "/api/ahiko/rooms"),
   // R-RM-12..17: Ahiko seats are paid from the wallet; `key` makes a retried click harmless.
   ahikoBuyInRange: (roomId) => request("GET", `/api/ahiko/rooms/${encodeURIComponent(roomId)}/buy_in`),

@@ -1,7 +1,7 @@
 // The lobby: Ahiko rooms by tier, public recreational rooms, tournaments; filters; a link to
 // the create-room form and a box to open a private room by its link.
 
-import { api } from "../api.js";
+import { api, errorText } from "../api.js";
 import { clear, h } from "../dom.js";
 import { fmt, t } from "../i18n.js";
 import { roomName } from "./names.js";
@@ -207,9 +207,14 @@ export function lobbyPage(main, tab, ctx) {
     }
   }
 
-  main.append(h("h1", t("lobby.title")), tabs, toolbar, table, status, leaderboards(ctx));
+  const sitgo = active === "tournament" ? sitgoSection(ctx) : null;
+  main.append(h("h1", t("lobby.title")), tabs, toolbar, sitgo?.element ?? null, table, status, leaderboards(ctx));
   load();
-  timer = setInterval(load, REFRESH_MS);
+  sitgo?.load();
+  timer = setInterval(() => {
+    load();
+    sitgo?.load();
+  }, REFRESH_MS);
   return { destroy: () => clearInterval(timer) };
 }
 
@@ -286,4 +291,135 @@ export function leaderboards(ctx) {
       body,
     ),
   );
+}
+
+function sitgoKey() {
+  return `sng-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+function prizesLabel(q) {
+  return q.buy_in ? q.prizes.map((p) => fmt(p)).join(" / ") : "—";
+}
+
+/** Sit & go's (issue 20): one open queue per kind, each starting as soon as it is full.
+ * Register (the buy-in leaves the wallet), unregister before the start (it comes back), and
+ * go to the table when one's sit & go starts. */
+export function sitgoSection(ctx) {
+  const body = h("tbody");
+  const note = h("p.hint.sitgo-note", { role: "status", "aria-live": "polite" });
+  const signedIn = Boolean(ctx?.session?.user);
+  let mine = null;
+  let busy = false;
+
+  const goTable = (roomId) => {
+    location.hash = `#/room/${encodeURIComponent(roomId)}`;
+  };
+
+  async function run(job) {
+    if (busy) return;
+    busy = true;
+    note.textContent = t("sitgo.sending");
+    try {
+      await job();
+      note.textContent = "";
+    } catch (err) {
+      note.textContent = errorText(err);
+      note.dataset.error = err?.code ?? "";
+    } finally {
+      busy = false;
+    }
+    await load();
+  }
+
+  function row(q) {
+    const isMine = mine?.id === q.id;
+    const action = isMine
+      ? h(
+          "button",
+          { type: "button", dataset: { sitgo: "unregister" }, onclick: () => run(() => api.sitgoUnregister(q.id)) },
+          t("sitgo.unregister"),
+        )
+      : h(
+          "button.primary",
+          {
+            type: "button",
+            dataset: { sitgo: "register" },
+            disabled: !signedIn || Boolean(mine),
+            title: signedIn ? "" : t("sitgo.sign_in"),
+            onclick: () =>
+              run(async () => {
+                const answer = await api.sitgoRegister(q.queue, sitgoKey());
+                if (answer?.sitgo?.room_id) goTable(answer.sitgo.room_id);
+              }),
+          },
+          t("sitgo.register"),
+        );
+    return h(
+      `tr${isMine ? ".me" : ""}`,
+      { dataset: { queue: q.queue, sitgo: q.id } },
+      h("td", q.name),
+      h("td.hide-phone", t(`game.${q.variant}`)),
+      h("td.num", q.buy_in ? fmt(q.buy_in) : t("sitgo.free")),
+      h("td.num", { dataset: { registered: String(q.registered) } }, `${q.registered}/${q.seats}`),
+      h("td.num.hide-phone", prizesLabel(q)),
+      h("td", action),
+    );
+  }
+
+  function showMine() {
+    mineLine.replaceChildren();
+    if (!mine) return;
+    if (mine.status === "running" && mine.room_id) {
+      mineLine.append(
+        t("sitgo.started", { name: mine.name }),
+        " ",
+        h("a", { href: `#/room/${encodeURIComponent(mine.room_id)}`, dataset: { sitgo: "table" } }, t("sitgo.go_table")),
+      );
+    } else {
+      mineLine.append(t("sitgo.waiting", { name: mine.name, n: mine.registered, seats: mine.seats }));
+    }
+  }
+
+  const mineLine = h("p.sitgo-mine", { role: "status" });
+
+  async function load() {
+    try {
+      const data = await api.sitgo();
+      const before = mine;
+      mine = data?.mine ?? null;
+      body.replaceChildren(...(data?.queues ?? []).map(row));
+      showMine();
+      // My sit & go just filled while I waited in the lobby: to the table.
+      if (before && before.status === "registering" && mine?.status === "running" && mine.room_id) {
+        goTable(mine.room_id);
+      }
+    } catch (err) {
+      note.textContent = errorText(err);
+    }
+  }
+
+  const element = h(
+    "section.sitgo",
+    h("h2", t("sitgo.title")),
+    h("p.hint", t("sitgo.hint")),
+    mineLine,
+    h(
+      "table.list.sitgo-queues",
+      h(
+        "thead",
+        h(
+          "tr",
+          h("th", t("lobby.col.name")),
+          h("th.hide-phone", t("lobby.col.game")),
+          h("th.num", t("lobby.col.buyin")),
+          h("th.num", t("sitgo.col.registered")),
+          h("th.num.hide-phone", t("sitgo.col.prizes")),
+          h("th", h("span.visually-hidden", t("sitgo.register"))),
+        ),
+      ),
+      body,
+    ),
+    note,
+  );
+  return { element, load };
 }
