@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -111,14 +112,20 @@ class RoomActor:
         while True:
             command, future = await self._inbox.get()
             try:
-                reply = self.room.submit(command)
+                reply, pending = self.room.submit_pending(command)
             except Exception as exc:  # a bug must not kill the room's task
                 if not future.done():
                     future.set_exception(exc)
                 continue
-            if not future.done():
-                room = self.room
-                future.set_result(dataclasses.replace(reply, seq=room.seq, epoch=room.epoch))
+            if pending is None:
+                self._answer(future, reply)
+            else:  # a write in flight decides the answer (ahiko.rooms.pending)
+                pending.then(functools.partial(self._answer, future))
+
+    def _answer(self, future: asyncio.Future[Reply], reply: Reply) -> None:
+        if not future.done():
+            room = self.room
+            future.set_result(dataclasses.replace(reply, seq=room.seq, epoch=room.epoch))
 
     def cancel(self) -> None:
         if self._task is not None:

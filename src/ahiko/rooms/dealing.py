@@ -83,6 +83,8 @@ class Dealer:
             return
         if room.tournament_over():
             return
+        if room.hooks.hold_deal(room):
+            return  # a reload's write is in flight: the hooks begin the hand when it is back
         participants = self.participants_ready()
         if not participants:
             return  # waits: a sit, a return or a new entry calls schedule_next_hand again

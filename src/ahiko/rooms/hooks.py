@@ -61,6 +61,10 @@ class RoomHooks(Protocol):
     def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
         """The room as its lobby lists it: ``entry`` is the public summary without seats."""
 
+    def hold_deal(self, room: Room) -> bool:
+        """True while the next hand must wait (a stack's write is in flight); the hooks then
+        begin it themselves once the write came back (``Dealer.begin_hand``)."""
+
 
 class HandArchiver(Protocol):
     """Keeps finished hands of every room kind for their players (``ahiko.rooms.finished.archive``).
@@ -96,3 +100,6 @@ class NoHooks:
 
     def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
         return entry
+
+    def hold_deal(self, room: Room) -> bool:
+        return False

@@ -41,6 +41,7 @@ from ahiko.rooms.hooks import HandArchiver, NoHooks, RoomHooks
 from ahiko.rooms.kinds import policy_for
 from ahiko.rooms.moderation import Moderation
 from ahiko.rooms.outbox import Deliver, Frame, new_epoch
+from ahiko.rooms.pending import PendingReply, ReplyHold
 from ahiko.rooms.presence import Presence
 from ahiko.rooms.restore import Restore, reopen
 from ahiko.rooms.seats import Occupant, SeatError, Seats
@@ -117,6 +118,8 @@ class Room:
         self._bot_count = 0
         self._pending: deque[Callable[[], None]] = deque()
         self._busy = False
+        self._holding: PendingReply | None = None  # the command being handled's answer
+        self._holding_for: str | None = None  # and whose command it is
         self.closed_stacks: dict[str, int] = {}
         self.departed_names: dict[str, str] = {}
         self.recent_pots: deque[int] = deque(maxlen=AVG_POT_HANDS)  # the lobby's "Pote médio"
@@ -149,13 +152,40 @@ class Room:
 
     # --- entry points ----------------------------------------------------------------------
     def submit(self, command: c.Command) -> Reply:
-        """Apply one command and everything that follows from it (bot moves at zero delay)."""
+        """Apply one command and everything that follows from it (bot moves at zero delay).
+        A command whose answer waits for a durable write still in flight (``submit_pending``)
+        is answered here with the handler's provisional reply."""
+        reply, pending = self.submit_pending(command)
+        if pending is not None and pending.reply is not None:
+            return pending.reply
+        return reply
+
+    def submit_pending(self, command: c.Command) -> tuple[Reply, PendingReply | None]:
+        """``submit``, and the ``PendingReply`` when the answer waits for a write the command
+        handed to a worker thread (``hold_reply``); it may already be known."""
         handler = HANDLERS[type(command)]
+        outer = self._holding, self._holding_for
+        pending = self._holding = PendingReply(Reply.accepted())
+        self._holding_for = getattr(command, "player_id", None)
         try:
             reply: Reply = self._guarded(lambda: handler(self, command))
         except Refusal as refusal:
-            return refusal.reply
-        return reply
+            return refusal.reply, None
+        finally:
+            self._holding, self._holding_for = outer
+        if not pending.held:
+            return reply, None
+        pending.seal(reply)
+        return reply, pending
+
+    def hold_reply(self, player_id: str | None = None) -> ReplyHold | None:
+        """Hold the answer of the command being handled until the returned hold is released
+        (a write in flight, ``ahiko.rooms.pending``); None outside a command (a timer), or
+        when ``player_id`` is given and the command is not that player's (another player's
+        action that ended a hand answers at once)."""
+        if self._holding is None or (player_id is not None and player_id != self._holding_for):
+            return None
+        return self._holding.hold()
 
     def fire(self, job: Callable[[], None]) -> None:
         """Run a timer's job, then whatever it set in motion."""

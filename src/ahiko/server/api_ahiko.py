@@ -20,7 +20,16 @@ from ahiko.server.errors import ApiError, error_responses
 from ahiko.server.services import Player, ahiko_lobby, http_player, room_registry
 from ahiko.wallet.stays import stays_of
 
-REFUSAL_STATUS = {"not_seated": 404, "not_ahiko": 404, "closed": 409, "invalid_request": 400}
+REFUSAL_STATUS = {
+    "not_seated": 404,
+    "not_ahiko": 404,
+    "closed": 409,
+    "invalid_request": 400,
+    # A coin write that could not land (issue 17): nothing moved, try again.
+    "storage_busy": 503,
+    "storage_error": 503,
+    "moved": 503,
+}
 
 
 router = APIRouter(prefix="/api/ahiko", tags=["ahiko"])
@@ -32,7 +41,13 @@ ROOM_COMMAND = error_responses(
     401,
     404,
     409,
+    503,
     notes={
+        503: (
+            "The coin write could not land and no coin moved: the database is busy "
+            "(`storage_busy`), failed (`storage_error`), or the table moved to another "
+            "server (`moved`); try again."
+        ),
         400: "An idempotency key with control characters (`invalid_request`).",
         404: "No Ahiko room with that id (`no_room`), or you have no seat there (`not_seated`).",
         409: (

@@ -23,6 +23,7 @@ import ahiko
 from ahiko.competition.live_sitgo import SitGoRooms
 from ahiko.fairness.keys import load_or_create_archive_key, load_or_create_signing_key
 from ahiko.rooms.chat_words import WordFilter
+from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.clock import Clock as RoomClock
 from ahiko.rooms.finished.archive import HandArchive
 from ahiko.rooms.house.lobby import AhikoLobby
@@ -56,6 +57,7 @@ from ahiko.store.engine import make_engine, reading
 from ahiko.store.hand_archive import install_sealer, seal_existing
 from ahiko.store.private_files import private_folder
 from ahiko.store.rooms import recover_interrupted_hands
+from ahiko.store.writer import drain_all, writer_for
 from ahiko.wallet.ledger import Clock, utc_now
 from ahiko.wallet.operations import Wallet
 
@@ -99,6 +101,7 @@ def create_app(
         sweeper = asyncio.create_task(site_limits(app).run_sweeper(app.state.room_registry))
         yield
         sweeper.cancel()
+        await drain_all()  # the ledger and archive writes still in flight land first
         engine.dispose()
 
     docs = api_docs_enabled()
@@ -144,11 +147,13 @@ def archiving_registry(app: FastAPI, clock: RoomClock | None = None) -> RoomRegi
     """A room registry whose rooms archive every finished hand in the server's database and
     sign their commitments with the server's key (``/api/fairness/public-key``)."""
     found: Services = app.state.services
+    threaded = clock is None or isinstance(clock, AsyncioClock)  # off the loop (issue 17)
+    archive_writer = writer_for(threaded, threads=1, name="ahiko-archive")
     return RoomRegistry(
         clock=clock,
         signing_key=load_or_create_signing_key(found.settings.data_dir),
         room_options={
-            "archive": HandArchive(found.engine),
+            "archive": HandArchive(found.engine, writer=archive_writer),
             "moderation": StoredModeration(found.engine, chat_words(found.settings)),
         },
     )

@@ -27,6 +27,7 @@ from ahiko.fairness.release import CardSlot, DealState
 from ahiko.poker.events import event_to_dict
 from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID
 from ahiko.store.hand_archive import ArchivedHand, ArchivedPlayer, insert_archived_hand, record_show
+from ahiko.store.writer import InlineWriter, StoreWriter
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -161,30 +162,55 @@ def _utc_now() -> datetime:
 
 class HandArchive:
     """The rooms' ``HandArchiver`` over a database. A failure to archive is logged and never
-    stops the room: the table keeps playing."""
+    stops the room: the table keeps playing.
 
-    def __init__(self, engine: Engine, now: Callable[[], datetime] = _utc_now) -> None:
+    The record is captured on the room's thread (it reads the room); the write goes to
+    ``writer``: one lane for every room, in order (a show after a hand lands after that
+    hand), on a worker thread on the real clock (issue 17), inline by default."""
+
+    LANE = "archive"
+
+    def __init__(
+        self,
+        engine: Engine,
+        now: Callable[[], datetime] = _utc_now,
+        writer: StoreWriter | None = None,
+    ) -> None:
         self.engine = engine
         self._now = now
+        self.writer: StoreWriter = writer or InlineWriter()
 
     def hand_finished(self, room: Room, hand: TableHand) -> None:
+        where = f"hand {hand.hand_no} of room {room.room_id}"
         try:
-            insert_archived_hand(self.engine, capture(room, hand, self._now()))
+            record = capture(room, hand, self._now())
         except Exception:
-            log.exception("could not archive hand %s of room %s", hand.hand_no, room.room_id)
+            log.exception("could not archive %s", where)
+            return
+        self.writer.submit(
+            self.LANE, _logged(where, lambda: insert_archived_hand(self.engine, record))
+        )
 
     def hand_shown(self, room: Room, hand: TableHand) -> None:
+        where = f"the show of hand {hand.hand_no} of room {room.room_id}"
         try:
             events = [event_to_dict(e) for e in hand.hand.events]
-            record_show(
-                self.engine,
-                room.room_id,
-                hand.hand_no,
-                events,
-                deal_record(hand),
-                shown_seats(events),
-            )
+            deal = deal_record(hand)
         except Exception:
-            log.exception(
-                "could not archive the show of hand %s of room %s", hand.hand_no, room.room_id
-            )
+            log.exception("could not archive %s", where)
+            return
+        room_id, hand_no, shown = room.room_id, hand.hand_no, shown_seats(events)
+        job = _logged(
+            where, lambda: record_show(self.engine, room_id, hand_no, events, deal, shown)
+        )
+        self.writer.submit(self.LANE, job)
+
+
+def _logged(where: str, write: Callable[[], object]) -> Callable[[], None]:
+    def job() -> None:
+        try:
+            write()
+        except Exception:
+            log.exception("could not archive %s", where)
+
+    return job

@@ -9,6 +9,7 @@ seat's view only (``Room._bot_answer``)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,10 @@ from ahiko.wallet.errors import WalletError
 if TYPE_CHECKING:
     from ahiko.rooms.house.table import AhikoTable
     from ahiko.rooms.room import Room
+    from ahiko.store.writer import Outcome
+    from ahiko.wallet.operations import Receipt
+
+log = logging.getLogger(__name__)
 
 BOT_AHIKO_ID = "bot-ahiko"
 BOT_AHIKO_NAME = "Bot Ahiko"
@@ -88,8 +93,13 @@ class BotAhiko:
     # --- joining -----------------------------------------------------------------------------
     def _join(self, room: Room, table: AhikoTable) -> None:
         person = lone_person(room)
-        free = room.seats.free_seats()
-        if person is None or not free or room.seats.seat_of(BOT_AHIKO_ID) is not None:
+        free = table.free_seats(room)
+        if (
+            person is None
+            or not free
+            or room.seats.seat_of(BOT_AHIKO_ID) is not None
+            or BOT_AHIKO_ID in table.pending  # its funding is being written
+        ):
             return
         tier = table.tier
         # R-BA-01 D: the person's stack (within the tier's range), or what the reserve holds
@@ -101,12 +111,36 @@ class BotAhiko:
             return
         occupant = Occupant(BOT_AHIKO_ID, BOT_AHIKO_NAME, amount, is_bot=True, bot_level=self.level)
         seat = _across_from(room.seats.seat_of(person.player_id) or 0, free, room.seats.size)
-        try:
-            table.fund_bot(room, occupant, seat)
-        except WalletError:  # R-BA-02: another room took the reserve first
-            self._reserve_short(room, table, person)
+
+        def funded(outcome: Outcome[Receipt]) -> None:
+            self._funded(room, table, person, occupant, seat, outcome)
+
+        table.fund_bot(room, occupant, seat, funded)  # the seat is taken when it comes back
+
+    def _funded(
+        self,
+        room: Room,
+        table: AhikoTable,
+        person: Occupant,
+        occupant: Occupant,
+        seat: int,
+        outcome: Outcome[Receipt],
+    ) -> None:
+        receipt = outcome.value
+        if outcome.error is not None or receipt is None:
+            if isinstance(outcome.error, WalletError):  # R-BA-02: another room took the reserve
+                self._reserve_short(room, table, person)
+                return
+            log.warning("funding the Bot Ahiko in %s failed: %s", room.room_id, outcome.error)
+            if room.is_open:
+                wait = room.config.timing.bot_ahiko_wait_s
+                room.set_timer(BOT_AHIKO_TIMER, wait, lambda: self._join(room, table))
             return
+        assert receipt.participation_id is not None
         self.fundings += 1
+        if not room.is_open or seat not in room.seats.free_seats():
+            table.pay_back(room, BOT_AHIKO_ID, receipt.participation_id, is_bot=True)
+            return
         self._told = None
         room.bots[BOT_AHIKO_ID] = self._factory(self.level)
         room.seat_occupant(seat, occupant)

@@ -1,6 +1,7 @@
 """How an Ahiko room answers the commands that move coins: buy-in (sit or reserve, R-RM-12),
 reload (R-RM-13) and "Sair após esta mão" (R-RM-14). Each refuses before changing anything,
-or applies completely: the ledger transaction first, then the seat."""
+or applies completely: the ledger transaction first (on a worker thread, ``AhikoTable``), then
+the seat; the command is answered when the write came back."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from typing import TYPE_CHECKING
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply, closed_message
 from ahiko.rooms.config import RoomKind
-from ahiko.rooms.house.table import AhikoTable
+from ahiko.rooms.house.table import AhikoTable, Waiters, write_refusal
 from ahiko.rooms.leaving import leave
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.table_hand import Phase
+from ahiko.store.writer import Outcome
+from ahiko.wallet.operations import Receipt
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -51,6 +54,9 @@ def buy_in(room: Room, cmd: c.BuyIn) -> Reply:
     replay = table.replayed("buy_in", cmd.player_id, cmd.key, content)
     if replay is not None:
         return replay
+    in_flight = table.pending.get(cmd.player_id)
+    if in_flight is not None and in_flight.again.key == cmd.key:
+        return _join_in_flight(room, in_flight.again, "buy_in", content)
     tier = table.tier
     if not tier.allows_buy_in(cmd.amount):
         raise Refusal(
@@ -67,28 +73,72 @@ def buy_in(room: Room, cmd: c.BuyIn) -> Reply:
             f"ago: sitting again at this tier needs at least {reentry.minimum} coins, not "
             f"{cmd.amount}",
         )
-    if room.seats.seat_of(cmd.player_id) is not None:
+    if room.seats.seat_of(cmd.player_id) is not None or cmd.player_id in table.pending:
         raise Refusal("seat", "you already have a seat in this room", "R-RM-01")
     if not 0 <= cmd.seat < room.seats.size:
         raise Refusal("seat", "that seat does not exist", "R-RM-01")
-    if cmd.seat not in room.seats.free_seats():
+    if cmd.seat not in table.free_seats(room):
         raise Refusal("seat", "that seat is taken", "R-RM-01")
     occupant = Occupant(cmd.player_id, cmd.name, cmd.amount)
-    receipt = table.buy_in(room, occupant, cmd.seat, cmd.key)
+    hold = room.hold_reply()
+
+    def finished(outcome: Outcome[Receipt]) -> None:
+        answer = _seat_bought(room, table, cmd, occupant, outcome)
+        if answer.ok:
+            table.remember("buy_in", cmd.player_id, cmd.key, content, answer)
+        if hold is not None:
+            hold.release(answer)
+        reserved.again.tell(answer)
+
+    # Reserved now; the seat is taken when the ledger write comes back (table.buy_in).
+    reserved = table.buy_in(room, occupant, cmd.seat, cmd.key, finished)
+    reserved.again.key, reserved.again.content = cmd.key, content
+    return Reply.accepted(seat=cmd.seat, amount=cmd.amount, pending=True)
+
+
+def _join_in_flight(room: Room, again: Waiters, kind: str, content: tuple[object, ...]) -> Reply:
+    """The same request again while its write is in flight: the first one's answer."""
+    if again.content != content:
+        raise Refusal(
+            "idempotency_conflict",
+            f"this request key was already used for a different {kind} request",
+        )
+    hold = room.hold_reply()
+    if hold is not None:
+        again.waiting.append(hold.release)
+    return Reply.accepted(pending=True)
+
+
+def _seat_bought(
+    room: Room, table: AhikoTable, cmd: c.BuyIn, occupant: Occupant, outcome: Outcome[Receipt]
+) -> Reply:
+    """The buy-in's write came back: take the seat, or say why nothing moved."""
+    receipt = outcome.value
+    if outcome.error is not None or receipt is None:
+        assert outcome.error is not None
+        return write_refusal(outcome.error, "buy-in", "R-RM-12").reply
+    if not receipt.applied:
+        return Reply.refused("duplicate", "this request was already applied")
+    assert receipt.participation_id is not None
+    if not room.is_open or cmd.seat not in room.seats.free_seats():
+        table.pay_back(room, cmd.player_id, receipt.participation_id, is_bot=False)
+        return Reply.refused(
+            "closed",
+            "this room closed while your buy-in was being written: the coins went back to "
+            "your wallet",
+        )
     reserved = room.seat_occupant(cmd.seat, occupant)
     if not room.presence.is_connected(cmd.player_id):
         room.presence.mark_absent(cmd.player_id)  # R-TM-03: absent until they connect
     room.emit_room()
     room.wake()
-    reply = Reply.accepted(
+    return Reply.accepted(
         seat=cmd.seat,
         reserved=reserved,
         amount=cmd.amount,
         participation_id=receipt.participation_id,
         applied=True,
     )
-    table.remember("buy_in", cmd.player_id, cmd.key, content, reply)
-    return reply
 
 
 def reload(room: Room, cmd: c.Reload) -> Reply:
@@ -98,6 +148,9 @@ def reload(room: Room, cmd: c.Reload) -> Reply:
     replay = table.replayed("reload", cmd.player_id, cmd.key, content)
     if replay is not None:
         return replay
+    in_flight = table.reloading.get(cmd.player_id)
+    if in_flight is not None and in_flight.again.key == cmd.key:
+        return _join_in_flight(room, in_flight.again, "reload", content)
     seat, occupant = _seated(room, cmd.player_id)
     hand = room.hand
     if hand is not None and _in_hand(room, seat, cmd.player_id):
@@ -109,6 +162,8 @@ def reload(room: Room, cmd: c.Reload) -> Reply:
         )
     if occupant.leave_after_hand:
         raise Refusal("leaving", "you are leaving this table; a reload is not possible")
+    if cmd.player_id in table.reloading:
+        raise Refusal("reloading", "your previous reload is still being written; wait for it")
     ceiling = table.tier.buy_in_max
     if cmd.amount < 1 or occupant.stack + cmd.amount > ceiling:
         raise Refusal(
@@ -117,19 +172,42 @@ def reload(room: Room, cmd: c.Reload) -> Reply:
             f"so from 1 to {max(0, ceiling - occupant.stack)} more, not {cmd.amount}",
             "R-RM-13",
         )
-    receipt = table.reload(room, occupant, cmd.amount, cmd.key)
-    occupant.stack += cmd.amount
-    room.chips_in += cmd.amount
-    room.emit_room()
-    room.wake()
-    reply = Reply.accepted(
+    hold = room.hold_reply()
+
+    def finished(outcome: Outcome[Receipt]) -> None:
+        answer = _reloaded(room, cmd, occupant, outcome)
+        if answer.ok:
+            table.remember("reload", cmd.player_id, cmd.key, content, answer)
+        if hold is not None:
+            hold.release(answer)
+        reloading.again.tell(answer)
+
+    # Reserved now (the next hand waits); the stack grows when the write comes back.
+    reloading = table.reload(room, occupant, cmd.amount, cmd.key, finished)
+    reloading.again.key, reloading.again.content = cmd.key, content
+    return Reply.accepted(amount=cmd.amount, stack=occupant.stack, pending=True)
+
+
+def _reloaded(room: Room, cmd: c.Reload, occupant: Occupant, outcome: Outcome[Receipt]) -> Reply:
+    receipt = outcome.value
+    if outcome.error is not None or receipt is None:
+        assert outcome.error is not None
+        return write_refusal(outcome.error, "reload", "R-RM-13").reply
+    if not receipt.applied:
+        return Reply.refused("duplicate", "this request was already applied")
+    seat = room.seats.seat_of(cmd.player_id)
+    if seat is not None and room.seats.get(seat) is occupant:
+        occupant.stack += cmd.amount
+        room.chips_in += cmd.amount
+        room.emit_room()
+        room.wake()
+    # else: the player left meanwhile; the cash-out, written after it, paid the reload too
+    return Reply.accepted(
         amount=cmd.amount,
         stack=occupant.stack,
         participation_id=receipt.participation_id,
         applied=True,
     )
-    table.remember("reload", cmd.player_id, cmd.key, content, reply)
-    return reply
 
 
 def leave_after_hand(room: Room, cmd: c.LeaveAfterHand) -> Reply:

@@ -24,6 +24,7 @@ from sqlalchemy import Connection, Engine
 
 from ahiko.bots.protocol import Bot, load_bot
 from ahiko.rooms.actor import RoomActor
+from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.config import RoomKind
 from ahiko.rooms.house.bot_ahiko import BotAhiko
 from ahiko.rooms.house.table import AhikoTable, room_record
@@ -45,6 +46,7 @@ from ahiko.store.rooms import (
     save_room,
     write_seats,
 )
+from ahiko.store.writer import StoreWriter, writer_for
 from ahiko.wallet.operations import Receipt, Wallet
 
 log = logging.getLogger(__name__)
@@ -78,8 +80,12 @@ class AhikoLobby:
         bot_level: str = "normal",
         bot_factory: Callable[[str], Bot] = load_bot,
         run_id: str | None = None,
+        writer: StoreWriter | None = None,
     ) -> None:
         self.registry = registry
+        # The rooms' ledger writes: on worker threads on the real clock (issue 17), inline on
+        # a test's manual one.
+        self.writer: StoreWriter = writer or writer_for(isinstance(registry.clock, AsyncioClock))
         self.wallet = wallet
         self.engine = engine
         self.timing = timing or Timing()
@@ -120,13 +126,20 @@ class AhikoLobby:
         config = ahiko_config(
             tier, name, action_deadline_s=self.action_deadline_s, timing=self.timing
         )
-        save_room(self.engine, room_id, "ahiko", room_record(config, tier))
+        record = room_record(config, tier)
+        if self._starting:  # nothing is served yet: the previous run's seats are read next
+            save_room(self.engine, room_id, "ahiko", record)
+        else:  # a tier filled up during play: first in the new room's lane of writes
+            self.writer.submit(
+                room_id, lambda: save_room(self.engine, room_id, "ahiko", record), retry=True
+            )
         table = AhikoTable(
             self.wallet,
             self.engine,
             tier,
             bot=BotAhiko(self.bot_level, self.bot_factory),
             on_change=self._changed,
+            writer=self.writer,
         )
         restore = None if build is None else build(table)
         return self.registry.create(config, room_id=room_id, hooks=table, restore=restore)

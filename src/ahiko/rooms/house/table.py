@@ -6,15 +6,33 @@ boundaries through the store (``ahiko.store.rooms``).
 in memory during a hand; at its end the net result is settled between the participations'
 escrows (``settle_hand``) in the same database transaction that records the hand and the
 seats, so seats and escrows agree at every hand boundary (``ahiko admin check-ledger``).
+
+The writes run off the event loop (issue 17), in the room's lane of a ``StoreWriter``
+(``ahiko.store.writer``): in order, on a worker thread, so a slow or locked database delays
+this room's writes and never another table. Coins move in two steps. A buy-in (a reload, the
+Bot Ahiko's funding) first *reserves* in the room: the seat is taken by nobody else
+(``pending``), a reloading stack is not dealt (``hold_deal``); the ledger write runs; when it
+comes back the room *confirms* (the seat is taken, the stack grows) or *rolls back* (the
+reservation is dropped and the player told why: nothing moved). A cash-out is written after
+the seat is given up; its coins stay in the participation's escrow until the write lands
+(retried while the database is busy), and an escrow whose write never lands is paid back by
+the next start's recovery (``AhikoLobby.reopen_previous_rooms``). Hand boundaries (start, the
+settlement) are written in the same lane, retried while the database is busy; a crash before
+they land is the crash the recovery already covers (the hand is cancelled, stacks back to its
+start). Seat pictures are drafted on the room's thread and resolved on the worker
+(``SeatDraft``): a seat whose buy-in is still in flight is written only if that buy-in landed.
 """
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import OperationalError
 
 from ahiko.poker.events import event_to_dict
 from ahiko.rooms.commands import Refusal, Reply
@@ -23,6 +41,7 @@ from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID, BotAhiko
 from ahiko.rooms.house.reentry import Reentry, reentry_for
 from ahiko.rooms.house.tiers import Tier
 from ahiko.rooms.seats import Occupant
+from ahiko.store.fences import FencedOut
 from ahiko.store.rooms import (
     SeatRecord,
     finish_hand,
@@ -31,14 +50,19 @@ from ahiko.store.rooms import (
     start_hand,
     write_seats,
 )
+from ahiko.store.writer import InlineWriter, Outcome, StoreWriter
 from ahiko.wallet.errors import WalletError
 from ahiko.wallet.operations import AmountRange, Receipt, Wallet
 
 if TYPE_CHECKING:
+    from ahiko.rooms.pending import ReplyHold
     from ahiko.rooms.room import Room
+
+log = logging.getLogger(__name__)
 
 REPLAY_MEMORY = 1024  # answered requests kept per room for idempotent retries
 UNPLAYED_REASON = "a participant left before the deal (R-FD-06)"
+Finished = Callable[[Outcome[Receipt]], None]
 
 
 def room_record(room_config: Any, tier: Tier) -> dict[str, Any]:
@@ -52,8 +76,105 @@ def room_record(room_config: Any, tier: Tier) -> dict[str, Any]:
     }
 
 
-def wallet_refusal(error: WalletError, rule: str) -> Refusal:
+def wallet_refusal(error: WalletError, rule: str | None) -> Refusal:
     return Refusal(error.code, error.message, rule)
+
+
+def write_refusal(error: Exception, what: str, rule: str | None) -> Refusal:
+    """Why a coin write that came back failed, for the player: nothing was moved."""
+    if isinstance(error, WalletError):
+        return wallet_refusal(error, rule)
+    if isinstance(error, FencedOut):
+        return Refusal(
+            "moved",
+            f"this table is now served by another server: your {what} was not written and "
+            "no coin moved; open the table again",
+        )
+    if isinstance(error, OperationalError):
+        return Refusal(
+            "storage_busy",
+            f"your {what} could not be written (the database is busy): no coin moved; "
+            "try again in a moment",
+        )
+    log.error("a %s write failed", what, exc_info=error)
+    return Refusal("storage_error", f"your {what} could not be written: no coin moved")
+
+
+@dataclass(eq=False)
+class StayRef:
+    """The participation a buy-in in flight opens: set by its write, on the worker thread,
+    inside the ledger transaction (None until then, or when the write failed)."""
+
+    participation_id: int | None = None
+
+
+@dataclass(eq=False)
+class Waiters:
+    """The same request sent again while its write is in flight (the same idempotency key):
+    answered with the first one's answer, marked as not applied again."""
+
+    key: str = ""
+    content: tuple[object, ...] = ()
+    waiting: list[Callable[[Reply], None]] = field(default_factory=list)
+
+    def tell(self, answer: Reply) -> None:
+        again = Reply.accepted(**{**answer.data, "applied": False}) if answer.ok else answer
+        for waiter in self.waiting:
+            waiter(again)
+        self.waiting.clear()
+
+
+@dataclass(eq=False)
+class PendingSeat:
+    """A seat reserved for a buy-in (or the Bot Ahiko's funding) whose write is in flight."""
+
+    seat: int
+    occupant: Occupant
+    stay: StayRef
+    again: Waiters = field(default_factory=Waiters)
+
+
+@dataclass(eq=False)
+class PendingReload:
+    """A reload in flight: ``applied`` once its write is in the ledger transaction."""
+
+    amount: int
+    applied: bool = False
+    again: Waiters = field(default_factory=Waiters)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatDraft:
+    """A seat as it will be stored, drafted on the room's thread; its participation (a
+    buy-in in flight) and its stack (a reload in flight) are resolved on the worker."""
+
+    seat: int
+    occupant: str
+    name: str
+    stack: int
+    user_id: int | None
+    participation: int | StayRef
+    reload: PendingReload | None = None
+
+    def resolved(self) -> SeatRecord | None:
+        found = self.participation
+        participation_id = found if isinstance(found, int) else found.participation_id
+        if participation_id is None:
+            return None
+        extra = self.reload.amount if self.reload is not None and self.reload.applied else 0
+        return SeatRecord(
+            seat=self.seat,
+            occupant=self.occupant,
+            name=self.name,
+            stack=self.stack + extra,
+            user_id=self.user_id,
+            participation_id=participation_id,
+        )
+
+
+def resolve(drafts: Sequence[SeatDraft]) -> list[SeatRecord]:
+    """The seat records to write now (on the worker thread, in the room's lane order)."""
+    return [r for r in (d.resolved() for d in drafts) if r is not None]
 
 
 class AhikoTable:
@@ -65,12 +186,17 @@ class AhikoTable:
         *,
         bot: BotAhiko | None = None,
         on_change: Callable[[Room], None] | None = None,
+        writer: StoreWriter | None = None,
     ) -> None:
         self.wallet = wallet
         self.engine = engine
         self.tier = tier
         self.bot = bot or BotAhiko()
+        self.writer: StoreWriter = writer or InlineWriter()
         self.participations: dict[str, int] = {}  # player id -> open participation id
+        self.pending: dict[str, PendingSeat] = {}  # player id -> seat whose write is in flight
+        self.reloading: dict[str, PendingReload] = {}  # player id -> reload in flight
+        self._deal_held = False  # a hand waited for a reload: begin it once they are back
         self.recorded_hand_no = 0  # the highest hand number the store holds for this room
         self._on_change = on_change
         self._replies: OrderedDict[tuple[str, str, str], tuple[tuple[object, ...], Reply]] = (
@@ -101,6 +227,24 @@ class AhikoTable:
         while len(self._replies) > REPLAY_MEMORY:
             self._replies.popitem(last=False)
 
+    # --- the room's lane of writes -----------------------------------------------------------
+    def _write(
+        self,
+        room: Room,
+        job: Callable[[], Any],
+        done: Callable[[Outcome[Any]], None] | None = None,
+        *,
+        retry: bool = False,
+    ) -> None:
+        """``job`` after this room's earlier writes, on a worker; ``done`` back in the room."""
+        back = None if done is None else (lambda outcome: room.fire(lambda: done(outcome)))
+        self.writer.submit(room.room_id, job, back, retry=retry)
+
+    def free_seats(self, room: Room) -> list[int]:
+        """Free seats, less those reserved for a buy-in in flight."""
+        reserved = {p.seat for p in self.pending.values()}
+        return [s for s in room.seats.free_seats() if s not in reserved]
+
     # --- coins in --------------------------------------------------------------------------
     def reentry(self, player_id: str) -> Reentry | None:
         """Fair re-entry (issue 19): the minimum a person who left this tier lately must bring."""
@@ -108,110 +252,154 @@ class AhikoTable:
             return None
         return reentry_for(self.engine, self.tier, int(player_id), self.wallet.now())
 
-    def buy_in(self, room: Room, occupant: Occupant, seat: int, key: str) -> Receipt:
-        """Wallet -> a new participation's escrow, the seat written in the same transaction."""
+    def buy_in(
+        self, room: Room, occupant: Occupant, seat: int, key: str, finished: Finished
+    ) -> PendingSeat:
+        """Reserve ``seat``, then wallet -> a new participation's escrow on a worker, the seat
+        written in the same transaction; ``finished`` is told in the room (the reservation is
+        gone by then; the participation is the table's when the write applied)."""
         user_id = person_id(occupant.player_id)
+        request = (
+            user_id,
+            room.room_id,
+            seat,
+            occupant.stack,
+            f"buy_in:{room.room_id}:{user_id}:{key}",
+            AmountRange(self.tier.buy_in_min, self.tier.buy_in_max),
+        )
+        return self._open_stay(
+            room, occupant, seat, lambda also: self.wallet.buy_in(*request, also), finished
+        )
 
-        def also(conn: Connection, receipt: Receipt) -> None:
-            extra = (seat, occupant, receipt.participation_id)
-            write_seats(conn, room.room_id, self.records(room, extra=extra))
+    def fund_bot(
+        self, room: Room, occupant: Occupant, seat: int, finished: Finished
+    ) -> PendingSeat:
+        """The reserve -> the Bot Ahiko's escrow (R-BA-01), in two steps as a buy-in; a
+        ``WalletError`` (ReserveUnavailable, R-BA-02) comes back with nothing changed."""
+        room_id, stack = room.room_id, occupant.stack
+        key = f"bot_fund:{room_id}:{self.bot.fundings}"
+        return self._open_stay(
+            room,
+            occupant,
+            seat,
+            lambda also: self.wallet.bot_fund(room_id, seat, stack, key, also),
+            finished,
+        )
 
-        try:
-            receipt = self.wallet.buy_in(
-                user_id,
-                room.room_id,
-                seat,
-                occupant.stack,
-                f"buy_in:{room.room_id}:{user_id}:{key}",
-                AmountRange(self.tier.buy_in_min, self.tier.buy_in_max),
-                also,
-            )
-        except WalletError as error:
-            raise wallet_refusal(error, "R-RM-12") from None
-        self._require_applied(receipt)
-        assert receipt.participation_id is not None
-        self.participations[occupant.player_id] = receipt.participation_id
-        return receipt
-
-    def reload(self, room: Room, occupant: Occupant, amount: int, key: str) -> Receipt:
-        user_id = person_id(occupant.player_id)
-        participation_id = self.participations[occupant.player_id]
-        stacks = {occupant.player_id: occupant.stack + amount}
-
-        def also(conn: Connection, _receipt: Receipt) -> None:
-            write_seats(conn, room.room_id, self.records(room, stacks=stacks))
-
-        try:
-            receipt = self.wallet.reload(
-                user_id,
-                participation_id,
-                amount,
-                f"reload:{participation_id}:{key}",
-                self.tier.buy_in_max,
-                also,
-            )
-        except WalletError as error:
-            raise wallet_refusal(error, "R-RM-13") from None
-        self._require_applied(receipt)
-        return receipt
-
-    def fund_bot(self, room: Room, occupant: Occupant, seat: int) -> Receipt:
-        """The reserve -> the Bot Ahiko's escrow (R-BA-01); raises WalletError (for instance
-        ReserveUnavailable, R-BA-02) with nothing changed."""
-
-        def also(conn: Connection, receipt: Receipt) -> None:
-            extra = (seat, occupant, receipt.participation_id)
-            write_seats(conn, room.room_id, self.records(room, extra=extra))
-
-        key = f"bot_fund:{room.room_id}:{self.bot.fundings}"
-        receipt = self.wallet.bot_fund(room.room_id, seat, occupant.stack, key, also)
-        assert receipt.participation_id is not None
-        self.participations[occupant.player_id] = receipt.participation_id
-        return receipt
-
-    @staticmethod
-    def _require_applied(receipt: Receipt) -> None:
-        if not receipt.applied:
-            raise Refusal("duplicate", "this request was already applied")
-
-    # --- the durable picture of the seats ---------------------------------------------------
-    def records(
+    def _open_stay(
         self,
         room: Room,
-        *,
-        extra: tuple[int, Occupant, int | None] | None = None,
-        stacks: Mapping[str, int] | None = None,
-    ) -> list[SeatRecord]:
+        occupant: Occupant,
+        seat: int,
+        write: Callable[[Callable[[Connection, Receipt], None]], Receipt],
+        finished: Finished,
+    ) -> PendingSeat:
+        pending = PendingSeat(seat, occupant, StayRef())
+        self.pending[occupant.player_id] = pending
+        drafts = self.drafts(room)  # the reserved seat among them
+        room_id = room.room_id
+
+        def also(conn: Connection, receipt: Receipt) -> None:
+            pending.stay.participation_id = receipt.participation_id
+            write_seats(conn, room_id, resolve(drafts))
+
+        def job() -> Receipt:
+            try:
+                receipt = write(also)
+            except BaseException:
+                pending.stay.participation_id = None
+                raise
+            if not receipt.applied:
+                pending.stay.participation_id = None
+            return receipt
+
+        def done(outcome: Outcome[Receipt]) -> None:
+            self.pending.pop(occupant.player_id, None)
+            receipt = outcome.value
+            if outcome.ok and receipt is not None and receipt.applied:
+                assert receipt.participation_id is not None
+                self.participations[occupant.player_id] = receipt.participation_id
+            finished(outcome)
+
+        self._write(room, job, done)
+        return pending
+
+    def reload(
+        self, room: Room, occupant: Occupant, amount: int, key: str, finished: Finished
+    ) -> PendingReload:
+        """Reserve (the next hand waits), then wallet -> the escrow on a worker; the room
+        grows the stack in ``finished`` if it applied."""
+        user_id = person_id(occupant.player_id)
+        participation_id = self.participations[occupant.player_id]
+        pending = PendingReload(amount)
+        self.reloading[occupant.player_id] = pending
+        drafts = self.drafts(room)
+        room_id = room.room_id
+
+        def also(conn: Connection, _receipt: Receipt) -> None:
+            pending.applied = True
+            write_seats(conn, room_id, resolve(drafts))
+
+        def job() -> Receipt:
+            try:
+                receipt = self.wallet.reload(
+                    user_id,
+                    participation_id,
+                    amount,
+                    f"reload:{participation_id}:{key}",
+                    self.tier.buy_in_max,
+                    also,
+                )
+            except BaseException:
+                pending.applied = False
+                raise
+            if not receipt.applied:
+                pending.applied = False
+            return receipt
+
+        def done(outcome: Outcome[Receipt]) -> None:
+            self.reloading.pop(occupant.player_id, None)
+            finished(outcome)
+            if not self.reloading and self._deal_held:
+                self._deal_held = False
+                room.later(room.dealer.begin_hand)
+
+        self._write(room, job, done)
+        return pending
+
+    def hold_deal(self, room: Room) -> bool:
+        """A reload in flight: the next hand waits for it (its stack is not known yet)."""
+        if self.reloading:
+            self._deal_held = True
+            return True
+        return False
+
+    # --- the durable picture of the seats ---------------------------------------------------
+    def drafts(self, room: Room) -> list[SeatDraft]:
         """Seats as stored: stacks as of the last hand boundary (the room changes a stack
-        only when a hand ends), plus ``extra`` (a seat being taken) and ``stacks`` overrides."""
-        seated = list(room.seats.items())
-        if extra is not None:
-            seated.append((extra[0], extra[1]))
-        records = []
-        for seat, occupant in seated:
+        only when a hand ends), plus the seats and reloads whose writes are in flight."""
+        drafts = []
+        for seat, occupant in room.seats.items():
             participation_id = self.participations.get(occupant.player_id)
-            if extra is not None and occupant is extra[1]:
-                participation_id = extra[2]
             if participation_id is None:
                 continue
-            records.append(
-                SeatRecord(
-                    seat=seat,
-                    occupant="bot_ahiko" if occupant.is_bot else "person",
-                    name=occupant.name,
-                    stack=(stacks or {}).get(occupant.player_id, occupant.stack),
-                    user_id=None if occupant.is_bot else person_id(occupant.player_id),
-                    participation_id=participation_id,
-                )
-            )
-        return records
+            reload = self.reloading.get(occupant.player_id)
+            drafts.append(_draft(seat, occupant, participation_id, reload))
+        for pending in self.pending.values():
+            drafts.append(_draft(pending.seat, pending.occupant, pending.stay, None))
+        return drafts
 
     # --- RoomHooks --------------------------------------------------------------------------
     def on_hand_start(self, room: Room, hand_no: int, stacks: Mapping[int, int]) -> None:
         unplayed = range(self.recorded_hand_no + 1, hand_no)
-        with self.engine.begin() as conn:
-            record_unplayed_hands(conn, room.room_id, unplayed, UNPLAYED_REASON)
-            start_hand(conn, room.room_id, hand_no, stacks)
+        room_id, start = room.room_id, dict(stacks)
+
+        def job() -> None:
+            with self.engine.begin() as conn:
+                record_unplayed_hands(conn, room_id, unplayed, UNPLAYED_REASON)
+                start_hand(conn, room_id, hand_no, start)
+
+        self._write(room, job, retry=True)
         self.recorded_hand_no = hand_no
 
     def _unplayed(self, room: Room) -> range:
@@ -225,55 +413,113 @@ class AhikoTable:
         hand_no, players, net = outcome.hand_no, outcome.players, outcome.net
         hand = room.last_hand
         events = [] if hand is None else [event_to_dict(e) for e in hand.hand.events]
-        records = self.records(room)
+        drafts = self.drafts(room)
+        room_id = room.room_id
 
         def also(conn: Connection, _receipt: Receipt | None) -> None:
-            finish_hand(conn, room.room_id, hand_no, events, "finished")
-            write_seats(conn, room.room_id, records)
+            finish_hand(conn, room_id, hand_no, events, "finished")
+            write_seats(conn, room_id, resolve(drafts))
 
         deltas = [
             (self.participations[players[seat]], chips) for seat, chips in net.items() if chips
         ]
-        if deltas:
-            key = f"settle:{room.room_id}:{hand_no}"
-            self.wallet.settle_hand(room.room_id, deltas, key, also)
-        else:  # a hand where nobody won or lost (a chopped pot): nothing to post
-            with self.engine.begin() as conn:
-                also(conn, None)
+
+        def job() -> None:
+            if deltas:
+                self.wallet.settle_hand(room_id, deltas, f"settle:{room_id}:{hand_no}", also)
+            else:  # a hand where nobody won or lost (a chopped pot): nothing to post
+                with self.engine.begin() as conn:
+                    also(conn, None)
+
+        self._write(room, job, retry=True)
 
     def on_player_left(self, room: Room, occupant: Occupant) -> None:
         """The whole stack back to the wallet (or the Bot Ahiko's to the reserve), closing
-        the participation; zero exits included (R-RM-14, R-RM-15, R-RM-17, R-BA-02)."""
+        the participation; zero exits included (R-RM-14, R-RM-15, R-RM-17, R-BA-02). The
+        player's own command (a leave) is answered once the coins are in the wallet."""
         participation_id = self.participations.pop(occupant.player_id, None)
         if participation_id is None:
             return
-        records = self.records(room)
         unplayed = self._unplayed(room)
+        hold = room.hold_reply(occupant.player_id)
+        self._pay_out(room, occupant.player_id, participation_id, occupant.is_bot, unplayed, hold)
+        self.recorded_hand_no = max(self.recorded_hand_no, unplayed.stop - 1)
+
+    def pay_back(self, room: Room, player_id: str, participation_id: int, is_bot: bool) -> None:
+        """A stay opened for a seat the room could not give any more (it closed while the
+        write was in flight): its coins go straight back."""
+        self.participations.pop(player_id, None)
+        self._pay_out(room, player_id, participation_id, is_bot, range(0), None)
+
+    def _pay_out(
+        self,
+        room: Room,
+        player_id: str,
+        participation_id: int,
+        is_bot: bool,
+        unplayed: range,
+        hold: ReplyHold | None,
+    ) -> None:
+        drafts = self.drafts(room)
+        room_id = room.room_id
 
         def also(conn: Connection, _receipt: Receipt) -> None:
-            write_seats(conn, room.room_id, records)
-            record_unplayed_hands(conn, room.room_id, unplayed, UNPLAYED_REASON)
+            write_seats(conn, room_id, resolve(drafts))
+            record_unplayed_hands(conn, room_id, unplayed, UNPLAYED_REASON)
 
         key = f"exit:{participation_id}"
-        if occupant.is_bot:
-            receipt = self.wallet.bot_return(participation_id, key, also)
-        else:
-            receipt = self.wallet.cash_out(participation_id, key, also=also)
-            room.notify(
-                occupant.player_id,
-                "wallet",
-                {
-                    "event": "cash_out",
-                    "amount": receipt.amount,
-                    "participation_id": participation_id,
-                },
-            )
-        self.recorded_hand_no = max(self.recorded_hand_no, unplayed.stop - 1)
+
+        def job() -> Receipt:
+            if is_bot:
+                return self.wallet.bot_return(participation_id, key, also)
+            return self.wallet.cash_out(participation_id, key, also=also)
+
+        def done(outcome: Outcome[Receipt]) -> None:
+            receipt = outcome.value
+            if is_bot:
+                if not outcome.ok:
+                    log.error(
+                        "the Bot Ahiko's return in %s failed", room_id, exc_info=outcome.error
+                    )
+            elif outcome.ok and receipt is not None:
+                room.notify(
+                    player_id,
+                    "wallet",
+                    {
+                        "event": "cash_out",
+                        "amount": receipt.amount,
+                        "participation_id": participation_id,
+                    },
+                )
+                if room.is_open:
+                    room.emit_room()  # the table as it stands now the coins are back
+            else:
+                log.error("a cash-out in %s failed", room_id, exc_info=outcome.error)
+                room.notify(
+                    player_id,
+                    "wallet",
+                    {
+                        "event": "cash_out_delayed",
+                        "participation_id": participation_id,
+                        "message": (
+                            "your coins could not be written back to your wallet yet (the "
+                            "database is busy): they are safe in this table's escrow and go "
+                            "back to your wallet when the server starts again"
+                        ),
+                    },
+                )
+            if hold is not None:
+                hold.release()
+
+        self._write(room, job, done, retry=True)
 
     def on_room_closed(self, room: Room, stacks: Mapping[str, int]) -> None:
         for _seat, occupant in room.seats.items():
             self.on_player_left(room, occupant)
-        save_room(self.engine, room.room_id, "ahiko", room_record(room.config, self.tier), "closed")
+        room_id, record = room.room_id, room_record(room.config, self.tier)
+        self._write(
+            room, lambda: save_room(self.engine, room_id, "ahiko", record, "closed"), retry=True
+        )
 
     def on_seats_changed(self, room: Room) -> None:
         self.bot.review_soon(room, self)
@@ -290,10 +536,24 @@ class AhikoTable:
             **entry,
             "people": sum(1 for _, o in seated if o.is_person),
             "bot_ahiko": any(o.player_id == BOT_AHIKO_ID for _, o in seated),
-            "free_seats": room.seats.free_seats(),
+            "free_seats": self.free_seats(room),
             "buy_in": self.tier.as_dict(),
             "ws": f"/ws/rooms/{room.room_id}",
         }
+
+
+def _draft(
+    seat: int, occupant: Occupant, participation: int | StayRef, reload: PendingReload | None
+) -> SeatDraft:
+    return SeatDraft(
+        seat=seat,
+        occupant="bot_ahiko" if occupant.is_bot else "person",
+        name=occupant.name,
+        stack=occupant.stack,
+        user_id=None if occupant.is_bot else person_id(occupant.player_id),
+        participation=participation,
+        reload=reload,
+    )
 
 
 def person_id(player_id: str) -> int:
