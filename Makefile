@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # pokerkit...) comes with `make test` / `make check` (STAMP).
 RUN_STAMP := $(VENV)/.installed-run
 
-.PHONY: run test check bench lint screenshots venv clean
+.PHONY: run test check bench lint screenshots venv clean cluster
 
 venv: $(STAMP)
 
@@ -37,6 +37,11 @@ check: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
+
+# A throwaway cluster on this machine (issue 14, docs/deploy.md): PostgreSQL, redis-server and
+# two nodes, `make cluster PORTS=8001,8002 LEASE_MS=3000`; Ctrl-C stops it all.
+cluster: $(STAMP)
+	$(BIN)/python tools/cluster.py $(if $(PORTS),--ports $(PORTS)) $(if $(LEASE_MS),--lease-ms $(LEASE_MS))
 
 screenshots: $(STAMP)
 	AHIKO_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -q tests/e2e

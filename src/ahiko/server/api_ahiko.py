@@ -6,7 +6,8 @@ The Ahiko lobby is opened by ``create_app``'s lifespan (``ahiko.server.app``).""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import asyncio
+from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -15,7 +16,8 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.config import RoomKind
 from ahiko.rooms.house.reentry import reentry_for
-from ahiko.rooms.house.tiers import TIERS, tier_of
+from ahiko.rooms.house.tiers import TIERS, Tier, tier_of
+from ahiko.server.cluster.house import is_house_room
 from ahiko.server.errors import ApiError, error_responses
 from ahiko.server.services import Player, ahiko_lobby, http_player, room_registry
 from ahiko.wallet.stays import stays_of
@@ -89,11 +91,24 @@ def _signed_in(player: Player | None) -> Player:
     return player
 
 
-def _actor(request: Request, room_id: str) -> RoomActor:
-    actor = room_registry(request.app).get(room_id)
+async def _actor(request: Request, room_id: str) -> RoomActor:
+    actor: Any = room_registry(request.app).get(room_id)
+    cluster = getattr(request.app.state, "cluster", None)
+    if actor is None and cluster is not None and is_house_room(room_id):
+        actor = await cluster.find(room_id)  # owned by another node: through the relay
+        if actor is not None:
+            return cast(RoomActor, actor)
     if actor is None or actor.config.kind is not RoomKind.AHIKO:
         raise ApiError(404, "no_room", "there is no such Ahiko room")
-    return actor
+    return cast(RoomActor, actor)
+
+
+def _tier_of(actor: Any) -> Tier:
+    """A room's tier: from its config here, from its id (``TIER-RUN-N``) when remote."""
+    config = getattr(actor, "config", None)
+    if config is not None:
+        return tier_of(config.tier)
+    return tier_of(str(actor.room_id).partition("-")[0])
 
 
 async def _ask(actor: RoomActor, command: c.Command) -> dict[str, Any]:
@@ -110,20 +125,25 @@ def tiers() -> list[dict[str, object]]:
 
 
 @router.get("/rooms", responses=UNAVAILABLE)
-def ahiko_rooms(request: Request) -> list[dict[str, Any]]:
+async def ahiko_rooms(request: Request) -> list[dict[str, Any]]:
+    house = getattr(request.app.state, "house", None)
+    if house is not None:  # a node of a cluster: every node's house rooms
+        return cast(list[dict[str, Any]], await house.entries())
     return ahiko_lobby(request.app).entries()
 
 
 @router.get("/rooms/{room_id}/buy_in", responses=error_responses(401, 404))
-def buy_in_range(room_id: str, request: Request, player: SignedIn) -> dict[str, Any]:
+async def buy_in_range(room_id: str, request: Request, player: SignedIn) -> dict[str, Any]:
     """What this player may bring to this table now: the tier's range, raised by fair
     re-entry when they left a table of this tier less than 30 minutes ago (``reentry``:
     ``left_with``, ``minimum``, ``until_ms``; null otherwise)."""
     who = _signed_in(player)
-    tier = tier_of(_actor(request, room_id).config.tier)
+    tier = _tier_of(await _actor(request, room_id))
     lobby = ahiko_lobby(request.app)
     rule = (
-        reentry_for(lobby.engine, tier, int(who.player_id), lobby.wallet.now())
+        await asyncio.to_thread(
+            reentry_for, lobby.engine, tier, int(who.player_id), lobby.wallet.now()
+        )
         if who.player_id.isdigit()
         else None
     )
@@ -140,7 +160,7 @@ async def buy_in(
 ) -> dict[str, Any]:
     who = _signed_in(player)
     command = c.BuyIn(who.player_id, who.name, body.seat, body.amount, body.key)
-    return await _ask(_actor(request, room_id), command)
+    return await _ask(await _actor(request, room_id), command)
 
 
 @router.post("/rooms/{room_id}/reload", responses=ROOM_COMMAND)
@@ -148,7 +168,9 @@ async def reload(
     room_id: str, body: ReloadBody, request: Request, player: SignedIn
 ) -> dict[str, Any]:
     who = _signed_in(player)
-    return await _ask(_actor(request, room_id), c.Reload(who.player_id, body.amount, body.key))
+    return await _ask(
+        await _actor(request, room_id), c.Reload(who.player_id, body.amount, body.key)
+    )
 
 
 @router.post("/rooms/{room_id}/leave", responses=ROOM_COMMAND)
@@ -156,7 +178,7 @@ async def leave(
     room_id: str, body: LeaveBody, request: Request, player: SignedIn
 ) -> dict[str, Any]:
     who = _signed_in(player)
-    actor = _actor(request, room_id)
+    actor = await _actor(request, room_id)
     if body.after_hand:
         return await _ask(actor, c.LeaveAfterHand(who.player_id))
     return await _ask(actor, c.Leave(who.player_id))

@@ -83,6 +83,11 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.redis_url is not None:  # one node of a cluster (issue 14)
+            async with cluster_node(app, settings.redis_url):
+                yield
+            engine.dispose()
+            return
         # A hand in progress at a crash is cancelled, its chips back at the start stacks,
         # before any room reopens; the rooms announce ``app.state.recovered_hands``.
         app.state.recovered_hands = recover_interrupted_hands(engine)
@@ -141,6 +146,44 @@ def create_app(
     if (WEB_DIR / "index.html").is_file():
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     return app
+
+
+@asynccontextmanager
+async def cluster_node(app: FastAPI, redis_url: str) -> AsyncIterator[None]:
+    """The lifespan of one node of a cluster (``ahiko serve --redis-url``): it joins the
+    cluster (leases, relay, shared rate windows), then its house rooms come from the cluster
+    (``ClusterHouse``: the lobby rule on the leader, dead owners' rooms taken over, each one's
+    interrupted hand cancelled then), never from a start-up sweep over every room: the other
+    nodes' hands are alive."""
+    from ahiko.server.cluster.house import ClusterHouse
+    from ahiko.server.cluster.node import ClusterNode, lease_ms, node_name
+
+    found: Services = app.state.services
+    engine = found.engine
+    app.state.recovered_hands = []
+    seal_existing(engine)
+    if getattr(app.state, "room_registry", None) is None:
+        app.state.room_registry = archiving_registry(app)
+    registry = app.state.room_registry
+    node = ClusterNode(redis_url, node_name(found.settings.port), engine, registry, lease_ms())
+    await node.start()
+    app.state.cluster = node
+    app.state.shared_windows = node.shared_windows
+    lobby = getattr(app.state, "ahiko_lobby", None)
+    if lobby is None:
+        lobby = AhikoLobby(registry, found.wallet, engine, timing=LIVE_TIMING)
+        app.state.ahiko_lobby = lobby
+    house = ClusterHouse(node, lobby)
+    app.state.house = house
+    await house.step()  # lead (or not), take over what nobody holds, before serving
+    house.start()
+    sweeper = asyncio.create_task(site_limits(app).run_sweeper(registry))
+    try:
+        yield
+    finally:
+        sweeper.cancel()
+        await house.stop()
+        await node.stop()
 
 
 def archiving_registry(app: FastAPI, clock: RoomClock | None = None) -> RoomRegistry:

@@ -112,10 +112,6 @@ def _serve(args: argparse.Namespace) -> int:
     if lock is None:
         print(f"error: {refusal}", file=sys.stderr)
         return 2
-    if settings.redis_url is not None:
-        lock.release()
-        print(f"error: {CLUSTER_NOT_READY}", file=sys.stderr)
-        return 2
     try:
         app = create_app(settings)
         tune_gc()
@@ -133,15 +129,6 @@ def _serve(args: argparse.Namespace) -> int:
     finally:
         lock.release()
     return 0
-
-
-# Issue 14 lands in steps: the leases, the fences and the one-server lock are in; routing a
-# room's commands and frames between nodes needs the room's door (issue 13). Until then a node
-# must not serve beside another (it would fork their tables), so `--redis-url` refuses.
-CLUSTER_NOT_READY = (
-    "--redis-url (AHIKO_REDIS_URL): serving as one node of a cluster is not available in this "
-    "version yet (issue 14); run a single server without it"
-)
 
 
 def _server_lock(settings: Settings) -> tuple[Any, str | None]:

@@ -255,27 +255,31 @@ def load_rooms(engine: Engine, include_closed: bool = False) -> list[StoredRoom]
     ]
 
 
-def recover_interrupted_hands(engine: Engine) -> list[InterruptedHand]:
+def recover_interrupted_hands(engine: Engine, room_id: str | None = None) -> list[InterruptedHand]:
     """Cancels every hand left in progress by a crash and puts each of its seats back to the
     stack it had at the hand's start. Returns what was cancelled (the rooms announce it).
-    Safe to call on every start: a second call finds nothing."""
+    Safe to call on every start: a second call finds nothing. ``room_id``: that room's only
+    (a node of a cluster taking over a room whose owner died)."""
     recovered = []
+    query = (
+        select(hands.c.room_id, hands.c.hand_no, hands.c.start_stacks)
+        .where(hands.c.status == "in_progress")
+        .order_by(hands.c.id)
+    )
+    if room_id is not None:
+        query = query.where(hands.c.room_id == room_id)
     with engine.begin() as conn:
-        rows = conn.execute(
-            select(hands.c.room_id, hands.c.hand_no, hands.c.start_stacks)
-            .where(hands.c.status == "in_progress")
-            .order_by(hands.c.id)
-        ).all()
-        for room_id, hand_no, start in rows:
+        rows = conn.execute(query).all()
+        for room, hand_no, start in rows:
             stacks = {int(seat): int(chips) for seat, chips in start.items()}
             for seat, chips in stacks.items():
                 conn.execute(
                     update(seats)
-                    .where(seats.c.room_id == room_id, seats.c.seat == seat)
+                    .where(seats.c.room_id == room, seats.c.seat == seat)
                     .values(stack=chips, updated_at=_now())
                 )
-            finish_hand(conn, room_id, hand_no, None, "cancelled", "server restarted mid-hand")
-            recovered.append(InterruptedHand(room_id, hand_no, stacks))
+            finish_hand(conn, room, hand_no, None, "cancelled", "server restarted mid-hand")
+            recovered.append(InterruptedHand(room, hand_no, stacks))
     return recovered
 
 

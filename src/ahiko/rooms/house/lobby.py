@@ -97,6 +97,9 @@ class AhikoLobby:
         self._rebalance_queued: set[str] = set()
         self._starting = False  # no rebalancing while the previous run's rooms reopen
         self.reopened: list[Reopened] = []
+        # On a node of a cluster the lobby rule runs on the leader only
+        # (``ahiko.server.cluster.house``): a room's change only pokes it.
+        self.poke: Callable[[], None] | None = None
 
     # --- opening and closing ----------------------------------------------------------------
     def start(self) -> None:
@@ -111,10 +114,18 @@ class AhikoLobby:
             self.rebalance(tier)
 
     def open_room(self, tier: Tier) -> RoomActor:
+        room_id, name = self.next_room(tier)
+        return self._create(room_id, tier, name)
+
+    def next_room(self, tier: Tier) -> tuple[str, str]:
+        """The id and name of the tier's next new room (ids never reused across runs)."""
         self._opened[tier.key] += 1
         number = self._opened[tier.key]
-        room_id = f"{tier.key}-{self.run_id}-{number}"
-        return self._create(room_id, tier, f"{tier.name} {number}")
+        return f"{tier.key}-{self.run_id}-{number}", f"{tier.name} {number}"
+
+    def create_room(self, room_id: str, tier: Tier, name: str) -> RoomActor:
+        """Open a room under an id from ``next_room`` (a cluster node claims it first)."""
+        return self._create(room_id, tier, name)
 
     def _create(
         self,
@@ -159,6 +170,9 @@ class AhikoLobby:
         return [actor.lobby_entry() for actor in self.rooms(tier)]
 
     def _changed(self, room: Room) -> None:
+        if self.poke is not None:
+            self.poke()
+            return
         key = room.config.tier or ""
         if self._starting or key in self._rebalance_queued:
             return
@@ -178,15 +192,8 @@ class AhikoLobby:
         if not any(e["free_seats"] for e in entries):
             self.open_room(tier)
             return
-        for entry in reversed(entries):
-            if len(entries) <= ROOMS_PER_TIER:
-                return
-            if entry["seats_taken"] or entry["hand_no"] is not None:
-                continue
-            others = [e for e in entries if e is not entry]
-            if any(e["free_seats"] for e in others):
-                self.registry.retire(entry["id"], "surplus")
-                entries = others
+        for room_id in surplus_rooms(entries):
+            self.registry.retire(room_id, "surplus")
 
     # --- a previous run -----------------------------------------------------------------------
     def reopen_previous_rooms(self) -> list[Reopened]:
@@ -210,6 +217,13 @@ class AhikoLobby:
             run_id, _, number = rest.rpartition("-")
             if tier_key in self._opened and run_id == self.run_id and number.isdigit():
                 self._opened[tier_key] = max(self._opened[tier_key], int(number))
+
+    def reopen(self, stored: StoredRoom) -> Reopened:
+        """Reopen one stored room whose interrupted hand was already cancelled (a cluster
+        node taking over a room whose owner died)."""
+        report = self._reopen(stored)
+        self.reopened.append(report)
+        return report
 
     def _reopen(self, stored: StoredRoom) -> Reopened:
         tier = tier_of(stored.config["tier"])
@@ -298,6 +312,22 @@ class AhikoLobby:
 
 
 TIER_KEYS = frozenset(tier.key for tier in TIERS)
+
+
+def surplus_rooms(entries: list[dict[str, Any]]) -> list[str]:
+    """The rooms of one tier's lobby ``entries`` (oldest first) to close: surplus empty rooms,
+    newest first, while the tier keeps a free seat elsewhere and two rooms at least."""
+    closing = []
+    for entry in reversed(entries):
+        if len(entries) <= ROOMS_PER_TIER:
+            break
+        if entry["seats_taken"] or entry["hand_no"] is not None:
+            continue
+        others = [e for e in entries if e is not entry]
+        if any(e["free_seats"] for e in others):
+            closing.append(str(entry["id"]))
+            entries = others
+    return closing
 
 
 def _with_stack(record: SeatRecord, stack: int) -> SeatRecord:

@@ -19,6 +19,7 @@ import os
 import re
 import socket
 import weakref
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import Engine
@@ -71,6 +72,9 @@ class ClusterNode:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._remotes: weakref.WeakSet[RemoteActor] = weakref.WeakSet()
         self._watch: asyncio.Task[None] | None = None
+        # Set by ``ClusterHouse``: take over a free house room; this node's house entries.
+        self.adopter: Callable[[str], Awaitable[bool]] | None = None
+        self.house_entries: Callable[[], list[dict[str, Any]]] | None = None
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -110,6 +114,8 @@ class ClusterNode:
         if local is not None:
             return local
         holder = await self.leases.holder(room_lease(room_id))
+        if holder is None and self.adopter is not None and await self.adopter(room_id):
+            return self._owned_actor(room_id)  # its owner died: this node serves it now
         if holder is None or holder[0] == self.node:
             return None
         owner, epoch = holder
@@ -145,7 +151,12 @@ class ClusterNode:
         """This node's public open rooms, as the lobby lists them, under ``ahiko:lobby:NODE``
         for a lease's time (a dead node's entries vanish with it)."""
         entries = [entry for entry in self.registry.lobby() if self.ownership.token(entry["id"])]
-        await self.redis.set(lobby_key(self.node), json.dumps(entries), px=self.leases.ttl_ms)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(lobby_key(self.node), json.dumps(entries), px=self.leases.ttl_ms)
+        if self.house_entries is not None:
+            house = json.dumps(self.house_entries())
+            pipe.set(f"{PREFIX}house:{self.node}", house, px=self.leases.ttl_ms)
+        await pipe.execute()
 
     async def lobby(self) -> list[dict[str, Any]]:
         """The cluster's lobby: every node's public open rooms, by room id."""

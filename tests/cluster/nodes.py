@@ -1,0 +1,103 @@
+"""Real cluster nodes for tests, the failover drill and ``make cluster``: ``ahiko serve
+--redis-url … --database-url …`` processes on loopback ports, started and stopped (or killed
+with SIGKILL) one by one. Every node of one cluster shares one data folder (the server's
+signing and archive keys: a hand archived by one node is read by another)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def migrate(database_url: str, data_dir: Path) -> None:
+    subprocess.run(
+        [str(BIN / "ahiko"), "admin", "migrate", "--database-url", database_url,
+         "--data-dir", str(data_dir)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+
+
+def check_ledger(database_url: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
+    """``ahiko admin check-ledger`` as an operator runs it (exit 0: every invariant holds)."""
+    return subprocess.run(
+        [str(BIN / "ahiko"), "admin", "check-ledger", "--database-url", database_url,
+         "--data-dir", str(data_dir)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+
+
+class Node:
+    """One ``ahiko serve`` process of a cluster."""
+
+    def __init__(
+        self,
+        name: str,
+        redis_url: str,
+        database_url: str,
+        data_dir: Path,
+        *,
+        port: int | None = None,
+        lease_ms: int = 2000,
+        env: dict[str, str] | None = None,
+        log_dir: Path | None = None,
+    ) -> None:
+        self.name = name
+        self.port = port or free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        self.url = f"http://{self.address}"
+        self.log_path = (log_dir or data_dir) / f"node-{name}.log"
+        self.command = [
+            str(BIN / "ahiko"), "serve", "--port", str(self.port), "--redis-url", redis_url,
+            "--database-url", database_url, "--data-dir", str(data_dir),
+        ]  # fmt: skip
+        self.env = {**os.environ, "AHIKO_LEASE_MS": str(lease_ms), **(env or {})}
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 30.0) -> Node:
+        log = open(self.log_path, "ab")  # noqa: SIM115 - the node's log, kept for a failure
+        self.process = subprocess.Popen(
+            self.command, stdout=log, stderr=subprocess.STDOUT, env=self.env
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"node {self.name} exited: {self.log()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                    return self
+            time.sleep(0.05)
+        raise RuntimeError(f"node {self.name} did not answer within {timeout} s: {self.log()}")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def kill(self) -> None:
+        """``kill -9``: no clean-up, no lease given back."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
