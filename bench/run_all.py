@@ -145,6 +145,15 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         " the relay's added p99 (the 2,000-player two-process run is not built yet)",
     ),
     (
+        "failover drill",
+        "bench/failover.py",
+        ["--rounds", "20", "--lease-ms", "2000"],
+        1,
+        "issue 14: the owner of an Ahiko room killed with SIGKILL mid-hand, 20 times (real"
+        " nodes, PostgreSQL, Redis): served again within lease + 2 s, the hand cancelled with"
+        " its bets returned, check-ledger clean every round",
+    ),
+    (
         "crash",
         "bench/crash.py",
         ["--kills", "20"],
@@ -287,7 +296,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
         "--only",
-        help="run only the benchmarks whose label contains this text (engine, bots, bot threads, ladder, styles, adaptation, load, crash, attack, soak)",
+        help="run only the benchmarks whose label contains this text (engine, bots, bot threads, ladder, styles, adaptation, load, failover, crash, attack, soak)",
     )
     parser.add_argument("--runs", type=int, help="runs of each benchmark (default: its own, >= 3)")
     args = parser.parse_args()

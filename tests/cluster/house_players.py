@@ -65,16 +65,17 @@ class HousePlayer:
     async def post(self, route: str, body: dict[str, Any]) -> httpx.Response:
         return await self.http.post(self.url(f"/api/ahiko/rooms/{self.room_id}/{route}"), json=body)
 
-    async def wallet(self) -> int:
-        response = await self.http.get(self.url("/api/wallet"))
+    async def wallet_on(self, address: str) -> int:
+        """The balance as node ``address`` answers it."""
+        response = await self.http.get(f"http://{address}/api/wallet")
         assert response.status_code == 200, response.text
         return int(response.json()["balance"])
 
-    async def statement(self) -> list[dict[str, Any]]:
-        response = await self.http.get(self.url("/api/wallet/statement"))
+    async def statement_on(self, address: str) -> list[dict[str, Any]]:
+        response = await self.http.get(f"http://{address}/api/wallet/statement")
         assert response.status_code == 200, response.text
         body = response.json()
-        return list(body["entries"] if isinstance(body, dict) else body)
+        return list(body["lines"])
 
     async def send(self, t: str, **fields: Any) -> str:
         self._ids += 1
