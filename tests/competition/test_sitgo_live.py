@@ -285,3 +285,26 @@ def test_a_wallet_short_of_the_buy_in_is_refused_with_nothing_changed(
         ledger_clean(engine)
 
     asyncio.run(scenario())
+
+
+def test_a_restart_refunds_the_sit_and_goes_a_previous_run_left_unfinished(
+    engine: Engine, clock: ManualClock, service: SitGoRooms
+) -> None:
+    ana, bia, cai = (add_person(engine, n) for n in ("ana", "bia", "cai"))
+
+    async def scenario() -> None:
+        await service.register("6max-100", ana, "ana", "a")  # registering
+        await service.register("hu-100", bia, "bia", "b")
+        await service.register("hu-100", cai, "cai", "c")  # running: the process stops
+        assert coins(engine, bia) == SIGNUP_GRANT - 100
+
+    asyncio.run(scenario())
+    waiting = service.lobby.playing(ana)
+    assert waiting is not None
+    after = SitGoRooms(RoomRegistry(clock=clock), engine, run_id="u")
+    refunded = after.start()
+    assert sorted(refunded) == sorted([waiting.id, service.lobby.running()[0].id])
+    for user in (ana, bia, cai):
+        assert coins(engine, user) == SIGNUP_GRANT
+    assert after.bank.held_pools() == {} and after.start() == {}  # nothing twice
+    ledger_clean(engine)

@@ -107,6 +107,14 @@ class SitGoRooms:
         self._started = 0
         self.finished: list[str] = []  # sit & go ids, in the order they ended
 
+    def start(self) -> dict[str, dict[int, int]]:
+        """At start, before any registration: sit & go's a previous run left unfinished are
+        cancelled, every buy-in refunded (their rooms did not survive the restart)."""
+        refunded = self.bank.refund_unfinished()
+        for sng_id, paid_in in refunded.items():
+            log.warning("sit & go %s was unfinished at the restart: refunded %s", sng_id, paid_in)
+        return refunded
+
     # --- what the lobby shows -------------------------------------------------------------------
     def entry(self, sng: SitGo) -> dict[str, Any]:
         return {**sng.to_json(), "room_id": self.room_of.get(sng.id), "paid": _str_keys(sng.paid)}

@@ -99,9 +99,11 @@ def create_app(
             lobby.start()  # settles the rooms a previous run left open, then opens two a tier
             app.state.ahiko_lobby = lobby
         if getattr(app.state, "sitgo", None) is None:  # issue 20: the sit & go lobby
-            app.state.sitgo = SitGoRooms(
+            sitgo = SitGoRooms(
                 app.state.room_registry, engine, clock=found.clock, timing=LIVE_TIMING
             )
+            sitgo.start()  # a previous run's unfinished sit & go's: buy-ins back
+            app.state.sitgo = sitgo
         # Rooms nobody joined close after a few minutes (issue 17).
         sweeper = asyncio.create_task(site_limits(app).run_sweeper(app.state.room_registry))
         yield

@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from datetime import datetime
 
-from sqlalchemy import Connection, Engine, select
+from sqlalchemy import Connection, Engine, func, select
 
 from ahiko.store.engine import reading
-from ahiko.store.schema import ledger_accounts
+from ahiko.store.schema import ledger_accounts, ledger_entries, ledger_transactions
 from ahiko.wallet import ledger
 from ahiko.wallet.errors import InvalidRequest
 from ahiko.wallet.ledger import Clock, PostingRequest, as_utc, utc_now
@@ -126,3 +126,43 @@ class SitGoBank:
                 select(ledger_accounts.c.balance).where(ledger_accounts.c.name == pool_name(sng_id))
             ).scalar_one_or_none()
         return 0 if found is None else int(found)
+
+    def held_pools(self) -> dict[str, dict[int, int]]:
+        """Pools still holding coins, by sit & go id: who paid how much in (registrations
+        less refunds), from the ledger alone."""
+        pools = ledger_accounts.alias("pools")
+        with reading(self._engine) as conn:
+            rows = conn.execute(
+                select(
+                    pools.c.name,
+                    ledger_transactions.c.user_id,
+                    func.sum(ledger_entries.c.amount),
+                )
+                .join(ledger_entries, ledger_entries.c.account_id == pools.c.id)
+                .join(
+                    ledger_transactions,
+                    ledger_transactions.c.id == ledger_entries.c.transaction_id,
+                )
+                .where(
+                    pools.c.kind == POOL_KIND,
+                    pools.c.name.like(f"{POOL_PREFIX}%"),
+                    pools.c.balance > 0,
+                    ledger_transactions.c.kind.in_(("sng_register", "sng_refund")),
+                )
+                .group_by(pools.c.name, ledger_transactions.c.user_id)
+            ).all()
+        held: dict[str, dict[int, int]] = {}
+        for name, user_id, coins in rows:
+            if user_id is not None and coins:
+                held.setdefault(str(name)[len(POOL_PREFIX) :], {})[int(user_id)] = int(coins)
+        return held
+
+    def refund_unfinished(self) -> dict[str, dict[int, int]]:
+        """A previous run's sit & go's that never paid out (the process stopped while they
+        registered or played): every buy-in goes back to its wallet, leaving the pools at
+        zero. Returns what was refunded."""
+        held = self.held_pools()
+        for sng_id, paid_in in held.items():
+            for user_id, coins in sorted(paid_in.items()):
+                self.refund(sng_id, user_id, coins, f"sng:{sng_id}:unfinished:{user_id}")
+        return held
