@@ -25,6 +25,7 @@ import asyncio
 import json
 import math
 import os
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -296,6 +297,107 @@ async def soak(
     }
 
 
+REFUSAL_KINDS = ("bad_csrf", "oversize_header", "too_large", "malformed", "rate_limited")
+
+
+def _refusal_requests(kind: str, cookie: str) -> tuple[str, str, dict[str, str], bytes]:
+    """One refused request of ``kind``: method, path, headers, body."""
+    session = {"Cookie": f"ahiko_session={cookie}"}
+    json_type = {"content-type": "application/json"}
+    if kind == "bad_csrf":  # no X-Ahiko-CSRF header
+        return "POST", "/api/rooms", {**session, **json_type}, b'{"name": "x"}'
+    if kind == "oversize_header":
+        return "GET", "/api/me", {"Cookie": "a=" + "b" * 9_000}, b""
+    if kind == "too_large":
+        return "POST", "/api/rooms", {**CSRF, **session, **json_type}, b"{" + b" " * 70_000 + b"}"
+    if kind == "malformed":
+        return "POST", "/api/rooms", {**CSRF, **session, **json_type}, b'{"name": '
+    assert kind == "rate_limited"  # the account's room-creation window is full
+    return "POST", "/api/rooms", {**CSRF, **session, **json_type}, b'{"name": "Flood"}'
+
+
+def _cpu_per_request(
+    cpu: Any, base: str, method: str, path: str, headers: dict[str, str], body: bytes, n: int
+) -> tuple[float, Counter[str]]:
+    statuses: Counter[str] = Counter()
+    with httpx.Client(base_url=base, timeout=30) as http:
+        http.request(method, path, headers=headers, content=body)  # the connection is open
+        before = cpu()
+        for _ in range(n):
+            statuses[
+                str(http.request(method, path, headers=headers, content=body).status_code)
+            ] += 1
+        after = cpu()
+    return 1000 * (after - before) / n, statuses
+
+
+def refusals(server: ServerProcess, n: int) -> dict[str, Any]:
+    """Server CPU per refused request, by kind (ms), against a bare FastAPI app's refusal."""
+    with httpx.Client(base_url=server.base, headers=CSRF, timeout=30) as http:
+        response = http.post("/api/accounts", json={"username": "mallory", "password": "x" * 12})
+        response.raise_for_status()
+        cookie = response.cookies["ahiko_session"]
+        for n_room in range(200):  # fill the account's room windows (open and created)
+            made = http.post(
+                "/api/rooms",
+                json={"name": f"Fill {n_room}"},
+                headers={"Cookie": f"ahiko_session={cookie}"},
+            )
+            if made.status_code == 429:
+                break
+    found: dict[str, Any] = {"requests_per_kind": n}
+    for kind in REFUSAL_KINDS:
+        method, path, headers, body = _refusal_requests(kind, cookie)
+        ms, statuses = _cpu_per_request(
+            server.cpu_seconds, server.base, method, path, headers, body, n
+        )
+        found[f"{kind}_cpu_ms"] = round(ms, 3)
+        found[f"{kind}_statuses"] = dict(statuses)
+    bare = subprocess.Popen([sys.executable, __file__, "--serve-bare", str(server.port + 1)])
+    try:
+        base = f"http://127.0.0.1:{server.port + 1}"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with suppress(httpx.HTTPError):
+                httpx.get(f"{base}/up", timeout=1)
+                break
+            time.sleep(0.1)
+        ms, statuses = _cpu_per_request(
+            lambda: _cpu_of(bare.pid), base, "POST", "/api/rooms", {}, b'{"name": "x"}', n
+        )
+        found["bare_fastapi_refusal_cpu_ms"] = round(ms, 3)
+        found["bare_fastapi_statuses"] = dict(statuses)
+    finally:
+        bare.terminate()
+        bare.wait(timeout=10)
+    found["load_average_1m"] = os.getloadavg()[0]
+    return found
+
+
+def _cpu_of(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def serve_bare(port: int) -> None:
+    """A bare FastAPI app under the same uvicorn, refusing every POST with a JSON 403."""
+    import uvicorn
+    from fastapi import FastAPI
+    from fastapi.responses import JSONResponse
+
+    app = FastAPI()
+
+    @app.get("/up")
+    def up() -> dict[str, bool]:
+        return {"up": True}
+
+    @app.post("/api/rooms")
+    def refuse() -> JSONResponse:
+        return JSONResponse({"error": "csrf", "message": "refused"}, status_code=403)
+
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
 def run_attacker(base: str, victim: str, seconds: float, floods: str) -> None:
     """The attacker's own process: runs the floods, prints what it was answered."""
     chosen = frozenset(floods.split(",")) & FLOODS
@@ -314,6 +416,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["--attacker"]:
         run_attacker(argv[1], argv[2], float(argv[3]), argv[4])
         return 0
+    if argv[:1] == ["--serve-bare"]:
+        serve_bare(int(argv[1]))
+        return 0
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -324,8 +429,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--floods", default=",".join(sorted(FLOODS)), help="comma-separated subset of floods"
     )
+    parser.add_argument(
+        "--refusals",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead: server CPU per refused request, N requests of each kind",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args(argv)
+    if args.refusals:
+        with running_server() as server:
+            result = refusals(server, args.refusals)
+        print(json.dumps(result) if args.json else json.dumps(result, indent=2))
+        return 0
     floods = frozenset(args.floods.split(",")) & FLOODS
     with running_server() as server:
         if args.soak:

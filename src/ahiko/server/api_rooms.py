@@ -25,10 +25,11 @@ from ahiko.rooms.config import (
 )
 from ahiko.rooms.timebank import TIME_BANK_MAX_S, TimeBankPolicy
 from ahiko.rooms.timing import LIVE_TIMING
+from ahiko.server.accounts import token_hash
 from ahiko.server.errors import ApiError, error_responses
 from ahiko.server.limits import site_limits
 from ahiko.server.paging import PageNumber
-from ahiko.server.services import Player, http_player, room_registry
+from ahiko.server.services import SESSION_COOKIE, Player, http_player, room_registry
 
 # Bounds that keep every amount and count far inside the 64-bit columns they end up in.
 MAX_CHIPS = 10_000_000
@@ -207,7 +208,8 @@ async def create_room(
         raise ApiError(422, "invalid_room", str(exc)) from None
     registry = room_registry(request.app)
     limits = site_limits(request.app)
-    limits.admit_room(registry, player.player_id)
+    token = request.cookies.get(SESSION_COOKIE)
+    limits.admit_room(registry, player.player_id, None if token is None else token_hash(token))
     actor = registry.create(config, host_id=player.player_id)
     cluster = getattr(request.app.state, "cluster", None)
     if cluster is not None:  # this node owns the room it opens: its lease, before any write

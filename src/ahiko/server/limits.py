@@ -27,6 +27,7 @@ MonotonicClock = Callable[[], float]
 WS_TOO_MANY = 4429
 WS_SIGNED_OUT = 4401
 ROOMS_CREATED = RateLimit(30, 3600.0)
+MAX_REMEMBERED_REFUSALS = 10_000  # sessions refused a room, remembered (the oldest forgotten)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,30 +70,61 @@ class SiteLimits:
         self._by_account: Counter[str] = Counter()
         self._by_address: Counter[str] = Counter()
         self._sessions: dict[str, set[Any]] = {}  # session token hash -> its open sockets
+        self._refusing: dict[str, str] = {}  # session token hash -> account refused a room
 
     # --- rooms -----------------------------------------------------------------------------
-    def admit_room(self, registry: RoomRegistry, host_id: str) -> None:
-        """Raises the 429 when ``host_id`` may not create another room now."""
+    def admit_room(self, registry: RoomRegistry, host_id: str, session: str | None = None) -> None:
+        """Raises the 429 when ``host_id`` may not create another room now; the refusal is
+        remembered for ``session`` (its token's hash), so that the next attempts are refused
+        before routing (``known_room_refusal``)."""
+        error = self._room_refusal(registry, host_id, count=True)
+        if error is None:
+            return
+        if session is not None:
+            self._refusing.pop(session, None)
+            self._refusing[session] = host_id
+            while len(self._refusing) > MAX_REMEMBERED_REFUSALS:
+                self._refusing.pop(next(iter(self._refusing)))
+        raise error
+
+    def known_room_refusal(self, registry: RoomRegistry, session: str) -> ApiError | None:
+        """The 429 for a session already refused a room, while it still holds: checked
+        again against the rooms and the window (no database, no session lookup), so a room
+        closed or a window freed lets the next attempt through at once."""
+        host_id = self._refusing.get(session)
+        if host_id is None:
+            return None
+        error = self._room_refusal(registry, host_id, count=False)
+        if error is None:
+            del self._refusing[session]
+        return error
+
+    def _room_refusal(
+        self, registry: RoomRegistry, host_id: str, *, count: bool
+    ) -> ApiError | None:
         policy = self.policy
         open_now = sum(
             1 for actor in registry.actors() if actor.host_id == host_id and actor.is_open
         )
         if open_now >= policy.rooms_open_per_account:
-            raise ApiError(
+            return ApiError(
                 429,
                 "too_many_rooms",
                 f"you have {open_now} open rooms; close one first "
                 f"(at most {policy.rooms_open_per_account} at once)",
             )
-        if not self._created.allow(host_id):
-            wait = self._created.retry_after(host_id)
-            raise ApiError(
-                429,
-                "too_many_rooms",
-                f"at most {policy.rooms_created.count} new rooms per "
-                f"{policy.rooms_created.seconds:g} s; try again in {wait} s",
-                {"Retry-After": str(wait)},
-            )
+        if count and self._created.allow(host_id):
+            return None
+        if not count and self._created.would_allow(host_id):
+            return None
+        wait = self._created.retry_after(host_id)
+        return ApiError(
+            429,
+            "too_many_rooms",
+            f"at most {policy.rooms_created.count} new rooms per "
+            f"{policy.rooms_created.seconds:g} s; try again in {wait} s",
+            {"Retry-After": str(wait)},
+        )
 
     def room_created(self, room_id: str, host_id: str) -> None:
         self._born[room_id] = (host_id, self._clock())
@@ -162,6 +194,7 @@ class SiteLimits:
     def session_ended(self, session: str) -> int:
         """Revokes every socket of the signed-out ``session``: each is marked (it can no
         longer sit, act or add bots) and closed. Returns how many."""
+        self._refusing.pop(session, None)
         found = self._sessions.pop(session, set())
         for connection in found:
             connection.revoke()

@@ -146,6 +146,14 @@ class SlidingWindow:
         window.append(now)
         return True
 
+    def would_allow(self, key: str) -> bool:
+        """Whether ``allow`` would record an event for ``key`` now (nothing is recorded)."""
+        window = self._events.get(key)
+        if not window:
+            return True
+        horizon = self._clock() - self.limit.seconds
+        return sum(1 for t in window if t > horizon) < self.limit.count
+
     def retry_after(self, key: str) -> int:
         window = self._events.get(key)
         if not window:
@@ -272,6 +280,13 @@ class SecurityMiddleware:
                     send, 400, "too_deep", f"JSON is nested at most {MAX_JSON_DEPTH} levels deep"
                 )
                 return
+            # Text that is not JSON is refused here, as the routes would (422), before
+            # routing and the session's lookup: a malformed flood costs little (issue 17).
+            problem = json_problem(body) if _parsed_as_json(path, headers) else None
+            if problem is not None:
+                message = f"the request body is not valid JSON: {problem}"
+                await _json(send, 422, "invalid_request", message)
+                return
             receive = _replay(body, receive)
         await self.app(scope, receive, send)
 
@@ -366,6 +381,7 @@ def answers_before_routes(method: str, path: str) -> tuple[int, ...]:
     if method in UNSAFE_METHODS:
         found.add(403)  # a foreign Origin or Sec-Fetch-Site
         found.add(400)  # JSON nested too deep
+        found.add(422)  # a body that is not JSON
     if (method, path) in (SIGN_UP_ROUTE, LOG_IN_ROUTE):
         found.add(429)
     return tuple(sorted(found))
@@ -437,6 +453,34 @@ def json_too_deep(body: bytes | str, limit: int = MAX_JSON_DEPTH) -> bool:
         else:
             depth -= 1
     return False
+
+
+def json_problem(body: bytes) -> str | None:
+    """What is wrong with ``body`` as JSON, or None when it parses (or is empty, which the
+    routes read as no body)."""
+    if not body:
+        return None
+    try:
+        json.loads(body)
+    except json.JSONDecodeError as error:
+        return f"{error.msg} at character {error.pos}"
+    except (UnicodeDecodeError, RecursionError):
+        return "it is not UTF-8 text"
+    return None
+
+
+def _parsed_as_json(path: str, headers: Mapping[str, str]) -> bool:
+    """Whether the routes read this body as JSON (FastAPI's rule: no content type, or
+    ``application/json`` and ``application/*+json``)."""
+    if not path.startswith("/api/"):
+        return False
+    content_type = headers.get("content-type")
+    if content_type is None:
+        return True
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json")
+    )
 
 
 def _trusted(address: str, proxies: tuple[str, ...]) -> bool:
