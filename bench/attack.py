@@ -29,7 +29,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from contextlib import suppress
+from contextlib import ExitStack, suppress
 from pathlib import Path
 from typing import Any
 
@@ -346,6 +346,9 @@ def refusals(server: ServerProcess, n: int) -> dict[str, Any]:
             if made.status_code == 429:
                 break
     found: dict[str, Any] = {"requests_per_kind": n}
+    ms, statuses = _socket_refusals(server, cookie, n)
+    found["socket_over_bound_cpu_ms"] = round(ms, 3)
+    found["socket_over_bound_answers"] = dict(statuses)
     for kind in REFUSAL_KINDS:
         method, path, headers, body = _refusal_requests(kind, cookie)
         ms, statuses = _cpu_per_request(
@@ -372,6 +375,28 @@ def refusals(server: ServerProcess, n: int) -> dict[str, Any]:
         bare.wait(timeout=10)
     found["load_average_1m"] = os.getloadavg()[0]
     return found
+
+
+def _socket_refusals(server: ServerProcess, cookie: str, n: int) -> tuple[float, Counter[str]]:
+    """Server CPU per table socket refused over the account's bound (the sockets flood)."""
+    from websockets.sync.client import connect
+
+    room_id = httpx.get(f"{server.base}/api/ahiko/rooms").json()[0]["id"]
+    url = f"{server.base.replace('http://', 'ws://')}/ws/rooms/{room_id}"
+    headers = {"Cookie": f"ahiko_session={cookie}"}
+    answers: Counter[str] = Counter()
+    with ExitStack() as held:
+        for _ in range(ATTACK_SOCKETS):  # up to the account's bound
+            socket = held.enter_context(connect(url, additional_headers=headers, max_size=2**22))
+            if json.loads(socket.recv(timeout=10)).get("t") == "error":
+                break
+        before = server.cpu_seconds()
+        for _ in range(n):
+            with connect(url, additional_headers=headers, max_size=2**22) as socket:
+                first = json.loads(socket.recv(timeout=10))
+                answers[str(first.get("code", first.get("t")))] += 1
+        after = server.cpu_seconds()
+    return 1000 * (after - before) / n, answers
 
 
 def _cpu_of(pid: int) -> float:

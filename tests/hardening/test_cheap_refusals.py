@@ -11,6 +11,7 @@ import pytest
 from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from ahiko.server.app import create_app, session_token
 from ahiko.server.limits import LimitsPolicy, SiteLimits
@@ -119,3 +120,30 @@ def test_the_raw_cookie_reader_and_the_json_check() -> None:
     assert session_token([(b"cookie", b"other=1"), (b"x", b"ahiko_session=no")]) is None
     assert json_problem(b"") is None and json_problem(b'{"a": [1]}') is None
     assert json_problem(b'{"a": ') == "Expecting value at character 6"
+
+
+def test_a_socket_over_its_account_bound_is_refused_before_the_session_lookup(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app.state.limits = SiteLimits(LimitsPolicy(sockets_per_account=2, sockets_per_address=50))
+    with TestClient(app, headers={CSRF_HEADER: "1"}) as client:
+        client.post("/api/accounts", json={"username": "mallory", "password": "x" * 12})
+        room_id = client.get("/api/ahiko/rooms").json()[0]["id"]
+        url = f"/ws/rooms/{room_id}"
+        with client.websocket_connect(url) as first, client.websocket_connect(url) as second:
+            assert first.receive_json()["t"] == "snapshot"
+            assert second.receive_json()["t"] == "snapshot"
+            looked_up = _counting_lookups(app, monkeypatch)
+            for _ in range(5):  # the flood: answered before the route
+                with client.websocket_connect(url) as extra:
+                    refused = extra.receive_json()
+                    assert refused["t"] == "error" and refused["code"] == "too_many_sockets"
+                    assert "per account" in refused["message"]
+                    with pytest.raises(WebSocketDisconnect) as closed:
+                        extra.receive_json()
+                    assert closed.value.code == 4429
+            assert looked_up == []
+        # Both closed: the account may open one again (through the route).
+        with client.websocket_connect(url) as again:
+            assert again.receive_json()["t"] == "snapshot"
+        assert len(looked_up) == 1

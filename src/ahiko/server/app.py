@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -49,7 +50,8 @@ from ahiko.server.errors import (
     error_responses,
     install_error_handlers,
 )
-from ahiko.server.limits import SiteLimits, site_limits
+from ahiko.server.gateway import refusal_frame
+from ahiko.server.limits import WS_TOO_MANY, SiteLimits, site_limits
 from ahiko.server.security import answers_before_routes, api_docs_enabled, install_security
 from ahiko.server.services import CSRF_HEADER, SESSION_COOKIE, Services, services
 from ahiko.server.settings import Settings
@@ -66,6 +68,7 @@ UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 CSRF_HEADER_BYTES = CSRF_HEADER.lower().encode("latin-1")  # ASGI header names are lower case
 SESSION_COOKIE_PREFIX = SESSION_COOKIE.encode("latin-1") + b"="
 ROOMS_PATH = "/api/rooms"  # POST: a new room (the flood bound by SiteLimits)
+TABLE_SOCKETS = "/ws/rooms/"  # the table sockets (bound per account and per address)
 
 
 def create_app(
@@ -244,6 +247,8 @@ class RefuseKnownFloods:
     """A session already refused a new room (429 ``too_many_rooms``) is refused again here,
     before routing, body parsing and the session's database lookup, for as long as the
     refusal holds (``SiteLimits.known_room_refusal`` checks it again each time, in memory).
+    A table socket over its address's bound, or its account's when that session already
+    has sockets open, is refused here too, with the gateway's error frame and close code.
     A flood of room creations then costs about what a bare FastAPI refusal does instead of a
     full request (issue 17's attack bench: 2.2 ms of server CPU each before)."""
 
@@ -251,6 +256,25 @@ class RefuseKnownFloods:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"].startswith(TABLE_SOCKETS):
+            limits: SiteLimits | None = getattr(scope["app"].state, "limits", None)
+            token = session_token(scope["headers"])
+            client = scope.get("client")
+            address = str(client[0]) if client else "unknown"
+            refusal = (
+                None
+                if limits is None
+                else limits.known_socket_refusal(token and token_hash(token), address)
+            )
+            if refusal is not None:  # answered as the gateway would, with no lookup
+                await receive()  # websocket.connect
+                frame = json.dumps(
+                    refusal_frame("too_many_sockets", refusal), separators=(",", ":")
+                )
+                await send({"type": "websocket.accept"})
+                await send({"type": "websocket.send", "text": frame})
+                await send({"type": "websocket.close", "code": WS_TOO_MANY})
+                return
         if (
             scope["type"] == "http"
             and scope["method"] == "POST"
@@ -259,7 +283,7 @@ class RefuseKnownFloods:
         ):
             state = scope["app"].state
             registry = getattr(state, "room_registry", None)
-            limits: SiteLimits | None = getattr(state, "limits", None)
+            limits = getattr(state, "limits", None)
             error = (
                 None
                 if registry is None or limits is None

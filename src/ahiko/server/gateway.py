@@ -300,6 +300,11 @@ async def _handle(
         connection.send(_error(reply.seq, frame.id, reply.code, reply.message, reply.rule))
 
 
+def refusal_frame(code: str, message: str) -> dict[str, Any]:
+    """The ``error`` frame a socket refused before it reaches a room is sent."""
+    return _error_frame(0, None, code, message)
+
+
 def _error_frame(
     seq: int,
     frame_id: str | None,

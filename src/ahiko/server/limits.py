@@ -71,6 +71,7 @@ class SiteLimits:
         self._by_address: Counter[str] = Counter()
         self._sessions: dict[str, set[Any]] = {}  # session token hash -> its open sockets
         self._refusing: dict[str, str] = {}  # session token hash -> account refused a room
+        self._accounts: dict[str, str] = {}  # session token hash -> account, sockets open
 
     # --- rooms -----------------------------------------------------------------------------
     def admit_room(self, registry: RoomRegistry, host_id: str, session: str | None = None) -> None:
@@ -166,6 +167,13 @@ class SiteLimits:
             return f"at most {policy.sockets_per_account} table sockets per account"
         return None
 
+    def known_socket_refusal(self, session: str | None, address: str) -> str | None:
+        """``socket_refusal`` from what is in memory, before the session's lookup: the
+        address's count, and the account of a session that already has sockets open (None
+        when the route must decide)."""
+        account = None if session is None else self._accounts.get(session)
+        return self.socket_refusal(account, address)
+
     def socket_opened(
         self, connection: Any, account: str | None, address: str, session: str | None
     ) -> None:
@@ -174,6 +182,8 @@ class SiteLimits:
             self._by_account[account] += 1
         if session is not None:
             self._sessions.setdefault(session, set()).add(connection)
+            if account is not None:
+                self._accounts[session] = account
 
     def socket_closed(
         self, connection: Any, account: str | None, address: str, session: str | None
@@ -187,6 +197,7 @@ class SiteLimits:
                 found.discard(connection)
                 if not found:
                     del self._sessions[session]
+                    self._accounts.pop(session, None)
 
     def sockets_open(self, account: str) -> int:
         return self._by_account[account]
@@ -195,6 +206,7 @@ class SiteLimits:
         """Revokes every socket of the signed-out ``session``: each is marked (it can no
         longer sit, act or add bots) and closed. Returns how many."""
         self._refusing.pop(session, None)
+        self._accounts.pop(session, None)
         found = self._sessions.pop(session, set())
         for connection in found:
             connection.revoke()
