@@ -17,11 +17,13 @@ from sqlalchemy import Engine
 
 from ahiko.rooms.chat_words import WordFilter
 from ahiko.store import chat as store
+from ahiko.store.writer import InlineWriter, StoreWriter
 
 log = logging.getLogger(__name__)
 
 SITE_MUTES_TTL_S = 5.0  # an operator's mute reaches every room within this many seconds
 PURGE_EVERY = 500  # stored messages between two purges of the expired ones
+CHAT_LANE = "chat"  # the writer's lane for chat lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +97,13 @@ class Moderation:
 class StoredModeration(Moderation):
     """Messages, reports and site mutes in the database; personal mutes in memory."""
 
-    def __init__(self, engine: Engine, words: WordFilter | None = None) -> None:
+    def __init__(
+        self, engine: Engine, words: WordFilter | None = None, writer: StoreWriter | None = None
+    ) -> None:
         super().__init__(words)
         self.engine = engine
+        # Chat lines are written off the event loop on the real clock (issue 17), in order.
+        self.writer: StoreWriter = writer or InlineWriter()
         self._site_read_at: float | None = None
         self._stored = 0
 
@@ -123,24 +129,27 @@ class StoredModeration(Moderation):
 
     def keep(self, record: ChatRecord) -> None:
         at = _moment(record.at_ms)
-        try:
-            store.insert_message(
-                self.engine,
-                store.StoredMessage(
-                    record.room_id,
-                    record.msg_no,
-                    record.player_id,
-                    record.name,
-                    record.kind,
-                    record.text,
-                    at,
-                ),
-            )
-            self._stored += 1
-            if self._stored % PURGE_EVERY == 1:
-                store.purge_messages(self.engine, at)
-        except Exception:  # chat must never take a room down
-            log.exception("could not keep a chat message")
+        message = store.StoredMessage(
+            record.room_id,
+            record.msg_no,
+            record.player_id,
+            record.name,
+            record.kind,
+            record.text,
+            at,
+        )
+        self._stored += 1
+        purge = self._stored % PURGE_EVERY == 1
+
+        def write() -> None:
+            try:
+                store.insert_message(self.engine, message)
+                if purge:
+                    store.purge_messages(self.engine, at)
+            except Exception:  # chat must never take a room down
+                log.exception("could not keep a chat message")
+
+        self.writer.submit(CHAT_LANE, write)
 
     def report(self, reporter_id: str, record: ChatRecord, reason: str) -> bool:
         return store.insert_report(

@@ -199,13 +199,16 @@ def archiving_registry(app: FastAPI, clock: RoomClock | None = None) -> RoomRegi
     sign their commitments with the server's key (``/api/fairness/public-key``)."""
     found: Services = app.state.services
     threaded = clock is None or isinstance(clock, AsyncioClock)  # off the loop (issue 17)
+    # The hand archive and chat lines: one worker thread, each its own lane, in order.
     archive_writer = writer_for(threaded, threads=1, name="ahiko-archive")
     return RoomRegistry(
         clock=clock,
         signing_key=load_or_create_signing_key(found.settings.data_dir),
         room_options={
             "archive": HandArchive(found.engine, writer=archive_writer),
-            "moderation": StoredModeration(found.engine, chat_words(found.settings)),
+            "moderation": StoredModeration(
+                found.engine, chat_words(found.settings), writer=archive_writer
+            ),
         },
     )
 
