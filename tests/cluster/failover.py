@@ -119,6 +119,9 @@ async def failover_round(
     hand_no = int(frame["hand_no"])
     bets = _bets(frame["view"])
     old_epoch = str(players[0].epoch)
+    # A room's writes run off the event loop (issue 17): the hand's start record may trail
+    # its first frame by a moment. Kill once it is stored, so the recovery has a hand to cancel.
+    await asyncio.to_thread(_wait_for_record, database_url, room_id, hand_no)
     killed = time.monotonic()
     owner.kill()
     for player in players:
@@ -161,6 +164,23 @@ async def failover_round(
 
 def _redis_of(node: Node) -> str:
     return node.command[node.command.index("--redis-url") + 1]
+
+
+def _wait_for_record(database_url: str, room_id: str, hand_no: int, timeout: float = 5) -> None:
+    engine = make_engine(database_url)
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            with engine.connect() as conn:
+                found = conn.execute(
+                    select(hands.c.id).where(hands.c.room_id == room_id, hands.c.hand_no == hand_no)
+                ).first()
+            if found is not None:
+                return
+            time.sleep(0.01)
+    finally:
+        engine.dispose()
+    raise AssertionError(f"hand {hand_no} of {room_id} was never recorded as started")
 
 
 def _hand_record(database_url: str, room_id: str, hand_no: int) -> tuple[str, dict[str, Any]]:

@@ -138,3 +138,29 @@ def test_when_the_owner_goes_silent_the_other_node_closes_its_sockets_to_reconne
 async def _silence(node: ClusterNode) -> None:
     await node.ownership.stop()  # no more renewals: the lease runs out
     await node.host.stop()  # and no more answers
+
+
+def test_when_the_owner_loses_a_room_its_own_sockets_are_closed_to_reconnect_too(
+    redis_url: str, sqlite_url: str
+) -> None:
+    """The owner's lease or fence is lost (a pause past the lease, a refused write): it drops
+    the room and closes the room's sockets on itself with 4409 as well, so those clients
+    reconnect (and reach the room's new owner) instead of waiting on a room nobody serves."""
+    with two_nodes(redis_url, sqlite_url) as (address_a, _address_b, app_a, _app_b):
+        response = httpx.post(
+            f"http://{address_a}/api/rooms", json={"name": "x"}, headers={"x-player": "ana"}
+        )
+        room_id = response.json()["id"]
+
+        async def scenario() -> int:
+            ana = Client(address_a, room_id, "ana", seed=1)
+            await _seat(ana, 0)
+            owner = app_a.state.cluster
+            app_a.state.loop.call_soon_threadsafe(owner.ownership.lose, room_id, "test")
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                while True:
+                    await ana.recv(timeout=10)
+            return closed.value.rcvd.code
+
+        assert asyncio.run(scenario()) == WS_ROOM_MOVED
+        assert app_a.state.room_registry.get(room_id) is None  # dropped, never served again

@@ -179,7 +179,7 @@ async def table_socket(
     if player is not None:
         limits.room_joined(room_id)
     writer = asyncio.create_task(_write(websocket, queue))
-    moved = _close_when_moved(websocket, actor)
+    moved = _close_when_moved(websocket, actor, cluster)
     actor.subscribe(connection.connection_id, connection.deliver)
     since = _since(websocket.query_params.get("since"))
     epoch = _epoch(websocket.query_params.get("epoch"))
@@ -206,10 +206,15 @@ async def table_socket(
 WS_ROOM_MOVED = 4409
 
 
-def _close_when_moved(websocket: WebSocket, actor: Any) -> asyncio.Task[None] | None:
-    """For a room owned by another node (a ``RemoteActor``): close the socket once the room
-    moves, so the client reconnects by itself and gets a snapshot from the new owner."""
+def _close_when_moved(
+    websocket: WebSocket, actor: Any, cluster: Any = None
+) -> asyncio.Task[None] | None:
+    """On a node of a cluster: close the socket once the room moves (a ``RemoteActor``'s
+    owner changed, or this node lost the room it served), so the client reconnects by itself
+    and gets a snapshot from the new owner."""
     moved = getattr(actor, "moved", None)
+    if moved is None and cluster is not None:
+        moved = cluster.moved_event(actor.room_id)
     if moved is None:
         return None
 

@@ -75,6 +75,7 @@ class ClusterNode:
         # Set by ``ClusterHouse``: take over a free house room; this node's house entries.
         self.adopter: Callable[[str], Awaitable[bool]] | None = None
         self.house_entries: Callable[[], list[dict[str, Any]]] | None = None
+        self._local_moved: dict[str, asyncio.Event] = {}
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -173,6 +174,15 @@ class ClusterNode:
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self.ownership.fenced, room_id)
 
+    def moved_event(self, room_id: str) -> asyncio.Event:
+        """Set when this node stops serving ``room_id`` (its lease or fence lost): the
+        gateway then closes the room's local sockets with 4409, as it does the relayed ones,
+        and the clients reconnect to the room's new owner."""
+        return self._local_moved.setdefault(room_id, asyncio.Event())
+
     def _drop(self, room_id: str, why: str) -> None:
         log.warning("node %s drops room %s: %s", self.node, room_id, why)
         self.registry.forget(room_id)
+        moved = self._local_moved.pop(room_id, None)
+        if moved is not None:
+            moved.set()
