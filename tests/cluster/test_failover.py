@@ -8,6 +8,7 @@ the room deals on, and ``ahiko admin check-ledger`` is clean."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import httpx
@@ -23,6 +24,10 @@ LEASE_MS = 2000
 def _house_room(node: Node, tier: str = "iniciante") -> str:
     rooms = httpx.get(f"{node.url}/api/ahiko/rooms").json()
     return str(next(room["id"] for room in rooms if room["tier"] == tier))
+
+
+def _listed(node: Node) -> set[str]:
+    return {str(room["id"]) for room in httpx.get(f"{node.url}/api/ahiko/rooms").json()}
 
 
 def _name(node: Node) -> str:
@@ -41,6 +46,8 @@ def test_the_owner_killed_mid_hand_the_other_node_serves_the_room_within_the_lea
         room_id = _house_room(owner)  # the first node leads: it opened every house room
         edge.start()
         assert _house_room(edge) == room_id  # the lobby is the cluster's on every node
+        opened = _listed(owner)
+        assert _listed(edge) == opened and len(opened) == 6  # two a tier, opened once
 
         async def scenario() -> None:
             first_owner = await owner_of(redis_url, room_id)
@@ -61,6 +68,11 @@ def test_the_owner_killed_mid_hand_the_other_node_serves_the_room_within_the_lea
                 await player.close()
 
         asyncio.run(asyncio.wait_for(scenario(), 180))
+        # every room of the dead owner was taken over, not only the one in play
+        deadline = time.monotonic() + LEASE_MS / 1000 + 5
+        while not opened <= _listed(edge) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert opened <= _listed(edge)
     finally:
         owner.kill()
         edge.stop()
