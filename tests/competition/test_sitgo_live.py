@@ -8,20 +8,16 @@ is checked at every step."""
 from __future__ import annotations
 
 import asyncio
-import json
-from dataclasses import dataclass, field
-from typing import Any
 
 import pytest
+from competition_players import Scripted
 from sqlalchemy import Engine
 
 from ahiko.competition.live_sitgo import SitGoRooms
 from ahiko.competition.sitgo import SitGoRefused, SitGoSpec, Status
-from ahiko.poker.actions import Action
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.clock import ManualClock
-from ahiko.rooms.outbox import Frame
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.store.tournament_places import places_of
 from ahiko.wallet.check import check_ledger
@@ -29,48 +25,6 @@ from ahiko.wallet.errors import InsufficientFunds
 from ahiko.wallet.operations import Wallet
 from ahiko.wallet.policy import SIGNUP_GRANT
 from archive_factory import add_person
-
-
-@dataclass(eq=False)
-class Scripted:
-    """A person at the table through the actor: connects, reads its frames, shoves or calls."""
-
-    player_id: str
-    passive: bool = False  # only calls and checks (long games: the blinds rise)
-    frames: list[dict[str, Any]] = field(default_factory=list)
-    answered: set[int] = field(default_factory=set)
-
-    @property
-    def connection_id(self) -> str:
-        return f"conn-{self.player_id}"
-
-    def deliver(self, frame: Frame) -> None:
-        self.frames.append(json.loads(frame.text()))
-
-    async def join(self, actor: RoomActor) -> None:
-        actor.subscribe(self.connection_id, self.deliver)
-        assert (await actor.ask(c.Connect(self.connection_id, self.player_id))).ok
-
-    def of(self, kind: str) -> list[dict[str, Any]]:
-        return [f for f in self.frames if f["t"] == kind]
-
-    def decision(self) -> tuple[int, Action] | None:
-        """My turn in the last hand frame I got (not answered yet): all-in, else call/check."""
-        hands = self.of("hand")
-        if not hands:
-            return None
-        last = hands[-1]
-        legal = last["view"].get("legal") if last["view"] else None
-        if legal is None or last["seq"] in self.answered:
-            return None
-        self.answered.add(last["seq"])
-        if legal["bet_kind"] is not None and not self.passive:
-            kind = legal["bet_kind"]
-            to = legal["max_to"]
-            return last["hand_no"], Action.bet(to) if kind == "bet" else Action.raise_to(to)
-        if legal["call_cost"]:
-            return last["hand_no"], Action.call()
-        return last["hand_no"], Action.check()
 
 
 def coins(engine: Engine, user_id: int) -> int:

@@ -88,6 +88,27 @@ class Close:
 
 
 @dataclass(frozen=True)
+class MoveIn:
+    """The house seats a player of a multi-table tournament at this table with ``stack``
+    chips (issue 20): at the start, or moved from another table (during a hand: the seat is
+    reserved and they play from the next one, R-RM-16)."""
+
+    player_id: str
+    name: str
+    seat: int
+    stack: int
+
+
+@dataclass(frozen=True)
+class MoveOut:
+    """The house takes a player of a multi-table tournament away from this table with their
+    chips, to another table: now between hands, after the hand if they are in one. Not an
+    elimination; ``on_player_left`` tells the house when they are up."""
+
+    player_id: str
+
+
+@dataclass(frozen=True)
 class BuyIn:
     """Sit (or reserve, during a hand) in an Ahiko room with ``amount`` coins from the wallet,
     confirmed by the player (R-RM-12). ``key`` is the client's idempotency key."""
@@ -210,6 +231,8 @@ Command = (
     | AddBot
     | RemoveBot
     | Close
+    | MoveIn
+    | MoveOut
     | BuyIn
     | Reload
     | LeaveAfterHand

@@ -52,6 +52,9 @@ class RoomConfig:
     tier: str | None = None  # Ahiko rooms (R-RM-10)
     timing: Timing = field(default_factory=Timing)
     time_bank: TimeBankPolicy = field(default_factory=TimeBankPolicy)  # issue 19
+    # A table of a multi-table tournament (issue 20): the tournament's id. Its seats are the
+    # house's (``MoveIn``/``MoveOut``); the field's ranking and end are the tournament's.
+    part_of: str | None = None
 
     def __post_init__(self) -> None:
         problem = display_text_problem(self.name)
@@ -78,6 +81,8 @@ class RoomConfig:
             raise RoomConfigError("a hand limit must be at least 1")
         if self.limit_minutes is not None and self.limit_minutes <= 0:
             raise RoomConfigError("a time limit must be positive")
+        if self.part_of is not None and self.kind is not RoomKind.TOURNAMENT:
+            raise RoomConfigError("only a tournament table is part of a multi-table tournament")
         if self.kind is RoomKind.AHIKO and self.action_deadline_s is None:
             raise RoomConfigError("Ahiko rooms always have an action deadline")  # R-RM-11
 

@@ -207,6 +207,55 @@ def close(room: Room, cmd: c.Close) -> Reply:
     return Reply.accepted(stacks=room.closed_stacks)
 
 
+def _table_of_mtt(room: Room) -> None:
+    ensure_open(room)
+    if room.config.part_of is None:
+        raise Refusal("not_mtt", "only a multi-table tournament's table moves players")
+
+
+def move_in(room: Room, cmd: c.MoveIn) -> Reply:
+    """A multi-table tournament's house seats a player with their chips (issue 20)."""
+    _table_of_mtt(room)
+    if cmd.stack < 1:
+        raise Refusal("no_chips", "a player moves with chips", "R-TN-04")
+    occupant = Occupant(
+        cmd.player_id,
+        cmd.name,
+        cmd.stack,
+        connected=room.presence.is_connected(cmd.player_id),
+    )
+    reserved = room.seat_occupant(cmd.seat, occupant)
+    if room.status is not RoomStatus.WAITING and not occupant.connected:
+        occupant.connected = True  # absent from now on (R-TM-03), as at a sit & go's start
+        room.presence.mark_absent(cmd.player_id)
+    room.emit_room()
+    room.wake()
+    return Reply.accepted(seat=cmd.seat, reserved=reserved)
+
+
+def move_out(room: Room, cmd: c.MoveOut) -> Reply:
+    """A multi-table tournament's house moves a player away, after their hand if in one."""
+    _table_of_mtt(room)
+    seat = room.seats.seat_of(cmd.player_id)
+    occupant = room.seats.get(seat) if seat is not None else None
+    if seat is None or occupant is None or occupant.player_id != cmd.player_id:
+        raise Refusal("not_seated", NOT_SEATED, "R-RM-01")
+    hand = room.hand
+    in_hand = hand is not None and hand.players.get(seat) == cmd.player_id
+    if hand is not None and in_hand and hand.phase is Phase.COMMITTED:
+        room.cancel_committed_hand(f"seat {seat} moved to another table before the deal")
+        in_hand = False
+    if in_hand:
+        occupant.leave_after_hand = True
+    else:
+        room.seats.remove(seat)
+        room.player_left(occupant)
+    room.emit_room()
+    if room.hand is None:
+        room.wake()
+    return Reply.accepted(after_hand=in_hand)
+
+
 def sit_out(room: Room, cmd: c.SitOut) -> Reply:
     ensure_open(room)
     return room.sitting_out.command(cmd)
@@ -280,6 +329,8 @@ HANDLERS: dict[type, Handler] = {
     c.AddBot: add_bot,
     c.RemoveBot: remove_bot,
     c.Close: close,
+    c.MoveIn: move_in,
+    c.MoveOut: move_out,
     c.BuyIn: lambda room, cmd: ahiko_handlers.buy_in(room, cmd),
     c.Reload: lambda room, cmd: ahiko_handlers.reload(room, cmd),
     c.LeaveAfterHand: lambda room, cmd: ahiko_handlers.leave_after_hand(room, cmd),

@@ -13,6 +13,9 @@ room each decide, asked by the room at fixed moments instead of ``if kind is ...
 | a waiting list when full (issue 19) | yes | no | no |
 | ``on_leave`` / ``on_hand_end`` / ``game_over`` | nothing | R-TN-04/05 | nothing here |
 
+A table of a multi-table tournament (``RoomConfig.part_of``) is a ``MttTable``: a tournament whose
+seats, ranking and end are the house's (``ahiko.competition.live_mtt``).
+
 Money (buy-in, settlement, the Bot Ahiko) is the house's ``RoomHooks`` (``rooms/house``);
 its ``lobby_entry`` is the hooks' too. The hand's outcome reaches the hooks as a typed
 ``HandOutcome`` (``ahiko.rooms.hooks``).
@@ -105,6 +108,34 @@ class Tournament(Recreational):
         return finish_if_won(room)  # R-TN-05
 
 
+class MttTable(Tournament):
+    """One table of a multi-table tournament (issue 20, ``RoomConfig.part_of``): the house
+    seats and moves players between tables (``MoveIn``/``MoveOut``, between hands), ranks the
+    whole field (R-TN-04 across tables; a leaver, R-TN-05, through ``on_player_left``) and
+    ends the tournament; the table only plays hands, and a busted player leaves it."""
+
+    def new_ranking(self, rng: Random) -> TournamentRanking | None:
+        return None
+
+    def may_sit(self, room: Room) -> None:
+        raise Refusal("assigned_seats", "seats at this tournament are assigned", "R-TN-02")
+
+    def on_seated(self, room: Room) -> None:
+        return None
+
+    def on_leave(self, room: Room, occupant: Occupant, in_hand: bool) -> None:
+        return None
+
+    def on_hand_end(self, room: Room, hand: TableHand) -> None:
+        for seat, player_id in hand.players.items():
+            occupant = room.seats.get(seat)
+            if occupant is not None and occupant.player_id == player_id and occupant.stack == 0:
+                occupant.leave_after_hand = True  # R-TN-04: out; the house ranks the field
+
+    def game_over(self, room: Room) -> bool:
+        return False
+
+
 class House(Recreational):
     """An Ahiko room: no host; seats are bought from the wallet (``rooms/house``)."""
 
@@ -138,5 +169,8 @@ POLICIES: dict[RoomKind, RoomPolicy] = {
 }
 
 
-def policy_for(kind: RoomKind) -> RoomPolicy:
-    return POLICIES[kind]
+MTT_TABLE = MttTable()
+
+
+def policy_for(kind: RoomKind, part_of: str | None = None) -> RoomPolicy:
+    return MTT_TABLE if part_of is not None else POLICIES[kind]

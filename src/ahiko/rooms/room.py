@@ -82,7 +82,7 @@ class Room:
         self.config = config
         self.clock = clock
         self.host_id = host_id
-        self.kind = policy_for(config.kind)
+        self.kind = policy_for(config.kind, config.part_of)
         self.hooks: RoomHooks = hooks or NoHooks()
         self.archive = archive  # every finished hand, for "my hands" downloads
         self.rng = rng or Random()
