@@ -225,8 +225,10 @@ async def attack(
 ) -> dict[str, Any]:
     run = await _honest(server, players, 1, warmup)
     alone_from = _mark(run)
+    cpu_start = server.cpu_seconds()
     await _play_for(run, duration)
     alone = _phase(run, alone_from)
+    cpu_alone = server.cpu_seconds() - cpu_start
     memory_before = server.memory_kib()
     victim = run.tables[0].players[0].name
     attacked_from = _mark(run)
@@ -245,6 +247,7 @@ async def attack(
     out, _ = await asyncio.wait_for(attacker.communicate(), timeout=120)
     attack_summary = json.loads(out.decode().strip().splitlines()[-1])
     attacked = _phase(run, attacked_from)
+    cpu_attacked = server.cpu_seconds() - cpu_start - cpu_alone
     memory_after = server.memory_kib()
     await run.close_all()
     return {
@@ -258,6 +261,9 @@ async def attack(
         "alone_actions": alone["actions"],
         "attacked_actions": attacked["actions"],
         "errors": alone["errors"] + attacked["errors"],
+        # The server's CPU seconds in each phase (the attacker's floods are the difference).
+        "server_cpu_alone_s": round(cpu_alone, 2),
+        "server_cpu_attacked_s": round(cpu_attacked, 2),
         "error_samples": run.stats.error_samples,
         **attack_summary,
         "server_rss_before_attack_mib": round(memory_before.get("VmRSS", 0) / 1024, 1),

@@ -20,6 +20,7 @@ order holds. A fenced-out write (``FencedOut``) or a refusal is never retried.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
@@ -118,8 +119,12 @@ class ThreadWriter:
         *,
         retry: bool = False,
     ) -> None:
-        if self._loop is None and done is not None:
-            self._loop = asyncio.get_running_loop()  # where ``done`` is called back
+        if self._loop is None:  # where ``done`` is called back (and which server drains it)
+            if done is not None:
+                self._loop = asyncio.get_running_loop()
+            else:
+                with contextlib.suppress(RuntimeError):
+                    self._loop = asyncio.get_running_loop()
         item = _Job(job, done, retry)
         with self._lock:
             queue = self._lanes.get(lane)
@@ -199,8 +204,10 @@ def _guarded_call(done: Callable[[Outcome[Any]], None], outcome: Outcome[Any]) -
 
 
 async def drain_all(timeout: float = 10.0) -> bool:
-    """Wait for the writes of every ``ThreadWriter`` of this process (the server's stop)."""
-    results = [await writer.drain(timeout) for writer in list(_live)]
+    """Wait for the writes of every ``ThreadWriter`` serving this event loop (the server's
+    stop; another app's writers in the same process are not waited for)."""
+    loop = asyncio.get_running_loop()
+    results = [await w.drain(timeout) for w in list(_live) if w._loop is loop]
     return all(results)
 
 
