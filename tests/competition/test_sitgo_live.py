@@ -8,12 +8,15 @@ is checked at every step."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
 import pytest
 from competition_players import Scripted
 from sqlalchemy import Engine
 
+from ahiko.competition.leaderboard import leaderboard
 from ahiko.competition.live_sitgo import SitGoRooms
+from ahiko.competition.profiles import profile
 from ahiko.competition.sitgo import SitGoRefused, SitGoSpec, Status
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
@@ -122,6 +125,13 @@ def test_R_TN_01_R_TN_04_a_paid_six_max_sit_and_go_plays_to_the_payout(
             (r["place"], int(r["player_id"]), r.get("prize", 0)) for r in over
         ]
         assert {p.sitgo for p in stored} == {sng.id}
+        # profiles and the tournament leaderboard read those stored places (no archive here)
+        mine = profile(engine, winner, "w")["tournaments"]
+        assert mine["finished"] == 1 and mine["wins"] == 1 and mine["played"] == 1
+        assert mine["best"][0]["place"] == 1 and mine["best"][0]["entrants"] == 6
+        board = leaderboard(engine, "tournament", "week", datetime.now(UTC))
+        points = {row["user_id"]: row["score"] for row in board["rows"]}  # type: ignore[attr-defined]
+        assert points == {int(r["player_id"]): 7 - r["place"] for r in over}
         ledger_clean(engine)
         assert hands >= 1
         assert_blinds_by_level(players)

@@ -17,8 +17,9 @@ from typing import Literal
 
 from sqlalchemy import Engine
 
-from ahiko.competition.tournaments import tournament_finishes
+from ahiko.competition.tournaments import tournament_finishes, with_stored
 from ahiko.store.archive_reads import archive_seats, claims_by_user, usernames
+from ahiko.store.tournament_places import stored_places
 
 Period = Literal["week", "month"]
 Board = Literal["ahiko", "tournament"]
@@ -81,7 +82,8 @@ def tournament_scores(
     """Per user: points of the tournaments finished in ``[start, end)``; tournaments."""
     scores: dict[int, int] = {}
     played: dict[int, int] = {}
-    for finish in tournament_finishes(archive_seats(engine, room_kind="tournament")):
+    archived = tournament_finishes(archive_seats(engine, room_kind="tournament"))
+    for finish in with_stored(archived, stored_places(engine)):
         if finish.user_id is None or not start <= finish.ended_at < end:
             continue
         scores[finish.user_id] = scores.get(finish.user_id, 0) + finish.points()

@@ -9,8 +9,14 @@ from typing import Any
 from sqlalchemy import Engine
 
 from ahiko.competition.stats import HandForStats, PlayerStats, player_stats
-from ahiko.competition.tournaments import Finish, tournament_finishes
+from ahiko.competition.tournaments import (
+    MTT_TABLE_PREFIX,
+    Finish,
+    tournament_finishes,
+    with_stored,
+)
 from ahiko.store.archive_reads import archive_seats, hands_played_by
+from ahiko.store.tournament_places import stored_places
 
 BEST_FINISHES = 5
 
@@ -42,7 +48,8 @@ def stats_of(engine: Engine, user_id: int) -> tuple[PlayerStats, set[str]]:
 
 def finishes_of(engine: Engine, user_id: int) -> list[Finish]:
     lines = archive_seats(engine, room_kind="tournament", user_id=user_id)
-    return [f for f in tournament_finishes(lines) if f.user_id == user_id]
+    finishes = with_stored(tournament_finishes(lines), stored_places(engine, user_id))
+    return [f for f in finishes if f.user_id == user_id]
 
 
 def profile(engine: Engine, user_id: int, name: str) -> dict[str, Any]:
@@ -56,7 +63,10 @@ def profile(engine: Engine, user_id: int, name: str) -> dict[str, Any]:
         "name": name,
         **stats.to_json(),
         "tournaments": {
-            "played": len(rooms),
+            "played": len(
+                {r for r in rooms if not r.startswith(MTT_TABLE_PREFIX)}
+                | {f.room_id for f in finishes}
+            ),
             "finished": len(finishes),
             "wins": sum(1 for f in finishes if f.place == 1),
             "best": [f.to_json() for f in best],

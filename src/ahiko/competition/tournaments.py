@@ -8,6 +8,11 @@ tournament is over when a hand leaves one player with chips. The ranking is
 ``ahiko.rooms.ranking.TournamentRanking``'s, the same as the live room's; a tie broken by lot
 is drawn again here from the room id (the archive keeps no draw), so only such a tie can read
 differently from the room's own ``tournament_over`` frame.
+
+Where the room's hook stored its places when it ended (sit & go's and multi-table
+tournaments, ``ahiko.store.tournament_places``), those are the places (``with_stored``): the
+archive's reading of that room is not used, and the tables of a multi-table tournament are
+never read as tournaments of their own.
 """
 
 from __future__ import annotations
@@ -20,6 +25,9 @@ from random import Random
 
 from ahiko.rooms.ranking import TournamentRanking
 from ahiko.store.archive_reads import SeatLine
+from ahiko.store.tournament_places import StoredPlace
+
+MTT_TABLE_PREFIX = "mtt-"  # ``live_mtt``'s table rooms: ``mtt-<tournament>-<table>``
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,3 +108,31 @@ def _finishes_of_room(hands: Sequence[Sequence[SeatLine]]) -> list[Finish]:
         )
         for p in ranking.placements()
     ]
+
+
+def with_stored(archived: Iterable[Finish], stored: Iterable[StoredPlace]) -> list[Finish]:
+    """The archive's finishes, except for rooms whose places were stored (those win) and the
+    tables of a multi-table tournament (its places are stored under the tournament's id)."""
+    stored = list(stored)
+    kept_rooms = {p.room_id for p in stored}
+    names: dict[str, str] = {}
+    finishes: list[Finish] = []
+    for finish in archived:
+        names.setdefault(finish.room_id, finish.room_name)
+        if finish.room_id in kept_rooms or finish.room_id.startswith(MTT_TABLE_PREFIX):
+            continue
+        finishes.append(finish)
+    for place in stored:
+        finishes.append(
+            Finish(
+                room_id=place.room_id,
+                room_name=names.get(place.room_id, place.room_id),
+                player_id=place.player_id,
+                user_id=place.user_id,
+                name=place.name,
+                place=place.place,
+                entrants=place.entrants,
+                ended_at=place.finished_at,
+            )
+        )
+    return finishes

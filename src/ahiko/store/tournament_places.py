@@ -80,14 +80,15 @@ def places_of(engine: Engine, room_id: str) -> list[StoredPlace]:
     return [_place(row) for row in rows]
 
 
-def places_of_user(engine: Engine, user_id: int) -> list[StoredPlace]:
-    """Every stored finish of one account, newest first."""
+def stored_places(engine: Engine, user_id: int | None = None) -> list[StoredPlace]:
+    """Every stored place (of one account when ``user_id`` is given), by room and place."""
+    query = select(tournament_places).order_by(
+        tournament_places.c.room_id, tournament_places.c.place
+    )
+    if user_id is not None:
+        query = query.where(tournament_places.c.user_id == user_id)
     with reading(engine) as conn:
-        rows = conn.execute(
-            select(tournament_places)
-            .where(tournament_places.c.user_id == user_id)
-            .order_by(tournament_places.c.finished_at.desc(), tournament_places.c.room_id)
-        ).all()
+        rows = conn.execute(query).all()
     return [_place(row) for row in rows]
 
 

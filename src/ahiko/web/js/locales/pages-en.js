@@ -110,4 +110,5 @@ export const EN_PAGES = {
   "error.already_started": "This sit & go has started: leaving now is a bust, at the table.",
   "error.no_queue": "This sit & go no longer exists.",
   "error.no_sitgo": "This sit & go no longer exists.",
+  "table.prize": "Prize",
 };

@@ -111,4 +111,5 @@ export const PT_PAGES = {
   "error.already_started": "Este sit & go já começou: sair agora é eliminação, na mesa.",
   "error.no_queue": "Este sit & go não existe mais.",
   "error.no_sitgo": "Este sit & go não existe mais.",
+  "table.prize": "Prêmio",
 };

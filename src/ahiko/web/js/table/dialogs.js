@@ -190,15 +190,27 @@ export async function openBuyIn(state, seat, { reload = false, onError = () => {
 
 export function resultsTable(results) {
   if (!results?.length) return null;
+  const paid = results.some((r) => r.prize);
   return h(
     "section.tournament-results",
     h("h2", t("table.tournament_results")),
     h(
       "table",
-      h("thead", h("tr", h("th", t("table.rank")), h("th", t("table.player")))),
+      h(
+        "thead",
+        h("tr", h("th", t("table.rank")), h("th", t("table.player")), paid ? h("th.num", t("table.prize")) : null),
+      ),
       h(
         "tbody",
-        results.map((r, i) => h("tr", h("td", String(r.rank ?? r.place ?? i + 1)), h("td", r.name ?? r.username ?? ""))),
+        results.map((r, i) =>
+          h(
+            "tr",
+            h("td", String(r.rank ?? r.place ?? i + 1)),
+            h("td", r.name ?? r.username ?? ""),
+            // A paid sit & go's prizes (issue 20), coins by place.
+            paid ? h("td.num", { dataset: { prize: String(r.prize ?? 0) } }, r.prize ? fmt(r.prize) : "—") : null,
+          ),
+        ),
       ),
     ),
   );
