@@ -186,3 +186,34 @@ def test_the_writer_keeps_each_lane_in_order_and_retries_a_busy_database() -> No
     by_value = {o.value for o in outcomes if o.ok}
     assert by_value == {"landed"}
     assert any(isinstance(o.error, ZeroDivisionError) for o in outcomes)
+
+
+def test_a_cash_out_waiting_for_the_lock_lands_after_it_and_the_leave_is_answered_then(
+    sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A short busy timeout: the cash-out's write fails while the lock is held and is retried.
+    monkeypatch.setattr(store_engine, "SQLITE_BUSY_TIMEOUT_MS", 200)
+    app = _app(sqlite_url, tmp_path)
+    with TestClient(app, headers={CSRF_HEADER: "1"}) as client:
+        mine, _other = _sign_up_and_pick(client)
+        body = {"seat": 2, "amount": 600, "key": "k-1"}
+        assert client.post(f"/api/ahiko/rooms/{mine}/buy_in", json=body).status_code == 200
+        assert client.get("/api/wallet").json()["balance"] == 5_000 - 600
+        with write_lock_held(sqlite_url, HOLD_S), ThreadPoolExecutor(1) as pool:
+            started = time.perf_counter()
+            leaving = pool.submit(client.post, f"/api/ahiko/rooms/{mine}/leave", json={})
+            time.sleep(0.3)
+            lags = []
+            while not leaving.done() and time.perf_counter() - started < HOLD_S - 0.5:
+                lags.append(_loop_lag(client))
+                time.sleep(0.1)
+            response = leaving.result(timeout=60)
+            waited = time.perf_counter() - started
+        assert response.status_code == 200, response.text
+        assert waited >= HOLD_S - 0.5  # answered once the coins were written back
+        assert lags and max(lags) < MAX_LAG_S, lags
+        assert client.get("/api/wallet").json()["balance"] == 5_000
+        entry = next(r for r in client.get("/api/ahiko/rooms").json() if r["id"] == mine)
+        assert 2 in entry["free_seats"]
+    assert check_ledger(app.state.services.engine) == []
+    app.state.services.engine.dispose()
