@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply, closed_message
 from ahiko.rooms.config import RoomKind
-from ahiko.rooms.house.table import AhikoTable, Waiters, write_refusal
+from ahiko.rooms.house.in_flight import Waiters, write_refusal
+from ahiko.rooms.house.table import AhikoTable
 from ahiko.rooms.leaving import leave
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.table_hand import Phase
@@ -51,7 +52,7 @@ def buy_in(room: Room, cmd: c.BuyIn) -> Reply:
     chips wait in escrow for the next hand (R-RM-12, R-RM-16)."""
     table = _table(room)
     content = (cmd.seat, cmd.amount)
-    replay = table.replayed("buy_in", cmd.player_id, cmd.key, content)
+    replay = table.answered.replayed("buy_in", cmd.player_id, cmd.key, content)
     if replay is not None:
         return replay
     in_flight = table.pending.get(cmd.player_id)
@@ -85,7 +86,7 @@ def buy_in(room: Room, cmd: c.BuyIn) -> Reply:
     def finished(outcome: Outcome[Receipt]) -> None:
         answer = _seat_bought(room, table, cmd, occupant, outcome)
         if answer.ok:
-            table.remember("buy_in", cmd.player_id, cmd.key, content, answer)
+            table.answered.remember("buy_in", cmd.player_id, cmd.key, content, answer)
         if hold is not None:
             hold.release(answer)
         reserved.again.tell(answer)
@@ -145,7 +146,7 @@ def reload(room: Room, cmd: c.Reload) -> Reply:
     """R-RM-13: between hands only, up to the tier's ceiling counting the current stack."""
     table = _table(room)
     content = (cmd.amount,)
-    replay = table.replayed("reload", cmd.player_id, cmd.key, content)
+    replay = table.answered.replayed("reload", cmd.player_id, cmd.key, content)
     if replay is not None:
         return replay
     in_flight = table.reloading.get(cmd.player_id)
@@ -177,7 +178,7 @@ def reload(room: Room, cmd: c.Reload) -> Reply:
     def finished(outcome: Outcome[Receipt]) -> None:
         answer = _reloaded(room, cmd, occupant, outcome)
         if answer.ok:
-            table.remember("reload", cmd.player_id, cmd.key, content, answer)
+            table.answered.remember("reload", cmd.player_id, cmd.key, content, answer)
         if hold is not None:
             hold.release(answer)
         reloading.again.tell(answer)

@@ -26,24 +26,28 @@ start). Seat pictures are drafted on the room's thread and resolved on the worke
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine
-from sqlalchemy.exc import OperationalError
 
 from ahiko.poker.events import event_to_dict
-from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.hooks import HandOutcome
 from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID, BotAhiko
+from ahiko.rooms.house.in_flight import (
+    AnsweredRequests,
+    PendingReload,
+    PendingSeat,
+    SeatDraft,
+    StayRef,
+    draft,
+    person_id,
+    resolve,
+)
 from ahiko.rooms.house.reentry import Reentry, reentry_for
 from ahiko.rooms.house.tiers import Tier
 from ahiko.rooms.seats import Occupant
-from ahiko.store.fences import FencedOut
 from ahiko.store.rooms import (
-    SeatRecord,
     finish_hand,
     record_unplayed_hands,
     save_room,
@@ -51,7 +55,6 @@ from ahiko.store.rooms import (
     write_seats,
 )
 from ahiko.store.writer import InlineWriter, Outcome, StoreWriter
-from ahiko.wallet.errors import WalletError
 from ahiko.wallet.operations import AmountRange, Receipt, Wallet
 
 if TYPE_CHECKING:
@@ -60,7 +63,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-REPLAY_MEMORY = 1024  # answered requests kept per room for idempotent retries
 UNPLAYED_REASON = "a participant left before the deal (R-FD-06)"
 Finished = Callable[[Outcome[Receipt]], None]
 
@@ -74,107 +76,6 @@ def room_record(room_config: Any, tier: Tier) -> dict[str, Any]:
         "seats": room_config.seats,
         "action_deadline_s": room_config.action_deadline_s,
     }
-
-
-def wallet_refusal(error: WalletError, rule: str | None) -> Refusal:
-    return Refusal(error.code, error.message, rule)
-
-
-def write_refusal(error: Exception, what: str, rule: str | None) -> Refusal:
-    """Why a coin write that came back failed, for the player: nothing was moved."""
-    if isinstance(error, WalletError):
-        return wallet_refusal(error, rule)
-    if isinstance(error, FencedOut):
-        return Refusal(
-            "moved",
-            f"this table is now served by another server: your {what} was not written and "
-            "no coin moved; open the table again",
-        )
-    if isinstance(error, OperationalError):
-        return Refusal(
-            "storage_busy",
-            f"your {what} could not be written (the database is busy): no coin moved; "
-            "try again in a moment",
-        )
-    log.error("a %s write failed", what, exc_info=error)
-    return Refusal("storage_error", f"your {what} could not be written: no coin moved")
-
-
-@dataclass(eq=False)
-class StayRef:
-    """The participation a buy-in in flight opens: set by its write, on the worker thread,
-    inside the ledger transaction (None until then, or when the write failed)."""
-
-    participation_id: int | None = None
-
-
-@dataclass(eq=False)
-class Waiters:
-    """The same request sent again while its write is in flight (the same idempotency key):
-    answered with the first one's answer, marked as not applied again."""
-
-    key: str = ""
-    content: tuple[object, ...] = ()
-    waiting: list[Callable[[Reply], None]] = field(default_factory=list)
-
-    def tell(self, answer: Reply) -> None:
-        again = Reply.accepted(**{**answer.data, "applied": False}) if answer.ok else answer
-        for waiter in self.waiting:
-            waiter(again)
-        self.waiting.clear()
-
-
-@dataclass(eq=False)
-class PendingSeat:
-    """A seat reserved for a buy-in (or the Bot Ahiko's funding) whose write is in flight."""
-
-    seat: int
-    occupant: Occupant
-    stay: StayRef
-    again: Waiters = field(default_factory=Waiters)
-
-
-@dataclass(eq=False)
-class PendingReload:
-    """A reload in flight: ``applied`` once its write is in the ledger transaction."""
-
-    amount: int
-    applied: bool = False
-    again: Waiters = field(default_factory=Waiters)
-
-
-@dataclass(frozen=True, slots=True)
-class SeatDraft:
-    """A seat as it will be stored, drafted on the room's thread; its participation (a
-    buy-in in flight) and its stack (a reload in flight) are resolved on the worker."""
-
-    seat: int
-    occupant: str
-    name: str
-    stack: int
-    user_id: int | None
-    participation: int | StayRef
-    reload: PendingReload | None = None
-
-    def resolved(self) -> SeatRecord | None:
-        found = self.participation
-        participation_id = found if isinstance(found, int) else found.participation_id
-        if participation_id is None:
-            return None
-        extra = self.reload.amount if self.reload is not None and self.reload.applied else 0
-        return SeatRecord(
-            seat=self.seat,
-            occupant=self.occupant,
-            name=self.name,
-            stack=self.stack + extra,
-            user_id=self.user_id,
-            participation_id=participation_id,
-        )
-
-
-def resolve(drafts: Sequence[SeatDraft]) -> list[SeatRecord]:
-    """The seat records to write now (on the worker thread, in the room's lane order)."""
-    return [r for r in (d.resolved() for d in drafts) if r is not None]
 
 
 class AhikoTable:
@@ -199,33 +100,7 @@ class AhikoTable:
         self._deal_held = False  # a hand waited for a reload: begin it once they are back
         self.recorded_hand_no = 0  # the highest hand number the store holds for this room
         self._on_change = on_change
-        self._replies: OrderedDict[tuple[str, str, str], tuple[tuple[object, ...], Reply]] = (
-            OrderedDict()
-        )
-
-    # --- idempotent requests ---------------------------------------------------------------
-    def replayed(
-        self, kind: str, player_id: str, key: str, content: tuple[object, ...]
-    ) -> Reply | None:
-        """The answer already given to this request, marked as not applied again; the same
-        key with other ``content`` is refused (409 ``idempotency_conflict``)."""
-        found = self._replies.get((kind, player_id, key))
-        if found is None:
-            return None
-        first_content, reply = found
-        if first_content != content:
-            raise Refusal(
-                "idempotency_conflict",
-                f"this request key was already used for a different {kind} request",
-            )
-        return Reply.accepted(**{**reply.data, "applied": False})
-
-    def remember(
-        self, kind: str, player_id: str, key: str, content: tuple[object, ...], reply: Reply
-    ) -> None:
-        self._replies[(kind, player_id, key)] = (content, reply)
-        while len(self._replies) > REPLAY_MEMORY:
-            self._replies.popitem(last=False)
+        self.answered = AnsweredRequests()  # for idempotent retries of buy-ins and reloads
 
     # --- the room's lane of writes -----------------------------------------------------------
     def _write(
@@ -384,9 +259,9 @@ class AhikoTable:
             if participation_id is None:
                 continue
             reload = self.reloading.get(occupant.player_id)
-            drafts.append(_draft(seat, occupant, participation_id, reload))
+            drafts.append(draft(seat, occupant, participation_id, reload))
         for pending in self.pending.values():
-            drafts.append(_draft(pending.seat, pending.occupant, pending.stay, None))
+            drafts.append(draft(pending.seat, pending.occupant, pending.stay, None))
         return drafts
 
     # --- RoomHooks --------------------------------------------------------------------------
@@ -540,24 +415,3 @@ class AhikoTable:
             "buy_in": self.tier.as_dict(),
             "ws": f"/ws/rooms/{room.room_id}",
         }
-
-
-def _draft(
-    seat: int, occupant: Occupant, participation: int | StayRef, reload: PendingReload | None
-) -> SeatDraft:
-    return SeatDraft(
-        seat=seat,
-        occupant="bot_ahiko" if occupant.is_bot else "person",
-        name=occupant.name,
-        stack=occupant.stack,
-        user_id=None if occupant.is_bot else person_id(occupant.player_id),
-        participation=participation,
-        reload=reload,
-    )
-
-
-def person_id(player_id: str) -> int:
-    """A person's account id (player ids of people are account ids as text)."""
-    if not player_id.isdigit():
-        raise Refusal("not_a_person", "only signed-in people may do this", "R-RM-01")
-    return int(player_id)
