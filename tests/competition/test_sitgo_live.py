@@ -15,7 +15,7 @@ from competition_players import Scripted
 from sqlalchemy import Engine
 
 from ahiko.competition.leaderboard import leaderboard
-from ahiko.competition.live_sitgo import SitGoRooms
+from ahiko.competition.live_sitgo import FINISHED_KEPT_S, SitGoRooms
 from ahiko.competition.profiles import profile
 from ahiko.competition.sitgo import SitGoRefused, SitGoSpec, Status
 from ahiko.rooms import commands as c
@@ -165,6 +165,11 @@ def test_R_TN_03_R_TN_04_a_heads_up_sit_and_go_raises_the_blinds_and_pays_the_wi
         assert coins(engine, winner) == SIGNUP_GRANT + 100
         assert coins(engine, ana) + coins(engine, bia) == 2 * SIGNUP_GRANT
         ledger_clean(engine)
+        room_id = service.room_of[sng.id]
+        clock.advance(FINISHED_KEPT_S - 1)
+        assert service.registry.get(room_id) is not None  # the results stay on show
+        clock.advance(1)
+        assert service.registry.get(room_id) is None  # then the finished room is dropped
 
     asyncio.run(asyncio.wait_for(scenario(), 60))
 

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ROOM_PREFIX = "sng-"
+FINISHED_KEPT_S = 600.0  # a finished sit & go's room stays open to its players this long
 DRAW_STAKES = Stakes(ante=1, small_bet=10, big_bet=20)  # doubling every 10 hands, as hold'em
 
 
@@ -203,6 +204,8 @@ class SitGoRooms:
 
         paid = self.lobby.finish(sng.id, places, also=store)
         self.finished.append(sng.id)
+        # the results stay on show for a while, then the room is dropped from the registry
+        self.registry.clock.call_later(FINISHED_KEPT_S, lambda: self.registry.forget(room_id))
         return _str_keys(paid)
 
 
