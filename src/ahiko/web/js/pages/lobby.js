@@ -208,7 +208,9 @@ export function lobbyPage(main, tab, ctx) {
   }
 
   const sitgo = active === "tournament" ? sitgoSection(ctx) : null;
-  main.append(h("h1", t("lobby.title")), tabs, toolbar, sitgo?.element ?? null, table, status, leaderboards(ctx));
+  // Tournaments: the site's sit & go's first; the filter and "create" belong to the hosts' list.
+  const hosted = sitgo ? h("h2.hosted-title", t("lobby.hosted_tournaments")) : null;
+  main.append(h("h1", t("lobby.title")), tabs, sitgo?.element ?? null, hosted, toolbar, table, status, leaderboards(ctx));
   load();
   sitgo?.load();
   timer = setInterval(() => {
