@@ -52,6 +52,7 @@ from ahiko.server.errors import (
 )
 from ahiko.server.gateway import refusal_frame
 from ahiko.server.limits import WS_TOO_MANY, SiteLimits, site_limits
+from ahiko.server.online import OnlineCount, SharedOnlineCount, keep_sockets_seen, online_of
 from ahiko.server.security import answers_before_routes, api_docs_enabled, install_security
 from ahiko.server.services import CSRF_HEADER, SESSION_COOKIE, Services, services
 from ahiko.server.settings import Settings
@@ -111,8 +112,10 @@ def create_app(
             app.state.sitgo = sitgo
         # Rooms nobody joined close after a few minutes (issue 17).
         sweeper = asyncio.create_task(site_limits(app).run_sweeper(app.state.room_registry))
+        seen = asyncio.create_task(keep_sockets_seen(online_of(app), site_limits(app).accounts))
         yield
         sweeper.cancel()
+        seen.cancel()
         await drain_all()  # the ledger and archive writes still in flight land first
         engine.dispose()
 
@@ -133,6 +136,7 @@ def create_app(
     )
     app.state.services = found
     app.state.limits = SiteLimits()
+    app.state.online = OnlineCount()
     install_error_handlers(app)
     document_errors(app, _answers_before_routes)
     app.add_middleware(AnswerBugsInJson)  # added first: the innermost
@@ -177,6 +181,7 @@ async def cluster_node(app: FastAPI, redis_url: str) -> AsyncIterator[None]:
     await node.start()
     app.state.cluster = node
     app.state.shared_windows = node.shared_windows
+    app.state.online = SharedOnlineCount(node.redis)
     lobby = getattr(app.state, "ahiko_lobby", None)
     if lobby is None:
         lobby = AhikoLobby(registry, found.wallet, engine, timing=LIVE_TIMING)
@@ -186,10 +191,12 @@ async def cluster_node(app: FastAPI, redis_url: str) -> AsyncIterator[None]:
     await house.step()  # lead (or not), take over what nobody holds, before serving
     house.start()
     sweeper = asyncio.create_task(site_limits(app).run_sweeper(registry))
+    seen = asyncio.create_task(keep_sockets_seen(app.state.online, site_limits(app).accounts))
     try:
         yield
     finally:
         sweeper.cancel()
+        seen.cancel()
         await house.stop()
         await node.stop()
 
@@ -343,5 +350,10 @@ def _core_router() -> APIRouter:
         except ImportError:
             raise ApiError(503, "unavailable", "the fairness module is not installed") from None
         return {"public_key": keys.public_key_hex(services(request).settings.data_dir)}
+
+    @router.get("/online")
+    async def online(request: Request) -> dict[str, int]:
+        """Signed-in people on the site now (the cluster's, on a cluster node)."""
+        return {"online": await online_of(request.app).count()}
 
     return router

@@ -199,6 +199,10 @@ class SiteLimits:
                     del self._sessions[session]
                     self._accounts.pop(session, None)
 
+    def accounts(self) -> list[str]:
+        """The accounts with a table socket open."""
+        return list(self._by_account)
+
     def sockets_open(self, account: str) -> int:
         return self._by_account[account]
 

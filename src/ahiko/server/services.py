@@ -13,6 +13,7 @@ from starlette.requests import HTTPConnection
 
 from ahiko.server.accounts import Accounts, User
 from ahiko.server.errors import ApiError
+from ahiko.server.online import online_of
 from ahiko.server.settings import Settings
 from ahiko.wallet.ledger import Clock
 from ahiko.wallet.operations import Wallet
@@ -53,7 +54,10 @@ def _user_of(connection: HTTPConnection) -> User | None:
     token = connection.cookies.get(SESSION_COOKIE)
     if found is None or not token:
         return None
-    return found.accounts.user_for_token(token)
+    user = found.accounts.user_for_token(token)
+    if user is not None:
+        online_of(connection.app).seen(str(user.id))  # "N online" in the lobby
+    return user
 
 
 def current_user(request: Request) -> User:

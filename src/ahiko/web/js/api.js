@@ -98,6 +98,7 @@ export const api = {
     request("POST", `/api/sitgo/queues/${encodeURIComponent(queue)}/register`, { key }),
   sitgoUnregister: (id) => request("POST", `/api/sitgo/${encodeURIComponent(id)}/unregister`),
   ahikoRooms: () => request("GET", "/api/ahiko/rooms"),
+  online: () => request("GET", "/api/online"),
   // R-RM-12..17: Ahiko seats are paid from the wallet; `key` makes a retried click harmless.
   ahikoBuyInRange: (roomId) => request("GET", `/api/ahiko/rooms/${encodeURIComponent(roomId)}/buy_in`),
   ahikoBuyIn: (roomId, seat, amount, key) =>

@@ -17,6 +17,7 @@ export const EN = {
   "auth.welcome": "Poker for virtual chips, with verifiable cards.",
   "auth.logged_as": "Logged in as {name}",
   "lobby.title": "Rooms",
+  "lobby.online": "{n} online",
   "lobby.hosted_tournaments": "Tournaments run by a host",
   "lobby.tab.ahiko": "Ahiko rooms",
   "lobby.tab.public": "Recreational",

@@ -18,6 +18,7 @@ export const PT = {
   "auth.welcome": "Pôquer com fichas virtuais, cartas verificáveis.",
   "auth.logged_as": "Conectado como {name}",
   "lobby.title": "Salas",
+  "lobby.online": "{n} online agora",
   "lobby.hosted_tournaments": "Torneios com anfitrião",
   "lobby.tab.ahiko": "Salas Ahiko",
   "lobby.tab.public": "Recreação",

@@ -210,11 +210,22 @@ export function lobbyPage(main, tab, ctx) {
   const sitgo = active === "tournament" ? sitgoSection(ctx) : null;
   // Tournaments: the site's sit & go's first; the filter and "create" belong to the hosts' list.
   const hosted = sitgo ? h("h2.hosted-title", t("lobby.hosted_tournaments")) : null;
-  main.append(h("h1", t("lobby.title")), tabs, sitgo?.element ?? null, hosted, toolbar, table, status, leaderboards(ctx));
+  const online = h("span.online-count", { dataset: { online: "" } });
+  async function loadOnline() {
+    try {
+      const { online: n } = await api.online();
+      online.textContent = t("lobby.online", { n: fmt(n) });
+    } catch {
+      online.textContent = "";
+    }
+  }
+  main.append(h("h1", t("lobby.title"), online), tabs, sitgo?.element ?? null, hosted, toolbar, table, status, leaderboards(ctx));
   load();
+  loadOnline();
   sitgo?.load();
   timer = setInterval(() => {
     load();
+    loadOnline();
     sitgo?.load();
   }, REFRESH_MS);
   return { destroy: () => clearInterval(timer) };
