@@ -36,6 +36,7 @@ from ahiko.poker.hand import AnyHand
 from ahiko.poker.view import sees_shown_cards, view
 from ahiko.rooms.finished.archive import ArchivedDeal, deal_from_record
 from ahiko.rooms.finished.downloads import Download, base_filename, history_with, rebuild_hand
+from ahiko.rooms.finished.replay import hand_header
 from ahiko.store.hand_archive import ArchivedHand
 
 BOARD_SIZE = 5
@@ -171,25 +172,12 @@ def shared_document(archived: ArchivedHand, grant: ShareGrant) -> dict[str, Any]
     rabbit = [format_card(o.card) for o in require_rabbit(archived)] if grant.rabbit else []
     sharer = next((p.name for p in archived.players if p.seat == grant.seat), "")
     return {
-        "id": archived.id,
-        "hand_no": archived.hand_no,
-        "room_id": archived.room_id,
-        "room_name": archived.room_name,
-        "room_kind": archived.room_kind,
-        "variant": archived.variant,
-        "seat_count": archived.max_seats,
-        "viewer": grant.seat if grant.show_own else None,
+        **hand_header(archived, viewer=grant.seat if grant.show_own else None),
         "sharer": {"seat": grant.seat, "name": sharer},
         "show_own": grant.show_own,
-        "players": [
-            {"seat": p.seat, "name": p.name, "bot": p.occupant != "person"}
-            for p in archived.players
-        ],
         "events": events,
         "rabbit": rabbit,
         "proof": shared_proof(archived, grant),
-        "started_at": archived.started_at.isoformat(),
-        "ended_at": archived.ended_at.isoformat(),
     }
 
 

@@ -19,7 +19,15 @@ from ahiko.store.hand_archive import ArchivedHand
 def replay_document(archived: ArchivedHand, seat: int) -> dict[str, Any]:
     """``{id, hand_no, room_id, room_name, room_kind, variant, seat_count, viewer, players,
     events, started_at, ended_at}`` for the player at ``seat``."""
-    events = seat_history(rebuild_hand(archived), seat)
+    return {
+        **hand_header(archived, viewer=seat),
+        "events": seat_history(rebuild_hand(archived), seat),
+    }
+
+
+def hand_header(archived: ArchivedHand, viewer: int | None) -> dict[str, Any]:
+    """What a finished hand's documents (the replay, a shared hand) say about it besides its
+    events: which hand, where, who sat, when; ``viewer`` is the seat whose cards it shows."""
     return {
         "id": archived.id,
         "hand_no": archived.hand_no,
@@ -28,12 +36,11 @@ def replay_document(archived: ArchivedHand, seat: int) -> dict[str, Any]:
         "room_kind": archived.room_kind,
         "variant": archived.variant,
         "seat_count": archived.max_seats,
-        "viewer": seat,
+        "viewer": viewer,
         "players": [
             {"seat": p.seat, "name": p.name, "bot": p.occupant != "person"}
             for p in archived.players
         ],
-        "events": events,
         "started_at": archived.started_at.isoformat(),
         "ended_at": archived.ended_at.isoformat(),
     }
