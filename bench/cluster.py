@@ -10,8 +10,8 @@ latency and CPU, not two processes' capacity). For every action we time, from th
 is sent, when the frame that reflects it (``Reply.seq``) reaches the local player and when it
 reaches the remote one.
 
-What this does *not* measure (not built yet): two ``ahiko serve`` processes at 2,000 players
-each, their capacity ratio, and kill -9 failovers (docs/deploy.md says what is missing).
+Two ``ahiko serve`` processes' capacity beside one's is ``bench/cluster_load.py``; kill -9
+failovers are ``bench/failover.py``.
 """
 
 from __future__ import annotations

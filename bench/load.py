@@ -28,7 +28,7 @@ import time
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import websockets
@@ -36,7 +36,6 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load_server import (
     LoopLag,
-    ServerProcess,
     check_ledger,
     percentile,
     running_server,
@@ -58,6 +57,19 @@ PASSWORD_HASHING = (
     "cheap argon2id (time_cost=1, memory_cost=1 MiB) for the set-up's sign-ups, not the "
     "production profile; no timed figure includes a password hash"
 )
+
+
+class Measured(Protocol):
+    """What ``measure`` reads of the server side: one ``ServerProcess``, or several nodes."""
+
+    proc: subprocess.Popen[bytes] | None
+
+    @property
+    def base(self) -> str: ...
+
+    def cpu_seconds(self) -> float: ...
+
+    def memory_kib(self) -> dict[str, int]: ...
 
 
 class NothingMeasured(RuntimeError):
@@ -234,10 +246,14 @@ class LoadRun:
                 player.ws = None
                 player.thinking = False
 
+    def ws_base_for(self, player: Player) -> str:
+        """The server a player's socket goes to (``bench/cluster_load.py``: one of several)."""
+        return self.ws_base
+
     async def connect_table(self, table: Table) -> None:
         async def one(player: Player) -> None:
             player.ws = await websockets.connect(
-                f"{self.ws_base}/ws/rooms/{table.room_id}",
+                f"{self.ws_base_for(player)}/ws/rooms/{table.room_id}",
                 additional_headers={"Cookie": f"ahiko_session={player.cookie}"},
                 open_timeout=60,
                 ping_interval=None,
@@ -263,10 +279,15 @@ class LoadRun:
                 await self.connect_table(table)
                 for player in table.players:
                     await player.send("sit", seat=player.seat)
+                await self.sat_down(table)
                 if len(table.players) >= 2:
                     await table.players[0].send("start")
 
         await asyncio.gather(*(table_ready(t) for t in self.tables))
+
+    async def sat_down(self, table: Table) -> None:
+        """Before the start: the sits are sent (``bench/cluster_load.py`` waits for them to
+        land, some going through the relay)."""
 
     async def play(self, player: Player) -> None:
         try:
@@ -365,7 +386,7 @@ class LoadRun:
 
 
 async def measure(
-    server: ServerProcess,
+    server: Measured,
     players: int,
     tables: int,
     think: float,
@@ -374,8 +395,10 @@ async def measure(
     warmup: float,
     rooms: str = "ahiko",
     py_spy: Path | None = None,
+    run: LoadRun | None = None,
 ) -> dict[str, Any]:
-    run = LoadRun(server.base, players, tables, think, seed, rooms)
+    """``run``: the players, when not ``LoadRun``'s against ``server`` alone."""
+    run = run or LoadRun(server.base, players, tables, think, seed, rooms)
     client_lag = LoopLag()
     memory0 = server.memory_kib()
     started = time.perf_counter()
@@ -440,7 +463,7 @@ async def measure(
     }
 
 
-def start_py_spy(server: ServerProcess, out: Path, duration: float) -> subprocess.Popen[bytes]:
+def start_py_spy(server: Measured, out: Path, duration: float) -> subprocess.Popen[bytes]:
     """py-spy sampling the server through the measured window; ``out`` gets collapsed stacks
     (``--format raw``: one line per stack with its sample count, for ``bench/profile_summary.py``)."""
     assert server.proc is not None

@@ -254,17 +254,27 @@ class ServerProcess:
 
     def cpu_seconds(self) -> float:
         assert self.proc is not None
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime
+        return process_cpu_seconds(self.proc.pid)
 
     def memory_kib(self) -> dict[str, int]:
         assert self.proc is not None
-        found = {}
-        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-            name, _, value = line.partition(":")
-            if name in ("VmRSS", "VmHWM"):
-                found[name] = int(value.split()[0])
-        return found
+        return process_memory_kib(self.proc.pid)
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process, all its threads, from ``/proc``."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime
+
+
+def process_memory_kib(pid: int) -> dict[str, int]:
+    """``VmRSS`` and ``VmHWM`` of a process, KiB."""
+    found = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("VmRSS", "VmHWM"):
+            found[name] = int(value.split()[0])
+    return found
 
 
 def check_ledger(data_dir: Path) -> tuple[bool, str]:

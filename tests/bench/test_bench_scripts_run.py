@@ -71,3 +71,13 @@ def test_relay_transport_bench_measures_pubsub_beside_streams() -> None:
 def test_cluster_bench_measures_the_relayed_beside_the_local_latency() -> None:
     result = run_bench("cluster.py", "--tables", "3", "--actions", "4", "--think", "0.01")
     positive(result, "local_p99_ms", "relayed_p99_ms", "cpu_ms_per_action", "relayed_frames")
+
+
+def test_cluster_load_bench_measures_one_node_beside_two() -> None:
+    result = run_bench(
+        "cluster_load.py", "--players", "8", "--seats", "2", "--think", "0.05",
+        "--warmup", "1", "--duration", "3", "--idle", "0.5",
+    )  # fmt: skip
+    positive(result, "one_p99_ms", "two_p99_ms", "two_relayed_players", "capacity_ratio_cpu")
+    positive(result, "one_nodes_cpu_pct_per_1000_players", "two_nodes_cpu_pct_per_1000_players")
+    assert result["one_ledger_ok"] is True and result["two_ledger_ok"] is True

@@ -1,0 +1,381 @@
+"""Two processes' capacity (issue 14): N players on one node, then N players on two nodes,
+side by side in one run over one throwaway PostgreSQL and one ``redis-server``.
+
+    python bench/cluster_load.py --players 2000 --think 1 --duration 60 --warmup 20 [--json]
+
+(a) **one node**: one ``ahiko serve --redis-url … --database-url postgresql+psycopg://…``
+process (``tests/cluster/nodes.py``'s ``Node``, as the failover drill and ``make cluster``
+start them) and ``--players`` players; (b) **two nodes** on the same PostgreSQL server and the
+same Redis (a fresh database and an empty Redis for each configuration) and the same number of
+players. The players are ``bench/load.py``'s: real WebSocket clients in this process (the
+servers are other processes), recreational tables of 8, a think time of ``--think`` seconds;
+latency is action -> broadcast (the act frame sent until every client at that table has the
+``hand`` frame that carries it). With two nodes, table ``i`` is created on node ``i % 2`` (so
+each node owns half the tables) and seat ``s`` of table ``i`` connects to node ``(i + s) % 2``:
+half the players sit on the node that does not own their table and play through the relay,
+as behind a load balancer without sticky sessions.
+
+Reported for each configuration (``one_…``, ``two_…``): p50/p99/max, errors, ``ahiko admin
+check-ledger`` after the nodes stopped, the nodes' CPU (the sum of the ``ahiko serve``
+processes, all threads) as % of one core and per 1,000 players, each node's share, and
+beside them the CPU of ``redis-server`` and of PostgreSQL (the postmaster and its backends).
+Ratios two/one: p99, CPU per 1,000 players, and ``capacity_ratio_cpu``: how many more players
+two nodes hold than one if each node is CPU-bound on a core of its own (2 x one node's CPU per
+player / two nodes' CPU per player); on this 2-core machine the clients, PostgreSQL and Redis
+share those cores, so the latency figures at large N are the machine's, not a node's.
+
+The players' accounts and sessions are written straight into the database before the nodes
+start (a cheap argon2 hash shared by all): ``ahiko serve`` hashes sign-ups with the production
+parameters and limits sign-ups per address, and no timed figure includes a sign-up. Nodes run
+with ``AHIKO_SOCKETS_PER_ADDRESS`` raised (every client is on 127.0.0.1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import random
+import secrets
+import shutil
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "cluster"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import httpx  # noqa: E402
+from argon2 import PasswordHasher  # noqa: E402
+from load_server import process_cpu_seconds, process_memory_kib  # noqa: E402
+from nodes import Node, check_ledger, migrate  # noqa: E402
+from sqlalchemy import insert  # noqa: E402
+
+from ahiko.server.accounts import SESSION_LIFETIME, token_hash  # noqa: E402
+from ahiko.store import accounts as store_accounts  # noqa: E402
+from ahiko.store.engine import make_engine  # noqa: E402
+from ahiko.store.schema import sessions  # noqa: E402
+from ahiko.wallet.operations import open_wallet  # noqa: E402
+from load import (  # noqa: E402
+    CSRF,
+    HTTP_TIMEOUT_S,
+    SEATS_PER_TABLE,
+    LoadRun,
+    NothingMeasured,
+    Player,
+    Table,
+    measure,
+)
+from pg import PostgresCluster  # noqa: E402
+from redis_server import RedisServer  # noqa: E402
+
+NODE_ENV = {"AHIKO_SOCKETS_PER_ADDRESS": "1000000"}
+ACCOUNTS = (
+    "written into the database before the nodes start, one cheap argon2id hash for all; "
+    "no timed figure includes a sign-up or a log-in"
+)
+
+
+class ClusterRun(LoadRun):
+    """``LoadRun``'s players against several nodes: accounts straight in the database, table
+    ``i`` created on node ``i % nodes``, seat ``s`` of it connected to node ``(i + s) % nodes``."""
+
+    def __init__(
+        self, bases: list[str], database_url: str, players: int, tables: int, think: float
+    ) -> None:
+        super().__init__(bases[0], players, tables, think, seed=1, rooms="recreational")
+        self.bases = bases
+        self.database_url = database_url
+        self.seated: dict[int, int] = {}  # table index -> occupied seats, from room frames
+
+    def ws_base_for(self, player: Player) -> str:
+        base = self.bases[(player.table.index + player.seat) % len(self.bases)]
+        return base.replace("http://", "ws://")
+
+    async def maybe_reenter(self, player: Player, room: dict[str, Any]) -> None:
+        self.seated[player.table.index] = len(room.get("seats", ()))
+        await super().maybe_reenter(player, room)
+
+    async def sat_down(self, table: Table) -> None:
+        """The start waits for every sit to land: some come through the relay, after it."""
+        deadline = time.monotonic() + HTTP_TIMEOUT_S
+        while self.seated.get(table.index, 0) < len(table.players):
+            if time.monotonic() > deadline:
+                self.stats.error(f"table {table.index}: the sits never all landed")
+                return
+            await asyncio.sleep(0.05)
+
+    def relayed_players(self) -> int:
+        n = len(self.bases)
+        return sum(
+            1 for t in self.tables for p in t.players if (t.index + p.seat) % n != t.index % n
+        )
+
+    async def sign_up_all(self) -> None:
+        per_table = math.ceil(self.n_players / len(self.tables))
+        if per_table > SEATS_PER_TABLE:
+            raise ValueError(f"{self.n_players} players do not fit {len(self.tables)} tables")
+        await asyncio.to_thread(self._write_accounts, per_table)
+        self.tables = [table for table in self.tables if table.players]
+        clients = [
+            httpx.AsyncClient(base_url=base, headers=CSRF, timeout=HTTP_TIMEOUT_S)
+            for base in self.bases
+        ]
+        try:
+            gate = asyncio.Semaphore(8)
+
+            async def create(index: int) -> None:
+                async with gate:
+                    table = self.tables[index]
+                    await self.create_room(clients[index % len(clients)], table)
+
+            await asyncio.gather(*(create(i) for i in range(len(self.tables))))
+        finally:
+            for client in clients:
+                await client.aclose()
+
+    def _write_accounts(self, per_table: int) -> None:
+        """Each player's user, wallet (the sign-up grant) and session, 200 to a transaction."""
+        password_hash = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1).hash(
+            "cluster-load"
+        )
+        now = datetime.now(UTC)
+        engine = make_engine(self.database_url)
+        try:
+            for first in range(0, self.n_players, 200):
+                with engine.begin() as conn:
+                    for k in range(first, min(first + 200, self.n_players)):
+                        name = f"cl{k}_{self.rng.randrange(10**6)}"
+                        user_id = store_accounts.insert_user(conn, name, password_hash, now)
+                        open_wallet(conn, user_id, now)
+                        token = secrets.token_urlsafe(32)
+                        conn.execute(
+                            insert(sessions).values(
+                                token_hash=token_hash(token), user_id=user_id, created_at=now,
+                                expires_at=now + SESSION_LIFETIME,
+                            )
+                        )  # fmt: skip
+                        table, seat = self.tables[k // per_table], k % per_table
+                        rng = random.Random(self.rng.random())
+                        player = Player(name, token, table, seat, rng, player_id=str(user_id))
+                        table.players.append(player)
+        finally:
+            engine.dispose()
+
+
+class Nodes:
+    """The server side ``measure`` reads: the nodes' CPU and memory summed; each call also
+    keeps every node's, Redis's and PostgreSQL's CPU, so the measured window's are known."""
+
+    def __init__(self, nodes: list[Node], redis_pid: int, postgres_pid: int) -> None:
+        self.nodes = nodes
+        self.proc = nodes[0].process
+        self.redis_pid = redis_pid
+        self.postgres_pid = postgres_pid
+        self.samples: list[dict[str, float]] = []
+
+    @property
+    def base(self) -> str:
+        return self.nodes[0].url
+
+    def pids(self) -> list[int]:
+        return [node.process.pid for node in self.nodes if node.process is not None]
+
+    def cpu_seconds(self) -> float:
+        sample = {
+            f"node_{n.name}": process_cpu_seconds(pid)
+            for n, pid in zip(self.nodes, self.pids(), strict=True)
+        }
+        sample["redis"] = process_cpu_seconds(self.redis_pid)
+        sample["postgres"] = sum(
+            process_cpu_seconds(pid) for pid in [self.postgres_pid, *children(self.postgres_pid)]
+        )
+        sample["at"] = time.perf_counter()
+        self.samples.append(sample)
+        return sum(v for k, v in sample.items() if k.startswith("node_"))
+
+    def memory_kib(self) -> dict[str, int]:
+        total: dict[str, int] = {}
+        for pid in self.pids():
+            for name, value in process_memory_kib(pid).items():
+                total[name] = total.get(name, 0) + value
+        return total
+
+    def window(self) -> dict[str, float]:
+        """CPU seconds of each part over the measured window (the last two samples)."""
+        before, after = self.samples[-2], self.samples[-1]
+        return {k: after[k] - before[k] for k in after}
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+async def _measure(nodes: Nodes, run: ClusterRun, args: argparse.Namespace) -> dict[str, Any]:
+    return await measure(
+        nodes,
+        args.players,
+        len(run.tables),
+        args.think,
+        args.duration,
+        1,
+        args.warmup,
+        "recreational",
+        run=run,
+    )
+
+
+def configuration(
+    count: int,
+    args: argparse.Namespace,
+    postgres: PostgresCluster,
+    redis: RedisServer,
+    root: Path,
+) -> dict[str, Any]:
+    """One configuration: ``count`` nodes on a fresh database, the players, check-ledger."""
+    name = f"nodes{count}"
+    began = time.monotonic()
+    database_url = postgres.create_database(name)
+    data_dir = root / name
+    data_dir.mkdir(mode=0o700)
+    migrate(database_url, data_dir)
+    redis.flushall()
+    _say(f"{name}: database migrated after {time.monotonic() - began:.1f} s")
+    postgres_pid = int((postgres.data / "postmaster.pid").read_text().split()[0])
+    assert redis.process is not None
+    nodes = [
+        Node(chr(ord("a") + n), redis.url, database_url, data_dir, env=NODE_ENV, log_dir=root)
+        for n in range(count)
+    ]
+    tables = math.ceil(args.players / args.seats)
+    result_idle = None
+    began = time.monotonic()
+    try:
+        with ThreadPoolExecutor(len(nodes)) as starting:  # side by side: each takes seconds
+            list(starting.map(lambda node: node.start(timeout=60), nodes))
+        _say(f"{name}: {count} node(s) up after {time.monotonic() - began:.1f} s")
+        side = Nodes(nodes, redis.process.pid, postgres_pid)
+        if args.idle > 0:  # the nodes' own work with nobody connected (leases, lobby, leader)
+            side.cpu_seconds()
+            time.sleep(args.idle)
+            side.cpu_seconds()
+            idle = side.window()
+            idle_cpu = sum(v for k, v in idle.items() if k.startswith("node_"))
+            result_idle = round(100 * idle_cpu / idle["at"], 1)
+        run = ClusterRun(
+            [node.url for node in nodes], database_url, args.players, tables, args.think
+        )
+        result = asyncio.run(_measure(side, run, args))
+        result["relayed_players"] = run.relayed_players()
+        result["nodes_idle_cpu_pct"] = result_idle
+        cpu = side.window()
+        wall = result["duration_s"]
+        per_k = 1000 / args.players
+        node_cpu = sum(v for k, v in cpu.items() if k.startswith("node_"))
+        result["nodes_cpu_pct_per_1000_players"] = round(100 * node_cpu / wall * per_k, 1)
+        for key, seconds in cpu.items():
+            if key != "at":
+                result[f"{key}_cpu_pct"] = round(100 * seconds / wall, 1)
+        _say(f"{name}: measured after {time.monotonic() - began:.1f} s")
+    finally:
+        stopping = time.monotonic()
+        for node in nodes:
+            node.stop()
+        stop_s = round(time.monotonic() - stopping, 1)
+    checked = check_ledger(database_url, data_dir)
+    _say(f"{name}: stopped and ledger checked after {time.monotonic() - began:.1f} s")
+    result["stop_s"] = stop_s  # SIGTERM to exit (a node still up after 15 s is killed)
+    result["ledger_ok"] = checked.returncode == 0
+    result["ledger"] = (checked.stdout + checked.stderr).strip()[-300:]
+    logs = "".join(node.log() for node in nodes)
+    result["server_log_tracebacks"] = logs.count("Traceback")
+    if "Traceback" in logs:
+        result["first_traceback"] = logs[logs.index("Traceback") :][:1500]
+    return result
+
+
+def _say(text: str) -> None:
+    print(f"bench/cluster_load.py: {text}", file=sys.stderr, flush=True)
+
+
+KEPT = (
+    "p50_ms", "p99_ms", "max_ms", "errors", "error_samples", "ledger_ok", "hands",
+    "actions_measured", "relayed_players", "server_cpu_pct", "nodes_cpu_pct_per_1000_players",
+    "nodes_idle_cpu_pct", "node_a_cpu_pct", "node_b_cpu_pct", "redis_cpu_pct", "postgres_cpu_pct", "client_cpu_pct",
+    "server_rss_mib", "server_log_tracebacks", "first_traceback", "setup_s", "duration_s", "stop_s",
+)  # fmt: skip
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--players", type=int, default=2000, help="in each configuration")
+    parser.add_argument(
+        "--seats", type=int, default=SEATS_PER_TABLE, help="players a table (2 to 8)"
+    )
+    parser.add_argument("--think", type=float, default=1.0, help="mean think time, seconds")
+    parser.add_argument("--duration", type=float, default=60.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=20.0, help="seconds before measuring")
+    parser.add_argument(
+        "--idle", type=float, default=10.0, help="seconds of the nodes' CPU before anyone comes"
+    )
+    parser.add_argument("--keep", action="store_true", help="keep the nodes' logs (prints where)")
+    parser.add_argument("--json", action="store_true", help="print one JSON line")
+    args = parser.parse_args()
+    began = time.monotonic()
+    root = Path(tempfile.mkdtemp(prefix="ahiko-cluster-load-"))
+    postgres, redis = PostgresCluster(), RedisServer()
+    result: dict[str, Any] = {"players": args.players, "seats": args.seats, "think_s": args.think}
+    _say(f"PostgreSQL and Redis up after {time.monotonic() - began:.1f} s")
+    try:
+        for count, prefix in ((1, "one"), (2, "two")):
+            measured = configuration(count, args, postgres, redis, root)
+            result.update({f"{prefix}_{k}": measured[k] for k in KEPT if k in measured})
+    except NothingMeasured as exc:
+        print(f"bench/cluster_load.py: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        redis.stop()
+        postgres.stop()
+        if args.keep:
+            _say(f"the nodes' logs are in {root}")
+        else:
+            shutil.rmtree(root, ignore_errors=True)
+    one, two = (
+        result["one_nodes_cpu_pct_per_1000_players"],
+        result["two_nodes_cpu_pct_per_1000_players"],
+    )
+    result["two_over_one_p99"] = round(result["two_p99_ms"] / result["one_p99_ms"], 2)
+    result["two_over_one_cpu_per_1000_players"] = round(two / one, 2)
+    result["capacity_ratio_cpu"] = round(2 * one / two, 2)
+    result["accounts"] = ACCOUNTS
+    result["load_average_1m"] = os.getloadavg()[0]
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:>40}: {value}")
+    clean = all(result[f"{p}_ledger_ok"] and result[f"{p}_errors"] == 0 for p in ("one", "two"))
+    return 0 if clean else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
