@@ -89,15 +89,27 @@ class ClusterRun(LoadRun):
     ``i`` created on node ``i % nodes``, seat ``s`` of it connected to node ``(i + s) % nodes``."""
 
     def __init__(
-        self, bases: list[str], database_url: str, players: int, tables: int, think: float
+        self,
+        bases: list[str],
+        database_url: str,
+        players: int,
+        tables: int,
+        think: float,
+        placement: str = "spread",
     ) -> None:
         super().__init__(bases[0], players, tables, think, seed=1, rooms="recreational")
         self.bases = bases
         self.database_url = database_url
+        self.placement = placement  # "owner": every socket on its table's owner (no relay)
         self.seated: dict[int, int] = {}  # table index -> occupied seats, from room frames
 
+    def node_of(self, table: Table, seat: int) -> int:
+        """The node a seat's socket goes to (table ``i``'s owner is node ``i % nodes``)."""
+        shift = 0 if self.placement == "owner" else seat
+        return (table.index + shift) % len(self.bases)
+
     def ws_base_for(self, player: Player) -> str:
-        base = self.bases[(player.table.index + player.seat) % len(self.bases)]
+        base = self.bases[self.node_of(player.table, player.seat)]
         return base.replace("http://", "ws://")
 
     async def maybe_reenter(self, player: Player, room: dict[str, Any]) -> None:
@@ -116,7 +128,7 @@ class ClusterRun(LoadRun):
     def relayed_players(self) -> int:
         n = len(self.bases)
         return sum(
-            1 for t in self.tables for p in t.players if (t.index + p.seat) % n != t.index % n
+            1 for t in self.tables for p in t.players if self.node_of(t, p.seat) != t.index % n
         )
 
     async def sign_up_all(self) -> None:
@@ -279,9 +291,8 @@ def configuration(
             idle = side.window()
             idle_cpu = sum(v for k, v in idle.items() if k.startswith("node_"))
             result_idle = round(100 * idle_cpu / idle["at"], 1)
-        run = ClusterRun(
-            [node.url for node in nodes], database_url, args.players, tables, args.think
-        )
+        bases = [node.url for node in nodes]
+        run = ClusterRun(bases, database_url, args.players, tables, args.think, args.placement)
         result = asyncio.run(_measure(side, run, args))
         result["relayed_players"] = run.relayed_players()
         result["nodes_idle_cpu_pct"] = result_idle
@@ -337,13 +348,23 @@ def main() -> int:
     parser.add_argument(
         "--idle", type=float, default=10.0, help="seconds of the nodes' CPU before anyone comes"
     )
+    parser.add_argument(
+        "--placement",
+        choices=("spread", "owner"),
+        default="spread",
+        help="two nodes: seat s of table i on node (i + s) %% 2 (spread: half relayed), or every "
+        "socket on its table's owner (owner: a balancer routing by table, nobody relayed)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the nodes' logs (prints where)")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args()
     began = time.monotonic()
     root = Path(tempfile.mkdtemp(prefix="ahiko-cluster-load-"))
     postgres, redis = PostgresCluster(), RedisServer()
-    result: dict[str, Any] = {"players": args.players, "seats": args.seats, "think_s": args.think}
+    result: dict[str, Any] = {
+        "players": args.players, "seats": args.seats, "think_s": args.think,
+        "placement": args.placement,
+    }  # fmt: skip
     _say(f"PostgreSQL and Redis up after {time.monotonic() - began:.1f} s")
     try:
         for count, prefix in ((1, "one"), (2, "two")):
