@@ -68,6 +68,16 @@ class Frame(dict[str, Any]):
         self._wire: bytes | None = None
 
     @classmethod
+    def from_json(cls, payload: bytes | memoryview) -> Frame:
+        """The frame whose ``json()`` is ``payload`` (a frame relayed from another node: its
+        bytes go on to the socket as they came, not encoded again)."""
+        fields = orjson.loads(payload)
+        t, seq, epoch = fields.pop("t"), fields.pop("seq"), fields.pop("epoch", None)
+        frame = cls(t, seq, fields, epoch)
+        frame._wire = utf8_text_frame(bytes(payload))
+        return frame
+
+    @classmethod
     def from_wire(cls, wire: bytes) -> Frame:
         """The frame whose ``wire()`` is ``wire`` (a frame kept by the ``FrameBuffer``)."""
         fields = orjson.loads(memoryview(wire)[_head_size(len(wire)) :])

@@ -214,9 +214,9 @@ class RelayEdge:
             channel = message["channel"]
             channel = channel.decode() if isinstance(channel, bytes) else str(channel)
             data = message["data"]
-            text = data.decode() if isinstance(data, bytes) else str(data)
+            data = data if isinstance(data, bytes) else str(data).encode()
             if channel == reply_channel(self.node):
-                answer = json.loads(text)
+                answer = json.loads(data)
                 future = self._replies.pop(int(answer["rid"]), None)
                 if future is not None and not future.done():
                     future.set_result(answer)
@@ -225,13 +225,12 @@ class RelayEdge:
             found = self._sinks.get(cid)
             if found is None:
                 return
-            epoch, _, body = text.partition(":")
-            raw = json.loads(body)
+            colon = data.index(b":")
             sink, saw_epoch = found
-            saw_epoch(int(epoch))
-            t, seq, room_epoch = raw.pop("t"), raw.pop("seq"), raw.pop("epoch", None)
+            saw_epoch(int(data[:colon]))
             self.received += 1
-            sink(Frame(t, int(seq), raw, room_epoch))
+            # The owner's compact JSON goes on to the socket as it came (not encoded again).
+            sink(Frame.from_json(memoryview(data)[colon + 1 :]))
 
     def remote(self, room_id: str, owner: str, epoch: int) -> RemoteActor:
         return RemoteActor(self, room_id, owner, epoch)
