@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 from competition_players import Scripted
 from sqlalchemy import Engine
+from sqlalchemy.exc import OperationalError
 
 from ahiko.competition.leaderboard import leaderboard
 from ahiko.competition.live_sitgo import FINISHED_KEPT_S, SitGoRooms
@@ -23,6 +25,7 @@ from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.clock import ManualClock
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.store.tournament_places import places_of
+from ahiko.store.writer import InlineWriter, Outcome
 from ahiko.wallet.check import check_ledger
 from ahiko.wallet.errors import InsufficientFunds
 from ahiko.wallet.operations import Wallet
@@ -276,4 +279,44 @@ def test_a_restart_refunds_the_sit_and_goes_a_previous_run_left_unfinished(
     for user in (ana, bia, cai):
         assert coins(engine, user) == SIGNUP_GRANT
     assert after.bank.held_pools() == {} and after.start() == {}  # nothing twice
+    ledger_clean(engine)
+
+
+class PayoutNeverLands(InlineWriter):
+    """Every write at once, except those retried while the database is busy (the payout):
+    they come back failed, as after ``RETRY_FOR_S`` of a locked database."""
+
+    def submit(self, lane: str, job: Any, done: Any = None, *, retry: bool = False) -> None:
+        if retry and done is not None:
+            done(Outcome(error=OperationalError("INSERT", {}, Exception("database is locked"))))
+            return
+        super().submit(lane, job, done, retry=retry)
+
+
+def test_a_payout_that_never_lands_leaves_the_pool_whole_for_the_restart_refund(
+    engine: Engine, clock: ManualClock
+) -> None:
+    service = SitGoRooms(RoomRegistry(clock=clock), engine, run_id="p", writer=PayoutNeverLands())
+    ana, bia = add_person(engine, "ana"), add_person(engine, "bia")
+
+    async def scenario() -> None:
+        await service.register("hu-100", ana, "ana", "a")
+        await service.register("hu-100", bia, "bia", "b")
+
+    asyncio.run(scenario())
+    sng = service.lobby.running()[0]
+    results = [
+        {"place": 1, "player_id": str(ana), "name": "ana"},
+        {"place": 2, "player_id": str(bia), "name": "bia"},
+    ]
+    service.tournament_over(service.room_of[sng.id], sng, results)
+    # the sit & go is over (both free to register again), the pool kept the coins
+    assert sng.status is Status.FINISHED and sng.paid == {}
+    assert service.lobby.playing(ana) is None
+    assert service.bank.pool_balance(sng.id) == 200
+    assert coins(engine, ana) == SIGNUP_GRANT - 100
+    ledger_clean(engine)
+    after = SitGoRooms(RoomRegistry(clock=clock), engine, run_id="q")
+    assert after.start() == {sng.id: {ana: 100, bia: 100}}  # the restart refunds them
+    assert coins(engine, ana) == coins(engine, bia) == SIGNUP_GRANT
     ledger_clean(engine)

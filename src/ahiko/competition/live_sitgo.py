@@ -17,32 +17,56 @@ wired to the ledger (``ahiko.wallet.sitgo``) and to tournament rooms through the
 
 Everything here runs on the event loop, as the rooms' own hooks do; nothing reads a room's
 state: the service knows its rooms by the actors' replies and the hooks' calls.
+
+The ledger writes run off the loop (issue 17), in the sit & go's lane of the app's
+``StoreWriter`` (the house rooms' one), in two steps as in ``ahiko.rooms.house.table``: a
+registration (a withdrawal) is checked, its write runs on a worker while the route awaits
+it, and only when it came back is the player an entrant (no longer one). One registration or
+withdrawal per queue at a time (``_queue_lock``), so a table never fills twice. A failed
+write changes nothing and is refused with ``SitGoStorage`` (503 ``storage_busy`` /
+``storage_error``, no coin moved; the same client key may be sent again). The payout is
+retried while the database is busy; one that never lands leaves the coins in the pool,
+which the next start refunds (``start``, run inline before anything is served).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import OperationalError
 
-from ahiko.competition.sitgo import QUEUES, SitGo, SitGoLobby, SitGoRefused, SitGoSpec, Status
+from ahiko.competition.sitgo import (
+    QUEUES,
+    SitGo,
+    SitGoLobby,
+    SitGoRefused,
+    SitGoSpec,
+    Status,
+    hold_key,
+    payout_key,
+)
 from ahiko.competition.sitgo import prizes as prize_table
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.blinds import BlindIncrease, BlindSchedule, Stakes
+from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.config import RoomConfig, RoomKind, Variant
 from ahiko.rooms.hooks import NoHooks
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.timing import Timing
 from ahiko.store.tournament_places import StoredPlace, write_places
+from ahiko.store.writer import Outcome, StoreWriter, writer_for
+from ahiko.wallet.errors import WalletError
 from ahiko.wallet.ledger import Clock, as_utc, utc_now
-from ahiko.wallet.sitgo import SitGoBank
+from ahiko.wallet.sitgo import SitGoBank, pool_name
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -72,6 +96,25 @@ def sitgo_config(spec: SitGoSpec, number: int, timing: Timing | None = None) -> 
     )
 
 
+class SitGoStorage(Exception):
+    """A registration's or withdrawal's write came back failed: nothing changed, no coin
+    moved (503 ``storage_busy`` when the database was busy, ``storage_error`` otherwise)."""
+
+    def __init__(self, error: Exception, what: str) -> None:
+        if isinstance(error, OperationalError):
+            self.code = "storage_busy"
+            message = (
+                f"your {what} could not be written (the database is busy): no coin moved; "
+                "try again in a moment"
+            )
+        else:
+            log.error("a sit & go %s write failed", what, exc_info=error)
+            self.code = "storage_error"
+            message = f"your {what} could not be written: no coin moved"
+        super().__init__(message)
+        self.message = message
+
+
 @dataclass(frozen=True, slots=True)
 class Registered:
     """The answer to a registration: the sit & go and whether this call registered."""
@@ -93,9 +136,14 @@ class SitGoRooms:
         timing: Timing | None = None,
         rng: Random | None = None,
         run_id: str | None = None,
+        writer: StoreWriter | None = None,
     ) -> None:
         self.registry = registry
         self.engine = engine
+        # The ledger writes: the app's writer (worker threads), inline on a manual clock.
+        self.writer: StoreWriter = writer or writer_for(isinstance(registry.clock, AsyncioClock))
+        self._queue_locks: dict[str, asyncio.Lock] = {}
+        self._in_flight: dict[int, tuple[str, asyncio.Task[Registered]]] = {}  # user -> key
         self.bank = SitGoBank(engine, clock)
         self._clock = clock
         self._timing = timing
@@ -131,25 +179,81 @@ class SitGoRooms:
 
     # --- registration -----------------------------------------------------------------------
     async def register(self, queue: str, user_id: int, name: str, key: str) -> Registered:
-        """Registers ``user_id`` in the open sit & go of ``queue`` (``SitGoRefused`` or the
-        wallet's ``InsufficientFunds`` when not, with nothing changed); the same ``key``
-        again answers the first registration without moving a coin."""
+        """Registers ``user_id`` in the open sit & go of ``queue`` (``SitGoRefused``, the
+        wallet's ``InsufficientFunds`` or ``SitGoStorage`` when not, with nothing changed);
+        the same ``key`` again answers the first registration without moving a coin. Answered
+        once the buy-in's write came back."""
         earlier = self._keys.get((user_id, key))
         if earlier is not None:
             return Registered(self.lobby.all[earlier], applied=False)
-        sng = self.lobby.register(queue, user_id)
-        self._keys[(user_id, key)] = sng.id
-        self._names[user_id] = name
-        if sng.status is Status.RUNNING:
+        flying = self._in_flight.get(user_id)
+        if flying is not None:
+            if flying[0] != key:
+                raise SitGoRefused("already_registered", "your registration is being written")
+            first = await asyncio.shield(flying[1])  # the same request again: its answer
+            return Registered(first.sitgo, applied=False)
+        task = _detached(self._register(queue, user_id, name, key))
+        self._in_flight[user_id] = (key, task)
+        task.add_done_callback(lambda _t: self._in_flight.pop(user_id, None))
+        return await asyncio.shield(task)  # a client gone does not cut a write in two
+
+    async def _register(self, queue: str, user_id: int, name: str, key: str) -> Registered:
+        async with self._queue_lock(queue):
+            sng, attempt = self.lobby.admission(queue, user_id)
+            buy_in = sng.spec.buy_in
+            if buy_in:
+                ledger_key = hold_key(sng, user_id, attempt)
+                await self._written(
+                    sng, lambda: self.bank.hold(sng.id, user_id, buy_in, ledger_key), "registration"
+                )
+            self.lobby.admit(sng, user_id, attempt)
+            self._keys[(user_id, key)] = sng.id
+            self._names[user_id] = name
+            filled = sng.status is Status.RUNNING
+        if filled:  # the answer carries the tournament's room
             await self._launch(sng)
         return Registered(sng, applied=True)
 
     async def withdraw(self, sng_id: str, user_id: int) -> SitGo:
-        """Unregisters before the start: the buy-in goes back to the wallet."""
-        self.lobby.withdraw(sng_id, user_id)
-        for found in [k for k, v in self._keys.items() if k[0] == user_id and v == sng_id]:
+        """Unregisters before the start: the buy-in goes back to the wallet (answered once
+        the refund's write came back; ``SitGoStorage`` and still registered when it failed)."""
+        sng = self.lobby.all.get(sng_id)
+        if sng is None:
+            raise SitGoRefused("no_sitgo", f"no sit & go {sng_id!r}")
+        return await asyncio.shield(_detached(self._withdraw(sng, user_id)))
+
+    async def _withdraw(self, sng: SitGo, user_id: int) -> SitGo:
+        async with self._queue_lock(sng.spec.key):
+            self.lobby.leaving(sng.id, user_id)
+            buy_in = sng.spec.buy_in
+            if buy_in:
+                ledger_key = self.lobby.refund_key(sng, user_id)
+                await self._written(
+                    sng, lambda: self.bank.refund(sng.id, user_id, buy_in, ledger_key), "withdrawal"
+                )
+            sng.entrants.remove(user_id)
+        for found in [k for k, v in self._keys.items() if k[0] == user_id and v == sng.id]:
             del self._keys[found]  # a later registration with the same key is a new one
-        return self.lobby.all[sng_id]
+        return sng
+
+    def _queue_lock(self, queue: str) -> asyncio.Lock:
+        return self._queue_locks.setdefault(queue, asyncio.Lock())
+
+    async def _written(self, sng: SitGo, job: Callable[[], bool], what: str) -> bool:
+        """``job`` in the sit & go's lane, on a worker; its value once it came back."""
+        answer: asyncio.Future[Outcome[bool]] = asyncio.get_running_loop().create_future()
+
+        def done(outcome: Outcome[bool]) -> None:
+            if not answer.done():
+                answer.set_result(outcome)
+
+        self.writer.submit(pool_name(sng.id), job, done)
+        outcome = await answer
+        if outcome.error is None:
+            return bool(outcome.value)
+        if isinstance(outcome.error, WalletError):  # a short wallet: refused, nothing moved
+            raise outcome.error
+        raise SitGoStorage(outcome.error, what)
 
     # --- the room ---------------------------------------------------------------------------
     async def _launch(self, sng: SitGo) -> RoomActor:
@@ -180,8 +284,11 @@ class SitGoRooms:
     def tournament_over(
         self, room_id: str, sng: SitGo, results: list[dict[str, Any]]
     ) -> dict[str, int]:
-        """Pays the pool by place and stores the places, in one ledger transaction."""
+        """Pays the pool by place and stores the places, in one ledger transaction, in the
+        sit & go's lane (retried while the database is busy). Returns the prizes the results
+        show; a payout that never lands leaves the pool whole for the next start's refund."""
         places = [int(r["player_id"]) for r in results]
+        paid = self.lobby.payout_plan(sng, places)
         coming = dict(zip(places, prize_table(sng.pool, sng.spec.seats), strict=False))
         now = as_utc(self._clock())
         rows = [
@@ -202,8 +309,21 @@ class SitGoRooms:
         def store(conn: Connection) -> None:
             write_places(conn, rows)
 
-        paid = self.lobby.finish(sng.id, places, also=store)
-        self.finished.append(sng.id)
+        def job() -> bool:
+            return self.bank.pay(sng.id, paid, payout_key(sng), also=store)
+
+        def done(outcome: Outcome[bool]) -> None:
+            if not outcome.ok:
+                log.error(
+                    "sit & go %s: the payout was not written; the pool keeps its coins until "
+                    "the next start refunds them",
+                    sng.id,
+                    exc_info=outcome.error,
+                )
+            self.lobby.record_end(sng, places, paid if outcome.ok else {})
+            self.finished.append(sng.id)
+
+        self.writer.submit(pool_name(sng.id), job, done, retry=True)
         # the results stay on show for a while, then the room is dropped from the registry
         self.registry.clock.call_later(FINISHED_KEPT_S, lambda: self.registry.forget(room_id))
         return _str_keys(paid)
@@ -232,3 +352,10 @@ class SitGoTable(NoHooks):
 
 def _str_keys(values: Mapping[int, int]) -> dict[str, int]:
     return {str(k): v for k, v in values.items()}
+
+
+def _detached(work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+    """A task whose failure is read even when nobody awaits it any more."""
+    task = asyncio.ensure_future(work)
+    task.add_done_callback(lambda t: t.cancelled() or t.exception())
+    return task

@@ -179,34 +179,53 @@ class SitGoLobby:
 
     def register(self, queue: str, user_id: int) -> SitGo:
         """Registers ``user_id`` in the open sit & go of ``queue``; it starts once full."""
+        sng, attempt = self.admission(queue, user_id)
+        if sng.spec.buy_in:
+            self._bank.hold(sng.id, user_id, sng.spec.buy_in, hold_key(sng, user_id, attempt))
+        return self.admit(sng, user_id, attempt)
+
+    def admission(self, queue: str, user_id: int) -> tuple[SitGo, int]:
+        """The first step of a registration, nothing changed: the open sit & go of ``queue``
+        and the number of this registration (its buy-in's ledger key, ``hold_key``)."""
         spec = self._specs.get(queue)
         if spec is None:
             raise SitGoRefused("no_queue", f"no sit & go queue {queue!r}")
         if self.playing(user_id) is not None:
             raise SitGoRefused("already_registered", "you are already in a sit & go")
         sng = self.open[queue]
-        attempt = self._attempts.get((sng.id, user_id), 0) + 1
-        if spec.buy_in:
-            self._bank.hold(sng.id, user_id, spec.buy_in, f"sng:{sng.id}:hold:{user_id}:{attempt}")
+        return sng, self._attempts.get((sng.id, user_id), 0) + 1
+
+    def admit(self, sng: SitGo, user_id: int, attempt: int) -> SitGo:
+        """The second step, once the buy-in is in the pool: ``user_id`` is an entrant."""
+        spec = sng.spec
         self._attempts[(sng.id, user_id)] = attempt
         sng.entrants.append(user_id)
         if len(sng.entrants) == spec.seats:
             sng.status = Status.RUNNING
             sng.started_at = self._clock()
-            self.open[queue] = self._open(spec)  # the next one opens as this one fills
+            self.open[spec.key] = self._open(spec)  # the next one opens as this one fills
             if self._on_start is not None:
                 self._on_start(sng)
         return sng
 
     def withdraw(self, sng_id: str, user_id: int) -> None:
         """Before the start only: the registration is dropped and the buy-in refunded."""
+        sng = self.leaving(sng_id, user_id)
+        self._refund(sng, user_id)
+        sng.entrants.remove(user_id)
+
+    def leaving(self, sng_id: str, user_id: int) -> SitGo:
+        """The first step of a withdrawal, nothing changed: the sit & go ``user_id`` may leave
+        (its refund's ledger key is ``refund_key``)."""
         sng = self._get(sng_id)
         if user_id not in sng.entrants:
             raise SitGoRefused("not_registered", "you are not registered in this sit & go")
         if sng.status is not Status.REGISTERING:
             raise SitGoRefused("already_started", "the sit & go has started: leaving is a bust")
-        self._refund(sng, user_id)
-        sng.entrants.remove(user_id)
+        return sng
+
+    def refund_key(self, sng: SitGo, user_id: int) -> str:
+        return f"sng:{sng.id}:refund:{user_id}:{self._attempts[(sng.id, user_id)]}"
 
     def cancel(self, sng_id: str) -> None:
         """A sit & go still registering is cancelled: everyone refunded, a new queue opens."""
@@ -222,9 +241,7 @@ class SitGoLobby:
 
     def _refund(self, sng: SitGo, user_id: int) -> None:
         if sng.spec.buy_in:
-            attempt = self._attempts[(sng.id, user_id)]
-            key = f"sng:{sng.id}:refund:{user_id}:{attempt}"
-            self._bank.refund(sng.id, user_id, sng.spec.buy_in, key)
+            self._bank.refund(sng.id, user_id, sng.spec.buy_in, self.refund_key(sng, user_id))
 
     def eliminate(self, sng_id: str, user_id: int) -> None:
         """A player busted or left (R-TN-04/05): free to register elsewhere; their place comes
@@ -244,19 +261,36 @@ class SitGoLobby:
         is paid by place; returns the coins each winner got. ``also`` writes in the payout's
         transaction (the stored places)."""
         sng = self._get(sng_id)
+        paid = self.payout_plan(sng, places)
+        if sng.spec.buy_in or also is not None:
+            self._bank.pay(sng.id, paid, payout_key(sng), also)
+        self.record_end(sng, places, paid)
+        return paid
+
+    def payout_plan(self, sng: SitGo, places: Sequence[int]) -> dict[int, int]:
+        """The first step of the end, nothing changed: the coins each winner is to get."""
         if sng.status is not Status.RUNNING:
             raise SitGoRefused("not_running", "only a running sit & go can finish")
         if sorted(places) != sorted(sng.entrants):
             raise SitGoRefused("bad_ranking", "the ranking must list every entrant once")
-        paid = {
+        return {
             user: coins
             for user, coins in zip(places, prizes(sng.pool, sng.spec.seats), strict=False)
             if coins
         }
-        if sng.spec.buy_in or also is not None:
-            self._bank.pay(sng.id, paid, f"sng:{sng.id}:payout", also)
+
+    def record_end(self, sng: SitGo, places: Sequence[int], paid: dict[int, int]) -> None:
+        """The second step, once the payout was written (``paid`` empty when it never was:
+        the pool keeps the coins for the next start's refund)."""
         sng.places = list(places)
         sng.paid = paid
         sng.status = Status.FINISHED
         sng.ended_at = self._clock()
-        return paid
+
+
+def hold_key(sng: SitGo, user_id: int, attempt: int) -> str:
+    return f"sng:{sng.id}:hold:{user_id}:{attempt}"
+
+
+def payout_key(sng: SitGo) -> str:
+    return f"sng:{sng.id}:payout"

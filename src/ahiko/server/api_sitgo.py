@@ -5,6 +5,8 @@
 - ``POST /api/sitgo/queues/{queue}/register`` ``{key}``: the buy-in from the wallet into the
   pool; the same ``key`` again answers the first registration (``applied`` false). When the
   registration fills the table, the answer already carries the tournament's ``room_id``.
+  Answered once the buy-in's write came back (off the event loop): 503 ``storage_busy`` when
+  it did not land, nothing changed, and the same ``key`` may be sent again.
 - ``POST /api/sitgo/{sitgo_id}/unregister``: before the start; the buy-in goes back.
 
 The service is opened by ``create_app``'s lifespan (``app.state.sitgo``).
@@ -17,7 +19,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from ahiko.competition.live_sitgo import SitGoRooms
+from ahiko.competition.live_sitgo import SitGoRooms, SitGoStorage
 from ahiko.competition.sitgo import SitGoRefused
 from ahiko.server.errors import ApiError, error_responses
 from ahiko.server.services import Player, http_player
@@ -30,12 +32,17 @@ REFUSED = error_responses(
     401,
     404,
     409,
+    503,
     notes={
         404: "No such queue (`no_queue`) or sit & go (`no_sitgo`).",
         409: (
             "Refused, nothing changed: `already_registered` (one sit & go at a time), "
             "`insufficient_funds`, `not_registered`, `already_started` (leaving a started "
             "sit & go is a bust, at the table)."
+        ),
+        503: (
+            "The write did not land, nothing changed and no coin moved: `storage_busy` (the "
+            "database is busy; send the same request again) or `storage_error`."
         ),
     },
 )
@@ -59,7 +66,9 @@ def _user(player: Player | None) -> int:
     return int(player.player_id)
 
 
-def _refused(exc: SitGoRefused | WalletError) -> ApiError:
+def _refused(exc: SitGoRefused | WalletError | SitGoStorage) -> ApiError:
+    if isinstance(exc, SitGoStorage):
+        return ApiError(503, exc.code, exc.message)
     if isinstance(exc, SitGoRefused):
         return ApiError(404 if exc.code in NOT_FOUND else 409, exc.code, str(exc))
     return ApiError(exc.http_status, exc.code, exc.message)
@@ -80,7 +89,7 @@ async def register(
     service = sitgo_service(request.app)
     try:
         found = await service.register(queue, user, player.name, body.key)
-    except (SitGoRefused, WalletError) as exc:
+    except (SitGoRefused, WalletError, SitGoStorage) as exc:
         raise _refused(exc) from None
     return {"sitgo": service.entry(found.sitgo), "applied": found.applied}
 
@@ -91,6 +100,6 @@ async def unregister(sitgo_id: str, request: Request, player: MaybePlayer) -> di
     service = sitgo_service(request.app)
     try:
         sng = await service.withdraw(sitgo_id, user)
-    except (SitGoRefused, WalletError) as exc:
+    except (SitGoRefused, WalletError, SitGoStorage) as exc:
         raise _refused(exc) from None
     return {"sitgo": service.entry(sng)}

@@ -105,8 +105,12 @@ def create_app(
             lobby.start()  # settles the rooms a previous run left open, then opens two a tier
             app.state.ahiko_lobby = lobby
         if getattr(app.state, "sitgo", None) is None:  # issue 20: the sit & go lobby
-            sitgo = SitGoRooms(
-                app.state.room_registry, engine, clock=found.clock, timing=LIVE_TIMING
+            sitgo = SitGoRooms(  # its ledger writes on the house rooms' writer (issue 17)
+                app.state.room_registry,
+                engine,
+                clock=found.clock,
+                timing=LIVE_TIMING,
+                writer=getattr(app.state.ahiko_lobby, "writer", None),
             )
             sitgo.start()  # a previous run's unfinished sit & go's: buy-ins back
             app.state.sitgo = sitgo
