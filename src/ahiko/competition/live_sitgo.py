@@ -40,7 +40,6 @@ from random import Random
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine
-from sqlalchemy.exc import OperationalError
 
 from ahiko.competition.sitgo import (
     QUEUES,
@@ -59,6 +58,7 @@ from ahiko.rooms.blinds import BlindIncrease, BlindSchedule, Stakes
 from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.config import RoomConfig, RoomKind, Variant
 from ahiko.rooms.hooks import NoHooks
+from ahiko.rooms.house.in_flight import write_refusal
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.timing import Timing
@@ -101,18 +101,10 @@ class SitGoStorage(Exception):
     moved (503 ``storage_busy`` when the database was busy, ``storage_error`` otherwise)."""
 
     def __init__(self, error: Exception, what: str) -> None:
-        if isinstance(error, OperationalError):
-            self.code = "storage_busy"
-            message = (
-                f"your {what} could not be written (the database is busy): no coin moved; "
-                "try again in a moment"
-            )
-        else:
-            log.error("a sit & go %s write failed", what, exc_info=error)
-            self.code = "storage_error"
-            message = f"your {what} could not be written: no coin moved"
-        super().__init__(message)
-        self.message = message
+        reply = write_refusal(error, what, None).reply  # the house rooms' words
+        super().__init__(reply.message)
+        self.code = reply.code
+        self.message = reply.message
 
 
 @dataclass(frozen=True, slots=True)
