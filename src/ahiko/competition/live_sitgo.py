@@ -186,7 +186,12 @@ class SitGoRooms:
             return Registered(first.sitgo, applied=False)
         task = _detached(self._register(queue, user_id, name, key))
         self._in_flight[user_id] = (key, task)
-        task.add_done_callback(lambda _t: self._in_flight.pop(user_id, None))
+
+        def landed(_task: asyncio.Task[Registered]) -> None:
+            if self._in_flight.get(user_id, (key, None))[1] is task:
+                del self._in_flight[user_id]
+
+        task.add_done_callback(landed)
         return await asyncio.shield(task)  # a client gone does not cut a write in two
 
     async def _register(self, queue: str, user_id: int, name: str, key: str) -> Registered:
