@@ -4,7 +4,10 @@ fixed seeds, and the 95% lower bound of the stronger bot's win rate against its 
 NLHE: easy-random >= 100, normal-easy >= 20, hard-normal >= 10 bb/100; five-card draw
 (fixed limit, ante 1, bets 2/4, "bb" = the big bet): easy-random >= 50, normal-easy >= 5,
 hard-normal >= 3. ``--json`` prints one JSON line; ``--workers`` splits each match over
-processes (the machine is shared: default 1).
+processes (the machine is shared: default 1). ``--only draw:hard-normal`` runs one rung;
+``--seed`` deals every rung from another seed (a check that a result is not the seed's) and
+``--secret`` fixes the bots' rngs (random by default), so two versions of a bot can be
+compared on the same deals and rngs.
 
 ``--styles`` (issue 18): Hard, Normal and Easy against each opponent style of
 ahiko.bots.styles, both variants, in session mode (the bots keep their memory over sessions
@@ -158,6 +161,12 @@ def main() -> int:
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every pair count")
     parser.add_argument("--only", help="run only rungs whose 'variant:a-b' contains this")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--seed", type=int, help="ladder: deal every rung from this seed instead of its own"
+    )
+    parser.add_argument(
+        "--secret", help="ladder: seed the bots' rngs from this secret (default: random)"
+    )
     parser.add_argument("--json", action="store_true")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--styles", action="store_true", help="the levels against the styles")
@@ -177,8 +186,9 @@ def main() -> int:
         if args.only and args.only not in name:
             continue
         n = max(2, round(pairs * args.scale))
+        seed = seed if args.seed is None else args.seed
         t0 = time.perf_counter()
-        r = run_match(variant, a, b, n, seed, 100, args.workers)
+        r = run_match(variant, a, b, n, seed, 100, args.workers, bot_secret=args.secret)
         seconds = time.perf_counter() - t0
         key = f"{variant}_{a}_vs_{b}"
         figures[f"{key}_pairs"] = n

@@ -271,3 +271,36 @@ def test_R_AI_07_hard_plays_whole_four_handed_hands() -> None:
             hand.act(hand.to_act, action)  # type: ignore[arg-type]
         assert sum(hand.stacks.values()) == 800  # no chip created or lost
     assert decisions >= 30
+
+
+def eights_facing_a_bet_after_the_draw(stab: bool) -> DrawHand:
+    """Heads-up, Hard bet before the draw and was called; both drew three and Hard kept
+    eights and missed. ``stab``: Hard (first to act) checked and the opponent bet; else Hard
+    is on the button and the opponent led the bet into it."""
+    me = 0 if stab else 1
+    hand = deal({me: "8s8d2c4h6d"}, seats=[0, 1], button=1, replacements="2h5c9cKdTs3s")
+    if not stab:
+        hand.act(0, Action.check())
+    hand.act(me, Action.bet(2))
+    hand.act(1 - me, Action.call())
+    for seat in (0, 1):
+        thrown = parse_cards("2c4h6d") if seat == me else hand.hole_cards(seat)[:3]
+        hand.act(seat, Action.discard(tuple(thrown)))
+    if stab:
+        hand.act(0, Action.check())
+        hand.act(1, Action.bet(4))
+    else:
+        hand.act(0, Action.bet(4))
+    assert hand.to_act == me
+    return hand
+
+
+def test_R_AI_07_hard_calls_a_heads_up_stab_wider_than_a_lead() -> None:
+    """A bet made once Hard checked says less than a bet led into it: heads-up such a bettor
+    bets every pair and many hands without one, so missed eights call the first and fold to
+    the second (no record of the opponent: the default ranges)."""
+    seeds = 20
+    stab = kinds(HARD, eights_facing_a_bet_after_the_draw(stab=True), seeds)
+    lead = kinds(HARD, eights_facing_a_bet_after_the_draw(stab=False), seeds)
+    assert stab["fold"] <= 0.3 * seeds
+    assert lead["fold"] >= 0.8 * seeds

@@ -152,13 +152,28 @@ def candidates(
     return hands, cum
 
 
+# Heads-up, a bet after the draw made once we had checked (a "stab"), without a record: the
+# checker looks weak, so such a bettor bets every pair it can and the hands that cannot win a
+# showdown, not only strong ones. These weights leave about a third of the betting range
+# without a pair (near the balanced bluff share b/(p+2b) of a big bet into a small pot); the
+# "raised" weights, meant for a bet made into players still to act, leave about 6%.
+STAB_WEIGHTS = {"two_pair": 1.0, "good_pair": 0.9, "pair": 0.7, "nothing": 0.35}
+
+
 def _postdraw_weight(value: int, style: str | None, post_bet: float | None = None) -> float:
     if style is None:
         return 1.0
-    if post_bet is not None and style == "raised":
+    if post_bet is not None and style in ("raised", "stab"):
         return 1.0 if final_strength(value) <= post_bet else 0.08
     cat = category(value)
     pair_rank = (value >> 16) & 0xF if cat == PAIR else -1
+    if style == "stab":
+        w = STAB_WEIGHTS
+        if cat >= TWO_PAIR:
+            return w["two_pair"]
+        if cat == PAIR:
+            return w["good_pair"] if pair_rank >= JACKS else w["pair"]
+        return w["nothing"]
     if style == "raised":
         return (
             1.0 if cat >= TWO_PAIR else 0.6 if pair_rank >= JACKS else 0.3 if cat == PAIR else 0.08
@@ -177,6 +192,21 @@ def style_of(sit: Situation, seat: int, street: str) -> str | None:
     if "call" in kinds:
         return "called"
     return "checked"
+
+
+def bet_after_check(sit: Situation, seat: int, street: str) -> bool:
+    """Heads-up: ``seat``'s first bet or raise on ``street`` came after we had checked."""
+    if len(sit.opponents) != 1:
+        return False
+    checked = False
+    for a in sit.actions:
+        if a.street != street:
+            continue
+        if a.kind in AGGRESSIVE:
+            return checked and a.seat == seat
+        if a.kind == "check" and a.seat == sit.me:
+            checked = True
+    return False
 
 
 def draw_equity(
@@ -203,6 +233,8 @@ def draw_equity(
         cuts = (_cut(r.bet), _cut(r.call)) if r is not None else None
         hands, cum = candidates(style, drew if isinstance(drew, int) else None, cuts)
         post = style_of(sit, s, "postdraw") if after_draw else None
+        if post == "raised" and bet_after_check(sit, s, "postdraw"):
+            post = "stab"
         opps.append((hands, cum, post, _cut(r.post_bet) if r is not None else None))
     won = total = 0.0
     for _ in range(samples):
