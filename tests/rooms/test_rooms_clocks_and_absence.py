@@ -203,3 +203,20 @@ def test_R_RM_08_the_hosts_close_mid_hand_still_returns_the_bets() -> None:
     t.act(Action.call())
     t.ok(c.Close("host"))
     assert t.room.closed_stacks == {"host": 1000, "bia": 1000, "caio": 1000}
+
+
+def test_R_TM_03_the_absence_clock_ends_with_the_seat_whichever_way_it_was_given_up() -> None:
+    """Caio loses his connection mid-hand and leaves (his seat folds and stands up at the
+    hand's end) without coming back. His disconnection's absence clock ended with his seat
+    (every way out of a seat cancels it): two minutes later there is no one to withdraw, and
+    the room goes on (before, the timer found no seat and its refusal escaped the room)."""
+    t = three_handed()
+    t.disconnect("caio")
+    assert t.ok(c.Leave("caio")).data["after_hand"]
+    t.play_hand_passively()
+    assert t.room.seats.seat_of("caio") is None
+    t.advance(5 * 60)
+    assert t.room.seats.seat_of("caio") is None
+    if t.room.hand is not None:
+        t.play_hand_passively()
+    t.assert_chips_conserved()

@@ -9,7 +9,6 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply
 from ahiko.rooms.status import require
 from ahiko.rooms.table_hand import Phase
-from ahiko.rooms.timers import absence
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -48,7 +47,6 @@ def leave(room: Room, player_id: str, reason: str = "left") -> Reply:
     else:
         room.seats.remove(seat)
         room.player_left(occupant)
-        room.cancel_timer(absence(player_id))
     room.emit_room()
     if room.hand is None:
         room.wake()

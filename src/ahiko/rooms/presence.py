@@ -111,5 +111,9 @@ class Presence:
 
     def withdraw(self, player_id: str) -> None:
         """R-TM-03/04: the absentee leaves; in a hand they fold at their turn, an all-in
-        waits for the pots."""
+        waits for the pots. One who left meanwhile by another way (a cash-out written after
+        the seat was freed, "leave after this hand") has nothing left to withdraw."""
+        seats = self._room.seats
+        if seats.seat_of(player_id) is None and seats.reservation_of(player_id) is None:
+            return
         leave(self._room, player_id, reason="absent")

@@ -50,7 +50,7 @@ from ahiko.rooms.status import RoomStatus, check_move, is_open
 from ahiko.rooms.table_hand import Phase, TableHand
 from ahiko.rooms.thinking import Thinker
 from ahiko.rooms.timebank import TimeBanks
-from ahiko.rooms.timers import TimerKey, TimerName, Timers, sit_out
+from ahiko.rooms.timers import TimerKey, TimerName, Timers, absence, sit_out
 from ahiko.rooms.turns import Turns
 from ahiko.rooms.waitlist import WaitList
 
@@ -413,6 +413,7 @@ class Room:
         self.departed_names[occupant.player_id] = occupant.name
         self.drop_bot(occupant.player_id)
         self.timers.cancel(sit_out(occupant.player_id))
+        self.timers.cancel(absence(occupant.player_id))  # every way out of a seat ends here
         self.hooks.on_player_left(self, occupant)
         self.later(self.waitlist.offer_next)  # a seat may have come free
 
