@@ -171,6 +171,7 @@ class MttRooms:
         elif occupant.stack > 0 and player in self.model.remaining():
             self._apply(self.model.leave(player))  # R-TN-05: out at once
         self._close_if_broken(number)
+        self._finish_when_settled()
 
     # --- moves ------------------------------------------------------------------------------
     def _apply(self, moves: Sequence[Any]) -> None:
@@ -179,7 +180,13 @@ class MttRooms:
             self.actors[move.from_table].tell(c.MoveOut(move.player))
         for number in [n for n in self.actors if n not in self.model.tables]:
             self.broken.add(number)
-        if self.model.over and not self.finished:
+        self._finish_when_settled()
+
+    def _finish_when_settled(self) -> None:
+        """The model's tournament is over once one player remains; the tables close only when
+        no move is still on its way (a stack between two tables, or waiting for its seat):
+        closing before would leave those chips out of the final table's count."""
+        if self.model.over and not self.finished and not self.moving and not self.held:
             self._finish()
 
     def _move_in(self, number: int, command: c.MoveIn) -> None:
