@@ -97,7 +97,7 @@ def test_item4_lobby_status_follows_the_seats_and_shows_the_average_pot(
     page = mocked_app(
         browser,
         static_url,
-        {"/api/me": ME, "/api/ahiko/rooms": AHIKO_ROOMS},
+        {"/api/me": ME, "/api/ahiko/rooms": AHIKO_ROOMS, "/api/online": {"online": 3}},
         viewport,
         **sized(viewport),
     )
@@ -123,7 +123,7 @@ def test_item6_english_lobby_names_the_ahiko_rooms_in_english(browser, static_ur
     page = mocked_app(
         browser,
         static_url,
-        {"/api/me": ME, "/api/ahiko/rooms": AHIKO_ROOMS},
+        {"/api/me": ME, "/api/ahiko/rooms": AHIKO_ROOMS, "/api/online": {"online": 3}},
         viewport,
         lang="en",
         **sized(viewport),
