@@ -73,6 +73,11 @@ class SharedOnlineCount:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def settled(self) -> None:
+        """Until the writes asked for so far have reached Redis (a node stopping, a test)."""
+        await asyncio.sleep(0)  # the writes asked for from worker threads are scheduled
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
     async def _write(self, account: str, now: float) -> None:
         with contextlib.suppress(Exception):  # a count is not worth failing a request over
             await self._redis.zadd(ONLINE_KEY, {account: round(now * 1000)})
