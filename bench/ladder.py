@@ -72,6 +72,9 @@ BEST_RESPONSE = "ahiko.bots.styles:JammerBestResponse"
 JAMMER_SHARE = 0.85
 ADAPT_STYLES = ("maniac", "nit", "jammer")
 ADAPT_PAIRS = 2_000
+# Hard's edge from memory against the hold'em nit is small (about +15 bb/100): 2,000 pairs left
+# the interval straddling 0 in round 4; three sessions decide it.
+ADAPT_PAIRS_FOR: dict[tuple[str, str], int] = {("holdem", "nit"): 6_000}
 
 
 def _record(figures: dict[str, float | int | str], key: str, r: MatchResult) -> None:
@@ -133,7 +136,7 @@ def sessions(args: argparse.Namespace, figures: dict[str, float | int | str]) ->
         for i, style in enumerate(ADAPT_STYLES):
             if args.only and args.only not in f"{variant}:{style}":
                 continue
-            n = max(2, round(ADAPT_PAIRS * args.scale))
+            n = max(2, round(ADAPT_PAIRS_FOR.get((variant, style), ADAPT_PAIRS) * args.scale))
             jobs.append((variant, style, n, min(ADAPT_SESSION, n), 501 + i))
     t0 = time.perf_counter()
     if args.workers > 1:
