@@ -81,13 +81,13 @@ def test_R_TM_01_a_bots_turn_carries_no_leftover_clock_of_the_person_before_it()
 def record_delays(room: Room) -> list[float]:
     """Every pause the room draws for its bots, in order."""
     drawn: list[float] = []
-    draw = room.bot_delay
+    draw = room.turns.bot_delay
 
     def recorded() -> float:
         drawn.append(draw())
         return drawn[-1]
 
-    room.bot_delay = recorded  # type: ignore[method-assign]
+    room.turns.bot_delay = recorded  # type: ignore[method-assign]
     return drawn
 
 

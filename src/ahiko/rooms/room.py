@@ -22,7 +22,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from ahiko.bots.protocol import Bot, BotLoadError, load_bot
+from ahiko.bots.protocol import load_bot
 from ahiko.fairness.release import DealState
 from ahiko.fairness.shuffle import RandBelow
 from ahiko.poker.actions import Action
@@ -47,6 +47,7 @@ from ahiko.rooms.restore import Restore, reopen
 from ahiko.rooms.seats import Occupant, SeatError, Seats
 from ahiko.rooms.sitting_out import SittingOut
 from ahiko.rooms.status import RoomStatus, check_move, is_open
+from ahiko.rooms.table_bots import BotFactory, TableBots
 from ahiko.rooms.table_hand import Phase, TableHand
 from ahiko.rooms.thinking import Thinker
 from ahiko.rooms.timebank import TimeBanks
@@ -54,7 +55,6 @@ from ahiko.rooms.timers import TimerKey, TimerName, Timers, absence, sit_out
 from ahiko.rooms.turns import Turns
 from ahiko.rooms.waitlist import WaitList
 
-BotFactory = Callable[[str], Bot]
 AVG_POT_HANDS = 20  # the lobby's average pot is over this many finished hands
 
 
@@ -88,7 +88,6 @@ class Room:
         self.rng = rng or Random()
         self.signing_key = signing_key
         self.randbelow = randbelow
-        self._bot_factory = bot_factory
         self.seats = Seats(config.seats)
         self.status = RoomStatus.WAITING if config.has_host else RoomStatus.RUNNING
         self.hand: TableHand | None = None
@@ -111,11 +110,10 @@ class Room:
         self.ranking = self.kind.new_ranking(self.rng)
         self.chips_in = 0  # every chip that entered the table (sits, bots, new entries)
         self.chips_out = 0  # every chip that left with a player
-        self.bots: dict[str, Bot] = {}
+        self.bots = TableBots(bot_factory)
         self._running_since: float | None = None
         self._running_total = 0.0
         self.expiry_reason = "limit"
-        self._bot_count = 0
         self._pending: deque[Callable[[], None]] = deque()
         self._busy = False
         self._holding: PendingReply | None = None  # the command being handled's answer
@@ -277,14 +275,6 @@ class Room:
     def arm_turn(self) -> None:
         self.turns.arm()
 
-    def bot_delay(self) -> float:
-        """A bot's human-like pause before it answers: the timing's base delay plus a share
-        of its jitter drawn from the room's rng (deterministic on a manual clock; nothing is
-        drawn when there is no jitter, so rooms without one keep their rng stream)."""
-        timing = self.config.timing
-        jitter = timing.bot_delay_jitter_s
-        return timing.bot_delay_s + (self.rng.random() * jitter if jitter > 0 else 0.0)
-
     def deadline(self) -> dict[str, Any] | None:
         return self.turns.deadline()
 
@@ -354,8 +344,7 @@ class Room:
         self.stop_running()
         self.timers.cancel_all()
         self.move_to(RoomStatus.CLOSED)
-        for player_id in list(self.bots):
-            self.drop_bot(player_id)
+        self.bots.drop_all()
         self.closed_stacks = {o.player_id: o.stack for _, o in self.seats.items()}
         stacks = dict(self.closed_stacks)
         self.emit("closed", lambda _seat: {"reason": reason, "stacks": stacks})
@@ -375,26 +364,10 @@ class Room:
 
     # --- people and bots --------------------------------------------------------------------
     def new_bot(self, level: str) -> Occupant:
-        try:
-            bot = self._bot_factory(level)
-        except BotLoadError as exc:
-            raise Refusal("bad_bot", str(exc), "R-RM-05") from None
-        self._bot_count += 1
-        player_id = f"bot-{self._bot_count}"
-        self.bots[player_id] = bot
-        return Occupant(
-            player_id,
-            f"Bot {self._bot_count}",  # the level travels as ``bot_level``
-            self.config.starting_chips,
-            is_bot=True,
-            bot_level=level,
-        )
+        return self.bots.new(level, self.config.starting_chips)
 
     def drop_bot(self, player_id: str) -> None:
-        """The bot leaves: a third party's (ahiko.bots.sandbox) takes its process with it."""
-        close = getattr(self.bots.pop(player_id, None), "close", None)
-        if close is not None:
-            close()
+        self.bots.drop(player_id)
 
     def seat_occupant(self, seat: int, occupant: Occupant) -> bool:
         hand_running = self.hand is not None

@@ -63,7 +63,7 @@ class Turns:
             room.later(lambda: self.auto_answer(hand, seat))
             return
         if occupant.is_bot:
-            delay = room.bot_delay()
+            delay = self.bot_delay()
             if delay > 0:
                 room.timers.set(TimerName.BOT, delay, lambda: self._bot_answer(hand, seat, turn))
             else:
@@ -190,6 +190,14 @@ class Turns:
             room.apply_action(seat, action)
         finally:
             room.auto_action = None
+
+    def bot_delay(self) -> float:
+        """A bot's human-like pause before it answers: the timing's base delay plus a share
+        of its jitter drawn from the room's rng (deterministic on a manual clock; nothing is
+        drawn when there is no jitter, so rooms without one keep their rng stream)."""
+        timing = self._room.config.timing
+        jitter = timing.bot_delay_jitter_s
+        return timing.bot_delay_s + (self._room.rng.random() * jitter if jitter > 0 else 0.0)
 
     def _bot_answer(self, hand: TableHand, seat: int, turn: int) -> None:
         room = self._room

@@ -1,0 +1,47 @@
+"""The bots sitting at one room, by player id: made from a level, gone with their seat.
+
+A ``TableBots`` is the room's mapping of bot player ids to the bots that decide for them (the
+turns ask it whose seat a bot answers for, the dealer shows them the public record). It makes
+a new bot from its level, names it ``bot-N`` in the order bots arrived, and closes a bot that
+leaves: a third party's bot (``ahiko.bots.sandbox``) takes its process with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ahiko.bots.protocol import Bot, BotLoadError
+
+from .commands import Refusal
+from .seats import Occupant
+
+BotFactory = Callable[[str], Bot]
+
+
+class TableBots(dict[str, Bot]):
+    def __init__(self, factory: BotFactory) -> None:
+        super().__init__()
+        self._factory = factory
+        self._made = 0
+
+    def new(self, level: str, chips: int) -> Occupant:
+        """A bot of ``level`` with ``chips``, ready to sit (a level that will not load is a
+        refusal naming it)."""
+        try:
+            bot = self._factory(level)
+        except BotLoadError as exc:
+            raise Refusal("bad_bot", str(exc), "R-RM-05") from None
+        self._made += 1
+        player_id = f"bot-{self._made}"
+        self[player_id] = bot
+        # The level travels as ``bot_level``; the name is the order it came in.
+        return Occupant(player_id, f"Bot {self._made}", chips, is_bot=True, bot_level=level)
+
+    def drop(self, player_id: str) -> None:
+        close = getattr(self.pop(player_id, None), "close", None)
+        if close is not None:
+            close()
+
+    def drop_all(self) -> None:
+        for player_id in list(self):
+            self.drop(player_id)
