@@ -37,7 +37,7 @@ from ahiko.competition.sharing import (
 from ahiko.fairness.keys import load_or_create_archive_key
 from ahiko.rooms.finished.archive import ArchiveCorrupt
 from ahiko.server.accounts import User
-from ahiko.server.api_hands import MAX_ID, NO_HAND, _attachment, _my_hand
+from ahiko.server.api_hands import MAX_ID, NO_HAND, attachment, find_my_hand
 from ahiko.server.errors import ApiError, error_responses
 from ahiko.server.services import current_user, services
 from ahiko.store.accounts import find_user, find_user_by_name
@@ -109,7 +109,7 @@ def _key(request: Request) -> bytes:
 def share_hand(
     hand_id: int, body: ShareRequest, request: Request, user: SignedIn
 ) -> dict[str, Any]:
-    archived, seat = _my_hand(request, user, hand_id)
+    archived, seat = find_my_hand(request, user, hand_id)
     grant = ShareGrant(hand_id, seat, body.show_own, body.rabbit)
     try:
         if body.rabbit:
@@ -127,7 +127,7 @@ def share_hand(
     responses=error_responses(404, 409, 500, notes={404: NO_HAND, 409: NO_RABBIT, 500: CORRUPT}),
 )
 def rabbit_hunt(hand_id: int, request: Request, user: SignedIn) -> dict[str, Any]:
-    archived, _seat = _my_hand(request, user, hand_id)
+    archived, _seat = find_my_hand(request, user, hand_id)
     try:
         return rabbit_document(archived)
     except NotShareable as exc:
@@ -167,6 +167,6 @@ def shared_file(
 ) -> Response:
     archived, grant = _shared(request, token)
     try:
-        return _attachment(shared_download(archived, grant, fmt))
+        return attachment(shared_download(archived, grant, fmt))
     except ArchiveCorrupt as exc:
         raise ApiError(500, "archive_corrupt", str(exc)) from None

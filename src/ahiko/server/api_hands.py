@@ -68,13 +68,13 @@ def hand_history(
     user: SignedIn,
     fmt: Annotated[HandFormat, Query(alias="format")] = "pokerstars",
 ) -> Any:
-    archived, seat = _my_hand(request, user, hand_id)
+    archived, seat = find_my_hand(request, user, hand_id)
     try:
         if fmt == "json":
             document = replay_document(archived, seat)
             document["my_chat"] = _my_chat(request, archived, user)
             return document
-        return _attachment(history_download(archived, seat, fmt))
+        return attachment(history_download(archived, seat, fmt))
     except ArchiveCorrupt as exc:
         raise ApiError(500, "archive_corrupt", str(exc)) from None
 
@@ -91,12 +91,12 @@ def hand_history(
     ),
 )
 def hand_proof(hand_id: int, request: Request, user: SignedIn) -> Response:
-    archived, seat = _my_hand(request, user, hand_id)
+    archived, seat = find_my_hand(request, user, hand_id)
     try:
         download = proof_download(archived, seat)
     except ArchiveCorrupt as exc:
         raise ApiError(500, "archive_corrupt", str(exc)) from None
-    return _attachment(download)
+    return attachment(download)
 
 
 def _my_chat(request: Request, archived: ArchivedHand, user: User) -> list[dict[str, Any]]:
@@ -111,7 +111,9 @@ def _my_chat(request: Request, archived: ArchivedHand, user: User) -> list[dict[
     return [{"at": m.at.isoformat(), "kind": m.kind, "text": m.text, "no": m.msg_no} for m in lines]
 
 
-def _my_hand(request: Request, user: User, hand_id: int) -> tuple[ArchivedHand, int]:
+def find_my_hand(request: Request, user: User, hand_id: int) -> tuple[ArchivedHand, int]:
+    """A hand the signed-in player sat in, and their seat; 404 for any other id (the shared
+    links and rabbit hunts of ``api_competition`` start from it too)."""
     # An id no database row can have is unknown too (the database would fail on it).
     storable = 1 <= hand_id <= MAX_ID
     archived = archived_hand_for(services(request).engine, hand_id, user.id) if storable else None
@@ -121,7 +123,8 @@ def _my_hand(request: Request, user: User, hand_id: int) -> tuple[ArchivedHand, 
     return archived, seat
 
 
-def _attachment(download: Download) -> Response:
+def attachment(download: Download) -> Response:
+    """A download as a file the browser saves under its name."""
     return Response(
         download.text,
         media_type=f"{download.media_type}; charset=utf-8",

@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Engine, select
 
 from ahiko.store.engine import reading
-from ahiko.store.hand_archive import ArchivedHand, ArchivedPlayer, _open, _utc
+from ahiko.store.hand_archive import ArchivedHand, archived_hand_from, as_utc
 from ahiko.store.schema import archived_hand_players, archived_hands, ledger_transactions, users
 
 BATCH = 200
@@ -71,38 +72,11 @@ def hands_played_by(engine: Engine, user_id: int) -> Iterator[ArchivedHand]:
                 .where(archived_hand_players.c.hand_id.in_(ids))
                 .order_by(archived_hand_players.c.hand_id, archived_hand_players.c.seat)
             ).all()
-        by_hand: dict[int, list[ArchivedPlayer]] = {}
+        by_hand: dict[int, list[Any]] = {}
         for p in seats:
-            by_hand.setdefault(int(p.hand_id), []).append(
-                ArchivedPlayer(
-                    seat=int(p.seat),
-                    player_id=p.player_id,
-                    user_id=None if p.user_id is None else int(p.user_id),
-                    name=p.name,
-                    occupant=p.occupant,
-                    start_stack=int(p.start_stack),
-                    net=int(p.net),
-                    showed=bool(p.showed),
-                )
-            )
+            by_hand.setdefault(int(p.hand_id), []).append(p)
         for row in rows:
-            hand_no = int(row.hand_no)
-            yield ArchivedHand(
-                id=int(row.id),
-                room_id=row.room_id,
-                room_kind=row.room_kind,
-                room_name=row.room_name,
-                variant=row.variant,
-                max_seats=int(row.max_seats),
-                hand_no=hand_no,
-                commitment=dict(row.commitment),
-                events=list(_open(engine, row.events, row.room_id, hand_no, "events")),
-                deal={},  # the deal's secrets are not needed for figures and stay sealed
-                players=tuple(by_hand.get(int(row.id), ())),
-                schema_version=int(row.schema_version),
-                started_at=_utc(row.started_at),
-                ended_at=_utc(row.ended_at),
-            )
+            yield archived_hand_from(engine, row, by_hand.get(int(row.id), ()), with_deal=False)
         last = ids[-1]
 
 
@@ -162,7 +136,7 @@ def archive_seats(
             occupant=r.occupant,
             start_stack=int(r.start_stack),
             net=int(r.net),
-            ended_at=_utc(r.ended_at),
+            ended_at=as_utc(r.ended_at),
         )
         for r in rows
     ]
@@ -180,7 +154,7 @@ def claims_by_user(engine: Engine, start: datetime, end: datetime) -> dict[int, 
         ).all()
     totals: dict[int, int] = {}
     for user, amount, at in rows:
-        if start <= _utc(at) < end:
+        if start <= as_utc(at) < end:
             totals[int(user)] = totals.get(int(user), 0) + int(amount)
     return totals
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -309,8 +309,8 @@ def hands_of_user(engine: Engine, user_id: int, page: int = 1, per_page: int = 2
                 hand_no=int(row.hand_no),
                 seat=int(row.seat),
                 net=int(row.net),
-                started_at=_utc(row.started_at),
-                ended_at=_utc(row.ended_at),
+                started_at=as_utc(row.started_at),
+                ended_at=as_utc(row.ended_at),
             )
             for row in rows
         ],
@@ -338,6 +338,15 @@ def archived_hand_for(engine: Engine, hand_id: int, user_id: int) -> ArchivedHan
             .where(archived_hand_players.c.hand_id == hand_id)
             .order_by(archived_hand_players.c.seat)
         ).all()
+    return archived_hand_from(engine, row, players, with_deal=True)
+
+
+def archived_hand_from(
+    engine: Engine, row: Any, players: Iterable[Any], *, with_deal: bool
+) -> ArchivedHand:
+    """An ``archived_hands`` row and its ``archived_hand_players`` rows as an ArchivedHand;
+    without ``with_deal`` the deal's secrets stay sealed (figures never need them)."""
+    hand_no = int(row.hand_no)
     return ArchivedHand(
         id=int(row.id),
         room_id=row.room_id,
@@ -345,10 +354,10 @@ def archived_hand_for(engine: Engine, hand_id: int, user_id: int) -> ArchivedHan
         room_name=row.room_name,
         variant=row.variant,
         max_seats=int(row.max_seats),
-        hand_no=int(row.hand_no),
+        hand_no=hand_no,
         commitment=dict(row.commitment),
-        events=list(_open(engine, row.events, row.room_id, int(row.hand_no), "events")),
-        deal=dict(_open(engine, row.deal, row.room_id, int(row.hand_no), "deal")),
+        events=list(_open(engine, row.events, row.room_id, hand_no, "events")),
+        deal=dict(_open(engine, row.deal, row.room_id, hand_no, "deal")) if with_deal else {},
         schema_version=int(row.schema_version),
         players=tuple(
             ArchivedPlayer(
@@ -363,11 +372,11 @@ def archived_hand_for(engine: Engine, hand_id: int, user_id: int) -> ArchivedHan
             )
             for p in players
         ),
-        started_at=_utc(row.started_at),
-        ended_at=_utc(row.ended_at),
+        started_at=as_utc(row.started_at),
+        ended_at=as_utc(row.ended_at),
     )
 
 
-def _utc(moment: datetime) -> datetime:
+def as_utc(moment: datetime) -> datetime:
     """SQLite hands back naive datetimes; every moment stored here is UTC."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
