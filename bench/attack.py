@@ -352,6 +352,7 @@ def refusals(server: ServerProcess, n: int) -> dict[str, Any]:
             if made.status_code == 429:
                 break
     found: dict[str, Any] = {"requests_per_kind": n}
+    found.update(_log_in_refusals(server, n))
     ms, statuses = _socket_refusals(server, cookie, n)
     found["socket_over_bound_cpu_ms"] = round(ms, 3)
     found["socket_over_bound_answers"] = dict(statuses)
@@ -380,6 +381,42 @@ def refusals(server: ServerProcess, n: int) -> dict[str, Any]:
         bare.terminate()
         bare.wait(timeout=10)
     found["load_average_1m"] = os.getloadavg()[0]
+    return found
+
+
+def _log_in_refusals(server: ServerProcess, n: int) -> dict[str, Any]:
+    """Server CPU per log-in refused by the failed-log-in throttle (``too_many_attempts``):
+    by account (the account guessed at too often, from an address that has been failing),
+    then by address (the address failed too often, whatever the name). Everything comes from
+    127.0.0.1; the middleware's per-address window is opened wide by the bench server."""
+    from ahiko.server.accounts import MAX_FAILURES_PER_IP, MAX_FAILURES_PER_USERNAME
+
+    found: dict[str, Any] = {}
+    headers = {**CSRF, "content-type": "application/json"}
+
+    def log_in(http: httpx.Client, username: str, password: str) -> int:
+        body = json.dumps({"username": username, "password": password}).encode()
+        return http.post("/api/session", content=body, headers=headers).status_code
+
+    with httpx.Client(base_url=server.base, timeout=30) as http:
+        http.post("/api/accounts", json={"username": "victim", "password": "y" * 12}, headers=CSRF)
+        http.cookies.clear()
+        for n_guess in range(MAX_FAILURES_PER_USERNAME):
+            assert log_in(http, "victim", f"guess-{n_guess}") == 401
+    steps = (
+        ("log_in_throttled_account", "victim", MAX_FAILURES_PER_IP - MAX_FAILURES_PER_USERNAME),
+        ("log_in_throttled_address", "someone", 0),
+    )
+    for kind, username, more_failures in steps:
+        body = json.dumps({"username": username, "password": "y" * 12}).encode()
+        ms, statuses = _cpu_per_request(
+            server.cpu_seconds, server.base, "POST", "/api/session", headers, body, n
+        )
+        found[f"{kind}_cpu_ms"] = round(ms, 3)
+        found[f"{kind}_statuses"] = dict(statuses)
+        with httpx.Client(base_url=server.base, timeout=30) as http:
+            for n_guess in range(more_failures):  # the address's failures up to its limit
+                assert log_in(http, f"nobody{n_guess}", "guess") == 401
     return found
 
 

@@ -1,6 +1,7 @@
 """Issue 14: cluster-wide policies run once. The sign-up and log-in limits are one window in
 Redis shared by every node (a client spreading attempts over two nodes gets no more than the
-site's limit), and one node at a time leads the cluster (a leader lease that moves when the
+site's limit), so is the failed-log-in throttle (issue 17: decided in Redis, no database read
+for a refusal), and one node at a time leads the cluster (a leader lease that moves when the
 leader stops)."""
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from pathlib import Path
 import httpx
 import pytest
 import redis.asyncio as redis
+from sqlalchemy import event
 
-from ahiko.server.cluster.counters import SharedWindows
+from ahiko.server.cluster.counters import SharedLoginThrottle, SharedWindows
 from ahiko.server.cluster.leader import Leadership
 from ahiko.server.cluster.lease import Leases
 from ahiko.server.security import RateLimit
@@ -59,6 +61,45 @@ def test_without_redis_each_node_counts_alone(sqlite_url: str, tmp_path: Path) -
     with serving(a) as port_a, serving(b) as port_b:
         answers = [_sign_up(port, f"player{i}") for i, port in enumerate([port_a, port_b] * 4)]
     assert answers == [201] * 6 + [429, 429]
+
+
+def test_failed_log_ins_are_throttled_across_two_nodes_without_reading_the_database(
+    sqlite_url: str, tmp_path: Path, redis_url: str
+) -> None:
+    a = _node(sqlite_url, tmp_path / "a", redis_url)
+    b = _node(sqlite_url, tmp_path / "b", redis_url)
+    for app in (a, b):  # each attempt names its address, through a trusted proxy
+        app.state.security = dataclasses.replace(app.state.security, trusted_proxies=("127.0.0.1",))
+        app.state.services.accounts.throttle = SharedLoginThrottle(redis.Redis.from_url(redis_url))
+    seen: list[str] = []
+
+    def record(conn: object, cursor: object, statement: str, *args: object) -> None:
+        seen.append(statement)
+
+    def log_in(port: int, address: str, password: str) -> int:
+        response = httpx.post(
+            f"http://127.0.0.1:{port}/api/session",
+            json={"username": "ana", "password": password},
+            headers={CSRF_HEADER: "1", "X-Forwarded-For": address},
+        )
+        return response.status_code
+
+    with serving(a) as port_a, serving(b) as port_b:
+        assert _sign_up(port_a, "ana") == 201
+        ports = [port_a, port_b] * 4
+        guesses = [log_in(port, "10.6.6.6", f"guess-{n}") for n, port in enumerate(ports)]
+        assert guesses == [401] * 5 + [429] * 3  # five for the account, whichever node
+        engines = [app.state.services.engine for app in (a, b)]
+        for engine in engines:
+            event.listen(engine, "before_cursor_execute", record)
+        try:
+            refused = [log_in(port, "10.6.6.6", "correct horse battery") for port in ports]
+        finally:
+            for engine in engines:
+                event.remove(engine, "before_cursor_execute", record)
+        assert refused == [429] * 8 and seen == []
+        # The owner from a clean address, on the other node.
+        assert log_in(port_b, "10.0.0.1", "correct horse battery") == 200
 
 
 def test_one_leader_at_a_time_and_the_lead_moves_when_it_stops(redis_url: str) -> None:

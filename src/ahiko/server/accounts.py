@@ -1,10 +1,10 @@
 """Accounts and sessions: sign-up rules, argon2id passwords, login rate limiting and
 database-backed session tokens.
 
-Log-in throttling (issue 17) counts failures by address and by account separately. Each
-attempt is recorded as a failure *before* its password is checked, in one serialised
-transaction with the counts (``store.begin_login_attempt``), so concurrent guesses cannot all
-slip under the limit; a right password turns it into a success. An address that has failed
+Log-in throttling (issue 17) counts failures by address and by account separately, in memory
+(``login_throttle``; in Redis on a cluster), decided and counted in one step *before* any
+database read or password hash: a refused guess costs no query, and concurrent guesses cannot
+all slip under the limit; a right password takes its failure back. An address that has failed
 too often is refused; an account that has been guessed at too often refuses only addresses
 that have themselves been failing, so a guessing storm never locks out the owner signing in
 from a clean address.
@@ -15,6 +15,7 @@ Password hashes (argon2 takes 64 MiB each) run in a small bounded pool: at most
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import math
 import re
@@ -34,6 +35,13 @@ from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
 
 from ahiko.server.errors import ApiError
+from ahiko.server.login_throttle import (
+    MAX_FAILURES_PER_ACCOUNT,
+    MAX_FAILURES_PER_ADDRESS,
+    LocalLoginThrottle,
+    LoginThrottle,
+    Refused,
+)
 from ahiko.store import accounts as store
 from ahiko.wallet.ledger import Clock, as_utc
 from ahiko.wallet.operations import open_wallet
@@ -44,9 +52,8 @@ USERNAME_PATTERN = re.compile(r"[^\W]{3,20}")
 PASSWORD_MIN_LENGTH = 8
 PASSWORD_MAX_LENGTH = 256  # argon2 of a megabyte is a cheap denial of service
 SESSION_LIFETIME = timedelta(days=30)
-LOGIN_WINDOW = timedelta(minutes=5)
-MAX_FAILURES_PER_USERNAME = 5
-MAX_FAILURES_PER_IP = 20  # higher: several people may share one address
+MAX_FAILURES_PER_USERNAME = MAX_FAILURES_PER_ACCOUNT
+MAX_FAILURES_PER_IP = MAX_FAILURES_PER_ADDRESS
 INVALID_CREDENTIALS = "wrong username or password"
 HASH_WORKERS = 2  # argon2 hashes in flight at once (64 MiB each with the default profile)
 HASH_QUEUE = 8  # more may wait for a worker; beyond that, 429 at once
@@ -124,7 +131,8 @@ class Accounts:
         self._clock = clock
         self._hasher = hasher or PasswordHasher()  # argon2id with the library's defaults
         self.gate = gate or HashGate()
-        self._attempts_lock = threading.Lock()
+        # Failed log-ins, in this process; a node of a cluster replaces it with the shared one.
+        self.throttle: LoginThrottle = LocalLoginThrottle(lambda: as_utc(clock()).timestamp())
         # Verified against when the username is unknown, so both failures take as long.
         self._dummy_hash = self._hasher.hash(secrets.token_hex(16))
 
@@ -164,47 +172,42 @@ class Accounts:
         return token
 
     def log_in(self, username: str, password: str, ip: str) -> tuple[User, str]:
-        """Returns the user and a new session token; the same error for an unknown user and a
-        wrong password; 429 when the address, or the account from a failing address, has
-        failed too often (counted atomically, before the password is checked)."""
-        self.gate.admit()  # a shed attempt is not counted as a failure
-        try:
-            return self.log_in_admitted(username, password, ip)
-        finally:
-            self.gate.release()
+        """``log_in_async`` for a script or a test outside any event loop."""
+        return asyncio.run(self.log_in_async(username, password, ip))
 
     async def log_in_async(self, username: str, password: str, ip: str) -> tuple[User, str]:
-        """``log_in`` for an async route: a shed attempt is answered on the event loop and
-        never takes one of the server's worker threads; the rest run on one."""
-        self.gate.admit()
+        """Returns the user and a new session token; the same error for an unknown user and a
+        wrong password; 429 when the address, or the account from a failing address, has
+        failed too often. Everything up to the password's check runs on the event loop with
+        no database read, so a shed or throttled attempt never takes a worker thread; the
+        lookup, the hash and the new session run on one."""
+        self.gate.admit()  # a shed attempt is not counted as a failure
         try:
-            return await run_in_threadpool(self.log_in_admitted, username, password, ip)
+            attempt = await self.throttle.begin(username, ip)
+            if isinstance(attempt, Refused):
+                wait = attempt.retry_after
+                raise ApiError(
+                    429,
+                    "too_many_attempts",
+                    f"too many failed logins; try again in {wait} s",
+                    {"Retry-After": str(wait)},
+                )
+            found = await run_in_threadpool(self._check_password, username, password)
+            if found is None:
+                raise ApiError(401, "invalid_credentials", INVALID_CREDENTIALS)
+            await self.throttle.succeeded(attempt)
+            return found
         finally:
             self.gate.release()
 
-    def log_in_admitted(self, username: str, password: str, ip: str) -> tuple[User, str]:
-        """``log_in`` once the caller holds a place in the hash gate."""
-        now = as_utc(self._clock())
-        since = now - LOGIN_WINDOW
-        limits = (MAX_FAILURES_PER_USERNAME, MAX_FAILURES_PER_IP)
-        # A storm is mostly refused: a read (no write lock) refuses those; the serialised
-        # count-and-record below decides the rest, one at a time in this process, so the
-        # storm never queues writers on the database's lock ahead of the rooms' writes.
-        refused = not store.login_allowed(self._engine, username, ip, since, *limits)
-        attempt = None
-        if not refused:
-            with self._attempts_lock:
-                attempt = store.begin_login_attempt(self._engine, username, ip, now, since, *limits)
-        if attempt is None:
-            raise ApiError(
-                429, "too_many_attempts", "too many failed logins; try again in a few minutes"
-            )
+    def _check_password(self, username: str, password: str) -> tuple[User, str] | None:
+        """The user and a new session when ``password`` is theirs (the caller holds a place
+        in the hash gate); None otherwise, after as long a check for an unknown name."""
         record = store.find_user_by_name(self._engine, username)
         stored = record.password_hash if record else None
         if not self.gate.run(lambda: self._password_matches(stored, password)):
-            raise ApiError(401, "invalid_credentials", INVALID_CREDENTIALS)
+            return None
         assert record is not None
-        store.mark_login_succeeded(self._engine, attempt)
         user = User(record.id, record.username)
         return user, self.open_session(user)
 

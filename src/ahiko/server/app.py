@@ -185,6 +185,7 @@ async def cluster_node(app: FastAPI, redis_url: str) -> AsyncIterator[None]:
     await node.start()
     app.state.cluster = node
     app.state.shared_windows = node.shared_windows
+    found.accounts.throttle = node.login_throttle  # failed log-ins counted cluster-wide
     app.state.online = SharedOnlineCount(node.redis)
     lobby = getattr(app.state, "ahiko_lobby", None)
     if lobby is None:

@@ -61,6 +61,9 @@ sessions = Table(
     Column("expires_at", Moment, nullable=False),
 )
 
+# No longer written: failed log-ins are counted in memory, or in Redis on a cluster
+# (``ahiko.server.login_throttle``, issue 17), so a refused guess reads no database. The
+# table stays so that the migrations need not drop it.
 login_attempts = Table(
     "login_attempts",
     metadata,

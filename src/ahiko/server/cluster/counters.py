@@ -3,8 +3,9 @@ in Redis, shared by every node, instead of one per process (``security.SlidingWi
 client spreading its sign-ups or log-ins over the nodes behind a load balancer gets no more
 than the site's limit. The clock is Redis's own (``TIME``), the same for every node.
 
-(Failed log-ins are throttled per name and per address from the ``login_attempts`` table, in
-the shared database: that throttle already holds across nodes.)
+``SharedLoginThrottle`` is the failed-log-in throttle (``ahiko.server.login_throttle``) on
+counts shared in Redis: one sorted set of failures per address and one per account, decided
+and counted in one Lua script (atomic across the nodes), before any database read or hash.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import os
 from typing import Any
 
 from ahiko.server.cluster.lease import PREFIX
+from ahiko.server.login_throttle import MAX_PER_KEY, Attempt, LoginLimits, Refused, keys
 from ahiko.server.security import RateLimit
 
 _WINDOW = """
@@ -49,3 +51,74 @@ class SharedWindows:
             args=[round(limit.seconds * 1000), limit.count, member],
         )
         return bool(allowed), 0 if allowed else max(1, round(int(wait_ms) / 1000))
+
+
+# KEYS: the address's failures, the account's; ARGV: window ms, per address, per account,
+# the attempt's member, the most failures kept per key. Answers {1, 0} (counted) or
+# {0, ms until the refusing failure leaves the window}.
+_LOG_IN = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window = tonumber(ARGV[1])
+local function refused(key)
+    local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+    return {0, tonumber(oldest[2]) + window - now}
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local from_address = redis.call('ZCARD', KEYS[1])
+if from_address >= tonumber(ARGV[2]) then
+    return refused(KEYS[1])
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
+if from_address > 0 and redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then
+    return refused(KEYS[2])
+end
+for _, key in ipairs(KEYS) do
+    redis.call('ZADD', key, now, ARGV[4])
+    redis.call('ZREMRANGEBYRANK', key, 0, -tonumber(ARGV[5]) - 1)
+    redis.call('PEXPIRE', key, window)
+end
+return {1, 0}
+"""
+
+
+class SharedLoginThrottle:
+    """``LocalLoginThrottle``'s rule for every node of the cluster at once."""
+
+    def __init__(self, redis: Any, limits: LoginLimits | None = None) -> None:
+        self.limits = limits or LoginLimits()
+        self._redis = redis
+        self._script = redis.register_script(_LOG_IN)
+        self._ids = itertools.count(1)
+        self._me = f"{os.getpid()}-{os.urandom(4).hex()}"
+
+    async def begin(self, username: str, address: str) -> Attempt | Refused:
+        address_key, account_key = keys(username, address)
+        attempt = Attempt(f"{self._me}-{next(self._ids)}", address_key, account_key)
+        limits = self.limits
+        counted, wait_ms = await self._script(
+            keys=_keys(attempt),
+            args=[
+                round(limits.window_seconds * 1000),
+                limits.per_address,
+                limits.per_account,
+                attempt.id,
+                MAX_PER_KEY,
+            ],
+        )
+        if counted:
+            return attempt
+        return Refused(max(1, -(-int(wait_ms) // 1000)))
+
+    async def succeeded(self, attempt: Attempt) -> None:
+        async with self._redis.pipeline(transaction=True) as pipe:
+            for key in _keys(attempt):
+                pipe.zrem(key, attempt.id)
+            await pipe.execute()
+
+
+def _keys(attempt: Attempt) -> list[str]:
+    return [
+        f"{PREFIX}log_in_failures:address:{attempt.address}",
+        f"{PREFIX}log_in_failures:account:{attempt.account}",
+    ]

@@ -4,7 +4,8 @@
   installed on its engine), served to the other nodes by a ``RelayHost``;
 - a ``RelayEdge`` for its sockets to rooms owned elsewhere: ``find(room_id)`` answers the local
   actor, or a ``RemoteActor`` for the room's owner (from its lease), or None;
-- the cluster's shared rate windows (``app.state.shared_windows``).
+- the cluster's shared rate windows (``app.state.shared_windows``) and failed-log-in throttle
+  (``login_throttle``, the accounts' throttle while the node runs).
 
 A room whose lease or fence this node lost is dropped at once (its actor stopped and
 forgotten): the remote sockets see the owner change and reconnect.
@@ -24,7 +25,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from ahiko.server.cluster.counters import SharedWindows
+from ahiko.server.cluster.counters import SharedLoginThrottle, SharedWindows
 from ahiko.server.cluster.lease import PREFIX, Leases
 from ahiko.server.cluster.ownership import RoomOwnership, room_lease
 from ahiko.server.cluster.relay import Publisher, RelayEdge, RelayHost, RemoteActor
@@ -69,6 +70,7 @@ class ClusterNode:
         )
         self.edge = RelayEdge(self.redis, node, self.publisher)
         self.shared_windows = SharedWindows(self.redis)
+        self.login_throttle = SharedLoginThrottle(self.redis)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._remotes: weakref.WeakSet[RemoteActor] = weakref.WeakSet()
         self._watch: asyncio.Task[None] | None = None

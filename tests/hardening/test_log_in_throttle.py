@@ -1,0 +1,136 @@
+"""Issue 17: a log-in refused by the failed-log-in throttle, by address or by account, is
+decided in memory before any database read or password hash: the real engine executes no SQL
+statement for it, and no hash runs. The owner still signs in from a clean address, and a
+window that frees lets the next attempt through."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine, event
+
+from ahiko.server.app import create_app
+from ahiko.server.login_throttle import (
+    MAX_FAILURES_PER_ACCOUNT,
+    MAX_FAILURES_PER_ADDRESS,
+    LocalLoginThrottle,
+)
+from ahiko.server.security import RateLimit
+from ahiko.server.services import CSRF_HEADER
+from ahiko.server.settings import Settings
+from live_server import FAST_HASHER
+
+PASSWORD = "correct horse"
+
+
+@pytest.fixture
+def app(sqlite_url: str, tmp_path: Path) -> Iterator[FastAPI]:
+    found = create_app(
+        Settings(data_dir=tmp_path / "data", database_url=sqlite_url), password_hasher=FAST_HASHER
+    )
+    # The attempts come through a trusted proxy, so each may name its address; the
+    # middleware's per-address window is not what this attacks.
+    found.state.security = replace(
+        found.state.security,
+        sign_up=RateLimit(1_000_000, 1.0),
+        log_in=RateLimit(1_000_000, 1.0),
+        trusted_proxies=("127.0.0.1",),
+    )
+    yield found
+    found.state.services.engine.dispose()
+
+
+@contextmanager
+def statements(engine: Engine) -> Iterator[list[str]]:
+    """Every SQL statement the engine executes inside the block, on any thread."""
+    seen: list[str] = []
+
+    def record(conn: object, cursor: object, statement: str, *args: object) -> None:
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+
+
+def _log_in(client: TestClient, address: str, password: str, username: str = "ana") -> int:
+    response = client.post(
+        "/api/session",
+        json={"username": username, "password": password},
+        headers={"X-Forwarded-For": address},
+    )
+    if response.status_code == 429:
+        assert response.json()["error"] == "too_many_attempts", response.text
+        assert int(response.headers["retry-after"]) >= 1
+    client.cookies.clear()
+    return response.status_code
+
+
+def _client(app: FastAPI) -> TestClient:
+    return TestClient(app, headers={CSRF_HEADER: "1"}, client=("127.0.0.1", 50_000))
+
+
+def test_a_throttled_log_in_reads_no_database_and_hashes_no_password(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    accounts = app.state.services.accounts
+    checked: list[str] = []
+    real_check = accounts._password_matches
+
+    def counted(stored: str | None, password: str) -> bool:
+        checked.append(password)
+        return bool(real_check(stored, password))
+
+    monkeypatch.setattr(accounts, "_password_matches", counted)
+    engine = app.state.services.engine
+    with _client(app) as client:
+        signed = client.post("/api/accounts", json={"username": "ana", "password": PASSWORD})
+        assert signed.status_code == 201
+        client.cookies.clear()
+        # By account: five wrong guesses from one address.
+        for n in range(MAX_FAILURES_PER_ACCOUNT):
+            assert _log_in(client, "10.6.6.6", f"guess-{n}") == 401
+        checked.clear()
+        with statements(engine) as seen:
+            refused = [_log_in(client, "10.6.6.6", PASSWORD) for _ in range(20)]
+            refused += [_log_in(client, "10.6.6.6", f"guess-{n}", "ANA") for n in range(5)]
+        assert refused == [429] * 25  # the right password too, from the failing address
+        assert seen == [] and checked == []
+        # By address: the address's failures up to its limit, over other names.
+        for n in range(MAX_FAILURES_PER_ADDRESS - MAX_FAILURES_PER_ACCOUNT):
+            assert _log_in(client, "10.6.6.6", "guess", f"nobody{n}") == 401
+        checked.clear()
+        with statements(engine) as seen:
+            refused = [_log_in(client, "10.6.6.6", "guess", f"someone{n}") for n in range(20)]
+        assert refused == [429] * 20 and seen == [] and checked == []
+        # The owner, from a clean address: the lookup, one hash, a session.
+        with statements(engine) as seen:
+            assert _log_in(client, "10.0.0.1", PASSWORD) == 200
+        assert any("users" in sql for sql in seen) and checked == [PASSWORD]
+
+
+def test_the_window_frees_and_a_right_password_takes_its_failure_back() -> None:
+    now = [1_000.0]
+    throttle = LocalLoginThrottle(lambda: now[0])
+    attempts = [throttle.begin_now("ana", "10.6.6.6") for _ in range(MAX_FAILURES_PER_ACCOUNT)]
+    assert throttle.failures("ana", "10.6.6.6") == (5, 5)
+    refused = throttle.begin_now("Ana", "10.6.6.6")  # the same account, whatever its case
+    assert getattr(refused, "retry_after", None) == 300
+    clean = throttle.begin_now("ana", "10.0.0.1")  # a clean address is let through
+    assert getattr(clean, "id", None) is not None
+    throttle.succeeded_now(clean)  # ... and its right password takes its failure back
+    assert throttle.failures("ana", "10.0.0.1") == (0, 5)
+    throttle.succeeded_now(attempts[0])  # one of the five was the owner after all
+    assert hasattr(throttle.begin_now("ana", "10.6.6.6"), "id")
+    now[0] += 200
+    assert getattr(throttle.begin_now("ana", "10.6.6.6"), "retry_after", None) == 100
+    now[0] += 101  # the first failures left the window
+    assert hasattr(throttle.begin_now("ana", "10.6.6.6"), "id")
