@@ -130,6 +130,7 @@ class Dealer:
                 "cards_in_s": delay,
                 "stakes": stakes.as_dict(),
             },
+            public=True,  # the same for every viewer: encoded once per table
         )
         room.timers.set(TimerName.DEAL, delay, self.deal)  # R-FD-02
 
@@ -169,6 +170,7 @@ class Dealer:
                 "rule": "R-FD-06",
                 "reason": reason,
             },
+            public=True,
         )
 
     def after_events(self, hand: TableHand, events: list[Event], before: DealState) -> None:

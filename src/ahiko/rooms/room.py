@@ -226,7 +226,7 @@ class Room:
 
     def _emit_countdowns(self) -> None:
         countdowns = self.countdowns()
-        self.emit("countdown", lambda _seat: {"countdowns": countdowns})
+        self.emit("countdown", lambda _seat: {"countdowns": countdowns}, public=True)
 
     # --- frames ----------------------------------------------------------------------------
     def emit(self, kind: str, build: Build, *, public: bool = False) -> None:
@@ -347,7 +347,7 @@ class Room:
         self.bots.drop_all()
         self.closed_stacks = {o.player_id: o.stack for _, o in self.seats.items()}
         stacks = dict(self.closed_stacks)
-        self.emit("closed", lambda _seat: {"reason": reason, "stacks": stacks})
+        self.emit("closed", lambda _seat: {"reason": reason, "stacks": stacks}, public=True)
         self.hooks.on_room_closed(self, stacks)
 
     # --- pause (``pausing``) -----------------------------------------------------------------

@@ -60,7 +60,7 @@ def finish_if_won(room: Room) -> bool:
     for row in results:
         if prizes.get(row["player_id"]):
             row["prize"] = prizes[row["player_id"]]
-    room.emit("tournament_over", lambda _seat: {"results": results})
+    room.emit("tournament_over", lambda _seat: {"results": results}, public=True)
     return True
 
 

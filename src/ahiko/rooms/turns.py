@@ -134,7 +134,9 @@ class Turns:
 
     def _emit_time_bank(self, hand: TableHand) -> None:
         deadline = self.deadline()
-        self._room.emit("time_bank", lambda _seat: {"hand_no": hand.hand_no, "deadline": deadline})
+        self._room.emit(
+            "time_bank", lambda _seat: {"hand_no": hand.hand_no, "deadline": deadline}, public=True
+        )
 
     def deadline(self) -> dict[str, Any] | None:
         room = self._room

@@ -81,7 +81,7 @@ class SocketConnection:
         if self.revoked:  # signed out: nothing more to watch (the writer closes the socket)
             return
         if not self.pending:
-            asyncio.get_running_loop().call_soon(self._flush)
+            _flusher().add(self)
         self.pending.append(frame)
 
     def _flush(self) -> None:
@@ -97,6 +97,40 @@ class SocketConnection:
             self.write = None
             for frame in frames:
                 self.queue.put_nowait(frame)
+
+
+class _Flusher:
+    """Writes what is pending on every socket of the loop, once per broadcast: one callback
+    for all the sockets a room's frame goes to (not one each), run one turn of the loop late
+    so the acknowledgement of the command that made the frame (its ``ask`` is answered on the
+    next turn) goes out in the same write as the frame, to the player who sent it."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._dirty: list[SocketConnection] = []
+
+    def add(self, connection: SocketConnection) -> None:
+        if not self._dirty:
+            self._loop.call_soon(self._loop.call_soon, self._flush_all)
+        self._dirty.append(connection)
+
+    def _flush_all(self) -> None:
+        dirty, self._dirty = self._dirty, []
+        for connection in dirty:
+            connection._flush()
+
+
+_flushers: dict[asyncio.AbstractEventLoop, _Flusher] = {}
+
+
+def _flusher() -> _Flusher:
+    loop = asyncio.get_running_loop()
+    found = _flushers.get(loop)
+    if found is None:
+        for stale in [other for other in _flushers if other.is_closed()]:
+            del _flushers[stale]
+        found = _flushers[loop] = _Flusher(loop)
+    return found
 
 
 def command_for(frame: Any, player: Player, connection: SocketConnection) -> c.Command:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import Connection, Row, func, insert, or_, select, update
+from sqlalchemy import Connection, Row, bindparam, func, insert, or_, select, update
 
 from ahiko.store.schema import ledger_accounts, ledger_entries, ledger_transactions
 from ahiko.wallet.errors import (
@@ -107,6 +107,21 @@ class PostingRequest:
     reason: str | None = None
 
 
+#: One account's balance moved by ``amount``, unless it would go below zero (the mint's may):
+#: built once (a hand's settlement runs it for every seat that won or lost).
+_GUARDED_MOVE = (
+    update(ledger_accounts)
+    .where(
+        ledger_accounts.c.id == bindparam("account"),
+        or_(
+            ledger_accounts.c.balance + bindparam("amount") >= 0,
+            ledger_accounts.c.kind == "mint",
+        ),
+    )
+    .values(balance=ledger_accounts.c.balance + bindparam("amount"))
+)
+
+
 def post(
     conn: Connection,
     request: PostingRequest,
@@ -139,28 +154,18 @@ def post(
             .returning(ledger_transactions.c.id)
         ).scalar_one()
     )
+    entries = []
     for account_id in sorted(merged):
         amount = merged[account_id]
         if amount == 0:
             continue
-        guarded = (
-            update(ledger_accounts)
-            .where(
-                ledger_accounts.c.id == account_id,
-                or_(
-                    ledger_accounts.c.balance + amount >= 0,
-                    ledger_accounts.c.kind == "mint",
-                ),
-            )
-            .values(balance=ledger_accounts.c.balance + amount)
-        )
-        if conn.execute(guarded).rowcount != 1:
+        if conn.execute(_GUARDED_MOVE, {"account": account_id, "amount": amount}).rowcount != 1:
             raise InsufficientFunds(f"not enough coins to pay {-amount} for {request.kind}")
-        conn.execute(
-            insert(ledger_entries).values(
-                transaction_id=transaction_id, account_id=account_id, amount=amount
-            )
+        entries.append(
+            {"transaction_id": transaction_id, "account_id": account_id, "amount": amount}
         )
+    if entries:  # one statement for all of them (a settled hand has up to nine)
+        conn.execute(insert(ledger_entries), entries)
     return transaction_id
 
 

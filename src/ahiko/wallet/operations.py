@@ -428,16 +428,16 @@ class Wallet:
         def body(ctx: _Context) -> Receipt:
             check_fence(ctx.conn, room_id)
             escrows: dict[int, int] = {}
-            for participation_id in checked:
-                row = participations_db.participation(ctx.conn, participation_id, None)
+            rows = participations_db.participations_of(ctx.conn, checked)  # one query
+            for participation_id, found in rows.items():
+                row = participations_db.checked(found, None)
                 if row.room_id != room_id:
                     raise InvalidRequest(
                         f"participation {participation_id} is in room {row.room_id}, not {room_id}"
                     )
                 escrows[participation_id] = int(row.escrow_account_id)
             balances = ledger.lock_accounts(ctx.conn, escrows.values())
-            for participation_id in checked:
-                participations_db.recheck_open(ctx.conn, participation_id)
+            participations_db.recheck_all_open(ctx.conn, checked)
             for participation_id, delta in checked.items():
                 if balances[escrows[participation_id]] + delta < 0:
                     raise InsufficientFunds(

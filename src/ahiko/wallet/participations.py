@@ -3,6 +3,7 @@ and seat checks around them, on the caller's transaction."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 
 from sqlalchemy import Connection, Row, insert, select, update
@@ -98,10 +99,20 @@ def participation(
     *,
     allow_closed: bool = False,
 ) -> Row[tuple[object, ...]]:
+    _require_number(participation_id)
+    query = select(participations).where(participations.c.id == participation_id)
+    return checked(conn.execute(query).first(), user_id, allow_closed=allow_closed)
+
+
+def _require_number(participation_id: object) -> None:
     if isinstance(participation_id, bool) or not isinstance(participation_id, int):
         raise InvalidRequest("a participation is given by its number")
-    query = select(participations).where(participations.c.id == participation_id)
-    row = conn.execute(query).first()
+
+
+def checked(
+    row: Row[tuple[object, ...]] | None, user_id: int | None, *, allow_closed: bool = False
+) -> Row[tuple[object, ...]]:
+    """``row`` (a participation's, None: unknown), or the refusal ``participation`` gives."""
     if row is None:
         raise UnknownParticipation("there is no such stay at a table")
     if user_id is not None and row.user_id != user_id:
@@ -109,6 +120,28 @@ def participation(
     if row.status != "open" and not allow_closed:
         raise ParticipationClosed("this stay at a table is already closed")
     return row
+
+
+def participations_of(
+    conn: Connection, participation_ids: Collection[int]
+) -> dict[int, Row[tuple[object, ...]] | None]:
+    """The rows of ``participation_ids`` in one query (a settled hand names up to nine), in
+    the order given, None for an unknown one; ``checked`` refuses as ``participation``."""
+    for participation_id in participation_ids:
+        _require_number(participation_id)
+    query = select(participations).where(participations.c.id.in_(list(participation_ids)))
+    found = {int(row.id): row for row in conn.execute(query)}
+    return {participation_id: found.get(participation_id) for participation_id in participation_ids}
+
+
+def recheck_all_open(conn: Connection, participation_ids: Collection[int]) -> None:
+    """``recheck_open`` for several participations, in one query."""
+    query = select(participations.c.id, participations.c.status).where(
+        participations.c.id.in_(list(participation_ids))
+    )
+    status = {int(row.id): row.status for row in conn.execute(query)}
+    if any(status.get(pid) != "open" for pid in participation_ids):
+        raise ParticipationClosed("this stay at a table is already closed")
 
 
 def recheck_open(conn: Connection, participation_id: int) -> None:
