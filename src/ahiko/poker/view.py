@@ -29,9 +29,10 @@ drawn shows ``last_action`` {"kind": "discard", "amount": cards drawn}.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict
+from dataclasses import fields
 from typing import Any
 
+from .actions import LegalActions
 from .cards import format_card
 from .events import CardsShown, Discarded, HoleDealt, PotAwarded, event_to_dict, public_event_dict
 from .hand import AnyHand
@@ -73,11 +74,16 @@ def _seat_entries(hand: AnyHand) -> tuple[list[int], list[dict[str, Any]]]:
     return round_bets, entries
 
 
+#: ``LegalActions``' fields, all flat values (numbers, flags, an enum member).
+_LEGAL_FIELDS = tuple(f.name for f in fields(LegalActions))
+
+
 def _legal_for(hand: AnyHand, viewer: int | None) -> dict[str, Any] | None:
     """The legal actions with their bounds, for the seat whose turn it is only."""
     if hand.to_act is None or hand.to_act != viewer:
         return None
-    legal = asdict(hand.legal_actions())
+    found = hand.legal_actions()
+    legal = {name: getattr(found, name) for name in _LEGAL_FIELDS}  # asdict, without its deep copy
     legal["bet_kind"] = None if legal["bet_kind"] is None else str(legal["bet_kind"])
     return legal
 
