@@ -5,13 +5,12 @@ is refused (503, no coin moved, still unregistered) and the same key then regist
 
 from __future__ import annotations
 
-import time
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from test_store_off_the_loop import HOLD_S, MAX_LAG_S, _app, _loop_lag, write_lock_held
 
 from ahiko.server.services import CSRF_HEADER
 from ahiko.store import engine as store_engine
@@ -19,6 +18,8 @@ from ahiko.wallet.check import check_ledger
 from ahiko.wallet.policy import SIGNUP_GRANT
 
 PASSWORD = "correct horse"
+MakeApp = Callable[[], FastAPI]
+WriteLock = Any  # tests/hardening/conftest.py's ``write_lock`` fixture
 REGISTER = "/api/sitgo/queues/hu-100/register"
 
 
@@ -37,55 +38,43 @@ def _queue(client: TestClient) -> dict[str, object]:
 
 
 def test_a_held_write_lock_delays_the_registration_not_the_loop(
-    sqlite_url: str, tmp_path: Path
+    make_app: MakeApp, write_lock: WriteLock
 ) -> None:
-    app = _app(sqlite_url, tmp_path)
+    app = make_app()
     with TestClient(app, headers={CSRF_HEADER: "1"}) as client:
         _sign_up(client)
-        with write_lock_held(sqlite_url, HOLD_S), ThreadPoolExecutor(1) as pool:
-            started = time.perf_counter()
-            registering = pool.submit(client.post, REGISTER, json={"key": "slow-1"})
-            time.sleep(0.2)  # the buy-in's write now waits for the lock
-            lags, answers = [], []
-            while not registering.done() and time.perf_counter() - started < HOLD_S - 0.3:
-                lags.append(_loop_lag(client))
-                asked = time.perf_counter()
-                lobby = client.get("/api/sitgo")  # the lobby is served meanwhile
-                answers.append(time.perf_counter() - asked)
-                assert lobby.status_code == 200
-                time.sleep(0.05)
-            assert not registering.done(), "the registration did not wait for the lock"
-            response = registering.result(timeout=60)
-            waited = time.perf_counter() - started
+        run = write_lock.while_held(
+            client,
+            lambda: client.post(REGISTER, json={"key": "slow-1"}),
+            lambda: client.get("/api/sitgo").raise_for_status(),  # the lobby, served meanwhile
+        )
+        response = run.result
         assert response.status_code == 201, response.text
         assert response.json()["applied"] is True
-        assert waited >= HOLD_S - 0.3  # answered only once its write came back
-        assert len(lags) >= 5 and max(lags) < MAX_LAG_S, lags
-        assert sorted(answers)[len(answers) // 2] < MAX_LAG_S, answers
+        run.assert_the_loop_served()  # answered only once its write came back
         assert _balance(client) == SIGNUP_GRANT - 100
         assert _queue(client)["registered"] == 1
         sng = response.json()["sitgo"]["id"]
         assert app.state.sitgo.bank.pool_balance(sng) == 100
     assert check_ledger(app.state.services.engine) == []
-    app.state.services.engine.dispose()
 
 
 def test_a_failed_registration_write_is_refused_moves_no_coin_and_the_key_retries(
-    sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, write_lock: WriteLock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A short busy timeout: the write gives up while the other connection holds the lock.
     monkeypatch.setattr(store_engine, "SQLITE_BUSY_TIMEOUT_MS", 200)
-    app = _app(sqlite_url, tmp_path)
+    app = make_app()
     with TestClient(app, headers={CSRF_HEADER: "1"}) as client:
         _sign_up(client)
-        with write_lock_held(sqlite_url, HOLD_S):
+        with write_lock.held():
             refused = client.post(REGISTER, json={"key": "k-1"})
-            lag = _loop_lag(client)
+            lag = write_lock.loop_lag(client)
         assert refused.status_code == 503, refused.text
         answer = refused.json()
         assert answer["error"] == "storage_busy"
         assert "could not be written" in answer["message"] and "no coin moved" in answer["message"]
-        assert lag < MAX_LAG_S
+        assert lag < write_lock.max_lag_s
         # Nothing moved and nobody registered.
         assert _balance(client) == SIGNUP_GRANT
         assert _queue(client)["registered"] == 0
@@ -100,4 +89,3 @@ def test_a_failed_registration_write_is_refused_moves_no_coin_and_the_key_retrie
         assert _balance(client) == SIGNUP_GRANT - 100
         assert _queue(client)["registered"] == 1
     assert check_ledger(app.state.services.engine) == []
-    app.state.services.engine.dispose()
