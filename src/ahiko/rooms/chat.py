@@ -12,17 +12,23 @@ viewer's own mutes (``Moderation.mutes_of``) are applied to their frames only.
 
 from __future__ import annotations
 
+import logging
 from collections import deque
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.exc import OperationalError
 
 from ahiko.rooms import commands as c
 from ahiko.rooms.chat_words import ChatTextError, clean_text, mask_cards
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.moderation import ChatRecord, Moderation, until_text
+from ahiko.store.writer import Outcome
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
+
+log = logging.getLogger(__name__)
 
 CHAT_RATE_MESSAGES = 5  # at most this many messages ...
 CHAT_RATE_WINDOW_S = 10.0  # ... in this many seconds, per player
@@ -117,8 +123,17 @@ class TableChat:
             raise Refusal(exc.code, exc.message) from None
         if len(reason) > REPORT_REASON_MAX:
             raise Refusal("chat_too_long", f"a reason is at most {REPORT_REASON_MAX} characters")
-        filed = self.moderation.report(cmd.player_id, record, reason)
-        return Reply.accepted(no=cmd.msg_no, filed=filed)
+        room = self._room
+        hold = room.hold_reply()
+
+        def written(outcome: Outcome[bool]) -> None:
+            if hold is not None:  # the answer is the write's (issue 17: it ran off the loop)
+                hold.release(_report_answer(cmd.msg_no, outcome))
+
+        self.moderation.report(
+            cmd.player_id, record, reason, lambda outcome: room.fire(lambda: written(outcome))
+        )
+        return Reply.accepted(no=cmd.msg_no, pending=True)
 
     def set_mode(self, cmd: c.ChatSetting) -> Reply:
         room = self._room
@@ -206,3 +221,18 @@ class TableChat:
     def _known(self, player_id: str) -> bool:
         room = self._room
         return player_id in self.names or room.seats.seat_of(player_id) is not None
+
+
+def _report_answer(msg_no: int, outcome: Outcome[bool]) -> Reply:
+    """The answer to a report once its write came back: filed (or already filed by this
+    reporter), or why it was not, with nothing filed."""
+    if outcome.error is None:
+        return Reply.accepted(no=msg_no, filed=bool(outcome.value))
+    if isinstance(outcome.error, OperationalError):
+        return Reply.refused(
+            "storage_busy",
+            "your report could not be written (the database is busy): nothing was filed; "
+            "try again in a moment",
+        )
+    log.error("a chat report could not be written", exc_info=outcome.error)
+    return Reply.refused("storage_error", "your report could not be written: nothing was filed")

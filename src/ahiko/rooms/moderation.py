@@ -5,11 +5,18 @@ mutes, and keeping messages for a bounded time.
 ``Moderation`` keeps everything in memory (tests, rooms without a database);
 ``StoredModeration`` keeps messages, reports and site mutes in the database
 (``ahiko.store.chat``), so ``ahiko admin chat mute`` reaches every room, and reads the site
-mutes again at most every ``SITE_MUTES_TTL_S`` seconds."""
+mutes again at most every ``SITE_MUTES_TTL_S`` seconds.
+
+Nothing of it touches the database on the event loop (issue 17): the chat lines, the reports,
+the site mutes set here and their periodic read all run in the writer's chat lane
+(``ahiko.store.writer``), in order, on a worker thread. A report or a mute is told how its
+write went (``done``) and what it changed in memory changes only once the write landed; until
+a periodic read lands, the rooms go by the mutes read before."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -17,13 +24,14 @@ from sqlalchemy import Engine
 
 from ahiko.rooms.chat_words import WordFilter
 from ahiko.store import chat as store
-from ahiko.store.writer import InlineWriter, StoreWriter
+from ahiko.store.writer import InlineWriter, Outcome, StoreWriter
 
 log = logging.getLogger(__name__)
 
 SITE_MUTES_TTL_S = 5.0  # an operator's mute reaches every room within this many seconds
 PURGE_EVERY = 500  # stored messages between two purges of the expired ones
-CHAT_LANE = "chat"  # the writer's lane for chat lines
+CHAT_LANE = "chat"  # the writer's lane for chat lines, reports and site mutes
+Done = Callable[[Outcome[None]], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,11 +71,17 @@ class Moderation:
             muted.discard(target_id)
 
     # --- the operator's site-wide mutes --------------------------------------------------------
-    def site_mute(self, player_id: str, until_ms: int | None) -> None:
+    def site_mute(self, player_id: str, until_ms: int | None, done: Done | None = None) -> None:
+        """Mutes ``player_id`` in every room until ``until_ms`` (None: until unmuted); ``done``
+        is told how it went."""
         self._site[player_id] = until_ms
+        if done is not None:
+            done(Outcome(None))
 
-    def site_unmute(self, player_id: str) -> None:
+    def site_unmute(self, player_id: str, done: Done | None = None) -> None:
         self._site.pop(player_id, None)
+        if done is not None:
+            done(Outcome(None))
 
     def muted_until(self, player_id: str, now_ms: int) -> int | bool | None:
         """False when ``player_id`` may chat; else when the mute ends (None: never)."""
@@ -82,16 +96,24 @@ class Moderation:
     def keep(self, record: ChatRecord) -> None:
         self.kept.append(record)
 
-    def report(self, reporter_id: str, record: ChatRecord, reason: str) -> bool:
-        """False when this reporter already reported this message."""
+    def report(
+        self,
+        reporter_id: str,
+        record: ChatRecord,
+        reason: str,
+        done: Callable[[Outcome[bool]], None],
+    ) -> None:
+        """Files a report; ``done`` gets whether it is new (False when this reporter already
+        reported this message), or the error that kept it from being filed."""
         for who, message, _ in self.reported:
             if who == reporter_id and (message.room_id, message.msg_no) == (
                 record.room_id,
                 record.msg_no,
             ):
-                return False
+                done(Outcome(False))
+                return
         self.reported.append((reporter_id, record, reason))
-        return True
+        done(Outcome(True))
 
 
 class StoredModeration(Moderation):
@@ -107,25 +129,67 @@ class StoredModeration(Moderation):
         self._site_read_at: float | None = None
         self._stored = 0
 
-    def site_mute(self, player_id: str, until_ms: int | None) -> None:
-        until = None if until_ms is None else _moment(until_ms)
-        store.set_site_mute(self.engine, player_id, until, "operator", datetime.now(UTC))
-        self._site_read_at = None
+        self._site_reading = False  # a read of the site mutes is in the lane
 
-    def site_unmute(self, player_id: str) -> None:
-        store.clear_site_mute(self.engine, player_id)
-        self._site_read_at = None
+    def site_mute(self, player_id: str, until_ms: int | None, done: Done | None = None) -> None:
+        until = None if until_ms is None else _moment(until_ms)
+        at = datetime.now(UTC)
+        self._write_site_mute(
+            lambda: store.set_site_mute(self.engine, player_id, until, "operator", at),
+            lambda: Moderation.site_mute(self, player_id, until_ms),
+            done,
+        )
+
+    def site_unmute(self, player_id: str, done: Done | None = None) -> None:
+        self._write_site_mute(
+            lambda: store.clear_site_mute(self.engine, player_id),
+            lambda: Moderation.site_unmute(self, player_id),
+            done,
+        )
+
+    def _write_site_mute(
+        self, write: Callable[[], object], apply: Callable[[], None], done: Done | None
+    ) -> None:
+        """``write`` in the chat lane; once it landed, ``apply`` to the mutes in memory (the
+        rooms see it at once); ``done`` told either way."""
+
+        def landed(outcome: Outcome[object]) -> None:
+            if outcome.ok:
+                apply()
+            elif done is None:
+                log.error("a site mute could not be written", exc_info=outcome.error)
+            if done is not None:
+                done(Outcome(None, outcome.error))
+
+        self.writer.submit(CHAT_LANE, write, landed)
 
     def muted_until(self, player_id: str, now_ms: int) -> int | bool | None:
+        self._read_site_mutes(now_ms)
+        return super().muted_until(player_id, now_ms)
+
+    def _read_site_mutes(self, now_ms: int) -> None:
+        """Read the site mutes again in the chat lane when the last read is older than the
+        TTL; the rooms go by the last read until it lands."""
         now = now_ms / 1000
-        if self._site_read_at is None or now - self._site_read_at >= SITE_MUTES_TTL_S:
-            mutes = store.site_mutes(self.engine, _moment(now_ms))
+        if self._site_reading or (
+            self._site_read_at is not None and now - self._site_read_at < SITE_MUTES_TTL_S
+        ):
+            return
+        self._site_reading = True
+        moment = _moment(now_ms)
+
+        def landed(outcome: Outcome[dict[str, store.SiteMute]]) -> None:
+            self._site_reading = False
+            self._site_read_at = now  # a failed read is tried again after the TTL
+            if outcome.value is None:
+                log.warning("could not read the site mutes: %s", outcome.error)
+                return
             self._site = {
                 pid: None if m.until is None else int(m.until.timestamp() * 1000)
-                for pid, m in mutes.items()
+                for pid, m in outcome.value.items()
             }
-            self._site_read_at = now
-        return super().muted_until(player_id, now_ms)
+
+        self.writer.submit(CHAT_LANE, lambda: store.site_mutes(self.engine, moment), landed)
 
     def keep(self, record: ChatRecord) -> None:
         at = _moment(record.at_ms)
@@ -151,21 +215,25 @@ class StoredModeration(Moderation):
 
         self.writer.submit(CHAT_LANE, write)
 
-    def report(self, reporter_id: str, record: ChatRecord, reason: str) -> bool:
-        return store.insert_report(
-            self.engine,
-            store.StoredReport(
-                0,
-                record.room_id,
-                record.msg_no,
-                reporter_id,
-                record.player_id,
-                record.name,
-                record.text,
-                reason,
-                datetime.now(UTC),
-            ),
+    def report(
+        self,
+        reporter_id: str,
+        record: ChatRecord,
+        reason: str,
+        done: Callable[[Outcome[bool]], None],
+    ) -> None:
+        stored = store.StoredReport(
+            0,
+            record.room_id,
+            record.msg_no,
+            reporter_id,
+            record.player_id,
+            record.name,
+            record.text,
+            reason,
+            datetime.now(UTC),
         )
+        self.writer.submit(CHAT_LANE, lambda: store.insert_report(self.engine, stored), done)
 
 
 def until_text(until_ms: int | None) -> str:

@@ -290,8 +290,21 @@ def _chat_user(engine: Any, username: str) -> Any:
     return user
 
 
+def _storage_busy(what: str, error: Exception) -> int:
+    """A chat command's write refused by the database (another process holding its write
+    lock past the busy timeout, say): nothing changed."""
+    print(
+        f"error: the {what} could not be written, nothing changed "
+        f"(the database is busy: {getattr(error, 'orig', error)}); try again in a moment",
+        file=sys.stderr,
+    )
+    return 1
+
+
 def _chat_mute(args: argparse.Namespace) -> int:
     from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy.exc import OperationalError
 
     from ahiko.store.chat import set_site_mute
 
@@ -305,7 +318,10 @@ def _chat_mute(args: argparse.Namespace) -> int:
             return 1
         now = datetime.now(UTC)
         until = None if args.minutes is None else now + timedelta(minutes=args.minutes)
-        set_site_mute(engine, str(user.id), until, args.reason, now)
+        try:
+            set_site_mute(engine, str(user.id), until, args.reason, now)
+        except OperationalError as error:
+            return _storage_busy("mute", error)
         when = "until unmuted" if until is None else f"until {until:%Y-%m-%d %H:%M} UTC"
         print(f"{user.username} muted in every room {when}")
         return 0
@@ -314,6 +330,8 @@ def _chat_mute(args: argparse.Namespace) -> int:
 
 
 def _chat_unmute(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import OperationalError
+
     from ahiko.store.chat import clear_site_mute
 
     engine = make_engine(_settings(args).resolved_database_url)
@@ -321,7 +339,10 @@ def _chat_unmute(args: argparse.Namespace) -> int:
         user = _chat_user(engine, args.username)
         if user is None:
             return 1
-        lifted = clear_site_mute(engine, str(user.id))
+        try:
+            lifted = clear_site_mute(engine, str(user.id))
+        except OperationalError as error:
+            return _storage_busy("unmute", error)
         print(f"{user.username} may chat again" if lifted else f"{user.username} was not muted")
         return 0
     finally:
