@@ -280,10 +280,13 @@ class LoadRun:
                 for player in table.players:
                     await player.send("sit", seat=player.seat)
                 await self.sat_down(table)
-                if len(table.players) >= 2:
-                    await table.players[0].send("start")
 
+        # Every table seated before any starts: a table seated late does not queue behind
+        # the hands of those already playing (set-up time linear in the number of tables).
         await asyncio.gather(*(table_ready(t) for t in self.tables))
+        for table in self.tables:
+            if len(table.players) >= 2:
+                await table.players[0].send("start")
 
     async def sat_down(self, table: Table) -> None:
         """Before the start: the sits are sent (``bench/cluster_load.py`` waits for them to

@@ -182,6 +182,7 @@ async def cluster_node(app: FastAPI, redis_url: str) -> AsyncIterator[None]:
         app.state.room_registry = archiving_registry(app)
     registry = app.state.room_registry
     node = ClusterNode(redis_url, node_name(found.settings.port), engine, registry, lease_ms())
+    node.host.on_joined = site_limits(app).room_joined  # a join through another node
     await node.start()
     app.state.cluster = node
     app.state.shared_windows = node.shared_windows

@@ -32,7 +32,7 @@ from ahiko.server.cluster.background import Background
 from ahiko.server.cluster.leader import Leadership
 from ahiko.server.cluster.lease import PREFIX
 from ahiko.server.cluster.ownership import room_lease
-from ahiko.store.rooms import StoredRoom, load_rooms, recover_interrupted_hands
+from ahiko.store.rooms import StoredRoom, load_rooms, open_room_ids, recover_interrupted_hands
 
 if TYPE_CHECKING:
     from ahiko.server.cluster.node import ClusterNode
@@ -151,12 +151,18 @@ class ClusterHouse(Background):
 
     # --- taking over -------------------------------------------------------------------------
     async def adopt_orphans(self) -> None:
-        stored = await asyncio.to_thread(load_rooms, self.lobby.engine)
-        for room in stored:
-            if not self._ours_to_restore(room) or self.node.ownership.token(room.id):
-                continue
-            if await self.node.leases.holder(room_lease(room.id)) is None:
-                await self.adopt(room.id)
+        """Take over every open house room whose lease is free: the open rooms' ids (one
+        query), then their leases (one ``MGET``); only a free one is loaded, by ``adopt``."""
+        found = await asyncio.to_thread(open_room_ids, self.lobby.engine, RoomKind.AHIKO.value)
+        candidates = [
+            room_id
+            for room_id in found
+            if is_house_room(room_id) and self.node.ownership.token(room_id) is None
+        ]
+        holders = await self.node.leases.holders([room_lease(r) for r in candidates])
+        for room_id in candidates:
+            if holders[room_lease(room_id)] is None:
+                await self.adopt(room_id)
 
     @staticmethod
     def _ours_to_restore(room: StoredRoom) -> bool:

@@ -129,13 +129,18 @@ class ClusterNode:
     async def check_owners(self) -> None:
         """A room in use from here whose lease is gone or another owner's (its owner died or
         lost it): its ``RemoteActor`` is marked moved, and the gateway closes those sockets
-        with a code the client reconnects after (it then finds the new owner)."""
+        with a code the client reconnects after (it then finds the new owner). One ``MGET``
+        for every room used from here (a room has a ``RemoteActor`` per socket)."""
+        remotes = []
         for remote in list(self._remotes):
             if remote.moved.is_set():
                 self._remotes.discard(remote)
-                continue
-            holder = await self.leases.holder(room_lease(remote.room_id))
-            if holder != (remote.owner, remote.epoch):
+            else:
+                remotes.append(remote)
+        names = sorted({room_lease(remote.room_id) for remote in remotes})
+        holders = await self.leases.holders(names)
+        for remote in remotes:
+            if holders[room_lease(remote.room_id)] != (remote.owner, remote.epoch):
                 remote.moved.set()
                 self._remotes.discard(remote)
 

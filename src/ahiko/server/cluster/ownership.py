@@ -95,13 +95,18 @@ class RoomOwnership(Background):
         self.lose(room_id, "a newer owner exists (write refused by the fence)")
 
     async def renew_all(self) -> None:
-        for room_id, held in list(self._held.items()):
-            try:
-                ours = await self.leases.renew(held)
-            except Exception as error:  # Redis unreachable: the lease runs out on its own
-                log.warning("renewing room %s failed: %s", room_id, error)
-                continue
-            if not ours:
+        """Renew every lease this node holds, in one round trip (``Leases.renew_many``)."""
+        held = list(self._held.items())
+        if not held:
+            return
+        try:
+            ours = await self.leases.renew_many([h for _, h in held])
+        except Exception as error:  # Redis unreachable: the leases run out on their own
+            log.warning("renewing %d room lease(s) failed: %s", len(held), error)
+            return
+        for (room_id, lease), still in zip(held, ours, strict=True):
+            # A room released (or released and claimed again) meanwhile is not lost.
+            if not still and self._held.get(room_id) is lease:
                 self.lose(room_id, "lease expired or taken by another node")
 
     async def release(self, room_id: str) -> None:
@@ -116,10 +121,14 @@ class RoomOwnership(Background):
                 await self.release(room_id)
 
     async def run(self) -> None:
-        """Renew every lease a third of the way through its life, until cancelled."""
+        """Renew every lease a third of the way through its life, until cancelled: every
+        ``period`` from the last round's start, however long the round took."""
         period = self.leases.ttl_ms / 3000
+        loop = asyncio.get_running_loop()
+        began = loop.time()
         while True:
-            await asyncio.sleep(period)
+            await asyncio.sleep(max(0.0, began + period - loop.time()))
+            began = loop.time()
             await self.renew_all()
 
     async def stop(self) -> None:

@@ -30,7 +30,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ahiko.rooms.commands import Reply
+from ahiko.rooms.commands import Connect, Reply
 from ahiko.rooms.outbox import Frame, Sink
 from ahiko.server.cluster.codec import decode_command, decode_reply, encode_command, encode_reply
 from ahiko.server.cluster.lease import PREFIX
@@ -118,6 +118,9 @@ class RelayHost:
         self._task: asyncio.Task[None] | None = None
         self._asks: set[asyncio.Task[None]] = set()
         self._remote: dict[str, set[str]] = {}  # room -> connection ids subscribed from afar
+        # A signed-in person connected to a room here from another node (the unjoined-room
+        # sweep runs on the owner, which would not see that join otherwise).
+        self.on_joined: Callable[[str], None] | None = None
 
     async def start(self) -> None:
         pubsub = self.redis.pubsub()
@@ -168,7 +171,10 @@ class RelayHost:
         if actor is None:
             answer["gone"] = True
         else:
-            reply = await actor.ask(decode_command(request["command"]))
+            command = decode_command(request["command"])
+            if isinstance(command, Connect) and command.player_id and self.on_joined:
+                self.on_joined(actor.room_id)
+            reply = await actor.ask(command)
             answer["reply"] = encode_reply(reply)
         self.publisher.put(str(request["reply"]), json.dumps(answer))
 
