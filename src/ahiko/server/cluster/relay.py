@@ -34,19 +34,12 @@ from ahiko.rooms.commands import Connect, Reply
 from ahiko.rooms.outbox import Frame, Sink
 from ahiko.server.cluster.codec import decode_command, decode_reply, encode_command, encode_reply
 from ahiko.server.cluster.lease import PREFIX
+from ahiko.server.cluster.resp import RespPublisher, RespSubscriber
 
 log = logging.getLogger(__name__)
 
 ASK_TIMEOUT_S = 5.0
 GONE = Reply.refused("room_moved", "the table is moving to another server; reconnecting")
-
-
-async def cancelled(task: asyncio.Task[None] | None) -> None:
-    """Cancel a relay loop and wait for it (whatever it died of)."""
-    if task is not None:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
 
 
 def node_channel(node: str) -> str:
@@ -61,40 +54,9 @@ def connection_channel(connection_id: str) -> str:
     return f"{PREFIX}conn:{connection_id}"
 
 
-class Publisher:
-    """Publishes in the order given, from one task: frames of one connection never overtake
-    each other (tasks publishing side by side on a connection pool could)."""
-
-    def __init__(self, redis: Any) -> None:
-        self.redis = redis
-        self._queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
-        self.published = 0
-
-    def put(self, channel: str, message: str) -> None:
-        self._queue.put_nowait((channel, message))
-
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="relay-publish")
-
-    async def _run(self) -> None:
-        while True:
-            batch = [await self._queue.get()]
-            while not self._queue.empty() and len(batch) < 500:
-                batch.append(self._queue.get_nowait())
-            pipe = self.redis.pipeline(transaction=False)
-            for channel, message in batch:
-                pipe.publish(channel, message)
-            try:
-                await pipe.execute()
-                self.published += len(batch)
-            except Exception as error:  # Redis away: frames are lost, clients resync by seq
-                log.warning("relay publish failed: %s", error)
-
-    async def stop(self) -> None:
-        await cancelled(self._task)
-        self._task = None
+#: Publishes in the order given, from one connection: frames of one connection never
+#: overtake each other (``ahiko.server.cluster.resp``).
+Publisher = RespPublisher
 
 
 class RelayHost:
@@ -115,7 +77,7 @@ class RelayHost:
         self.publisher = publisher
         self.actor_of = actor_of
         self.epoch_of = epoch_of
-        self._task: asyncio.Task[None] | None = None
+        self._subscriber: RespSubscriber | None = None
         self._asks: set[asyncio.Task[None]] = set()
         self._remote: dict[str, set[str]] = {}  # room -> connection ids subscribed from afar
         # A signed-in person connected to a room here from another node (the unjoined-room
@@ -123,23 +85,14 @@ class RelayHost:
         self.on_joined: Callable[[str], None] | None = None
 
     async def start(self) -> None:
-        pubsub = self.redis.pubsub()
-        await pubsub.subscribe(node_channel(self.node))
-        self._task = asyncio.get_running_loop().create_task(self._run(pubsub), name="relay-host")
+        self._subscriber = RespSubscriber(self.redis, self._on_request)
+        await self._subscriber.start([node_channel(self.node)])
 
-    async def _run(self, pubsub: Any) -> None:
+    def _on_request(self, channel: bytes, data: bytes) -> None:
         try:
-            async for message in pubsub.listen():
-                if message.get("type") != "message":
-                    continue
-                try:
-                    request = json.loads(message["data"])
-                    self._handle(request)
-                except Exception:  # one bad request must not stop the relay
-                    log.exception("relay request refused")
-        finally:
-            with contextlib.suppress(Exception):
-                await pubsub.aclose()
+            self._handle(json.loads(data))
+        except Exception:  # one bad request must not stop the relay
+            log.exception("relay request refused")
 
     def _handle(self, request: dict[str, Any]) -> None:
         room_id = str(request["room"])
@@ -152,11 +105,12 @@ class RelayHost:
         elif op == "subscribe" and actor is not None:
             cid = str(request["cid"])
             epoch = self.epoch_of(room_id) or 0
-            channel = connection_channel(cid)
+            channel = connection_channel(cid).encode()
+            head = b"%d:" % epoch
             put = self.publisher.put
 
-            def sink(frame: Frame) -> None:
-                put(channel, f"{epoch}:{frame.text()}")
+            def sink(frame: Frame) -> None:  # the frame's own JSON bytes, not encoded again
+                put(channel, head + frame.json())
 
             actor.subscribe(cid, sink)
             self._remote.setdefault(room_id, set()).add(cid)
@@ -182,8 +136,9 @@ class RelayHost:
         return set(self._remote.get(room_id, ()))
 
     async def stop(self) -> None:
-        await cancelled(self._task)
-        self._task = None
+        if self._subscriber is not None:
+            await self._subscriber.stop()
+            self._subscriber = None
 
 
 class RelayEdge:
@@ -194,41 +149,26 @@ class RelayEdge:
         self.redis = redis
         self.node = node
         self.publisher = publisher
-        self._pubsub: Any = None
-        self._task: asyncio.Task[None] | None = None
+        self._subscriber = RespSubscriber(redis, self._dispatch)
         self._sinks: dict[str, tuple[Sink, Callable[[int], None]]] = {}
         self._replies: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._ids = itertools.count(1)
+        self._reply_channel = reply_channel(node).encode()
+        self._prefix = len(connection_channel(""))
         self.received = 0
 
     async def start(self) -> None:
-        self._pubsub = self.redis.pubsub()
-        await self._pubsub.subscribe(reply_channel(self.node))
-        self._task = asyncio.get_running_loop().create_task(self._run(), name="relay-edge")
+        await self._subscriber.start([reply_channel(self.node)])
 
-    async def _run(self) -> None:
-        async for message in self._pubsub.listen():
-            if message.get("type") != "message":
-                continue
-            try:
-                self._dispatch(message)
-            except Exception:  # one bad message must not stop the node's relay
-                log.exception("relay message dropped")
-
-    def _dispatch(self, message: dict[str, Any]) -> None:
-        if True:
-            channel = message["channel"]
-            channel = channel.decode() if isinstance(channel, bytes) else str(channel)
-            data = message["data"]
-            data = data if isinstance(data, bytes) else str(data).encode()
-            if channel == reply_channel(self.node):
+    def _dispatch(self, channel: bytes, data: bytes) -> None:
+        try:
+            if channel == self._reply_channel:
                 answer = json.loads(data)
                 future = self._replies.pop(int(answer["rid"]), None)
                 if future is not None and not future.done():
                     future.set_result(answer)
                 return
-            cid = channel.removeprefix(connection_channel(""))
-            found = self._sinks.get(cid)
+            found = self._sinks.get(channel[self._prefix :].decode())
             if found is None:
                 return
             colon = data.index(b":")
@@ -237,18 +177,20 @@ class RelayEdge:
             self.received += 1
             # The owner's compact JSON goes on to the socket as it came (not encoded again).
             sink(Frame.from_json(memoryview(data)[colon + 1 :]))
+        except Exception:  # one bad message must not stop the node's relay
+            log.exception("relay message dropped")
 
     def remote(self, room_id: str, owner: str, epoch: int) -> RemoteActor:
         return RemoteActor(self, room_id, owner, epoch)
 
     async def watch(self, cid: str, sink: Sink, saw_epoch: Callable[[int], None]) -> None:
         self._sinks[cid] = (sink, saw_epoch)
-        await self._pubsub.subscribe(connection_channel(cid))
+        await self._subscriber.subscribe(connection_channel(cid))
 
     async def unwatch(self, cid: str) -> None:
         self._sinks.pop(cid, None)
         with contextlib.suppress(Exception):
-            await self._pubsub.unsubscribe(connection_channel(cid))
+            await self._subscriber.unsubscribe(connection_channel(cid))
 
     async def request(self, owner: str, request: dict[str, Any]) -> dict[str, Any] | None:
         """Send ``request`` to ``owner``; an ask waits for its answer (None: no answer in
@@ -271,11 +213,7 @@ class RelayEdge:
             return None
 
     async def stop(self) -> None:
-        await cancelled(self._task)
-        self._task = None
-        if self._pubsub is not None:
-            with contextlib.suppress(Exception):
-                await self._pubsub.aclose()
+        await self._subscriber.stop()
 
 
 class RemoteActor:
