@@ -82,13 +82,18 @@ def decode_command(data: Any) -> Any:
     return cls(**values)
 
 
+REPLY_FIELDS = dataclasses.fields(c.Reply)
+_REPLY_NAMES = frozenset(item.name for item in REPLY_FIELDS)
+
+
 def encode_reply(reply: c.Reply) -> dict[str, Any]:
-    return dataclasses.asdict(reply)
+    """The reply's fields (``data`` as it is: plain JSON values; no deep copy)."""
+    return {item.name: getattr(reply, item.name) for item in REPLY_FIELDS}
 
 
 def decode_reply(data: dict[str, Any]) -> c.Reply:
     """The fields of ``Reply`` present in ``data`` (``data`` and ``seq`` typed back)."""
-    known = {item.name for item in dataclasses.fields(c.Reply)}
+    known = _REPLY_NAMES
     values = {name: value for name, value in data.items() if name in known}
     values["data"] = dict(values.get("data") or {})
     return c.Reply(**values)

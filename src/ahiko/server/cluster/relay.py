@@ -25,10 +25,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 from collections.abc import Callable
 from typing import Any
+
+import orjson
 
 from ahiko.rooms.commands import Connect, Reply
 from ahiko.rooms.outbox import Frame, Sink
@@ -40,6 +41,10 @@ log = logging.getLogger(__name__)
 
 ASK_TIMEOUT_S = 5.0
 GONE = Reply.refused("room_moved", "the table is moving to another server; reconnecting")
+
+
+def _dumps(message: dict[str, Any]) -> bytes:
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
 
 
 def node_channel(node: str) -> str:
@@ -90,7 +95,7 @@ class RelayHost:
 
     def _on_request(self, channel: bytes, data: bytes) -> None:
         try:
-            self._handle(json.loads(data))
+            self._handle(orjson.loads(data))
         except Exception:  # one bad request must not stop the relay
             log.exception("relay request refused")
 
@@ -130,7 +135,7 @@ class RelayHost:
                 self.on_joined(actor.room_id)
             reply = await actor.ask(command)
             answer["reply"] = encode_reply(reply)
-        self.publisher.put(str(request["reply"]), json.dumps(answer))
+        self.publisher.put(str(request["reply"]), _dumps(answer))
 
     def remote_connections(self, room_id: str) -> set[str]:
         return set(self._remote.get(room_id, ()))
@@ -163,7 +168,7 @@ class RelayEdge:
     def _dispatch(self, channel: bytes, data: bytes) -> None:
         try:
             if channel == self._reply_channel:
-                answer = json.loads(data)
+                answer = orjson.loads(data)
                 future = self._replies.pop(int(answer["rid"]), None)
                 if future is not None and not future.done():
                     future.set_result(answer)
@@ -197,14 +202,14 @@ class RelayEdge:
         time, the owner is gone)."""
         # Through the node's one publisher: in order, pipelined, on one connection.
         if request["op"] != "ask":
-            self.publisher.put(node_channel(owner), json.dumps(request))
+            self.publisher.put(node_channel(owner), _dumps(request))
             return None
         rid = next(self._ids)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._replies[rid] = future
         self.publisher.put(
             node_channel(owner),
-            json.dumps({**request, "rid": rid, "reply": reply_channel(self.node)}),
+            _dumps({**request, "rid": rid, "reply": reply_channel(self.node)}),
         )
         try:
             return await asyncio.wait_for(future, ASK_TIMEOUT_S)
