@@ -5,13 +5,14 @@ the seat; the command is answered when the write came back."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply, closed_message
 from ahiko.rooms.config import RoomKind
 from ahiko.rooms.house.in_flight import Waiters, write_refusal
-from ahiko.rooms.house.table import AhikoTable
+from ahiko.rooms.house.table import AhikoTable, Finished
 from ahiko.rooms.leaving import leave
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.table_hand import Phase
@@ -81,20 +82,43 @@ def buy_in(room: Room, cmd: c.BuyIn) -> Reply:
     if cmd.seat not in table.free_seats(room):
         raise Refusal("seat", "that seat is taken", "R-RM-01")
     occupant = Occupant(cmd.player_id, cmd.name, cmd.amount)
+    # Reserved now; the seat is taken when the ledger write comes back (table.buy_in).
+    _answer_when_written(
+        room,
+        table,
+        ("buy_in", cmd.player_id, cmd.key, content),
+        lambda outcome: _seat_bought(room, table, cmd, occupant, outcome),
+        lambda finished: table.buy_in(room, occupant, cmd.seat, cmd.key, finished).again,
+    )
+    return Reply.accepted(seat=cmd.seat, amount=cmd.amount, pending=True)
+
+
+def _answer_when_written(
+    room: Room,
+    table: AhikoTable,
+    request: tuple[str, str, str, tuple[object, ...]],
+    decide: Callable[[Outcome[Receipt]], Reply],
+    start: Callable[[Finished], Waiters],
+) -> None:
+    """Holds the command's answer until the write ``start`` hands to the worker comes back;
+    then the answer ``decide`` gives is remembered (when it is a success) for retries of
+    ``request`` (kind, player, key, content), releases the held reply and is told to the
+    same request sent again meanwhile (``start`` answers their ``Waiters``)."""
+    kind, player_id, key, content = request
     hold = room.hold_reply()
+    again: list[Waiters] = []
 
     def finished(outcome: Outcome[Receipt]) -> None:
-        answer = _seat_bought(room, table, cmd, occupant, outcome)
+        answer = decide(outcome)
         if answer.ok:
-            table.answered.remember("buy_in", cmd.player_id, cmd.key, content, answer)
+            table.answered.remember(kind, player_id, key, content, answer)
         if hold is not None:
             hold.release(answer)
-        reserved.again.tell(answer)
+        again[0].tell(answer)
 
-    # Reserved now; the seat is taken when the ledger write comes back (table.buy_in).
-    reserved = table.buy_in(room, occupant, cmd.seat, cmd.key, finished)
-    reserved.again.key, reserved.again.content = cmd.key, content
-    return Reply.accepted(seat=cmd.seat, amount=cmd.amount, pending=True)
+    # The write's answer comes back through the room (``Room.fire``): after this command.
+    again.append(start(finished))
+    again[0].key, again[0].content = key, content
 
 
 def _join_in_flight(room: Room, again: Waiters, kind: str, content: tuple[object, ...]) -> Reply:
@@ -173,19 +197,14 @@ def reload(room: Room, cmd: c.Reload) -> Reply:
             f"so from 1 to {max(0, ceiling - occupant.stack)} more, not {cmd.amount}",
             "R-RM-13",
         )
-    hold = room.hold_reply()
-
-    def finished(outcome: Outcome[Receipt]) -> None:
-        answer = _reloaded(room, cmd, occupant, outcome)
-        if answer.ok:
-            table.answered.remember("reload", cmd.player_id, cmd.key, content, answer)
-        if hold is not None:
-            hold.release(answer)
-        reloading.again.tell(answer)
-
     # Reserved now (the next hand waits); the stack grows when the write comes back.
-    reloading = table.reload(room, occupant, cmd.amount, cmd.key, finished)
-    reloading.again.key, reloading.again.content = cmd.key, content
+    _answer_when_written(
+        room,
+        table,
+        ("reload", cmd.player_id, cmd.key, content),
+        lambda outcome: _reloaded(room, cmd, occupant, outcome),
+        lambda finished: table.reload(room, occupant, cmd.amount, cmd.key, finished).again,
+    )
     return Reply.accepted(amount=cmd.amount, stack=occupant.stack, pending=True)
 
 
