@@ -13,10 +13,11 @@ this room's writes and never another table. Coins move in two steps. A buy-in (a
 Bot Ahiko's funding) first *reserves* in the room: the seat is taken by nobody else
 (``pending``), a reloading stack is not dealt (``hold_deal``); the ledger write runs; when it
 comes back the room *confirms* (the seat is taken, the stack grows) or *rolls back* (the
-reservation is dropped and the player told why: nothing moved). A cash-out is written after
-the seat is given up; its coins stay in the participation's escrow until the write lands
-(retried while the database is busy), and an escrow whose write never lands is paid back by
-the next start's recovery (``AhikoLobby.reopen_previous_rooms``). Hand boundaries (start, the
+reservation is dropped and the player told why: nothing moved). A cash-out
+(``house.cash_out``) is written after the seat is given up; its coins stay in the
+participation's escrow until the write lands (retried while the database is busy), and an
+escrow whose write never lands is paid back by the next start's recovery
+(``AhikoLobby.reopen_previous_rooms``). Hand boundaries (start, the
 settlement) are written in the same lane, retried while the database is busy; a crash before
 they land is the crash the recovery already covers (the hand is cancelled, stacks back to its
 start). Seat pictures are drafted on the room's thread and resolved on the worker
@@ -25,7 +26,6 @@ start). Seat pictures are drafted on the room's thread and resolved on the worke
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +34,7 @@ from sqlalchemy import Connection, Engine
 from ahiko.poker.events import event_to_dict
 from ahiko.rooms.hooks import HandOutcome
 from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID, BotAhiko
+from ahiko.rooms.house.cash_out import UNPLAYED_REASON, pay_out
 from ahiko.rooms.house.in_flight import (
     AnsweredRequests,
     PendingReload,
@@ -58,12 +59,8 @@ from ahiko.store.writer import InlineWriter, Outcome, StoreWriter
 from ahiko.wallet.operations import AmountRange, Receipt, Wallet
 
 if TYPE_CHECKING:
-    from ahiko.rooms.pending import ReplyHold
     from ahiko.rooms.room import Room
 
-log = logging.getLogger(__name__)
-
-UNPLAYED_REASON = "a participant left before the deal (R-FD-06)"
 Finished = Callable[[Outcome[Receipt]], None]
 
 
@@ -103,7 +100,7 @@ class AhikoTable:
         self.answered = AnsweredRequests()  # for idempotent retries of buy-ins and reloads
 
     # --- the room's lane of writes -----------------------------------------------------------
-    def _write(
+    def write_in_lane(
         self,
         room: Room,
         job: Callable[[], Any],
@@ -196,7 +193,7 @@ class AhikoTable:
                 self.participations[occupant.player_id] = receipt.participation_id
             finished(outcome)
 
-        self._write(room, job, done)
+        self.write_in_lane(room, job, done)
         return pending
 
     def reload(
@@ -239,7 +236,7 @@ class AhikoTable:
                 self._deal_held = False
                 room.later(room.dealer.begin_hand)
 
-        self._write(room, job, done)
+        self.write_in_lane(room, job, done)
         return pending
 
     def hold_deal(self, room: Room) -> bool:
@@ -274,7 +271,7 @@ class AhikoTable:
                 record_unplayed_hands(conn, room_id, unplayed, UNPLAYED_REASON)
                 start_hand(conn, room_id, hand_no, start)
 
-        self._write(room, job, retry=True)
+        self.write_in_lane(room, job, retry=True)
         self.recorded_hand_no = hand_no
 
     def _unplayed(self, room: Room) -> range:
@@ -306,7 +303,7 @@ class AhikoTable:
                 with self.engine.begin() as conn:
                     also(conn, None)
 
-        self._write(room, job, retry=True)
+        self.write_in_lane(room, job, retry=True)
 
     def on_player_left(self, room: Room, occupant: Occupant) -> None:
         """The whole stack back to the wallet (or the Bot Ahiko's to the reserve), closing
@@ -317,82 +314,20 @@ class AhikoTable:
             return
         unplayed = self._unplayed(room)
         hold = room.hold_reply(occupant.player_id)
-        self._pay_out(room, occupant.player_id, participation_id, occupant.is_bot, unplayed, hold)
+        pay_out(self, room, occupant.player_id, participation_id, occupant.is_bot, unplayed, hold)
         self.recorded_hand_no = max(self.recorded_hand_no, unplayed.stop - 1)
 
     def pay_back(self, room: Room, player_id: str, participation_id: int, is_bot: bool) -> None:
         """A stay opened for a seat the room could not give any more (it closed while the
         write was in flight): its coins go straight back."""
         self.participations.pop(player_id, None)
-        self._pay_out(room, player_id, participation_id, is_bot, range(0), None)
-
-    def _pay_out(
-        self,
-        room: Room,
-        player_id: str,
-        participation_id: int,
-        is_bot: bool,
-        unplayed: range,
-        hold: ReplyHold | None,
-    ) -> None:
-        drafts = self.drafts(room)
-        room_id = room.room_id
-
-        def also(conn: Connection, _receipt: Receipt) -> None:
-            write_seats(conn, room_id, resolve(drafts))
-            record_unplayed_hands(conn, room_id, unplayed, UNPLAYED_REASON)
-
-        key = f"exit:{participation_id}"
-
-        def job() -> Receipt:
-            if is_bot:
-                return self.wallet.bot_return(participation_id, key, also)
-            return self.wallet.cash_out(participation_id, key, also=also)
-
-        def done(outcome: Outcome[Receipt]) -> None:
-            receipt = outcome.value
-            if is_bot:
-                if not outcome.ok:
-                    log.error(
-                        "the Bot Ahiko's return in %s failed", room_id, exc_info=outcome.error
-                    )
-            elif outcome.ok and receipt is not None:
-                room.notify(
-                    player_id,
-                    "wallet",
-                    {
-                        "event": "cash_out",
-                        "amount": receipt.amount,
-                        "participation_id": participation_id,
-                    },
-                )
-                if room.is_open:
-                    room.emit_room()  # the table as it stands now the coins are back
-            else:
-                log.error("a cash-out in %s failed", room_id, exc_info=outcome.error)
-                room.notify(
-                    player_id,
-                    "wallet",
-                    {
-                        "event": "cash_out_delayed",
-                        "participation_id": participation_id,
-                        "message": (
-                            "your coins could not be written back to your wallet yet (the "
-                            "database is busy): they are safe in this table's escrow and go "
-                            "back to your wallet when the server starts again"
-                        ),
-                    },
-                )
-            if hold is not None:
-                hold.release()
-
-        self._write(room, job, done, retry=True)
+        pay_out(self, room, player_id, participation_id, is_bot, range(0), None)
 
     def on_room_closed(self, room: Room, stacks: Mapping[str, int]) -> None:
         for _seat, occupant in room.seats.items():
             self.on_player_left(room, occupant)
         room_id, record = room.room_id, room_record(room.config, self.tier)
-        self._write(
+        self.write_in_lane(
             room, lambda: save_room(self.engine, room_id, "ahiko", record, "closed"), retry=True
         )
 
