@@ -71,9 +71,11 @@ class LockedRun:
     def assert_the_loop_served(self) -> None:
         """The request waited for the lock, and the loop served the others meanwhile: before
         issue 17 it stood still for the whole hold."""
-        assert max(self.lags) < MAX_LAG_S, f"the loop stood still: {self.lags}"
         assert self.waited >= HOLD_S - 0.5, "answered before the lock was released"
-        assert len(self.lags) >= 5 and len(self.answers) == len(self.lags)
+        assert max(self.lags, default=0) < MAX_LAG_S, f"the loop stood still: {self.lags}"
+        # Dozens on a quiet machine; a few when the test's own thread was starved.
+        assert len(self.lags) >= 3, f"too few probes ran while the request waited: {self}"
+        assert len(self.answers) == len(self.lags)
         assert sorted(self.answers)[len(self.answers) // 2] < MAX_LAG_S, self.answers
 
 
@@ -122,7 +124,7 @@ class WriteLock:
             running = pool.submit(request)
             time.sleep(0.2)  # its write now waits for the lock
             run = LockedRun(None, 0.0)
-            while not running.done() and time.perf_counter() - started < HOLD_S - 0.3:
+            while not running.done() and time.perf_counter() - started < 60:
                 run.lags.append(loop_lag(client))
                 asked = time.perf_counter()
                 meanwhile()
