@@ -33,8 +33,8 @@ class FastRooms(RoomRegistry):
 
 
 @contextmanager
-def live_server(data_dir: Path) -> Iterator[str]:
-    settings = Settings.from_env({}, data_dir=data_dir, port=free_port())
+def live_server(data_dir: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    settings = Settings.from_env(env or {}, data_dir=data_dir, port=free_port())
     engine = make_engine(settings.resolved_database_url)
     upgrade(engine, settings.bot_reserve)
     engine.dispose()

@@ -18,22 +18,35 @@ decides, the tables' actors play.
 - **The end**: one player has chips; the field's ranking is ``places``; the final table closes
   and, with an ``engine``, the places are stored (``store.tournament_places``).
 
-Nothing here reads a table's state: the model, the actors' commands and the hooks' calls.
-What the rooms choose themselves: the button and blinds of each hand (the model's "big blind
-next" follows its own count of hands, not the room's dealer), and hand-for-hand play is not
-wired (the model knows when it applies).
+- **The browser follows a move**: once a moved player is up at the old table, that table
+  sends their connections a ``moved`` frame naming the new room (``room_id``, ``table``,
+  ``seat``); the client opens it (docs/protocol.md).
+- **Late registration** (``add_late``): the player is seated at the table with the fewest
+  players (a new table when every one is full; it starts once it has two), in the seat that
+  gets the big blind soonest, with the starting stack; then the tables are balanced.
+- **Hand-for-hand on the bubble** (a paid tournament, ``paid_places`` > 0, whose players
+  left are the paid places + 1, with two tables or more): a table that ended its hand holds
+  its next one (``hold_deal``) until every table has ended the hand it is playing; then all
+  of them deal together (``Wake``). The players out in one such round are out in the same
+  hand (R-TN-04: by their stacks at that hand's start, then by lot), whichever tables they
+  sat at. It ends as soon as someone busts (the field is then in the money).
+
+Nothing here reads a table's state: the model, the actors' commands and the hooks' calls
+(a hook asks its room only whether it has two players ready to deal). What the rooms choose
+themselves: the button and blinds of each hand (the model's "big blind next" follows its own
+count of hands, not the room's dealer).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from random import Random
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine
 
-from ahiko.competition.mtt import MultiTable
+from ahiko.competition.mtt import Move, MultiTable
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.blinds import (
@@ -76,12 +89,15 @@ class MttRooms:
         timing: Timing | None = None,
         engine: Engine | None = None,
         clock: Clock = utc_now,
+        paid_places: int = 0,
+        on_finish: Callable[[list[Placement]], None] | None = None,
     ) -> None:
         self.registry = registry
         self.mtt_id = mtt_id
         self.name = name
         self.names = dict(players)
-        self.model = MultiTable.seat(self.names, rng)
+        self.model = MultiTable.seat(self.names, rng, paid_places)
+        self.on_finish = on_finish
         self.starting_stack = starting_stack
         self.schedule = BlindSchedule(
             Stakes(small_blind=TOURNAMENT_SMALL_BLIND, big_blind=TOURNAMENT_BIG_BLIND),
@@ -100,6 +116,17 @@ class MttRooms:
         self.finished = False
         self.hands = 0
         self.sizes_after_hands: list[list[int]] = []  # the model's table sizes, every hand
+        self.started_at: float | None = None  # the room clock's time of the start
+        self.unstarted: set[int] = set()  # tables opened by a late registration, not dealing
+        # Hand-for-hand (``bubble``): tables in a hand, tables holding their next one, and
+        # the round under way (the tables that dealt in it, the players out in it).
+        self.playing: set[int] = set()
+        self.waiting: set[int] = set()
+        self.in_round = False
+        self.round_dealt: set[int] = set()
+        self.round_busts: dict[int, dict[str, int]] = {}
+        self.rounds = 0  # hand-for-hand rounds played
+        self.round_log: list[tuple[int, dict[int, dict[str, int]]]] = []  # (round, busts)
 
     # --- start ------------------------------------------------------------------------------
     def config(self, number: int) -> RoomConfig:
@@ -113,15 +140,20 @@ class MttRooms:
             timing=self.timing,
         )
 
+    def _open_table(self, number: int) -> RoomActor:
+        actor = self.registry.create(
+            self.config(number),
+            room_id=f"mtt-{self.mtt_id}-{number}",
+            hooks=MttTableHooks(self, number),
+        )
+        self.actors[number] = actor
+        self.seated[number] = {}
+        return actor
+
     async def start(self) -> None:
+        self.started_at = self.registry.clock.now()
         for number, table in sorted(self.model.tables.items()):
-            actor = self.registry.create(
-                self.config(number),
-                room_id=f"mtt-{self.mtt_id}-{number}",
-                hooks=MttTableHooks(self, number),
-            )
-            self.actors[number] = actor
-            self.seated[number] = {}
+            actor = self._open_table(number)
             for seat, player in sorted(table.seats.items()):
                 command = c.MoveIn(player, self.names[player], seat, self.starting_stack)
                 reply = await actor.ask(command)
@@ -136,8 +168,34 @@ class MttRooms:
     def room_ids(self) -> dict[int, str]:
         return {number: actor.room_id for number, actor in self.actors.items()}
 
+    def room_of(self, player: str) -> str | None:
+        """The room of the table ``player`` sits at (or is on the way to), if still in."""
+        if player not in self.model.remaining():
+            return None
+        return self.actors[self.model.table_of(player).number].room_id
+
+    @property
+    def level(self) -> int:
+        """The blind level now (1 at the start): every table plays the same one."""
+        if self.started_at is None:
+            return 0
+        elapsed = self.registry.clock.now() - self.started_at
+        return 1 + int(elapsed // (self.schedule.every * 60))
+
+    def add_late(self, player: str, name: str) -> None:
+        """Late registration: seated with the starting stack at the table with the fewest
+        players, in the seat that gets the big blind soonest; then the tables balanced."""
+        move = self.model.add_late(player)
+        self.names[player] = name
+        if move.to_table not in self.actors:
+            self._open_table(move.to_table)
+            self.unstarted.add(move.to_table)
+        self._move_in(move.to_table, c.MoveIn(player, name, move.to_seat, self.starting_stack))
+        self._apply(self.model.rebalance())
+
     # --- the hooks' calls ---------------------------------------------------------------------
     def hand_ended(self, number: int, outcome: HandOutcome) -> None:
+        self.playing.discard(number)
         if self.finished:
             return
         self.hands += 1
@@ -150,31 +208,94 @@ class MttRooms:
             for seat, player in outcome.players.items()
             if outcome.stacks[seat] == 0 and player in remaining
         }
-        if busted:
-            self._apply(self.model.hands_ended({number: busted}))
+        if self.in_round:  # hand-for-hand: the round's busts count when every table is done
+            if busted:
+                self.round_busts[number] = busted
+            if not self.playing:
+                self._end_round()
+        elif busted:
+            self._apply(self.model.hands_ended({number: busted}, together=False))
         self.sizes_after_hands.append(sorted(len(t.seats) for t in self.model.tables.values()))
+        self._release_when_ready()
 
-    def player_left(self, number: int, occupant: Occupant) -> None:
+    # --- hand-for-hand on the bubble -----------------------------------------------------------
+    @property
+    def bubble(self) -> bool:
+        """A paid tournament whose next bust is the bubble, at two tables or more."""
+        paid = self.model.paid_places
+        left = len(self.model.remaining())
+        return paid > 0 and left == paid + 1 and len(self.model.tables) > 1
+
+    def hold_deal(self, number: int, ready: bool) -> bool:
+        """Table ``number`` is about to deal (``ready``: it has two players to deal to).
+        On the bubble it waits unless a round is under way that it has not dealt in."""
+        self.playing.discard(number)  # asking to deal: its last hand ended or was cancelled
+        if not ready or self.finished or not self.bubble:
+            return False
+        if self.in_round and number not in self.round_dealt:
+            self.round_dealt.add(number)
+            self.playing.add(number)
+            return False
+        self.waiting.add(number)
+        self._release_when_ready()
+        return True
+
+    def hand_started(self, number: int) -> None:
+        self.playing.add(number)
+
+    def _end_round(self) -> None:
+        self.in_round = False
+        self.round_dealt.clear()
+        busts, self.round_busts = self.round_busts, {}
+        self.rounds += 1
+        self.round_log.append((self.rounds, busts))
+        if busts:  # out in the same hand, whatever their tables (R-TN-04)
+            self._apply(self.model.hands_ended(busts, together=True))
+
+    def _release_when_ready(self) -> None:
+        """No table in a hand: a new hand-for-hand round (every waiting table deals now),
+        or, off the bubble, every held table deals again."""
+        if self.playing or self.in_round or not self.waiting or self.finished:
+            return
+        if self.bubble:
+            self.in_round = True
+            self.round_dealt = set()
+        held, self.waiting = self.waiting, set()
+        for number in sorted(held):
+            if number in self.actors and number in self.model.tables:
+                self.actors[number].tell(c.Wake())
+
+    def player_left(self, number: int, occupant: Occupant) -> dict[str, Any] | None:
+        """``occupant`` is up at table ``number``. Returns where a moved player goes (the
+        ``moved`` frame's body), None otherwise."""
         player = occupant.player_id
         seats = self.seated.get(number, {})
         for seat in [s for s, p in seats.items() if p == player]:
             del seats[seat]
             self._release(number, seat)
         if self.finished:
-            return
+            return None
+        moved = None
         if self.moving.get(player) == number:
             del self.moving[player]
             if occupant.stack > 0 and player in self.model.remaining():
                 target = self.model.table_of(player)
                 seat = next(s for s, p in target.seats.items() if p == player)
                 self._move_in(target.number, c.MoveIn(player, occupant.name, seat, occupant.stack))
+                moved = {
+                    "room_id": self.actors[target.number].room_id,
+                    "table": target.number,
+                    "seat": seat,
+                    "mtt": self.mtt_id,
+                }
         elif occupant.stack > 0 and player in self.model.remaining():
             self._apply(self.model.leave(player))  # R-TN-05: out at once
         self._close_if_broken(number)
         self._finish_when_settled()
+        return moved
 
     # --- moves ------------------------------------------------------------------------------
-    def _apply(self, moves: Sequence[Any]) -> None:
+    def _apply(self, moves: Sequence[Move]) -> None:
         for move in moves:
             self.moving[move.player] = move.from_table
             self.actors[move.from_table].tell(c.MoveOut(move.player))
@@ -195,6 +316,9 @@ class MttRooms:
             return
         self.seated[number][command.seat] = command.player_id
         self.actors[number].tell(command)
+        if number in self.unstarted and len(self.seated[number]) >= 2:
+            self.unstarted.discard(number)  # a table a late registration opened: deal now
+            self.actors[number].tell(c.Start(None))
 
     def _release(self, number: int, seat: int) -> None:
         waiting = self.held.pop((number, seat), None)
@@ -214,6 +338,8 @@ class MttRooms:
     def _finish(self) -> None:
         self.finished = True
         places = self.places
+        if self.on_finish is not None:
+            self.on_finish(places)
         if self.engine is not None:
             now = as_utc(self._clock())
             rows = [
@@ -243,11 +369,19 @@ class MttTableHooks(NoHooks):
         self.tournament = tournament
         self.number = number
 
+    def on_hand_start(self, room: Room, hand_no: int, stacks: Mapping[int, int]) -> None:
+        self.tournament.hand_started(self.number)
+
     def on_hand_end(self, room: Room, outcome: HandOutcome) -> None:
         self.tournament.hand_ended(self.number, outcome)
 
     def on_player_left(self, room: Room, occupant: Occupant) -> None:
-        self.tournament.player_left(self.number, occupant)
+        moved = self.tournament.player_left(self.number, occupant)
+        if moved is not None:  # the browser follows the move (docs/protocol.md)
+            room.notify(occupant.player_id, "moved", moved)
+
+    def hold_deal(self, room: Room) -> bool:
+        return self.tournament.hold_deal(self.number, bool(room.participants_ready()))
 
     def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
         return {**entry, "mtt": self.tournament.mtt_id, "table": self.number}

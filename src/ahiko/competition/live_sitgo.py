@@ -158,7 +158,7 @@ class SitGoRooms:
 
     # --- what the lobby shows -------------------------------------------------------------------
     def entry(self, sng: SitGo) -> dict[str, Any]:
-        return {**sng.to_json(), "room_id": self.room_of.get(sng.id), "paid": _str_keys(sng.paid)}
+        return {**sng.to_json(), "room_id": self.room_of.get(sng.id), "paid": str_keys(sng.paid)}
 
     def listing(self, user_id: int | None) -> dict[str, Any]:
         """The open queues, the sit & go's being played, and the player's own (if any)."""
@@ -184,7 +184,7 @@ class SitGoRooms:
                 raise SitGoRefused("already_registered", "your registration is being written")
             first = await asyncio.shield(flying[1])  # the same request again: its answer
             return Registered(first.sitgo, applied=False)
-        task = _detached(self._register(queue, user_id, name, key))
+        task = detached(self._register(queue, user_id, name, key))
         self._in_flight[user_id] = (key, task)
 
         def landed(_task: asyncio.Task[Registered]) -> None:
@@ -217,7 +217,7 @@ class SitGoRooms:
         sng = self.lobby.all.get(sng_id)
         if sng is None:
             raise SitGoRefused("no_sitgo", f"no sit & go {sng_id!r}")
-        return await asyncio.shield(_detached(self._withdraw(sng, user_id)))
+        return await asyncio.shield(detached(self._withdraw(sng, user_id)))
 
     async def _withdraw(self, sng: SitGo, user_id: int) -> SitGo:
         async with self._queue_lock(sng.spec.key):
@@ -238,19 +238,7 @@ class SitGoRooms:
 
     async def _written(self, sng: SitGo, job: Callable[[], bool], what: str) -> bool:
         """``job`` in the sit & go's lane, on a worker; its value once it came back."""
-        answer: asyncio.Future[Outcome[bool]] = asyncio.get_running_loop().create_future()
-
-        def done(outcome: Outcome[bool]) -> None:
-            if not answer.done():
-                answer.set_result(outcome)
-
-        self.writer.submit(pool_name(sng.id), job, done)
-        outcome = await answer
-        if outcome.error is None:
-            return bool(outcome.value)
-        if isinstance(outcome.error, WalletError):  # a short wallet: refused, nothing moved
-            raise outcome.error
-        raise SitGoStorage(outcome.error, what)
+        return await written(self.writer, pool_name(sng.id), job, what)
 
     # --- the room ---------------------------------------------------------------------------
     async def _launch(self, sng: SitGo) -> RoomActor:
@@ -323,7 +311,7 @@ class SitGoRooms:
         self.writer.submit(pool_name(sng.id), job, done, retry=True)
         # the results stay on show for a while, then the room is dropped from the registry
         self.registry.clock.call_later(FINISHED_KEPT_S, lambda: self.registry.forget(room_id))
-        return _str_keys(paid)
+        return str_keys(paid)
 
 
 class SitGoTable(NoHooks):
@@ -347,11 +335,30 @@ class SitGoTable(NoHooks):
         return {**entry, "sitgo": self.sng.id, "buy_in": self.sng.spec.buy_in}
 
 
-def _str_keys(values: Mapping[int, int]) -> dict[str, int]:
+async def written(writer: StoreWriter, lane: str, job: Callable[[], bool], what: str) -> bool:
+    """``job`` in ``lane`` of ``writer`` (a worker thread); its value once it came back. A
+    short wallet raises its ``WalletError``, any other failure ``SitGoStorage``: nothing
+    changed, no coin moved."""
+    answer: asyncio.Future[Outcome[bool]] = asyncio.get_running_loop().create_future()
+
+    def done(outcome: Outcome[bool]) -> None:
+        if not answer.done():
+            answer.set_result(outcome)
+
+    writer.submit(lane, job, done)
+    outcome = await answer
+    if outcome.error is None:
+        return bool(outcome.value)
+    if isinstance(outcome.error, WalletError):  # a short wallet: refused, nothing moved
+        raise outcome.error
+    raise SitGoStorage(outcome.error, what)
+
+
+def str_keys(values: Mapping[int, int]) -> dict[str, int]:
     return {str(k): v for k, v in values.items()}
 
 
-def _detached(work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+def detached(work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
     """A task whose failure is read even when nobody awaits it any more."""
     task = asyncio.ensure_future(work)
     task.add_done_callback(lambda t: t.cancelled() or t.exception())

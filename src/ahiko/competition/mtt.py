@@ -160,14 +160,17 @@ class MultiTable:
         return Move(player, 0, target.number, seat, "late")
 
     # --- after hands -------------------------------------------------------------------------
-    def hands_ended(self, busted: Mapping[int, Mapping[str, int]]) -> list[Move]:
+    def hands_ended(
+        self, busted: Mapping[int, Mapping[str, int]], together: bool | None = None
+    ) -> list[Move]:
         """Hands just ended at some tables: ``busted[table]`` = {player: stack at that hand's
         start} of those left with no chips. In hand-for-hand play every table played this
-        hand: all of them are out in the same hand. Then tables are broken and balanced."""
-        if self.hand_for_hand:
+        hand: all of them are out in the same hand (``together``; by default when
+        ``hand_for_hand``: the live tables say it themselves). Then tables are broken and
+        balanced."""
+        if self.hand_for_hand if together is None else together:
             self._hand_numbers += 1
-            together = {p: s for out in busted.values() for p, s in out.items()}
-            self._eliminate(together)
+            self._eliminate({p: s for out in busted.values() for p, s in out.items()})
         else:
             for number in sorted(busted):
                 self._hand_numbers += 1

@@ -109,6 +109,12 @@ class MoveOut:
 
 
 @dataclass(frozen=True)
+class Wake:
+    """The house lets a table of a multi-table tournament that held its next hand
+    (hand-for-hand on the bubble, ``RoomHooks.hold_deal``) deal it now (issue 20)."""
+
+
+@dataclass(frozen=True)
 class BuyIn:
     """Sit (or reserve, during a hand) in an Ahiko room with ``amount`` coins from the wallet,
     confirmed by the player (R-RM-12). ``key`` is the client's idempotency key."""
@@ -233,6 +239,7 @@ Command = (
     | Close
     | MoveIn
     | MoveOut
+    | Wake
     | BuyIn
     | Reload
     | LeaveAfterHand

@@ -256,6 +256,13 @@ def move_out(room: Room, cmd: c.MoveOut) -> Reply:
     return Reply.accepted(after_hand=in_hand)
 
 
+def wake(room: Room, cmd: c.Wake) -> Reply:
+    """A multi-table tournament's house lets a held table deal (hand-for-hand)."""
+    _table_of_mtt(room)
+    room.wake()
+    return Reply.accepted()
+
+
 def sit_out(room: Room, cmd: c.SitOut) -> Reply:
     ensure_open(room)
     return room.sitting_out.command(cmd)
@@ -331,6 +338,7 @@ HANDLERS: dict[type, Handler] = {
     c.Close: close,
     c.MoveIn: move_in,
     c.MoveOut: move_out,
+    c.Wake: wake,
     c.BuyIn: lambda room, cmd: ahiko_handlers.buy_in(room, cmd),
     c.Reload: lambda room, cmd: ahiko_handlers.reload(room, cmd),
     c.LeaveAfterHand: lambda room, cmd: ahiko_handlers.leave_after_hand(room, cmd),

@@ -60,7 +60,7 @@ def sitgo_service(app: Any) -> SitGoRooms:
     return found
 
 
-def _user(player: Player | None) -> int:
+def signed_in_user(player: Player | None) -> int:
     if player is None or not player.player_id.isdigit():
         raise ApiError(401, "not_signed_in", "sign in first")
     return int(player.player_id)
@@ -84,7 +84,7 @@ def sitgo_lobby(request: Request, player: MaybePlayer) -> dict[str, Any]:
 async def register(
     queue: str, body: RegisterBody, request: Request, player: MaybePlayer
 ) -> dict[str, Any]:
-    user = _user(player)
+    user = signed_in_user(player)
     assert player is not None
     service = sitgo_service(request.app)
     try:
@@ -96,7 +96,7 @@ async def register(
 
 @router.post("/{sitgo_id}/unregister", responses=REFUSED)
 async def unregister(sitgo_id: str, request: Request, player: MaybePlayer) -> dict[str, Any]:
-    user = _user(player)
+    user = signed_in_user(player)
     service = sitgo_service(request.app)
     try:
         sng = await service.withdraw(sitgo_id, user)

@@ -21,6 +21,7 @@ from sqlalchemy import text
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 import ahiko
+from ahiko.competition.live_mtt_lobby import MttService
 from ahiko.competition.live_sitgo import SitGoRooms
 from ahiko.fairness.keys import load_or_create_archive_key, load_or_create_signing_key
 from ahiko.rooms.chat_words import WordFilter
@@ -36,6 +37,7 @@ from ahiko.server import (
     api_ahiko,
     api_competition,
     api_hands,
+    api_mtt,
     api_rooms,
     api_sitgo,
     api_wallet,
@@ -112,8 +114,19 @@ def create_app(
                 timing=LIVE_TIMING,
                 writer=getattr(app.state.ahiko_lobby, "writer", None),
             )
-            sitgo.start()  # a previous run's unfinished sit & go's: buy-ins back
+            sitgo.start()  # a previous run's unfinished sit & go's (and MTTs): buy-ins back
             app.state.sitgo = sitgo
+        if getattr(app.state, "mtt", None) is None:  # issue 20: multi-table tournaments
+            mtt = MttService(
+                app.state.room_registry,
+                engine,
+                clock=found.clock,
+                every_minutes=settings.mtt_every_minutes,
+                timing=LIVE_TIMING,
+                writer=getattr(app.state.ahiko_lobby, "writer", None),
+            )
+            mtt.start()  # the schedule's next MTT
+            app.state.mtt = mtt
         # Rooms nobody joined close after a few minutes (issue 17).
         sweeper = asyncio.create_task(site_limits(app).run_sweeper(app.state.room_registry))
         seen = asyncio.create_task(keep_sockets_seen(online_of(app), site_limits(app).accounts))
@@ -156,6 +169,7 @@ def create_app(
     app.include_router(api_rooms.router)
     app.include_router(api_ahiko.router)
     app.include_router(api_sitgo.router)
+    app.include_router(api_mtt.router)
     app.include_router(gateway.router)
     for router in routers:
         app.include_router(router)

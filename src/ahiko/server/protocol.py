@@ -360,6 +360,18 @@ class NoticeOut(_ServerFrame):
     message: str
 
 
+class MovedOut(_ServerFrame):
+    """To one player of a multi-table tournament, on the table they just left: they were
+    moved (balancing, a table broken) to ``room_id``, table ``table``, seat ``seat``; the
+    client opens that room (issue 20)."""
+
+    t: Literal["moved"] = "moved"
+    room_id: Annotated[str, Field(min_length=1, max_length=64)]
+    table: Annotated[int, Field(ge=1)]
+    seat: Annotated[int, Field(ge=0, le=9)]
+    mtt: str
+
+
 ServerFrame = Annotated[
     Ack
     | ErrorFrame
@@ -373,6 +385,7 @@ ServerFrame = Annotated[
     | ClosedOut
     | WalletOut
     | NoticeOut
+    | MovedOut
     | TimeBankOut
     | ChatOut,
     Field(discriminator="t"),

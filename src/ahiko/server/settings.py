@@ -28,6 +28,9 @@ class Settings:
     # A cluster of nodes shares one Redis (ownership, fan-out, shared counters) and one
     # PostgreSQL; None: the embedded single process, exactly as without it.
     redis_url: str | None = None
+    # The site's scheduled multi-table tournament: the next one starts this long after the
+    # last started (issue 20).
+    mtt_every_minutes: float = 30.0
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -49,6 +52,7 @@ class Settings:
             if env.get("AHIKO_CHAT_WORDS")
             else None,
             "redis_url": env.get("AHIKO_REDIS_URL") or None,
+            "mtt_every_minutes": float(env.get("AHIKO_MTT_EVERY_MINUTES", "30")),
         }
         for name, value in overrides.items():
             if value is not None:

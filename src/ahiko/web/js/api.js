@@ -96,6 +96,9 @@ export const api = {
   sitgo: () => request("GET", "/api/sitgo"),
   sitgoRegister: (queue, key) =>
     request("POST", `/api/sitgo/queues/${encodeURIComponent(queue)}/register`, { key }),
+  mtts: () => request("GET", "/api/mtt"),
+  mttRegister: (id, key) => request("POST", `/api/mtt/${encodeURIComponent(id)}/register`, { key }),
+  mttUnregister: (id) => request("POST", `/api/mtt/${encodeURIComponent(id)}/unregister`),
   sitgoUnregister: (id) => request("POST", `/api/sitgo/${encodeURIComponent(id)}/unregister`),
   ahikoRooms: () => request("GET", "/api/ahiko/rooms"),
   online: () => request("GET", "/api/online"),

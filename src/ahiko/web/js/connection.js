@@ -11,8 +11,8 @@ const MIN_BACKOFF_MS = 300;
 const MAX_BACKOFF_MS = 5000;
 const FINAL_CLOSE_CODES = new Set([4403, 4404]); // the gateway's "refused" and "no room"
 // Frames that repeat the latest seq instead of taking a new one (docs/protocol.md): to one
-// player only ("notice", "wallet") or answers ("ack", "error"), and the snapshot itself.
-const UNNUMBERED = new Set(["snapshot", "ack", "error", "notice", "wallet", "chat"]);
+// player only ("notice", "wallet", "moved") or answers ("ack", "error"), and the snapshot itself.
+const UNNUMBERED = new Set(["snapshot", "ack", "error", "notice", "wallet", "moved", "chat"]);
 
 export class RoomConnection {
   constructor(url, { onMessage, onState }) {

@@ -148,6 +148,8 @@ function decodeBody(frame, seq) {
       return { type: "notice", seq, code: frame.code ?? null, rule: frame.rule ?? null, message: frame.message ?? "" };
     case "chat":
       return { type: "chat", seq, msg: frame.msg ?? null };
+    case "moved":
+      return { type: "moved", seq, roomId: frame.room_id, table: frame.table, seat: frame.seat };
     case "wallet":
       return { type: "wallet", seq, event: frame.event ?? null, amount: frame.amount ?? 0 };
     default:

@@ -361,6 +361,7 @@ export const EN = {
   "table.closed.host": "The host closed the room. Thanks for playing!",
   "table.closed.limit": "The room reached its limit and was closed.",
   "table.closed.empty": "The room was empty and was closed.",
+  "table.moved": "You were moved to table {n}.",
   "table.cashed_out": "{amount} coins went back to your wallet.",
   "table.actions": "Table actions",
   "act.time_left": "Your time: {s} s",

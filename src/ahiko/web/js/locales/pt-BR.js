@@ -389,6 +389,7 @@ export const PT = {
   "table.closed.host": "O anfitrião fechou a sala. Obrigado por jogar!",
   "table.closed.limit": "A sala chegou ao seu limite e foi fechada.",
   "table.closed.empty": "A sala ficou vazia e foi fechada.",
+  "table.moved": "Você foi levado para a mesa {n}.",
   "table.cashed_out": "{amount} moedas voltaram para a sua carteira.",
   "table.seconds": "{s} s",
   "table.actions": "Ações da mesa",

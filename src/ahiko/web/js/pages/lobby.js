@@ -4,6 +4,7 @@
 import { api, errorText } from "../api.js";
 import { clear, h } from "../dom.js";
 import { fmt, t } from "../i18n.js";
+import { mttSection } from "./mttlobby.js";
 import { roomName } from "./names.js";
 
 const TABS = ["ahiko", "public", "tournament"];
@@ -208,6 +209,7 @@ export function lobbyPage(main, tab, ctx) {
   }
 
   const sitgo = active === "tournament" ? sitgoSection(ctx) : null;
+  const mtt = active === "tournament" ? mttSection(ctx) : null;
   // Tournaments: the site's sit & go's first; the filter and "create" belong to the hosts' list.
   const hosted = sitgo ? h("h2.hosted-title", t("lobby.hosted_tournaments")) : null;
   const online = h("span.online-count", { dataset: { online: "" } });
@@ -219,14 +221,16 @@ export function lobbyPage(main, tab, ctx) {
       online.textContent = "";
     }
   }
-  main.append(h("h1", t("lobby.title"), online), tabs, sitgo?.element ?? null, hosted, toolbar, table, status, leaderboards(ctx));
+  main.append(h("h1", t("lobby.title"), online), tabs, sitgo?.element ?? null, mtt?.element ?? null, hosted, toolbar, table, status, leaderboards(ctx));
   load();
   loadOnline();
   sitgo?.load();
+  mtt?.load();
   timer = setInterval(() => {
     load();
     loadOnline();
     sitgo?.load();
+    mtt?.load();
   }, REFRESH_MS);
   return { destroy: () => clearInterval(timer) };
 }

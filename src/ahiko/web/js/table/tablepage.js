@@ -209,6 +209,12 @@ export class TablePage {
       this.log.announce(text);
       return;
     }
+    if (msg.type === "moved") {
+      // A multi-table tournament moved me to another table: open it (no page reload).
+      this.showToast(t("table.moved", { n: msg.table }), "info");
+      if (msg.roomId) location.hash = `#/room/${encodeURIComponent(msg.roomId)}`;
+      return;
+    }
     if (msg.type === "wallet") {
       if (msg.amount > 0) this.showToast(t("table.cashed_out", { amount: fmt(msg.amount) }), "info");
       return;

@@ -1,0 +1,283 @@
+"""Multi-table tournaments from the lobby to the payout (issue 20): the registration rules
+(``ahiko.competition.mtt_lobby``) wired to the ledger (``ahiko.wallet.sitgo.SitGoBank``, the
+sit & go pools' mechanism) and to live tables (``ahiko.competition.live_mtt.MttRooms``).
+
+- **Schedule**: one upcoming MTT per spec, ``every_minutes`` apart; its start is a timer on
+  the rooms' clock (a manual clock in tests). At the start time it starts with two or more
+  registered, else its start moves on. A host may open one and start it early.
+- **Register / unregister**: the buy-in moves from the wallet into the MTT's pool (``sng:<id>``,
+  an account of the held-coins kind) and back, every coin through the ledger, the write off
+  the event loop in the MTT's lane of the app's ``StoreWriter``, as the sit & go's do
+  (``live_sitgo.written``); one registration at a time per MTT (a lock), so a start and a
+  registration never cross. A client's idempotency key answers a retry with the first
+  registration. A failed write changes nothing (``SitGoStorage``: 503, no coin moved).
+- **Late registration**, while the tournament is in its first ``LATE_LEVELS`` levels: the
+  player is seated at the table with the fewest players (``MttRooms.add_late``).
+- **The end**: the pool is paid by place in one ledger transaction which also stores the
+  places (``tournament_places``), retried while the database is busy. A process that stops
+  first leaves the pool to the next start's refund (``SitGoRooms.start`` refunds every pool
+  still holding coins, sit & go's and MTTs alike).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+from sqlalchemy import Connection, Engine
+
+from ahiko.competition.live_mtt import LEVEL_MINUTES, MttRooms
+from ahiko.competition.live_sitgo import detached, str_keys, written
+from ahiko.competition.mtt_lobby import (
+    LATE_LEVELS,
+    SCHEDULE,
+    Mtt,
+    MttLobby,
+    MttRefused,
+    MttSpec,
+    MttStatus,
+    payout_key,
+)
+from ahiko.rooms.clock import AsyncioClock
+from ahiko.rooms.ranking import Placement
+from ahiko.rooms.registry import RoomRegistry
+from ahiko.rooms.timing import Timing
+from ahiko.store.tournament_places import StoredPlace, write_places
+from ahiko.store.writer import Outcome, StoreWriter, writer_for
+from ahiko.wallet.ledger import Clock, as_utc, utc_now
+from ahiko.wallet.sitgo import SitGoBank, pool_name
+
+log = logging.getLogger(__name__)
+
+DEFAULT_EVERY_MINUTES = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class MttRegistered:
+    mtt: Mtt
+    applied: bool
+
+
+class MttService:
+    """Every MTT of this process."""
+
+    def __init__(
+        self,
+        registry: RoomRegistry,
+        engine: Engine,
+        *,
+        clock: Clock = utc_now,
+        every_minutes: float = DEFAULT_EVERY_MINUTES,
+        specs: tuple[MttSpec, ...] = SCHEDULE,
+        level_minutes: float = LEVEL_MINUTES,
+        timing: Timing | None = None,
+        rng: Random | None = None,
+        run_id: str | None = None,
+        writer: StoreWriter | None = None,
+    ) -> None:
+        self.registry = registry
+        self.engine = engine
+        self.bank = SitGoBank(engine, clock)
+        self.writer: StoreWriter = writer or writer_for(isinstance(registry.clock, AsyncioClock))
+        self._clock = clock
+        self._timing = timing
+        self._level_minutes = level_minutes
+        self._rng = rng or Random(secrets.randbits(64))
+        run = run_id if run_id is not None else secrets.token_hex(3)
+        self.lobby = MttLobby(clock, every_minutes, specs, prefix=f"{run}-" if run else "")
+        self.rooms: dict[str, MttRooms] = {}  # mtt id -> its live tables
+        self.names: dict[int, str] = {}
+        self._keys: dict[tuple[int, str], str] = {}  # (user, client key) -> mtt id
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._timers: dict[str, Any] = {}
+
+    def start(self) -> None:
+        """Opens the schedule (call once the loop runs)."""
+        for mtt in self.lobby.open_scheduled():
+            self._arm(mtt)
+
+    def _arm(self, mtt: Mtt) -> None:
+        delay = max(0.0, (mtt.starts_at - as_utc(self._clock())).total_seconds())
+        old = self._timers.pop(mtt.id, None)
+        if old is not None:
+            old.cancel()
+
+        def due() -> None:
+            detached(self._start_due(mtt.id))
+
+        self._timers[mtt.id] = self.registry.clock.call_later(delay, due)
+
+    # --- what the lobby shows -------------------------------------------------------------------
+    def late_open(self, mtt: Mtt) -> bool:
+        rooms = self.rooms.get(mtt.id)
+        return (
+            mtt.status is MttStatus.RUNNING
+            and rooms is not None
+            and not rooms.finished
+            and rooms.level <= LATE_LEVELS
+        )
+
+    def entry(self, mtt: Mtt, user_id: int | None = None) -> dict[str, Any]:
+        rooms = self.rooms.get(mtt.id)
+        mine = user_id is not None and user_id in mtt.entrants
+        room_id = rooms.room_of(str(user_id)) if rooms is not None and mine else None
+        return {
+            **mtt.to_json(),
+            "registered_me": mine,
+            "room_id": room_id,
+            "late": self.late_open(mtt),
+            "level": rooms.level if rooms is not None else 0,
+            "tables": len(rooms.model.tables) if rooms is not None else 0,
+            "left": len(rooms.model.remaining()) if rooms is not None else len(mtt.entrants),
+            "paid": str_keys(mtt.paid),
+        }
+
+    def listing(self, user_id: int | None) -> dict[str, Any]:
+        return {"mtts": [self.entry(m, user_id) for m in self.lobby.listing()]}
+
+    # --- registration ---------------------------------------------------------------------------
+    async def register(self, mtt_id: str, user_id: int, name: str, key: str) -> MttRegistered:
+        """Registers ``user_id`` (``MttRefused``, the wallet's ``InsufficientFunds`` or
+        ``SitGoStorage`` when not, nothing changed); the same ``key`` again answers the first
+        registration. Answered once the buy-in's write came back."""
+        return await asyncio.shield(detached(self._register(mtt_id, user_id, name, key)))
+
+    async def _register(self, mtt_id: str, user_id: int, name: str, key: str) -> MttRegistered:
+        mtt = self.lobby.get(mtt_id)
+        async with self._lock(mtt.id):
+            if self._keys.get((user_id, key)) == mtt.id:
+                return MttRegistered(mtt, applied=False)
+            mtt, attempt = self.lobby.admission(mtt_id, user_id, self.late_open(mtt))
+            if mtt.buy_in:
+                ledger_key = self.lobby.hold_key(mtt, user_id, attempt)
+                amount = mtt.buy_in
+                await self._written(
+                    mtt, lambda: self.bank.hold(mtt.id, user_id, amount, ledger_key), "registration"
+                )
+            if mtt.status is MttStatus.RUNNING and not self.late_open(mtt):
+                # late registration closed while the buy-in was written: it goes back
+                await self._refund(mtt, user_id, attempt)
+                raise MttRefused("registration_closed", "late registration has closed")
+            self.lobby.admit(mtt, user_id, attempt)
+            self._keys[(user_id, key)] = mtt.id
+            self.names[user_id] = name
+            rooms = self.rooms.get(mtt.id)
+            if rooms is not None:  # late: to the table with the fewest players
+                rooms.model.paid_places = mtt.paid_places
+                rooms.add_late(str(user_id), name)
+        return MttRegistered(mtt, applied=True)
+
+    async def _refund(self, mtt: Mtt, user_id: int, attempt: int) -> None:
+        if mtt.buy_in:
+            key = f"mtt:{mtt.id}:refund:{user_id}:{attempt}"
+            amount = mtt.buy_in
+            await self._written(
+                mtt, lambda: self.bank.refund(mtt.id, user_id, amount, key), "withdrawal"
+            )
+
+    async def withdraw(self, mtt_id: str, user_id: int) -> Mtt:
+        """Unregisters before the start: the buy-in goes back (once its write came back)."""
+        mtt = self.lobby.get(mtt_id)
+        return await asyncio.shield(detached(self._withdraw(mtt, user_id)))
+
+    async def _withdraw(self, mtt: Mtt, user_id: int) -> Mtt:
+        async with self._lock(mtt.id):
+            self.lobby.leaving(mtt.id, user_id)
+            if mtt.buy_in:
+                ledger_key = self.lobby.refund_key(mtt, user_id)
+                amount = mtt.buy_in
+                await self._written(
+                    mtt, lambda: self.bank.refund(mtt.id, user_id, amount, ledger_key), "withdrawal"
+                )
+            mtt.entrants.remove(user_id)
+        for found in [k for k, v in self._keys.items() if k[0] == user_id and v == mtt.id]:
+            del self._keys[found]
+        return mtt
+
+    def _lock(self, mtt_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(mtt_id, asyncio.Lock())
+
+    async def _written(self, mtt: Mtt, job: Callable[[], bool], what: str) -> bool:
+        return await written(self.writer, pool_name(mtt.id), job, what)
+
+    # --- a host's MTT ---------------------------------------------------------------------------
+    def create(self, host: int, name: str, buy_in: int, starts_in_minutes: float) -> Mtt:
+        mtt = self.lobby.create(host, name, buy_in, starts_in_minutes)
+        self._arm(mtt)
+        return mtt
+
+    async def start_now(self, mtt_id: str, user_id: int) -> Mtt:
+        """The host starts their MTT before its time (two registered or more)."""
+        mtt = self.lobby.get(mtt_id)
+        if mtt.host != user_id:
+            raise MttRefused("not_host", "only the tournament's host may start it")
+        if not self.lobby.may_start(mtt):
+            raise MttRefused("not_ready", "a tournament starts with two players registered")
+        await self._start_due(mtt.id)
+        return mtt
+
+    # --- the start ------------------------------------------------------------------------------
+    async def _start_due(self, mtt_id: str) -> None:
+        mtt = self.lobby.all[mtt_id]
+        async with self._lock(mtt.id):
+            if mtt.status is not MttStatus.REGISTERING:
+                return
+            if not self.lobby.may_start(mtt):
+                self.lobby.postpone(mtt)  # fewer than two: later, registrations kept
+                self._arm(mtt)
+                return
+            self._timers.pop(mtt.id, None)
+            for opened in self.lobby.started(mtt):
+                self._arm(opened)
+            players = [(str(u), self.names.get(u, "?")) for u in mtt.entrants]
+            rooms = MttRooms(
+                self.registry,
+                mtt.id,
+                players,
+                rng=self._rng,
+                name=mtt.name,
+                level_minutes=self._level_minutes,
+                timing=self._timing,
+                paid_places=mtt.paid_places,
+                on_finish=lambda places: self._finished(mtt, places),
+            )
+            self.rooms[mtt.id] = rooms
+            await rooms.start()
+
+    def _finished(self, mtt: Mtt, places: list[Placement]) -> None:
+        """Pays the pool by place and stores the places, in one ledger transaction."""
+        order = [int(p.player) for p in places]
+        paid = self.lobby.payout_plan(mtt, order)
+        now = as_utc(self._clock())
+        rows = [
+            StoredPlace(
+                f"mtt-{mtt.id}",
+                p.place,
+                p.player,
+                int(p.player),
+                self.names.get(int(p.player), p.player),
+                paid.get(int(p.player), 0),
+                mtt.id,
+                len(places),
+                now,
+            )
+            for p in places
+        ]
+
+        def store(conn: Connection) -> None:
+            write_places(conn, rows)
+
+        def job() -> bool:
+            return self.bank.pay(mtt.id, paid, payout_key(mtt), also=store)
+
+        def done(outcome: Outcome[bool]) -> None:
+            if not outcome.ok:
+                log.error("MTT %s: the payout was not written", mtt.id, exc_info=outcome.error)
+            self.lobby.record_end(mtt, order, paid if outcome.ok else {})
+
+        self.writer.submit(pool_name(mtt.id), job, done, retry=True)

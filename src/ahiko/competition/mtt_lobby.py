@@ -1,0 +1,253 @@
+"""Multi-table tournaments' registration (issue 20), the pure rules: which MTTs exist, who is
+registered, when registration is open, what the pool pays by place.
+
+- **The schedule**: the site keeps one upcoming MTT per ``MttSpec`` (by default one free
+  one), starting ``every`` minutes after it opened. At its start time it starts when two or
+  more are registered; otherwise its start moves ``every`` minutes on (the registrations
+  kept). When one starts, the next of its spec opens at once.
+- **A host's MTT** (``create``): a signed-in player opens one with a name, a buy-in and a
+  start time, and may start it earlier (two registered or more).
+- **Registration**: until the start, and **late** while the tournament is in its first
+  ``late_levels`` blind levels (the live side knows the level); unregistration until the
+  start. One registration per player per MTT.
+- **Prizes** (``mtt_prizes``): the buy-ins added up, no fee, paid by place as the sit & go
+  tables do by field size: fewer than 6 entrants → 100%; fewer than 10 → 65/35; fewer than
+  20 → 50/30/20; from 20, a fifth of the field is paid, place i of k getting a share
+  proportional to k − i + 1 (rounding to the winner). A free MTT pays nothing and has no
+  bubble; hand-for-hand at live tables needs ten places paid or more (45 entrants), since
+  below that the bubble comes at the final table.
+
+Refusals raise ``MttRefused`` with a code and change nothing: ``no_mtt`` (unknown),
+``already_registered``, ``not_registered``, ``registration_closed``, ``already_started``,
+``not_host``, ``not_ready``, ``bad_request``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from ahiko.competition.sitgo import prizes
+
+LATE_LEVELS = 2  # late registration during the first two blind levels
+MAX_BUY_IN = 10_000
+
+
+class MttRefused(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class MttStatus(StrEnum):
+    REGISTERING = "registering"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class MttSpec:
+    key: str
+    name: str
+    buy_in: int = 0  # coins; 0 = free
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.buy_in <= MAX_BUY_IN:
+            raise ValueError(f"a buy-in is 0 to {MAX_BUY_IN} coins")
+
+
+SCHEDULE: tuple[MttSpec, ...] = (MttSpec("mtt-free", "Torneio grátis"),)
+
+
+def prize_seats(entrants: int) -> int:
+    """Which payout table a field of ``entrants`` uses (``sitgo.PAYOUTS`` by size)."""
+    return 2 if entrants < 6 else 6 if entrants < 10 else 9
+
+
+def mtt_prizes(pool: int, entrants: int) -> list[int]:
+    """The pool split by place, best first; sums to ``pool`` (empty for a free MTT)."""
+    if not pool:
+        return []
+    if entrants < 20:
+        return prizes(pool, prize_seats(entrants))
+    k = entrants // 5
+    total = k * (k + 1) // 2
+    paid = [pool * (k - i) // total for i in range(k)]
+    paid[0] += pool - sum(paid)
+    return paid
+
+
+@dataclass
+class Mtt:
+    id: str
+    name: str
+    buy_in: int
+    starts_at: datetime
+    spec: str | None = None  # the schedule's spec key; None: a host's MTT
+    host: int | None = None
+    status: MttStatus = MttStatus.REGISTERING
+    entrants: list[int] = field(default_factory=list)  # user ids, in registration order
+    late: list[int] = field(default_factory=list)  # those of them registered after the start
+    places: list[int] = field(default_factory=list)  # best first, once finished
+    paid: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def pool(self) -> int:
+        return self.buy_in * len(self.entrants)
+
+    @property
+    def paid_places(self) -> int:
+        return len(mtt_prizes(self.pool, len(self.entrants)))
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "buy_in": self.buy_in,
+            "starts_at": self.starts_at.isoformat(),
+            "status": self.status.value,
+            "registered": len(self.entrants),
+            "pool": self.pool,
+            "prizes": mtt_prizes(self.pool, len(self.entrants)),
+            "host": self.host,
+            "scheduled": self.spec is not None,
+        }
+
+
+class MttLobby:
+    """Every MTT of this node: the scheduled, the hosts', the running and the ended."""
+
+    def __init__(
+        self,
+        clock: Callable[[], datetime],
+        every_minutes: float,
+        specs: tuple[MttSpec, ...] = SCHEDULE,
+        prefix: str = "",
+    ) -> None:
+        if every_minutes <= 0:
+            raise ValueError("MTTs are scheduled a positive number of minutes apart")
+        self._clock = clock
+        self.every = timedelta(minutes=every_minutes)
+        self._specs = {spec.key: spec for spec in specs}
+        self._prefix = prefix  # a run id: MTT ids (and their pools) are never reused
+        self._numbers = 0
+        self._attempts: dict[tuple[str, int], int] = {}  # (mtt, user) -> registrations so far
+        self.all: dict[str, Mtt] = {}
+
+    def _new(self, name: str, buy_in: int, starts_at: datetime, spec: str | None) -> Mtt:
+        self._numbers += 1
+        mtt = Mtt(f"m{self._prefix}{self._numbers}", name, buy_in, starts_at, spec)
+        self.all[mtt.id] = mtt
+        return mtt
+
+    def open_scheduled(self) -> list[Mtt]:
+        """Each spec without an upcoming MTT gets one, ``every`` minutes from now."""
+        upcoming = {m.spec for m in self.all.values() if m.status is MttStatus.REGISTERING}
+        starts = self._clock() + self.every
+        return [
+            self._new(spec.name, spec.buy_in, starts, key)
+            for key, spec in self._specs.items()
+            if key not in upcoming
+        ]
+
+    def create(self, host: int, name: str, buy_in: int, starts_in_minutes: float) -> Mtt:
+        """A host's MTT."""
+        name = name.strip()
+        if not 1 <= len(name) <= 40:
+            raise MttRefused("bad_request", "a tournament's name has 1 to 40 characters")
+        if not 0 <= buy_in <= MAX_BUY_IN:
+            raise MttRefused("bad_request", f"a buy-in is 0 to {MAX_BUY_IN} coins")
+        if not 1 <= starts_in_minutes <= 24 * 60:
+            raise MttRefused("bad_request", "a tournament starts in 1 minute to 24 hours")
+        starts = self._clock() + timedelta(minutes=starts_in_minutes)
+        mtt = self._new(name, buy_in, starts, None)
+        mtt.host = host
+        return mtt
+
+    def get(self, mtt_id: str) -> Mtt:
+        found = self.all.get(mtt_id)
+        if found is None:
+            raise MttRefused("no_mtt", f"no tournament {mtt_id!r}")
+        return found
+
+    def listing(self) -> list[Mtt]:
+        """Those still registering or running, soonest first; then the last ended."""
+        live = [
+            m for m in self.all.values() if m.status in (MttStatus.REGISTERING, MttStatus.RUNNING)
+        ]
+        ended = [m for m in self.all.values() if m not in live][-5:]
+        return sorted(live, key=lambda m: (m.status is MttStatus.REGISTERING, m.starts_at)) + ended
+
+    # --- registration -------------------------------------------------------------------------
+    def admission(self, mtt_id: str, user_id: int, late_open: bool) -> tuple[Mtt, int]:
+        """The first step of a registration, nothing changed: the MTT and the number of this
+        registration (its buy-in's ledger key). ``late_open``: a running MTT still takes
+        late registrations."""
+        mtt = self.get(mtt_id)
+        if user_id in mtt.entrants:
+            raise MttRefused("already_registered", "you are already registered in this tournament")
+        if mtt.status is MttStatus.RUNNING and not late_open:
+            raise MttRefused("registration_closed", "late registration has closed")
+        if mtt.status not in (MttStatus.REGISTERING, MttStatus.RUNNING):
+            raise MttRefused("registration_closed", f"this tournament is {mtt.status.value}")
+        return mtt, self._attempts.get((mtt.id, user_id), 0) + 1
+
+    def admit(self, mtt: Mtt, user_id: int, attempt: int) -> None:
+        """The second step, once the buy-in is in the pool."""
+        self._attempts[(mtt.id, user_id)] = attempt
+        mtt.entrants.append(user_id)
+        if mtt.status is MttStatus.RUNNING:
+            mtt.late.append(user_id)
+
+    def leaving(self, mtt_id: str, user_id: int) -> Mtt:
+        """The first step of an unregistration, nothing changed."""
+        mtt = self.get(mtt_id)
+        if user_id not in mtt.entrants:
+            raise MttRefused("not_registered", "you are not registered in this tournament")
+        if mtt.status is not MttStatus.REGISTERING:
+            raise MttRefused("already_started", "the tournament has started: leaving is a bust")
+        return mtt
+
+    def hold_key(self, mtt: Mtt, user_id: int, attempt: int) -> str:
+        return f"mtt:{mtt.id}:hold:{user_id}:{attempt}"
+
+    def refund_key(self, mtt: Mtt, user_id: int) -> str:
+        return f"mtt:{mtt.id}:refund:{user_id}:{self._attempts[(mtt.id, user_id)]}"
+
+    # --- start and end ------------------------------------------------------------------------
+    def may_start(self, mtt: Mtt) -> bool:
+        return mtt.status is MttStatus.REGISTERING and len(mtt.entrants) >= 2
+
+    def postpone(self, mtt: Mtt) -> None:
+        """Its start time came with fewer than two registered: ``every`` minutes later."""
+        mtt.starts_at = self._clock() + self.every
+
+    def started(self, mtt: Mtt) -> list[Mtt]:
+        """``mtt`` is running; the next of its spec opens (returned)."""
+        mtt.status = MttStatus.RUNNING
+        return self.open_scheduled() if mtt.spec is not None else []
+
+    def cancel(self, mtt: Mtt) -> None:
+        mtt.status = MttStatus.CANCELLED
+
+    def payout_plan(self, mtt: Mtt, places: list[int]) -> dict[int, int]:
+        """The coins each winner is to get, by place (best first)."""
+        if sorted(places) != sorted(mtt.entrants):
+            raise MttRefused("bad_ranking", "the ranking must list every entrant once")
+        return {
+            user: coins
+            for user, coins in zip(places, mtt_prizes(mtt.pool, len(mtt.entrants)), strict=False)
+            if coins
+        }
+
+    def record_end(self, mtt: Mtt, places: list[int], paid: dict[int, int]) -> None:
+        mtt.places = list(places)
+        mtt.paid = paid
+        mtt.status = MttStatus.FINISHED
+
+
+def payout_key(mtt: Mtt) -> str:
+    return f"mtt:{mtt.id}:payout"

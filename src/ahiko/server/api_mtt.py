@@ -1,0 +1,134 @@
+"""Routes of the multi-table tournaments (issue 20, ``ahiko.competition.live_mtt_lobby``):
+
+- ``GET /api/mtt``: the MTTs registering or running (soonest first), then the last ended:
+  start time, buy-in, registered count, prizes, status; for the requester
+  ``registered_me`` and, once it runs, ``room_id`` (the table they sit at now).
+- ``POST /api/mtt`` ``{name, buy_in, starts_in_minutes}``: a signed-in player opens an MTT
+  and is its host.
+- ``POST /api/mtt/{mtt_id}/register`` ``{key}``: the buy-in from the wallet into the pool,
+  until the start, or late during the first blind levels (seated at once at the table
+  with the fewest players); the same ``key`` again answers the first registration
+  (``applied`` false). Answered once the buy-in's write came back (off the event loop).
+- ``POST /api/mtt/{mtt_id}/unregister``: until the start; the buy-in goes back.
+- ``POST /api/mtt/{mtt_id}/start``: the host starts it before its time (two registered).
+
+The service is opened by ``create_app``'s lifespan (``app.state.mtt``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from ahiko.competition.live_mtt_lobby import MttService
+from ahiko.competition.live_sitgo import SitGoStorage
+from ahiko.competition.mtt_lobby import MAX_BUY_IN, MttRefused
+from ahiko.server.api_sitgo import RegisterBody, signed_in_user
+from ahiko.server.errors import ApiError, error_responses
+from ahiko.server.services import Player, http_player
+from ahiko.wallet.errors import WalletError
+
+router = APIRouter(prefix="/api/mtt", tags=["mtt"])
+MaybePlayer = Annotated[Player | None, Depends(http_player)]
+STATUS_OF = {"no_mtt": 404, "not_host": 403, "bad_request": 422}
+REFUSED = error_responses(
+    401,
+    403,
+    404,
+    409,
+    503,
+    notes={
+        403: "Only the tournament's host may start it (`not_host`).",
+        404: "No such tournament (`no_mtt`).",
+        409: (
+            "Refused, nothing changed: `already_registered`, `not_registered`, "
+            "`registration_closed` (started and past late registration, or over), "
+            "`already_started` (unregistering: leaving a started MTT is a bust, at the "
+            "table), `insufficient_funds`, `not_ready` (starting with fewer than two)."
+        ),
+        503: (
+            "The write did not land, nothing changed and no coin moved: `storage_busy` "
+            "(send the same request again) or `storage_error`."
+        ),
+    },
+)
+
+
+class CreateBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+    buy_in: Annotated[int, Field(ge=0, le=MAX_BUY_IN)] = 0
+    starts_in_minutes: Annotated[int, Field(ge=1, le=24 * 60)] = 10
+
+
+def mtt_service(app: Any) -> MttService:
+    found: MttService | None = getattr(app.state, "mtt", None)
+    if found is None:
+        raise ApiError(503, "unavailable", "the tournaments are not open")
+    return found
+
+
+def _refused(exc: MttRefused | WalletError | SitGoStorage) -> ApiError:
+    if isinstance(exc, SitGoStorage):
+        return ApiError(503, exc.code, exc.message)
+    if isinstance(exc, MttRefused):
+        return ApiError(STATUS_OF.get(exc.code, 409), exc.code, str(exc))
+    return ApiError(exc.http_status, exc.code, exc.message)
+
+
+def _maybe_user(player: Player | None) -> int | None:
+    return int(player.player_id) if player is not None and player.player_id.isdigit() else None
+
+
+@router.get("", responses=error_responses(503))
+def mtt_lobby(request: Request, player: MaybePlayer) -> dict[str, Any]:
+    return mtt_service(request.app).listing(_maybe_user(player))
+
+
+@router.post("", status_code=201, responses=REFUSED)
+async def create(body: CreateBody, request: Request, player: MaybePlayer) -> dict[str, Any]:
+    user = signed_in_user(player)
+    service = mtt_service(request.app)
+    try:
+        mtt = service.create(user, body.name, body.buy_in, body.starts_in_minutes)
+    except MttRefused as exc:
+        raise _refused(exc) from None
+    return {"mtt": service.entry(mtt, user)}
+
+
+@router.post("/{mtt_id}/register", status_code=201, responses=REFUSED)
+async def register(
+    mtt_id: str, body: RegisterBody, request: Request, player: MaybePlayer
+) -> dict[str, Any]:
+    user = signed_in_user(player)
+    assert player is not None
+    service = mtt_service(request.app)
+    try:
+        found = await service.register(mtt_id, user, player.name, body.key)
+    except (MttRefused, WalletError, SitGoStorage) as exc:
+        raise _refused(exc) from None
+    return {"mtt": service.entry(found.mtt, user), "applied": found.applied}
+
+
+@router.post("/{mtt_id}/unregister", responses=REFUSED)
+async def unregister(mtt_id: str, request: Request, player: MaybePlayer) -> dict[str, Any]:
+    user = signed_in_user(player)
+    service = mtt_service(request.app)
+    try:
+        mtt = await service.withdraw(mtt_id, user)
+    except (MttRefused, WalletError, SitGoStorage) as exc:
+        raise _refused(exc) from None
+    return {"mtt": service.entry(mtt, user)}
+
+
+@router.post("/{mtt_id}/start", responses=REFUSED)
+async def start(mtt_id: str, request: Request, player: MaybePlayer) -> dict[str, Any]:
+    user = signed_in_user(player)
+    service = mtt_service(request.app)
+    try:
+        mtt = await service.start_now(mtt_id, user)
+    except MttRefused as exc:
+        raise _refused(exc) from None
+    return {"mtt": service.entry(mtt, user)}

@@ -1,0 +1,51 @@
+"""Playing a live multi-table tournament on a manual clock (imported as ``mtt_play``): every
+player follows every table (a connection per table, tables opened later included) and
+answers its turns through the actors; time passes only when nobody had a turn."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from competition_players import Scripted
+
+from ahiko.competition.live_mtt import MttRooms
+from ahiko.rooms import commands as c
+from ahiko.rooms.clock import ManualClock
+from ahiko.rooms.registry import RoomRegistry
+
+
+async def play(
+    registry: RoomRegistry,
+    clock: ManualClock,
+    mtt: MttRooms,
+    every_second: Callable[[], None] = lambda: None,
+    steps: int = 60_000,
+) -> dict[tuple[str, int], Scripted]:
+    """Plays ``mtt`` to its end; returns the players, by (player, table)."""
+    players: dict[tuple[str, int], Scripted] = {}
+    for _ in range(steps):
+        if mtt.finished:
+            break
+        for number, room_id in mtt.room_ids().items():
+            actor = registry.get(room_id)
+            for n, pid in enumerate(sorted(mtt.names)):
+                if actor is not None and (pid, number) not in players:
+                    player = Scripted(pid, cautious=n % 4 != 0, table=str(number))
+                    players[(pid, number)] = player
+                    await player.join(actor)
+        acted = False
+        for (pid, number), player in players.items():
+            actor = registry.get(mtt.room_ids()[number])
+            turn = None if actor is None else player.decision()
+            if turn is not None and actor is not None:
+                reply = await actor.ask(c.Act(pid, turn[0], turn[1]))
+                assert reply.ok, reply
+                acted = True
+        if acted:
+            continue
+        await asyncio.sleep(0)  # the tables' actors take their inboxes before time moves on
+        clock.advance(1.0)
+        every_second()
+    assert mtt.finished
+    return players

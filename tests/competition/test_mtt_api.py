@@ -1,0 +1,100 @@
+"""The MTT routes through the real app (issue 20): the lobby lists the site's scheduled MTT;
+registering moves the buy-in into the pool (the same key again changes nothing),
+unregistering refunds it; an unknown MTT, double registration, a short wallet, a bad host
+request, a non-host's start and signed-out requests are refused with nothing changed; a
+host's MTT started by its host answers each player's table."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ahiko.server.services import CSRF_HEADER
+from ahiko.server.settings import Settings
+from ahiko.wallet.check import check_ledger
+from ahiko.wallet.policy import SIGNUP_GRANT
+from live_server import fast_app
+
+PASSWORD = "correct horse"
+
+
+@pytest.fixture
+def site(sqlite_url: str, tmp_path: Path) -> Iterator[TestClient]:
+    app = fast_app(Settings(data_dir=tmp_path / "data", database_url=sqlite_url))
+    with TestClient(app, headers={CSRF_HEADER: "1"}) as client:
+        yield client
+
+
+def sign_up(site: TestClient, name: str) -> dict[str, str]:
+    answer = site.post("/api/accounts", json={"username": name, "password": PASSWORD})
+    assert answer.status_code == 201, answer.text
+    site.cookies.clear()
+    return {"ahiko_session": answer.cookies["ahiko_session"]}
+
+
+def balance(site: TestClient, who: dict[str, str]) -> int:
+    return int(site.get("/api/wallet", cookies=who).json()["balance"])
+
+
+def test_mtt_routes_register_unregister_refuse_and_start(site: TestClient) -> None:
+    ana, bia = sign_up(site, "ana"), sign_up(site, "bia")
+    engine = site.app.state.services.engine  # type: ignore[attr-defined]
+    (scheduled,) = site.get("/api/mtt").json()["mtts"]
+    assert scheduled["status"] == "registering" and scheduled["buy_in"] == 0
+    assert scheduled["scheduled"] and scheduled["registered"] == 0
+    sid = scheduled["id"]
+    assert site.post(f"/api/mtt/{sid}/register", json={"key": "a"}).status_code == 401
+    unknown = site.post("/api/mtt/nope/register", json={"key": "a"}, cookies=ana)
+    assert unknown.status_code == 404 and unknown.json()["error"] == "no_mtt"
+    first = site.post(f"/api/mtt/{sid}/register", json={"key": "a"}, cookies=ana)
+    assert first.status_code == 201 and first.json()["applied"] is True
+    assert first.json()["mtt"]["registered_me"] is True
+    again = site.post(f"/api/mtt/{sid}/register", json={"key": "a"}, cookies=ana)
+    assert again.status_code == 201 and again.json()["applied"] is False
+    twice = site.post(f"/api/mtt/{sid}/register", json={"key": "b"}, cookies=ana)
+    assert twice.status_code == 409 and twice.json()["error"] == "already_registered"
+    assert site.get("/api/mtt", cookies=ana).json()["mtts"][0]["registered"] == 1
+
+    # a host's paid MTT
+    bad = site.post("/api/mtt", json={"name": "", "buy_in": 100}, cookies=ana)
+    assert bad.status_code == 422
+    made = site.post(
+        "/api/mtt", json={"name": "Noite", "buy_in": 100, "starts_in_minutes": 30}, cookies=ana
+    )
+    assert made.status_code == 201, made.text
+    mid = made.json()["mtt"]["id"]
+    assert made.json()["mtt"]["host"] is not None
+    rich = site.post(
+        "/api/mtt", json={"name": "Alta", "buy_in": SIGNUP_GRANT + 1}, cookies=ana
+    ).json()["mtt"]["id"]
+    short = site.post(f"/api/mtt/{rich}/register", json={"key": "r"}, cookies=bia)
+    assert short.status_code == 409 and short.json()["error"] == "insufficient_funds"
+    assert balance(site, bia) == SIGNUP_GRANT
+    assert site.post(f"/api/mtt/{mid}/register", json={"key": "m"}, cookies=ana).status_code == 201
+    assert balance(site, ana) == SIGNUP_GRANT - 100
+    assert site.post(f"/api/mtt/{mid}/unregister", cookies=ana).status_code == 200
+    assert balance(site, ana) == SIGNUP_GRANT
+    gone = site.post(f"/api/mtt/{mid}/unregister", cookies=ana)
+    assert gone.status_code == 409 and gone.json()["error"] == "not_registered"
+    early = site.post(f"/api/mtt/{mid}/start", cookies=ana)
+    assert early.status_code == 409 and early.json()["error"] == "not_ready"
+    for who, key in ((ana, "m2"), (bia, "m3")):
+        assert (
+            site.post(f"/api/mtt/{mid}/register", json={"key": key}, cookies=who).status_code == 201
+        )
+    assert site.post(f"/api/mtt/{mid}/start", cookies=bia).json()["error"] == "not_host"
+    started = site.post(f"/api/mtt/{mid}/start", cookies=ana)
+    assert started.status_code == 200, started.text
+    assert started.json()["mtt"]["status"] == "running"
+    room_id = started.json()["mtt"]["room_id"]
+    assert room_id and room_id.startswith(f"mtt-{mid}-")
+    mine = next(m for m in site.get("/api/mtt", cookies=bia).json()["mtts"] if m["id"] == mid)
+    assert mine["room_id"] == room_id and mine["pool"] == 200
+    room = site.get(f"/api/rooms/{room_id}").json()
+    assert sorted(s["stack"] for s in room["seats"] if s) == [1000, 1000]
+    left = site.post(f"/api/mtt/{mid}/unregister", cookies=bia)
+    assert left.status_code == 409 and left.json()["error"] == "already_started"
+    assert check_ledger(engine) == []
