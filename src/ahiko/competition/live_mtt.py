@@ -39,6 +39,7 @@ count of hands, not the room's dealer).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from random import Random
@@ -296,7 +297,19 @@ class MttRooms:
 
     # --- moves ------------------------------------------------------------------------------
     def _apply(self, moves: Sequence[Move]) -> None:
+        """Each move to the tables. A player moved again before reaching their last new
+        table goes straight to the latest one: still up at the table they are leaving, they
+        get their seat there once they are up; waiting for a seat, the wait moves."""
         for move in moves:
+            if move.player in self.moving:
+                continue  # on the way: ``player_left`` seats them where the model says
+            waiting = next(
+                (k for k, cmd in self.held.items() if cmd.player_id == move.player), None
+            )
+            if waiting is not None:
+                command = self.held.pop(waiting)
+                self._move_in(move.to_table, dataclasses.replace(command, seat=move.to_seat))
+                continue
             self.moving[move.player] = move.from_table
             self.actors[move.from_table].tell(c.MoveOut(move.player))
         for number in [n for n in self.actors if n not in self.model.tables]:
