@@ -12,28 +12,59 @@ tables do for the field:
 from __future__ import annotations
 
 import asyncio
+import itertools
+from collections.abc import Sequence
 from random import Random
 from typing import Any
 
 from mtt_play import play
 
 from ahiko.competition.live_mtt import MttRooms
+from ahiko.competition.mtt import Move
 from ahiko.rooms.clock import ManualClock
 from ahiko.rooms.hooks import HandOutcome
 from ahiko.rooms.registry import RoomRegistry
+from ahiko.rooms.seats import Occupant
 from ahiko.server.protocol import SERVER_FRAME
 
 
 class Watched(MttRooms):
-    """The live tournament, with a log of every hand's start and end at every table."""
+    """The live tournament, with a log of every hand's start and end at every table, and
+    of every hand's big blind as the room dealt it."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.log: list[tuple[str, int, bool]] = []  # (start|end, table, on the bubble)
+        self.hands_at: dict[int, list[tuple[dict[int, str], str]]] = {}  # seats, big blind
+        self.left_from: list[tuple[str, int, int]] = []  # moved: (player, table, seat)
+        self.seen_at_arrival: list[dict[int, str]] = []
 
-    def hand_started(self, number: int) -> None:
+    def hand_started(self, number: int, button: int | None, seats: Sequence[int]) -> None:
         self.log.append(("start", number, self.bubble))
-        super().hand_started(number)
+        players = {s: self.seated[number][s] for s in seats}
+        assert button is not None
+        # the button of this hand is ``button``: its big blind is the second after it
+        # (heads-up: the one that is not the button)
+        order = sorted(seats)
+        later = [x for x in order if x > button] + [x for x in order if x <= button]
+        big = later[0] if len(order) == 2 else later[1]
+        self.hands_at.setdefault(number, []).append((players, players[big]))
+        super().hand_started(number, button, seats)
+
+    def player_left(self, number: int, occupant: Occupant) -> dict[str, Any] | None:
+        count = len(self.arrivals)
+        moved = super().player_left(number, occupant)
+        if len(self.arrivals) > count:  # the field at the new table as its seat was chosen
+            table = self.model.tables[self.arrivals[-1][1]]
+            self.seen_at_arrival.append(dict(table.seats))
+        return moved
+
+    def _apply(self, moves: Sequence[Move]) -> None:
+        for move in moves:
+            if move.player not in self.moving and move.reason == "balance":
+                seat = next(s for s, p in self.seated[move.from_table].items() if p == move.player)
+                self.left_from.append((move.player, move.from_table, seat))
+        super()._apply(moves)
 
     def hand_ended(self, number: int, outcome: HandOutcome) -> None:
         self.log.append(("end", number, self.bubble))
@@ -44,22 +75,32 @@ def test_moves_followed_and_hand_for_hand_on_the_bubble_at_live_tables() -> None
     clock = ManualClock()
     registry = RoomRegistry(clock=clock)
     field = [(f"p{n}", f"P{n}") for n in range(25)]
-    paid = 12  # the bubble at 13 players, over two tables
-    mtt = Watched(registry, "hh", field, rng=Random(3), level_minutes=5, paid_places=paid)
+    mtt = Watched(registry, "hh", field, rng=Random(3), level_minutes=5, paid_places=1)
+
+    def pay_the_field_left() -> None:
+        """The places paid are fixed when the field first falls to 14 or fewer, at two
+        tables: the bubble is then the next bust, whatever the cards (a fixed number could
+        be jumped over by a hand busting two). Late registration changes them too."""
+        left = len(mtt.model.remaining())
+        if mtt.model.paid_places == 1 and 10 <= left <= 14 and len(mtt.model.tables) > 1:
+            mtt.model.paid_places = left - 1
 
     async def scenario() -> None:
         await mtt.start()
         rooms = dict(mtt.room_ids())
-        players = await play(registry, clock, mtt)
+        players = await play(registry, clock, mtt, pay_the_field_left)
         moves = [m for m in mtt.model.moves if m.reason in ("balance", "break")]
         assert len(moves) > 5
-        destinations = {(m.player, rooms[m.to_table], m.to_seat) for m in moves}
+        # the seat is chosen again at the arrival (where the big blind comes soonest then)
+        destinations = {(m.player, rooms[m.to_table]) for m in moves}
+        seats = {(p, rooms[n], seat) for p, n, seat, _soon in mtt.arrivals}
         frames = [(pid, f) for (pid, _n), p in players.items() for f in p.of("moved")]
         for pid, frame in frames:
             SERVER_FRAME.validate_python(frame)
             # a frame names a move of that player (a player moved twice before reaching
             # the first new table goes straight to the second: one frame, the latest)
-            assert (pid, frame["room_id"], frame["seat"]) in destinations
+            assert (pid, frame["room_id"]) in destinations
+            assert (pid, frame["room_id"], frame["seat"]) in seats
             assert frame["mtt"] == "hh" and rooms[frame["table"]] == frame["room_id"]
         assert {pid for pid, _f in frames} == {m.player for m in moves}
         assert len(frames) >= len(moves) * 0.8
@@ -67,6 +108,7 @@ def test_moves_followed_and_hand_for_hand_on_the_bubble_at_live_tables() -> None
         assert len(mtt.places) == 25 and mtt.model.over
         assert all(p.chips_at_hand_start for p in mtt.places[1:])  # a leaver's would be 0
 
+        check_big_blinds(mtt)
         assert mtt.rounds >= 1  # hand-for-hand was played
         # every table finishes its hand before any deals the next, while on the bubble
         in_hand: set[int] = set()
@@ -95,6 +137,40 @@ def test_moves_followed_and_hand_for_hand_on_the_bubble_at_live_tables() -> None
             assert stacks == sorted(stacks, reverse=True), (busts, by_stack)
         burst = [busts for _r, busts in mtt.round_log if busts]
         assert burst, "the bubble burst in a hand-for-hand round"
-        assert max(place[p] for t in burst[0].values() for p in t) == paid + 1
+        assert max(place[p] for t in burst[0].values() for p in t) == mtt.model.paid_places + 1
 
     asyncio.run(asyncio.wait_for(scenario(), 300))
+
+
+def check_big_blinds(mtt: Watched) -> None:
+    """Nobody skips a big blind by moving, as the live tables deal (R-HE-02, the button one
+    seat on every hand): the player a balancing move takes is the one the source table's
+    next hand would have made big blind (that hand, dealt without them, makes the player
+    after them big blind instead, when nobody else came or went there); at the new table
+    they take the free seat where the big blind comes soonest, and it comes in the very hand
+    the tournament counted at their arrival (when nobody else came or went there)."""
+    sources = 0
+    for player, number, seat in mtt.left_from:
+        hands = mtt.hands_at[number]
+        last = max(i for i, (seats, _big) in enumerate(hands) if player in seats.values())
+        if last + 1 >= len(hands):
+            continue  # the table dealt no hand after they left
+        seats, big = hands[last + 1]
+        if {**seats, seat: player} != hands[last][0]:
+            continue  # someone else came or went there too
+        order = sorted(seats)
+        after = [s for s in order if s > seat] + [s for s in order if s < seat]
+        assert big == seats[after[0]], (player, number, seat, hands[last], hands[last + 1])
+        sources += 1
+    assert sources >= 1
+    arrivals = 0
+    for (player, number, seat, soon), field in zip(mtt.arrivals, mtt.seen_at_arrival, strict=True):
+        dealt = [h for h in mtt.hands_at.get(number, []) if h[0].get(seat) == player]
+        steady = list(itertools.takewhile(lambda h, f=field: h[0] == f, dealt))  # nobody came/went
+        bigs = [i for i, (_seats, big) in enumerate(steady) if big == player]
+        if bigs:  # their first big blind came in the hand counted at their arrival
+            assert bigs[0] + 1 == soon, (player, number, seat, soon, steady)
+            arrivals += 1
+        else:
+            assert len(steady) < soon  # the table changed (or ended) before their turn
+    assert arrivals >= 1

@@ -31,10 +31,20 @@ decides, the tables' actors play.
   hand (R-TN-04: by their stacks at that hand's start, then by lot), whichever tables they
   sat at. It ends as soon as someone busts (the field is then in the money).
 
+- **Nobody skips a big blind by moving**, as the rooms deal (R-HE-02: the button one seat
+  on every hand, the blinds the two players after it; heads-up the button is the small
+  blind): each hand's button reaches the model when the hand is dealt (``hand_started``), so
+  the model's "big blind next" at a table is the room's own: the player that table would
+  make big blind in its next hand (the one after the hand being played, if one is). A
+  balancing move takes that player; when they are up at the old table, the new table's
+  seat is chosen again, as the free seat where, under the same dealing, they post the big
+  blind soonest (``Table.hands_to_big_blind``). Precisely: a moved player posts the big blind
+  at the new table in the hand counted at their arrival, unless that table's players change
+  first; they may be dealt hands there before it only when no free seat gives it sooner.
+
 Nothing here reads a table's state: the model, the actors' commands and the hooks' calls
-(a hook asks its room only whether it has two players ready to deal). What the rooms choose
-themselves: the button and blinds of each hand (the model's "big blind next" follows its own
-count of hands, not the room's dealer).
+(a hook tells the button of the hand it deals and asks its room whether it has two players
+ready to deal).
 """
 
 from __future__ import annotations
@@ -128,6 +138,8 @@ class MttRooms:
         self.round_busts: dict[int, dict[str, int]] = {}
         self.rounds = 0  # hand-for-hand rounds played
         self.round_log: list[tuple[int, dict[int, dict[str, int]]]] = []  # (round, busts)
+        # moved players' (player, table, seat, the hand from now in which they are big blind)
+        self.arrivals: list[tuple[str, int, int, int]] = []
 
     # --- start ------------------------------------------------------------------------------
     def config(self, number: int) -> RoomConfig:
@@ -201,8 +213,8 @@ class MttRooms:
             return
         self.hands += 1
         table = self.model.tables.get(number)
-        if table is not None and len(table.seats) >= 2:
-            table.start_hand()  # the model's big blind moves forward one player
+        if table is not None and table.button is None and len(table.seats) >= 2:
+            table.start_hand()  # no button told: the model's big blind moves forward one
         remaining = set(self.model.remaining())
         busted = {
             player: outcome.stacks[seat] - outcome.net[seat]
@@ -241,8 +253,13 @@ class MttRooms:
         self._release_when_ready()
         return True
 
-    def hand_started(self, number: int) -> None:
+    def hand_started(self, number: int, button: int | None, seats: Sequence[int]) -> None:
+        """Table ``number`` dealt a hand with ``button`` to ``seats``: the model's blinds
+        follow the room's (R-HE-02), so "big blind next" is the room's own."""
         self.playing.add(number)
+        table = self.model.tables.get(number)
+        if table is not None and button is not None:
+            table.button = button
 
     def _end_round(self) -> None:
         self.in_round = False
@@ -282,6 +299,12 @@ class MttRooms:
             if occupant.stack > 0 and player in self.model.remaining():
                 target = self.model.table_of(player)
                 seat = next(s for s, p in target.seats.items() if p == player)
+                if target.button is not None:  # the seat where the big blind comes soonest now
+                    del target.seats[seat]
+                    seat = target.soonest_big_blind_seat()
+                    target.seats[seat] = player
+                    soon = target.hands_to_big_blind(seat)
+                    self.arrivals.append((player, target.number, seat, soon))
                 self._move_in(target.number, c.MoveIn(player, occupant.name, seat, occupant.stack))
                 moved = {
                     "room_id": self.actors[target.number].room_id,
@@ -383,7 +406,7 @@ class MttTableHooks(NoHooks):
         self.number = number
 
     def on_hand_start(self, room: Room, hand_no: int, stacks: Mapping[int, int]) -> None:
-        self.tournament.hand_started(self.number)
+        self.tournament.hand_started(self.number, room.dealer.button, sorted(stacks))
 
     def on_hand_end(self, room: Room, outcome: HandOutcome) -> None:
         self.tournament.hand_ended(self.number, outcome)

@@ -40,6 +40,10 @@ class Table:
     number: int
     seats: dict[int, str] = field(default_factory=dict)  # seat -> player
     big: int | None = None  # the seat of the last hand's big blind
+    # The button of the live room's hand now being played (or last played): once a live
+    # table tells it, the blinds follow the room's own dealing (R-HE-02: the button one
+    # seat on every hand, the blinds the players after it), not the big blind forward.
+    button: int | None = None
 
     def occupied(self) -> list[int]:
         return sorted(self.seats)
@@ -62,6 +66,10 @@ class Table:
         seats = self.occupied()
         if len(seats) < 2:
             raise ValueError(f"table {self.number} has fewer than two players")
+        if self.button is not None:  # the live room's rule (R-HE-02, R-HE-03 heads-up)
+            button = self._after(self.button, seats)
+            small = button if len(seats) == 2 else self._after(button, seats)
+            return button, small, self._after(small, seats)
         big = seats[min(2, len(seats) - 1)] if self.big is None else self._after(self.big, seats)
         small = self._before(big, seats)
         button = small if len(seats) == 2 else self._before(small, seats)
@@ -78,12 +86,28 @@ class Table:
             raise ValueError(f"table {self.number} is full")
         if len(self.seats) < 2:
             return free[0]
+        if self.button is not None:  # the live room's rule: try each free seat
+            return min(free, key=self.hands_to_big_blind)
         big = self.next_blinds()[2]
         return self._after(big, free)
+
+    def hands_to_big_blind(self, seat: int) -> int:
+        """Under the live room's rule, the number of the next hand (1: the next one) in
+        which a player sat now at ``seat`` (free or theirs) posts the big blind, the other
+        players staying."""
+        trial = Table(self.number, {**self.seats, seat: "?"}, button=self.button)
+        for hand in range(1, MAX_SEATS + 2):
+            button, _small, big = trial.next_blinds()
+            if big == seat:
+                return hand
+            trial.button = button
+        raise AssertionError("a big blind comes round within an orbit")  # pragma: no cover
 
     def start_hand(self) -> tuple[int, int, int]:
         blinds = self.next_blinds()
         self.big = blinds[2]
+        if self.button is not None:
+            self.button = blinds[0]
         return blinds
 
 
