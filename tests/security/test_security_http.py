@@ -30,6 +30,7 @@ SESSION_ROUTES = {("POST", "/api/accounts"), ("POST", "/api/session"), ("DELETE"
 # A valid body for each write route that takes one, so the 401 cannot hide behind a 422.
 VALID_BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/api/rooms"): {"name": "Mesa"},
+    ("POST", "/api/mtt"): {"name": "Noite"},
 }
 
 
