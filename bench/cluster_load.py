@@ -281,7 +281,7 @@ def configuration(
     began = time.monotonic()
     try:
         with ThreadPoolExecutor(len(nodes)) as starting:  # side by side: each takes seconds
-            list(starting.map(lambda node: node.start(timeout=60), nodes))
+            list(starting.map(lambda node: node.start(timeout=180), nodes))  # a loaded machine
         _say(f"{name}: {count} node(s) up after {time.monotonic() - began:.1f} s")
         side = Nodes(nodes, redis.process.pid, postgres_pid)
         if args.idle > 0:  # the nodes' own work with nobody connected (leases, lobby, leader)
