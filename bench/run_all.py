@@ -253,7 +253,10 @@ def knee_section(load_results: dict[int, list[dict[str, object]]]) -> str:
         if (p99 := median_of(runs, "p99_ms")) is not None
     )
     table = "\n".join(f"| {n} | {p99:.1f} |" for n, p99 in points)
-    knee = "not reached: every size measured stays under it"
+    sizes = ", ".join(f"{n:,}" for n, _ in points)
+    knee = f"not reached: every size measured ({sizes}) stays under it"
+    if len(points) < len(LOAD_SWEEP):
+        knee += "; the sweep's other sizes were not run this time (run `make bench`)"
     for (n0, p0), (n1, p1) in itertools.pairwise(points):
         if p0 < KNEE_MS <= p1:
             knee = f"about {n0 + (n1 - n0) * (KNEE_MS - p0) / (p1 - p0):.0f} players"
