@@ -60,6 +60,9 @@ class ClusterHouse(Background):
         self._adopting: dict[str, asyncio.Future[bool]] = {}
         self._poked = asyncio.Event()
         self.adopted: list[str] = []  # rooms taken over from a dead owner (monitoring, tests)
+        # Open house rooms another node holds a lease on (from the last take-over scan): a
+        # dead node's rooms stay leased for up to a lease after its lobby entries are gone.
+        self._held_elsewhere: set[str] = set()
         lobby.poke = self._poked.set
         node.adopter = self.adopt
         node.house_entries = self.local_entries
@@ -106,6 +109,13 @@ class ClusterHouse(Background):
     async def apply_rule(self) -> None:
         for tier in TIERS:
             entries = await self.entries(tier)
+            listed = {str(e["id"]) for e in entries}
+            if any(
+                r.partition("-")[0] == tier.key and r not in listed for r in self._held_elsewhere
+            ):
+                # Leased but listed by nobody: a dead node's rooms, taken over once their
+                # leases run out. Opening others now would close those as surplus later.
+                continue
             while len(entries) < ROOMS_PER_TIER or not any(e["free_seats"] for e in entries):
                 if not self.leadership.leading:
                     return
@@ -160,6 +170,7 @@ class ClusterHouse(Background):
             if is_house_room(room_id) and self.node.ownership.token(room_id) is None
         ]
         holders = await self.node.leases.holders([room_lease(r) for r in candidates])
+        self._held_elsewhere = {r for r in candidates if holders[room_lease(r)] is not None}
         for room_id in candidates:
             if holders[room_lease(room_id)] is None:
                 await self.adopt(room_id)
