@@ -6,37 +6,11 @@ host's MTT started by its host answers each player's table."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
+from app_site import balance, sign_up
 from fastapi.testclient import TestClient
 
-from ahiko.server.services import CSRF_HEADER
-from ahiko.server.settings import Settings
 from ahiko.wallet.check import check_ledger
 from ahiko.wallet.policy import SIGNUP_GRANT
-from live_server import fast_app
-
-PASSWORD = "correct horse"
-
-
-@pytest.fixture
-def site(sqlite_url: str, tmp_path: Path) -> Iterator[TestClient]:
-    app = fast_app(Settings(data_dir=tmp_path / "data", database_url=sqlite_url))
-    with TestClient(app, headers={CSRF_HEADER: "1"}) as client:
-        yield client
-
-
-def sign_up(site: TestClient, name: str) -> dict[str, str]:
-    answer = site.post("/api/accounts", json={"username": name, "password": PASSWORD})
-    assert answer.status_code == 201, answer.text
-    site.cookies.clear()
-    return {"ahiko_session": answer.cookies["ahiko_session"]}
-
-
-def balance(site: TestClient, who: dict[str, str]) -> int:
-    return int(site.get("/api/wallet", cookies=who).json()["balance"])
 
 
 def test_mtt_routes_register_unregister_refuse_and_start(site: TestClient) -> None:
