@@ -104,6 +104,7 @@ def test_item4_lobby_status_follows_the_seats_and_shows_the_average_pot(
     page.goto(f"{static_url}/src/ahiko/web/index.html#/lobby/ahiko")
     page.wait_for_selector('tr[data-room="alta-104daf-2"]')
     rows = lobby_rows(page)
+    assert "null" not in page.inner_text("main")  # the tab's absent sections print nothing
     assert rows["iniciante-104daf-1"]["status"] == "waiting"  # 0/8: not "Em jogo"
     assert rows["iniciante-104daf-1"]["statusText"] == "Aguardando"
     assert rows["iniciante-104daf-2"]["status"] == "running"  # a hand under way
@@ -607,3 +608,36 @@ def test_R_DR_04_D_R_DR_09_D_the_draw_form_sets_both_bet_sizes_the_cap_and_the_h
     errors = [e for e in page.console_errors if "/ws/rooms/r1" not in e]
     page.context.close()
     assert errors == []
+
+
+NEW_PLAYER_PROFILE = {
+    "name": "joao",
+    "hands": 0,
+    "vpip": None,
+    "pfr": None,
+    "aggression": None,
+    "showdown_win_rate": None,
+    "tiers": [],
+    "results": [],
+    "tournaments": {"played": 0, "finished": 0, "wins": 0, "best": []},
+}
+
+
+@pytest.mark.parametrize("viewport", SIZES)
+def test_a_new_players_profile_says_there_is_nothing_yet_instead_of_empty_boxes(
+    browser, static_url, viewport
+):
+    page = mocked_app(
+        browser,
+        static_url,
+        {"/api/me": ME, "/api/players/joao/profile": NEW_PLAYER_PROFILE},
+        viewport,
+        **sized(viewport),
+    )
+    page.goto(f"{static_url}/src/ahiko/web/index.html#/players/joao")
+    page.wait_for_selector('[data-empty="results"]')
+    assert page.locator("table.tiers").count() == 0
+    assert page.locator(".results-graph").count() == 0
+    assert page.text_content('[data-empty="tiers"]') == "Nenhuma mão nas salas Ahiko ainda."
+    screenshot(page, f"pages-profile-new-{tag(viewport)}")
+    close(page)

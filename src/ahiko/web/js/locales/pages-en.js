@@ -52,6 +52,8 @@ export const EN_PAGES = {
   "profile.best": "Best finishes",
   "profile.finish": "{place} of {n} · {room}",
   "profile.no_finishes": "No tournament finished yet.",
+  "profile.no_tiers": "No hands in the Ahiko rooms yet.",
+  "profile.no_results": "No results in the Ahiko rooms yet.",
   "board.title": "Leaderboard",
   "board.board": "Leaderboard of",
   "board.board.ahiko": "Ahiko rooms (coins)",

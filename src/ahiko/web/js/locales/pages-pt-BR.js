@@ -53,6 +53,8 @@ export const PT_PAGES = {
   "profile.best": "Melhores colocações",
   "profile.finish": "{place}º de {n} · {room}",
   "profile.no_finishes": "Nenhum torneio terminado ainda.",
+  "profile.no_tiers": "Nenhuma mão nas salas Ahiko ainda.",
+  "profile.no_results": "Nenhum resultado nas salas Ahiko ainda.",
   "board.title": "Ranking",
   "board.board": "Ranking de",
   "board.board.ahiko": "Salas Ahiko (moedas)",

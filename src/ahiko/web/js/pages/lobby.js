@@ -221,7 +221,9 @@ export function lobbyPage(main, tab, ctx) {
       online.textContent = "";
     }
   }
-  main.append(h("h1", t("lobby.title"), online), tabs, sitgo?.element ?? null, mtt?.element ?? null, hosted, toolbar, table, status, leaderboards(ctx));
+  // Node.append writes a null as the text "null": only the sections this tab has.
+  const sections = [sitgo?.element, mtt?.element, hosted].filter(Boolean);
+  main.append(h("h1", t("lobby.title"), online), tabs, ...sections, toolbar, table, status, leaderboards(ctx));
   load();
   loadOnline();
   sitgo?.load();

@@ -93,9 +93,9 @@ export function profilePage(main, name) {
         figure("profile.tournaments", `${fmt(tour.played)} · ${t("profile.wins", { n: tour.wins })}`, "tournaments"),
       ),
       h("h2", t("profile.by_tier")),
-      tiers,
+      p.tiers?.length ? tiers : h("p.hint", { dataset: { empty: "tiers" } }, t("profile.no_tiers")),
       h("h2", t("profile.results")),
-      resultsGraph(p.results ?? []),
+      p.results?.length ? resultsGraph(p.results) : h("p.hint", { dataset: { empty: "results" } }, t("profile.no_results")),
       h("h2", t("profile.best")),
       tour.best?.length ? best : h("p.hint", t("profile.no_finishes")),
     );
