@@ -41,6 +41,7 @@ from ahiko.server.login_throttle import (
     LocalLoginThrottle,
     LoginThrottle,
     Refused,
+    too_many_attempts,
 )
 from ahiko.store import accounts as store
 from ahiko.wallet.ledger import Clock, as_utc
@@ -185,13 +186,7 @@ class Accounts:
         try:
             attempt = await self.throttle.begin(username, ip)
             if isinstance(attempt, Refused):
-                wait = attempt.retry_after
-                raise ApiError(
-                    429,
-                    "too_many_attempts",
-                    f"too many failed logins; try again in {wait} s",
-                    {"Retry-After": str(wait)},
-                )
+                raise too_many_attempts(attempt)
             found = await run_in_threadpool(self._check_password, username, password)
             if found is None:
                 raise ApiError(401, "invalid_credentials", INVALID_CREDENTIALS)

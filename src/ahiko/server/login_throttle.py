@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from ahiko.server.errors import ApiError
 from ahiko.store.accounts import username_key
 
 LOGIN_WINDOW_SECONDS = 300.0
@@ -55,6 +56,17 @@ class Refused:
     retry_after: int  # seconds until the failure that refused it leaves the window
 
 
+def too_many_attempts(refused: Refused) -> ApiError:
+    """The 429 a refused log-in gets, from the route or before it."""
+    wait = refused.retry_after
+    return ApiError(
+        429,
+        "too_many_attempts",
+        f"too many failed logins; try again in {wait} s",
+        {"Retry-After": str(wait)},
+    )
+
+
 def keys(username: str, address: str) -> tuple[str, str]:
     """The address and account keys of an attempt: an account is its unique username key
     (without regard to case or accents), so "Ana" and "ana" share one count."""
@@ -69,6 +81,13 @@ class LoginThrottle(Protocol):
 
     async def succeeded(self, attempt: Attempt) -> None:
         """The right password: the attempt's failure is taken back."""
+        ...
+
+    def known_address_refusal(self, address: str) -> Refused | None:
+        """The refusal an attempt from ``address`` would get whatever its account, when this
+        process already knows it without a round trip (nothing counted, nothing waited for):
+        the log-in route's first rule, taken before routing and body parsing (issue 17's
+        attack bench). None when it does not know: the route then decides as usual."""
         ...
 
 
@@ -108,6 +127,18 @@ class LocalLoginThrottle:
                 if len(found) > MAX_PER_KEY:
                     found.popitem(last=False)
             return attempt
+
+    def known_address_refusal(self, address: str) -> Refused | None:
+        address_key = address[:64]
+        with self._lock:
+            found = self._by_address.get(address_key)
+            if found is None or len(found) < self.limits.per_address:
+                return None  # not failing (or not enough): no key made, none moved
+            now = self._clock()
+            from_address = self._window(self._by_address, address_key, now)
+            if len(from_address) >= self.limits.per_address:
+                return self._refused(from_address, now)
+            return None
 
     def succeeded_now(self, attempt: Attempt) -> None:
         with self._lock:

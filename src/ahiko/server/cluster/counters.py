@@ -110,6 +110,9 @@ class SharedLoginThrottle:
             return attempt
         return Refused(max(1, -(-int(wait_ms) // 1000)))
 
+    def known_address_refusal(self, address: str) -> Refused | None:
+        return None  # the counts are in Redis: the route's one script decides
+
     async def succeeded(self, attempt: Attempt) -> None:
         async with self._redis.pipeline(transaction=True) as pipe:
             for key in _keys(attempt):
