@@ -13,6 +13,12 @@ sit & go pools' mechanism) and to live tables (``ahiko.competition.live_mtt.MttR
   registration. A failed write changes nothing (``SitGoStorage``: 503, no coin moved).
 - **Late registration**, while the tournament is in its first ``LATE_LEVELS`` levels: the
   player is seated at the table with the fewest players (``MttRooms.add_late``).
+- **Cancel**, by the host before the start (``cancel``): in the MTT's lock, so no
+  registration crosses it, the MTT turns ``cancelled`` (no registration after) and every
+  registered player's buy-in goes back as an unregistration's does (the same ledger key, in
+  the MTT's lane): a retry never pays twice. A refund whose write failed leaves that player
+  listed and the call answers the failure; the host's retry refunds the rest (and a restart
+  refunds any pool still holding coins).
 - **The end**: the pool is paid by place in one ledger transaction which also stores the
   places (``tournament_places``), retried while the database is busy. A process that stops
   first leaves the pool to the next start's refund (``SitGoRooms.start`` refunds every pool
@@ -32,7 +38,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine
 
 from ahiko.competition.live_mtt import LEVEL_MINUTES, MttRooms
-from ahiko.competition.live_sitgo import detached, str_keys, written
+from ahiko.competition.live_sitgo import SitGoStorage, detached, str_keys, written
 from ahiko.competition.mtt_lobby import (
     LATE_LEVELS,
     SCHEDULE,
@@ -42,6 +48,7 @@ from ahiko.competition.mtt_lobby import (
     MttSpec,
     MttStatus,
     payout_key,
+    refuse_cancelled,
 )
 from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.ranking import Placement
@@ -61,6 +68,13 @@ DEFAULT_EVERY_MINUTES = 30.0
 class MttRegistered:
     mtt: Mtt
     applied: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MttCancelled:
+    mtt: Mtt
+    applied: bool  # this call cancelled it (False: a retry finishing the refunds)
+    refunded: list[int]  # the players refunded by this call
 
 
 class MttService:
@@ -129,6 +143,7 @@ class MttService:
         return {
             **mtt.to_json(),
             "registered_me": mine,
+            "host_me": user_id is not None and mtt.host == user_id,
             "room_id": room_id,
             "late": self.late_open(mtt),
             "level": rooms.level if rooms is not None else 0,
@@ -173,12 +188,15 @@ class MttService:
         return MttRegistered(mtt, applied=True)
 
     async def _refund(self, mtt: Mtt, user_id: int, attempt: int) -> None:
+        await self._give_back(
+            mtt, user_id, f"mtt:{mtt.id}:refund:{user_id}:{attempt}", "withdrawal"
+        )
+
+    async def _give_back(self, mtt: Mtt, user_id: int, key: str, what: str) -> None:
+        """``user_id``'s buy-in from the pool to their wallet, under the ledger ``key``."""
         if mtt.buy_in:
-            key = f"mtt:{mtt.id}:refund:{user_id}:{attempt}"
             amount = mtt.buy_in
-            await self._written(
-                mtt, lambda: self.bank.refund(mtt.id, user_id, amount, key), "withdrawal"
-            )
+            await self._written(mtt, lambda: self.bank.refund(mtt.id, user_id, amount, key), what)
 
     async def withdraw(self, mtt_id: str, user_id: int) -> Mtt:
         """Unregisters before the start: the buy-in goes back (once its write came back)."""
@@ -188,16 +206,46 @@ class MttService:
     async def _withdraw(self, mtt: Mtt, user_id: int) -> Mtt:
         async with self._lock(mtt.id):
             self.lobby.leaving(mtt.id, user_id)
-            if mtt.buy_in:
-                ledger_key = self.lobby.refund_key(mtt, user_id)
-                amount = mtt.buy_in
-                await self._written(
-                    mtt, lambda: self.bank.refund(mtt.id, user_id, amount, ledger_key), "withdrawal"
-                )
-            mtt.entrants.remove(user_id)
+            await self._give_back(mtt, user_id, self.lobby.refund_key(mtt, user_id), "withdrawal")
+            self._unlisted(mtt, user_id)
+        return mtt
+
+    def _unlisted(self, mtt: Mtt, user_id: int) -> None:
+        """``user_id``'s buy-in is back: no longer registered (nor their client keys)."""
+        mtt.entrants.remove(user_id)
         for found in [k for k, v in self._keys.items() if k[0] == user_id and v == mtt.id]:
             del self._keys[found]
-        return mtt
+
+    # --- cancel ---------------------------------------------------------------------------------
+    async def cancel(self, mtt_id: str, user_id: int) -> MttCancelled:
+        """The host cancels their MTT before its start: every buy-in back (``MttRefused``
+        when refused; ``SitGoStorage`` when a refund's write failed, the others done, the
+        MTT cancelled: the same call again refunds the rest)."""
+        mtt = self.lobby.get(mtt_id)
+        return await asyncio.shield(detached(self._cancel(mtt, user_id)))
+
+    async def _cancel(self, mtt: Mtt, user_id: int) -> MttCancelled:
+        async with self._lock(mtt.id):
+            applied = self.lobby.cancelling(mtt, user_id)
+            timer = self._timers.pop(mtt.id, None)
+            if timer is not None:
+                timer.cancel()
+            refunded: list[int] = []
+            failed: SitGoStorage | None = None
+            for entrant in list(mtt.entrants):
+                try:
+                    await self._give_back(
+                        mtt, entrant, self.lobby.refund_key(mtt, entrant), "cancel"
+                    )
+                except SitGoStorage as exc:
+                    log.warning("MTT %s: %s's refund failed: %s", mtt.id, entrant, exc)
+                    failed = failed or exc
+                    continue
+                self._unlisted(mtt, entrant)
+                refunded.append(entrant)
+        if failed is not None:
+            raise failed
+        return MttCancelled(mtt, applied, refunded)
 
     def _lock(self, mtt_id: str) -> asyncio.Lock:
         return self._locks.setdefault(mtt_id, asyncio.Lock())
@@ -216,6 +264,7 @@ class MttService:
         mtt = self.lobby.get(mtt_id)
         if mtt.host != user_id:
             raise MttRefused("not_host", "only the tournament's host may start it")
+        refuse_cancelled(mtt)
         if not self.lobby.may_start(mtt):
             raise MttRefused("not_ready", "a tournament starts with two players registered")
         await self._start_due(mtt.id)

@@ -10,6 +10,11 @@ registered, when registration is open, what the pool pays by place.
 - **Registration**: until the start, and **late** while the tournament is in its first
   ``late_levels`` blind levels (the live side knows the level); unregistration until the
   start. One registration per player per MTT.
+- **Cancel** (``cancelling``): the host may cancel their MTT until it starts; every buy-in
+  goes back (``live_mtt_lobby``), and the MTT takes no more registrations (``cancelled``). The
+  site's scheduled MTTs have no host: nobody cancels them over the API (the operator's tools
+  work on the database, and an MTT lives in the server's memory). A started MTT is not
+  cancelled (``already_started``): its tables play on to the payout.
 - **Prizes** (``mtt_prizes``): the buy-ins added up, no fee, paid by place as the sit & go
   tables do by field size: fewer than 6 entrants → 100%; fewer than 10 → 65/35; fewer than
   20 → 50/30/20; from 20, a fifth of the field is paid, place i of k getting a share
@@ -19,7 +24,8 @@ registered, when registration is open, what the pool pays by place.
 
 Refusals raise ``MttRefused`` with a code and change nothing: ``no_mtt`` (unknown),
 ``already_registered``, ``not_registered``, ``registration_closed``, ``already_started``,
-``not_host``, ``not_ready``, ``bad_request``.
+``not_host``, ``not_ready``, ``bad_request``, ``cancelled`` (registering in, leaving or
+starting a cancelled MTT), ``already_cancelled`` (cancelling it again, every buy-in back).
 """
 
 from __future__ import annotations
@@ -187,6 +193,7 @@ class MttLobby:
         registration (its buy-in's ledger key). ``late_open``: a running MTT still takes
         late registrations."""
         mtt = self.get(mtt_id)
+        refuse_cancelled(mtt)
         if user_id in mtt.entrants:
             raise MttRefused("already_registered", "you are already registered in this tournament")
         if mtt.status is MttStatus.RUNNING and not late_open:
@@ -205,6 +212,7 @@ class MttLobby:
     def leaving(self, mtt_id: str, user_id: int) -> Mtt:
         """The first step of an unregistration, nothing changed."""
         mtt = self.get(mtt_id)
+        refuse_cancelled(mtt)
         if user_id not in mtt.entrants:
             raise MttRefused("not_registered", "you are not registered in this tournament")
         if mtt.status is not MttStatus.REGISTERING:
@@ -230,8 +238,22 @@ class MttLobby:
         mtt.status = MttStatus.RUNNING
         return self.open_scheduled() if mtt.spec is not None else []
 
-    def cancel(self, mtt: Mtt) -> None:
+    def cancelling(self, mtt: Mtt, user_id: int) -> bool:
+        """May ``user_id`` cancel ``mtt`` (raises when not)? True: it was registering and is
+        cancelled now; False: a retry of a cancel some of whose refunds did not land (the
+        registered still listed are to be refunded)."""
+        if mtt.host is None:
+            raise MttRefused("not_host", "the site's scheduled tournaments are not cancelled")
+        if mtt.host != user_id:
+            raise MttRefused("not_host", "only the tournament's host may cancel it")
+        if mtt.status in (MttStatus.RUNNING, MttStatus.FINISHED):
+            raise MttRefused("already_started", "a started tournament is not cancelled")
+        if mtt.status is MttStatus.CANCELLED:
+            if not mtt.entrants:
+                raise MttRefused("already_cancelled", "the tournament is already cancelled")
+            return False
         mtt.status = MttStatus.CANCELLED
+        return True
 
     def payout_plan(self, mtt: Mtt, places: list[int]) -> dict[int, int]:
         """The coins each winner is to get, by place (best first)."""
@@ -247,6 +269,11 @@ class MttLobby:
         mtt.places = list(places)
         mtt.paid = paid
         mtt.status = MttStatus.FINISHED
+
+
+def refuse_cancelled(mtt: Mtt) -> None:
+    if mtt.status is MttStatus.CANCELLED:
+        raise MttRefused("cancelled", "the tournament was cancelled by its host")
 
 
 def payout_key(mtt: Mtt) -> str:

@@ -11,6 +11,9 @@
   (``applied`` false). Answered once the buy-in's write came back (off the event loop).
 - ``POST /api/mtt/{mtt_id}/unregister``: until the start; the buy-in goes back.
 - ``POST /api/mtt/{mtt_id}/start``: the host starts it before its time (two registered).
+- ``POST /api/mtt/{mtt_id}/cancel``: the host cancels it before the start: every registered
+  player's buy-in back to their wallet, no registration after. A started MTT is not cancelled
+  (409 ``already_started``: it plays on to the payout), nor the site's scheduled ones (403).
 
 The service is opened by ``create_app``'s lifespan (``app.state.mtt``).
 """
@@ -40,17 +43,23 @@ REFUSED = error_responses(
     409,
     503,
     notes={
-        403: "Only the tournament's host may start it (`not_host`).",
+        403: (
+            "Only the tournament's host may start or cancel it (`not_host`); the site's "
+            "scheduled tournaments are not cancelled."
+        ),
         404: "No such tournament (`no_mtt`).",
         409: (
             "Refused, nothing changed: `already_registered`, `not_registered`, "
             "`registration_closed` (started and past late registration, or over), "
             "`already_started` (unregistering: leaving a started MTT is a bust, at the "
-            "table), `insufficient_funds`, `not_ready` (starting with fewer than two)."
+            "table; cancelling: a started MTT plays on), `insufficient_funds`, `not_ready` "
+            "(starting with fewer than two), `cancelled` (registering in, leaving or starting "
+            "a cancelled MTT), `already_cancelled` (cancelling it again: every buy-in is back)."
         ),
         503: (
             "The write did not land, nothing changed and no coin moved: `storage_busy` "
-            "(send the same request again) or `storage_error`."
+            "(send the same request again) or `storage_error`. A cancel is made and some "
+            "refund did not land: the same request again refunds the rest."
         ),
     },
 )
@@ -132,3 +141,18 @@ async def start(mtt_id: str, request: Request, player: MaybePlayer) -> dict[str,
     except MttRefused as exc:
         raise _refused(exc) from None
     return {"mtt": service.entry(mtt, user)}
+
+
+@router.post("/{mtt_id}/cancel", responses=REFUSED)
+async def cancel(mtt_id: str, request: Request, player: MaybePlayer) -> dict[str, Any]:
+    user = signed_in_user(player)
+    service = mtt_service(request.app)
+    try:
+        done = await service.cancel(mtt_id, user)
+    except (MttRefused, WalletError, SitGoStorage) as exc:
+        raise _refused(exc) from None
+    return {
+        "mtt": service.entry(done.mtt, user),
+        "applied": done.applied,
+        "refunded": len(done.refunded),
+    }

@@ -99,6 +99,7 @@ export const api = {
   mtts: () => request("GET", "/api/mtt"),
   mttRegister: (id, key) => request("POST", `/api/mtt/${encodeURIComponent(id)}/register`, { key }),
   mttUnregister: (id) => request("POST", `/api/mtt/${encodeURIComponent(id)}/unregister`),
+  mttCancel: (id) => request("POST", `/api/mtt/${encodeURIComponent(id)}/cancel`),
   sitgoUnregister: (id) => request("POST", `/api/sitgo/${encodeURIComponent(id)}/unregister`),
   ahikoRooms: () => request("GET", "/api/ahiko/rooms"),
   online: () => request("GET", "/api/online"),

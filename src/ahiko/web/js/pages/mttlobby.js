@@ -1,7 +1,8 @@
 // Multi-table tournaments in the lobby's "Torneios" tab (issue 20): the scheduled and the
 // hosts' MTTs with their start time and registered count; register (the buy-in leaves the
 // wallet) and unregister before the start; late registration while it is open; and when my
-// MTT starts (or I register late), to my table.
+// MTT starts (or I register late), to my table. The host may cancel their MTT before it
+// starts (after a confirm): every buy-in goes back; a registered player's lobby says so.
 
 import { api, errorText } from "../api.js";
 import { h } from "../dom.js";
@@ -21,6 +22,7 @@ export function mttSection(ctx) {
   const body = h("tbody");
   const note = h("p.hint.mtt-note", { role: "status", "aria-live": "polite" });
   const mineLine = h("p.mtt-mine", { role: "status" });
+  const cancelledLine = h("p.mtt-cancelled", { role: "status", hidden: true });
   const empty = h("p.hint", t("mtt.none"));
   const signedIn = Boolean(ctx?.session?.user);
   let busy = false;
@@ -30,16 +32,16 @@ export function mttSection(ctx) {
     location.hash = `#/room/${encodeURIComponent(roomId)}`;
   };
 
-  async function run(job) {
+  // `job` may answer a line to show once it is done; `explain` words its failure.
+  async function run(job, explain = errorText) {
     if (busy) return;
     busy = true;
     note.textContent = t("sitgo.sending");
     delete note.dataset.error;
     try {
-      await job();
-      note.textContent = "";
+      note.textContent = (await job()) ?? "";
     } catch (err) {
-      note.textContent = errorText(err);
+      note.textContent = explain(err);
       note.dataset.error = err?.code ?? "";
     } finally {
       busy = false;
@@ -57,6 +59,10 @@ export function mttSection(ctx) {
         { type: "button", dataset: { mtt: "unregister" }, onclick: () => run(() => api.mttUnregister(m.id)) },
         t("sitgo.unregister"),
       );
+    }
+    if (m.status === "cancelled") {
+      // Phones have no status column: the row says it is cancelled where its button was.
+      return h("span.status-pill.show-phone", { dataset: { cancelled: m.id } }, t("mtt.status.cancelled"));
     }
     const open = m.status === "registering" || (m.status === "running" && m.late);
     if (!open || m.registered_me) return null;
@@ -77,6 +83,21 @@ export function mttSection(ctx) {
     );
   }
 
+  function cancelButton(m) {
+    if (!m.host_me || m.status !== "registering") return null;
+    const cancel = () => {
+      if (!window.confirm(t("mtt.cancel_confirm", { name: m.name }))) return;
+      run(
+        async () => {
+          const answer = await api.mttCancel(m.id);
+          return t("mtt.cancel_done", { name: m.name, n: fmt(answer?.refunded ?? 0) });
+        },
+        (err) => (err?.code === "already_started" ? t("mtt.cancel_started") : errorText(err)),
+      );
+    };
+    return h("button.danger", { type: "button", dataset: { mtt: "cancel" }, onclick: cancel }, t("mtt.cancel"));
+  }
+
   function row(m) {
     const status = h("span", { dataset: { status: m.status } }, t(`mtt.status.${m.status}`));
     const buyIn = m.buy_in ? fmt(m.buy_in) : t("sitgo.free");
@@ -94,7 +115,7 @@ export function mttSection(ctx) {
       h("td.num.hide-phone", buyIn),
       h("td.num", { dataset: { registered: String(m.registered) } }, fmt(m.registered)),
       h("td.hide-phone", status),
-      h("td", action(m)),
+      h("td", h("div.mtt-actions", action(m), cancelButton(m))),
     );
   }
 
@@ -113,6 +134,15 @@ export function mttSection(ctx) {
     mineLine.textContent = waiting
       ? t("mtt.mine_waiting", { name: waiting.name, time: startsLabel(waiting.starts_at) })
       : "";
+    // An MTT I was registered in was cancelled by its host: my buy-in is back.
+    const cancelled = list.find((m) => m.status === "cancelled" && !m.host_me && mine.get(m.id) === "registering");
+    if (cancelled) {
+      cancelledLine.textContent = cancelled.buy_in
+        ? t("mtt.cancelled_paid", { name: cancelled.name, coins: fmt(cancelled.buy_in) })
+        : t("mtt.cancelled_free", { name: cancelled.name });
+      cancelledLine.dataset.mtt = cancelled.id;
+      cancelledLine.hidden = false;
+    }
     // My MTT just started while I waited in the lobby: to my table.
     const started = list.find((m) => m.registered_me && m.status === "running" && m.room_id && mine.get(m.id) === "registering");
     mine = new Map(list.filter((m) => m.registered_me).map((m) => [m.id, m.status]));
@@ -124,6 +154,7 @@ export function mttSection(ctx) {
     h("h2", t("mtt.title")),
     h("p.hint", t("mtt.hint")),
     mineLine,
+    cancelledLine,
     h(
       "table.list.mtt-list",
       h(
