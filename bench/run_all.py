@@ -175,7 +175,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "attack 1000",
         "bench/attack.py",
         ["--players", "1000", "--duration", "60", "--warmup", "20"],
-        1,
+        3,
         "honest p99 action->broadcast under the floods (rooms, sockets, log-ins, 48 KB headers)"
         " within 2x of the same players alone; 0 honest errors; ledger clean (issue 17)",
     ),
