@@ -122,7 +122,11 @@ class PhhDocument:
     @property
     def finishing_stacks(self) -> list[float] | None:
         value = self.fields.get("finishing_stacks")
-        return None if value is None else [_number(v, "finishing_stacks") for v in value]
+        if value is None:
+            return None
+        if type(value) is list and set(map(type, value)) <= _NUMBER_TYPES:  # the usual
+            return list(value)
+        return [_number(v, "finishing_stacks") for v in value]
 
     @property
     def players(self) -> list[str] | None:

@@ -100,7 +100,8 @@ def draw_from_phh(doc: PhhDocument) -> DrawHand:
 
 
 def draw_finishing_stacks(hand: DrawHand) -> list[int]:
-    return [hand.stacks[seat] for seat in HandLog(hand.events).dealt_seats]
+    stacks = hand.stacks
+    return [stacks[seat] for seat in hand.dealt_seats]
 
 
 def draw_to_phh(

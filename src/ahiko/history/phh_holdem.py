@@ -219,7 +219,8 @@ def _read_lines(actions: list[str], n: int) -> _Lines:
 
 def holdem_finishing_stacks(hand: HoldemHand) -> list[int]:
     """Stacks in PHH position order (p1..pn)."""
-    return [hand.stacks[seat] for seat in HandLog(hand.events).dealt_seats]
+    stacks = hand.stacks
+    return [stacks[seat] for seat in hand.dealt_seats]
 
 
 def holdem_to_phh(

@@ -47,6 +47,10 @@ class Rules:
     cap: str  # raise cap reached (limit)
 
 
+# A fold's and a check's last action (``last_action``), the same for every seat.
+_FOLD_LAST = (_FOLD._value_, 0)
+_CHECK_LAST = (_CHECK._value_, 0)
+
 # Folds and checks carry no amount: their events are the same for every hand, and events are
 # frozen, so one object per seat serves every log (a third of all actions, one less object).
 _SHARED_EVENT_SEATS = 16
@@ -156,8 +160,8 @@ class BettingRound:
         to_call = max_bet - bets[i]
         if stacks[i] <= to_call:
             return self.rules.size, "your stack only covers a call"
-        for j in range(self.n):
-            if j != i and not folded[j] and stacks[j] + bets[j] > max_bet:
+        for j in _others_after(self.n, i):
+            if not folded[j] and stacks[j] + bets[j] > max_bet:
                 break
         else:
             return self.rules.actions, "every opponent is all-in: nobody could call a raise"
@@ -194,9 +198,15 @@ class BettingRound:
         max_bet = self.max_bet
         hi = self.stacks[i] + self.bets[i]  # all-in
         if self.fixed_limit:
-            lo = hi = min(self.level + self.min_bet, hi)
+            lo = self.level + self.min_bet
+            if lo > hi:
+                lo = hi
+            hi = lo
         else:
-            lo = min(max_bet + max(self.max_raise, self.min_bet), hi)
+            raise_by = self.max_raise if self.max_raise > self.min_bet else self.min_bet
+            lo = max_bet + raise_by
+            if lo > hi:
+                lo = hi
         return (_BET if max_bet == 0 else _RAISE), lo, hi
 
     def legal(self, i: int) -> LegalActions:
@@ -272,13 +282,13 @@ class BettingRound:
         del self.queue[0]
         if kind is _FOLD:
             self.folded[i] = True
-            self.last_action[i] = (name, 0)
+            self.last_action[i] = _FOLD_LAST
             if 0 <= seat < _SHARED_EVENT_SEATS:
                 return _FOLDED[seat]
             return ActionTaken(seat, name, 0, 0, False)
         self.acted_level[i] = self.level if self.fixed_limit else 0
         if kind is _CHECK:
-            self.last_action[i] = (name, 0)
+            self.last_action[i] = _CHECK_LAST
             if 0 <= seat < _SHARED_EVENT_SEATS:
                 return _CHECKED[seat]
             return ActionTaken(seat, name, 0, 0, False)

@@ -16,6 +16,7 @@ SUITS = "cdhs"
 DECK_SIZE = 52
 FULL_DECK: tuple[Card, ...] = tuple(range(DECK_SIZE))
 FULL_DECK_SET = frozenset(FULL_DECK)
+_INT_ONLY = {int}
 
 
 class CardError(ValueError):
@@ -81,7 +82,7 @@ def validate_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
     if (
         len(d) != DECK_SIZE
         or set(d) != FULL_DECK_SET
-        or not all(type(c) is int for c in d)  # True == 1 would pass the set test
+        or set(map(type, d)) != _INT_ONLY  # True == 1 would pass the set test
     ):
         raise CardError("a deck must hold each of the 52 cards exactly once")
     return d

@@ -15,7 +15,7 @@ from operator import sub
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from .actions import Action, ActionKind, IllegalAction, LegalActions
-from .betting import BettingRound, Rules
+from .betting import BettingRound, Rules, _rotation
 from .cards import Card, validate_deck
 from .events import (
     ActionTaken,
@@ -37,6 +37,7 @@ from .ranking import hand_strength, strength_ranks
 from .result import HandResult, PotResult
 
 ConfigT = TypeVar("ConfigT")
+_INT_ONLY = {int}
 _FORFEIT = Action.fold()
 
 
@@ -60,24 +61,26 @@ class BaseHand(Generic[ConfigT]):
     ) -> None:
         self.config = config
         seats, stacks = tuple(seats), tuple(stacks)
-        if not self.min_players <= len(seats) <= self.max_players:
+        self.n = n = len(seats)
+        if not self.min_players <= n <= self.max_players:
             raise ValueError(
-                f"{self.variant} needs {self.min_players} to {self.max_players} players,"
-                f" got {len(seats)}"
+                f"{self.variant} needs {self.min_players} to {self.max_players} players, got {n}"
             )
-        if len(set(seats)) != len(seats) or len(stacks) != len(seats):
+        if len(set(seats)) != n or len(stacks) != n:
             raise ValueError("seats must be distinct, with one stack per seat")
-        for value in (*seats, button):
-            if type(value) is not int:
-                raise ValueError(f"seats and the button are whole numbers, got {value!r}")
-        for stack in stacks:
-            if type(stack) is not int or stack <= 0:
-                raise ValueError(
-                    f"every stack must be a positive whole number of chips, got {stack!r}"
-                )
+        # One test of the usual case (plain ints, positive stacks); else find the culprit.
+        if type(button) is not int or set(map(type, seats)) != _INT_ONLY:
+            for value in (*seats, button):
+                if type(value) is not int:
+                    raise ValueError(f"seats and the button are whole numbers, got {value!r}")
+        if set(map(type, stacks)) != _INT_ONLY or min(stacks) <= 0:
+            for stack in stacks:
+                if type(stack) is not int or stack <= 0:
+                    raise ValueError(
+                        f"every stack must be a positive whole number of chips, got {stack!r}"
+                    )
         self.deck = validate_deck(deck)
         self.button = button
-        self.n = n = len(seats)
         # Seats clockwise from the first seat after the button (the button last).
         ordered = sorted(seats)
         first = bisect_right(ordered, button)
@@ -160,7 +163,8 @@ class BaseHand(Generic[ConfigT]):
         The engine's door: anything but an int seat and a well-typed :class:`Action` (an
         :class:`ActionKind`, a whole number of chips, a tuple of cards) is refused with an
         :class:`IllegalAction` naming what was wrong, as a plug-in bot may call it directly."""
-        self._check_seat(seat)
+        if type(seat) is not int:
+            self._check_seat(seat)
         if type(action) is not Action:
             raise IllegalAction(
                 self.rules.actions,
@@ -174,16 +178,22 @@ class BaseHand(Generic[ConfigT]):
                 f"unknown action kind {kind!r}: one of {', '.join(k.value for k in ActionKind)}"
                 " as an ActionKind",
             )
-        check_chips(self.rules.size, "the amount", action.amount)
+        amount = action.amount
+        if type(amount) is not int or amount < 0:
+            check_chips(self.rules.size, "the amount", amount)
         cards = action.cards
-        if type(cards) is not tuple or not all(type(c) is int and 0 <= c < 52 for c in cards):
+        # the usual action holds no cards: the empty tuple needs no per-card check
+        if type(cards) is not tuple or (
+            cards and not all(type(c) is int and 0 <= c < 52 for c in cards)
+        ):
             raise IllegalAction(
                 self.rules.actions, f"cards must be a tuple of cards (0..51), got {cards!r}"
             )
         i = self._turn_index(seat)
-        mark = len(self.log)
+        log = self.log
+        mark = len(log)
         self._act(i, action)
-        return self.log[mark:]
+        return log[mark:]
 
     def forfeit(self, seat: int) -> list[Event]:
         """R-TM-04: the seat to act abandons the hand (a withdrawn absentee): it folds even
@@ -442,44 +452,55 @@ class BaseHand(Generic[ConfigT]):
 
     def _showdown(self) -> None:
         """Compare hands pot by pot (R-PT-04); show and muck in order (R-HE-12)."""
+        order, index, log = self.order, self.index, self.log
         live = self._live()
-        strength = {i: hand_strength(self._showdown_cards(i)) for i in live}
+        strength = dict(zip(live, self._strengths(live), strict=True))  # index -> value
         pots = self._pots()
-        if sum(1 for i in live if self.chips[i] > 0) <= 1:
+        chips = self.chips
+        if sum(1 for i in live if chips[i] > 0) <= 1:
             for i in self._showdown_order(live):  # all-in: every hand is tabled
                 self._reveal(i, "allin")
         else:
-            best: list[int | None] = [None] * len(pots)
+            # The best value shown so far for each pot; values are never negative, so -1
+            # means nobody has shown for it yet. A hand is shown if it ties or beats that
+            # best in one of its pots, and mucked otherwise.
+            best = [-1] * len(pots)
             for i in self._showdown_order(live):
-                seat = self.order[i]
-                mine = [k for k, p in enumerate(pots) if seat in p.eligible]
-                if any(best[k] is None or strength[i] >= (best[k] or 0) for k in mine):
+                seat, value = order[i], strength[i]
+                shows = False
+                for k, pot in enumerate(pots):
+                    if value >= best[k] and seat in pot.eligible:
+                        best[k] = value
+                        shows = True
+                if shows:
                     self._reveal(i, "showdown")
-                    for k in mine:
-                        best[k] = max(best[k] or 0, strength[i])
                 else:
                     self.mucked.add(i)
-                    self.log.append(Mucked(seat))
-        names: dict[int, dict[str, Any]] = {}  # seat -> {"category", "ranks"}: no words
+                    log.append(Mucked(seat))
         awards = []
         for pot in pots:
-            contenders = [self.index[s] for s in pot.eligible]
-            top = max(strength[i] for i in contenders)
-            winners = tuple(self.order[i] for i in contenders if strength[i] == top)
+            values = [strength[index[s]] for s in pot.eligible]
+            top = max(values)
+            winners = tuple([s for s, v in zip(pot.eligible, values, strict=True) if v == top])
             awards.append(
                 PotResult(pot.amount, pot.eligible, winners, split_pot(pot.amount, winners))
             )
-        for i in self.shown:
-            names[self.order[i]] = strength_ranks(strength[i])
+        # seat -> {"category", "ranks"}: no words
+        names = {order[i]: strength_ranks(strength[i]) for i in self.shown}
         self._finish(awards, names, showdown=True)
+
+    def _strengths(self, live: list[int]) -> list[int]:
+        """The showdown value of each of the ``live`` indices' hands."""
+        return [hand_strength(self._showdown_cards(i)) for i in live]
 
     def _showdown_order(self, live: list[int]) -> list[int]:
         """Last aggressor of the final round first, else first after the button; clockwise."""
         assert self.round is not None
         first = self.round.last_aggressor
-        if first is None or self.folded[first]:
+        folded = self.folded
+        if first is None or folded[first]:
             first = live[0]
-        return [j for j in ((first + k) % self.n for k in range(self.n)) if not self.folded[j]]
+        return [j for j in _rotation(self.n, first) if not folded[j]]
 
     def _finish(
         self, awards: list[PotResult], names: dict[int, dict[str, Any]], *, showdown: bool

@@ -15,13 +15,14 @@ more than one player can still bet, the rest of the board is dealt without betti
 
 from __future__ import annotations
 
-from .actions import Action, ActionKind
+from .actions import Action, ActionKind, LegalActions
 from .betting import Rules
 from .cards import Card
 from .config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
 from .events import BlindPosted, Event
 from .hand import BaseHand, check_chips
 from .layout import HOLDEM_LAYOUT, holdem_positions
+from .ranking import holdem_strengths
 
 _CHECK, _CALL = Action.check(), Action.call()
 _BET, _RAISE = ActionKind.BET, ActionKind.RAISE
@@ -55,6 +56,22 @@ class HoldemHand(BaseHand[HoldemConfig]):
         betting = self.round
         assert betting is not None
         return self.order[i], betting.max_bet, betting.bets[i]
+
+    # The usual calls, without the generic path's layers: hold'em's turn is the betting
+    # queue's head (the base class's ``_to_act_index``, inlined).
+
+    @property
+    def to_act(self) -> int | None:
+        betting = self.round
+        if self.result is None and betting is not None and betting.queue:
+            return self.order[betting.queue[0]]
+        return None
+
+    def legal_actions(self, seat: int | None = None) -> LegalActions:
+        betting = self.round
+        if seat is None and self.result is None and betting is not None and betting.queue:
+            return betting.legal(betting.queue[0])
+        return super().legal_actions(seat)
 
     def _turn_index(self, seat: int) -> int:
         betting = self.round  # the usual case without a call: hold'em's turn is the queue's
@@ -138,3 +155,7 @@ class HoldemHand(BaseHand[HoldemConfig]):
 
     def _showdown_cards(self, i: int) -> list[Card]:
         return self.holes[i] + self.community
+
+    def _strengths(self, live: list[int]) -> list[int]:
+        holes = self.holes
+        return holdem_strengths([holes[i] for i in live], self.community)

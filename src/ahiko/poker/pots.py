@@ -29,9 +29,9 @@ def build_pots(
     seat closes a pot; chips above the highest live level (none after uncalled bets are
     returned) join the last pot.
     """
-    levels = sorted({c for c, alive in zip(contributions, live, strict=True) if alive and c > 0})
-    if len(levels) == 1:  # the usual case: every live seat put in the same, one pot
-        (level,) = levels
+    live_levels = {c for c, alive in zip(contributions, live, strict=True) if alive and c > 0}
+    if len(live_levels) == 1:  # the usual case: every live seat put in the same, one pot
+        (level,) = live_levels
         eligible = tuple(
             [
                 s
@@ -40,6 +40,7 @@ def build_pots(
             ]
         )
         return [Pot(sum(contributions), eligible)]
+    levels = sorted(live_levels)
     pots: list[Pot] = []
     previous = 0
     for n, level in enumerate(levels):

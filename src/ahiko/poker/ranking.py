@@ -50,6 +50,11 @@ _DECIDING_RANKS = {
     HandCategory.STRAIGHT_FLUSH: 1,
 }
 
+# By category number: the bit offsets of its deciding rank nibbles, highest first.
+_RANK_SHIFTS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(16 - 4 * k for k in range(_DECIDING_RANKS[category])) for category in HandCategory
+)
+
 _EVAL7_CARDS: tuple[eval7.Card, ...] = tuple(eval7.Card(format_card(c)) for c in range(52))
 
 _FIVE = 3
@@ -58,6 +63,15 @@ _FIVE = 3
 def hand_strength(cards: Sequence[Card]) -> int:
     """The comparable value of the best five of 5..7 cards (higher wins, equal ties)."""
     return int(eval7.evaluate([_EVAL7_CARDS[c] for c in cards]))
+
+
+def holdem_strengths(holes: Sequence[Sequence[Card]], board: Sequence[Card]) -> list[int]:
+    """``hand_strength`` of each two-card hand of ``holes`` with the same ``board`` (a hold'em
+    showdown): the board's cards are looked up once for every hand."""
+    cards = _EVAL7_CARDS
+    common = [cards[c] for c in board]
+    evaluate = eval7.evaluate
+    return [evaluate([cards[first], cards[second], *common]) for first, second in holes]
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -104,9 +118,8 @@ def _ordered_five(
 def strength_ranks(strength: int) -> dict[str, Any]:
     """A ``hand_strength`` value as the wire carries it: {"category", "ranks"} (the deciding
     ranks in order, 0 = deuce .. 12 = ace). Names are the presentation's, never the engine's."""
-    category = HandCategory(strength >> 24)
-    count = _DECIDING_RANKS[category]
+    category = strength >> 24
     return {
-        "category": int(category),
-        "ranks": [(strength >> (16 - 4 * k)) & 0xF for k in range(count)],
+        "category": category,
+        "ranks": [(strength >> shift) & 0xF for shift in _RANK_SHIFTS[category]],
     }
