@@ -5,11 +5,13 @@ answers its turns through the actors; time passes only when nobody had a turn.""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
+import pytest
 from competition_players import Scripted
 
 from ahiko.competition.live_mtt import MttRooms
+from ahiko.competition.mtt_lobby import MttRefused
 from ahiko.rooms import commands as c
 from ahiko.rooms.clock import ManualClock
 from ahiko.rooms.registry import RoomRegistry
@@ -49,3 +51,10 @@ async def play(
         every_second()
     assert mtt.finished
     return players
+
+
+async def refused(code: str, work: Awaitable[object]) -> None:
+    """``work`` (a call of the MTT service) is refused with ``code``."""
+    with pytest.raises(MttRefused) as caught:
+        await work
+    assert caught.value.code == code

@@ -9,10 +9,10 @@ without paying anyone twice, and a cancel again after that is refused."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
 from random import Random
 
 import pytest
+from mtt_play import refused
 from sqlalchemy import Engine, func, select
 from sqlalchemy.exc import OperationalError
 
@@ -45,12 +45,6 @@ def postings(engine: Engine, mtt: Mtt, kind: str) -> dict[int, int]:
             .group_by(ledger_transactions.c.user_id)
         ).all()
     return {int(user): int(n) for user, n in rows}
-
-
-async def refused(code: str, work: Awaitable[object]) -> None:
-    with pytest.raises(MttRefused) as caught:
-        await work
-    assert caught.value.code == code
 
 
 def service_on(engine: Engine, clock: ManualClock, writer: StoreWriter | None = None) -> MttService:

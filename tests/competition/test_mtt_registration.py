@@ -12,11 +12,11 @@ import asyncio
 from random import Random
 
 import pytest
-from mtt_play import play
+from mtt_play import play, refused
 from sqlalchemy import Engine
 
 from ahiko.competition.live_mtt_lobby import MttService
-from ahiko.competition.mtt_lobby import MttRefused, MttSpec, MttStatus, mtt_prizes
+from ahiko.competition.mtt_lobby import MttSpec, MttStatus, mtt_prizes
 from ahiko.rooms.clock import ManualClock
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.store.tournament_places import places_of
@@ -36,12 +36,6 @@ async def settle(until: object, turns: int = 200) -> None:
         if callable(until) and until():
             return
         await asyncio.sleep(0)
-
-
-async def refused(code: str, work: object) -> None:
-    with pytest.raises(MttRefused) as caught:
-        await work  # type: ignore[misc]
-    assert caught.value.code == code
 
 
 def test_a_paid_mtt_from_registration_to_the_payout(engine: Engine) -> None:

@@ -20,6 +20,8 @@ The service is opened by ``create_app``'s lifespan (``app.state.mtt``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -87,6 +89,15 @@ def _refused(exc: MttRefused | WalletError | SitGoStorage) -> ApiError:
     return ApiError(exc.http_status, exc.code, exc.message)
 
 
+@contextmanager
+def _answering_refusals() -> Iterator[None]:
+    """The service's refusals (``MttRefused``, the wallet's, a failed write) as API errors."""
+    try:
+        yield
+    except (MttRefused, WalletError, SitGoStorage) as exc:
+        raise _refused(exc) from None
+
+
 def _maybe_user(player: Player | None) -> int | None:
     return int(player.player_id) if player is not None and player.player_id.isdigit() else None
 
@@ -100,10 +111,8 @@ def mtt_lobby(request: Request, player: MaybePlayer) -> dict[str, Any]:
 async def create(body: CreateBody, request: Request, player: MaybePlayer) -> dict[str, Any]:
     user = signed_in_user(player)
     service = mtt_service(request.app)
-    try:
+    with _answering_refusals():
         mtt = service.create(user, body.name, body.buy_in, body.starts_in_minutes)
-    except MttRefused as exc:
-        raise _refused(exc) from None
     return {"mtt": service.entry(mtt, user)}
 
 
@@ -114,10 +123,8 @@ async def register(
     user = signed_in_user(player)
     assert player is not None
     service = mtt_service(request.app)
-    try:
+    with _answering_refusals():
         found = await service.register(mtt_id, user, player.name, body.key)
-    except (MttRefused, WalletError, SitGoStorage) as exc:
-        raise _refused(exc) from None
     return {"mtt": service.entry(found.mtt, user), "applied": found.applied}
 
 
@@ -125,10 +132,8 @@ async def register(
 async def unregister(mtt_id: str, request: Request, player: MaybePlayer) -> dict[str, Any]:
     user = signed_in_user(player)
     service = mtt_service(request.app)
-    try:
+    with _answering_refusals():
         mtt = await service.withdraw(mtt_id, user)
-    except (MttRefused, WalletError, SitGoStorage) as exc:
-        raise _refused(exc) from None
     return {"mtt": service.entry(mtt, user)}
 
 
@@ -136,10 +141,8 @@ async def unregister(mtt_id: str, request: Request, player: MaybePlayer) -> dict
 async def start(mtt_id: str, request: Request, player: MaybePlayer) -> dict[str, Any]:
     user = signed_in_user(player)
     service = mtt_service(request.app)
-    try:
+    with _answering_refusals():
         mtt = await service.start_now(mtt_id, user)
-    except MttRefused as exc:
-        raise _refused(exc) from None
     return {"mtt": service.entry(mtt, user)}
 
 
@@ -147,10 +150,8 @@ async def start(mtt_id: str, request: Request, player: MaybePlayer) -> dict[str,
 async def cancel(mtt_id: str, request: Request, player: MaybePlayer) -> dict[str, Any]:
     user = signed_in_user(player)
     service = mtt_service(request.app)
-    try:
+    with _answering_refusals():
         done = await service.cancel(mtt_id, user)
-    except (MttRefused, WalletError, SitGoStorage) as exc:
-        raise _refused(exc) from None
     return {
         "mtt": service.entry(done.mtt, user),
         "applied": done.applied,

@@ -56,7 +56,12 @@ from ahiko.server.gateway import refusal_frame
 from ahiko.server.limits import WS_TOO_MANY, SiteLimits, site_limits
 from ahiko.server.login_throttle import too_many_attempts
 from ahiko.server.online import OnlineCount, SharedOnlineCount, keep_sockets_seen, online_of
-from ahiko.server.security import answers_before_routes, api_docs_enabled, install_security
+from ahiko.server.security import (
+    answers_before_routes,
+    api_docs_enabled,
+    client_address,
+    install_security,
+)
 from ahiko.server.services import CSRF_HEADER, SESSION_COOKIE, Services, services
 from ahiko.server.settings import Settings
 from ahiko.store.engine import make_engine, reading
@@ -293,8 +298,7 @@ class RefuseKnownFloods:
         if scope["type"] == "websocket" and scope["path"].startswith(TABLE_SOCKETS):
             limits: SiteLimits | None = getattr(scope["app"].state, "limits", None)
             token = session_token(scope["headers"])
-            client = scope.get("client")
-            address = str(client[0]) if client else "unknown"
+            address = client_address(scope)
             refusal = (
                 None
                 if limits is None
@@ -329,8 +333,7 @@ class RefuseKnownFloods:
                 return
         if scope["type"] == "http" and scope["method"] == "POST" and scope["path"] == LOG_IN_PATH:
             found: Services | None = getattr(scope["app"].state, "services", None)
-            client = scope.get("client")
-            address = str(client[0]) if client else "unknown"  # as the route's _client_ip
+            address = client_address(scope)  # as the route's _client_ip
             refused = (
                 None if found is None else found.accounts.throttle.known_address_refusal(address)
             )

@@ -259,7 +259,7 @@ class SecurityMiddleware:
             return
         limiter = {SIGN_UP_ROUTE: self.sign_ups, LOG_IN_ROUTE: self.log_ins}.get((method, path))
         if limiter is not None:
-            address = _client_address(scope)
+            address = client_address(scope)
             allowed, wait = await self._allow(limiter, (method, path), address)
             if not allowed:
                 await _json(
@@ -521,7 +521,8 @@ def forwarded_scope(scope: Scope, proxies: tuple[str, ...]) -> Scope:
     return scope
 
 
-def _client_address(scope: Scope) -> str:
+def client_address(scope: Scope) -> str:
+    """The request's client address (a trusted proxy's forward already applied)."""
     client = scope.get("client")
     return str(client[0]) if client else "unknown"
 
