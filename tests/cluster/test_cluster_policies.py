@@ -13,8 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 import redis.asyncio as redis
-from sqlalchemy import event
 
+from account_sql import account_statements
 from ahiko.server.cluster.counters import SharedLoginThrottle, SharedWindows
 from ahiko.server.cluster.leader import Leadership
 from ahiko.server.cluster.lease import Leases
@@ -71,10 +71,6 @@ def test_failed_log_ins_are_throttled_across_two_nodes_without_reading_the_datab
     for app in (a, b):  # each attempt names its address, through a trusted proxy
         app.state.security = dataclasses.replace(app.state.security, trusted_proxies=("127.0.0.1",))
         app.state.services.accounts.throttle = SharedLoginThrottle(redis.Redis.from_url(redis_url))
-    seen: list[str] = []
-
-    def record(conn: object, cursor: object, statement: str, *args: object) -> None:
-        seen.append(statement)
 
     def log_in(port: int, address: str, password: str) -> int:
         response = httpx.post(
@@ -90,13 +86,8 @@ def test_failed_log_ins_are_throttled_across_two_nodes_without_reading_the_datab
         guesses = [log_in(port, "10.6.6.6", f"guess-{n}") for n, port in enumerate(ports)]
         assert guesses == [401] * 5 + [429] * 3  # five for the account, whichever node
         engines = [app.state.services.engine for app in (a, b)]
-        for engine in engines:
-            event.listen(engine, "before_cursor_execute", record)
-        try:
+        with account_statements(*engines) as seen:
             refused = [log_in(port, "10.6.6.6", "correct horse battery") for port in ports]
-        finally:
-            for engine in engines:
-                event.remove(engine, "before_cursor_execute", record)
         assert refused == [429] * 8 and seen == []
         # The owner from a clean address, on the other node.
         assert log_in(port_b, "10.0.0.1", "correct horse battery") == 200

@@ -5,17 +5,15 @@ window that frees lets the next attempt through."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine, event
 
+from account_sql import account_statements
 from ahiko.server.app import create_app
 from ahiko.server.login_throttle import (
     MAX_FAILURES_PER_ACCOUNT,
@@ -45,29 +43,6 @@ def app(sqlite_url: str, tmp_path: Path) -> Iterator[FastAPI]:
     )
     yield found
     found.state.services.engine.dispose()
-
-
-# The tables a log-in reads or writes. The lobby keeper opens the Ahiko rooms in the
-# background while the test runs (rooms, seats, the bot's escrow), so a statement about
-# those is not the log-in's and is not counted.
-ACCOUNT_TABLES = ("users", "sessions", "login_attempts")
-
-
-@contextmanager
-def statements(engine: Engine) -> Iterator[list[str]]:
-    """Every SQL statement about an account table the engine executes inside the block, on
-    any thread."""
-    seen: list[str] = []
-
-    def record(conn: object, cursor: object, statement: str, *args: object) -> None:
-        if any(re.search(rf"\b{table}\b", statement) for table in ACCOUNT_TABLES):
-            seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 def _log_in(client: TestClient, address: str, password: str, username: str = "ana") -> int:
@@ -108,7 +83,7 @@ def test_a_throttled_log_in_reads_no_database_and_hashes_no_password(
         for n in range(MAX_FAILURES_PER_ACCOUNT):
             assert _log_in(client, "10.6.6.6", f"guess-{n}") == 401
         checked.clear()
-        with statements(engine) as seen:
+        with account_statements(engine) as seen:
             refused = [_log_in(client, "10.6.6.6", PASSWORD) for _ in range(20)]
             refused += [_log_in(client, "10.6.6.6", f"guess-{n}", "ANA") for n in range(5)]
         assert refused == [429] * 25  # the right password too, from the failing address
@@ -117,11 +92,11 @@ def test_a_throttled_log_in_reads_no_database_and_hashes_no_password(
         for n in range(MAX_FAILURES_PER_ADDRESS - MAX_FAILURES_PER_ACCOUNT):
             assert _log_in(client, "10.6.6.6", "guess", f"nobody{n}") == 401
         checked.clear()
-        with statements(engine) as seen:
+        with account_statements(engine) as seen:
             refused = [_log_in(client, "10.6.6.6", "guess", f"someone{n}") for n in range(20)]
         assert refused == [429] * 20 and seen == [] and checked == []
         # The owner, from a clean address: the lookup, one hash, a session.
-        with statements(engine) as seen:
+        with account_statements(engine) as seen:
             assert _log_in(client, "10.0.0.1", PASSWORD) == 200
         assert any("users" in sql for sql in seen) and checked == [PASSWORD]
 
