@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+
+log = logging.getLogger(__name__)
+
+#: How long ``stop_loop`` waits for a cancelled loop before cancelling it again.
+STOP_PATIENCE_S = 1.0
 
 
 class Background:
@@ -22,8 +28,18 @@ class Background:
             self._task = asyncio.get_running_loop().create_task(self.run(), name=self.name)
 
     async def stop_loop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        """Cancel the loop and wait until it ended. A cancellation swallowed on the way (a
+        client library that catches it while it reconnects) would leave the loop running
+        and this wait hanging forever (a CI run hung 600 s in the lease test this way), so
+        the loop is cancelled again until it ends."""
+        task, self._task = self._task, None
+        if task is None:
+            return
+        task.cancel()
+        while not task.done():
+            await asyncio.wait({task}, timeout=STOP_PATIENCE_S)
+            if not task.done():
+                log.warning("%s: a cancellation was swallowed; cancelling again", self.name)
+                task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
