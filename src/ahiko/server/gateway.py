@@ -54,6 +54,7 @@ class SocketConnection:
     connection_id: str = field(default_factory=lambda: f"ws-{secrets.token_urlsafe(9)}")
     seq: int = 0  # the number of the last room frame sent to this socket
     revoked: bool = False  # its session signed out: it may watch no more, nor play
+    _loop_flusher: _Flusher | None = field(default=None, repr=False)  # its loop's, once known
 
     def revoke(self) -> None:
         """The session signed out: no command is taken any more and the socket closes."""
@@ -74,15 +75,23 @@ class SocketConnection:
         body = {k: v for k, v in frame.items() if k not in ("t", "seq")}
         self._out(Frame(frame["t"], frame["seq"], body))
 
+    def answer(self, frame: Frame) -> None:
+        """The gateway's own answer, already a ``Frame`` (``ack_frame``)."""
+        self._out(frame)
+
     def _out(self, frame: Frame) -> None:
         if self.write is None:
             self.queue.put_nowait(frame)
             return
         if self.revoked:  # signed out: nothing more to watch (the writer closes the socket)
             return
-        if not self.pending:
-            _flusher().add(self)
-        self.pending.append(frame)
+        pending = self.pending
+        if not pending:
+            flusher = self._loop_flusher
+            if flusher is None:
+                flusher = self._loop_flusher = _flusher()
+            flusher.add(self)
+        pending.append(frame)
 
     def _flush(self) -> None:
         frames, self.pending = self.pending, []
@@ -92,7 +101,8 @@ class SocketConnection:
             for frame in frames:
                 self.queue.put_nowait(frame)
             return
-        data = b"".join(frame.wire() for frame in frames)
+        # one frame is the usual case (a broadcast; its acknowledgement rides with it)
+        data = frames[0].wire() if len(frames) == 1 else b"".join([f.wire() for f in frames])
         if not self.write(data):  # compression negotiated, or closing: the ASGI path, in order
             self.write = None
             for frame in frames:
@@ -333,10 +343,19 @@ async def _handle(
         return
     reply: Reply = await actor.ask(command)
     if reply.ok:
-        ack = p.Ack(seq=reply.seq, epoch=reply.epoch, id=frame.id, data=reply.data)
-        connection.send(ack.model_dump())
+        connection.answer(ack_frame(reply.seq, reply.epoch, frame.id, reply.data))
     else:
         connection.send(_error(reply.seq, frame.id, reply.code, reply.message, reply.rule))
+
+
+def ack_frame(seq: int, epoch: str | None, frame_id: str, data: dict[str, Any]) -> Frame:
+    """The ``ack`` of a command: the frame ``connection.send(p.Ack(...).model_dump())`` sends,
+    the same keys in the same order. An act is acknowledged with no data (the usual answer,
+    once per action under load): that one is built directly, not through the schema model."""
+    if data or seq < 0 or not epoch or len(epoch) > 32:
+        ack = p.Ack(seq=seq, epoch=epoch, id=frame_id, data=data).model_dump()
+        return Frame("ack", ack["seq"], {k: v for k, v in ack.items() if k not in ("t", "seq")})
+    return Frame("ack", seq, {"epoch": epoch, "id": frame_id, "data": {}})
 
 
 def refusal_frame(code: str, message: str) -> dict[str, Any]:

@@ -33,7 +33,7 @@ class ActFrame(_ClientFrame):
     hand_no: Annotated[int, Field(ge=1)]
     action: Annotated[ActionKind, Field(strict=False)]  # the kind's name, as JSON has no enum
     amount: Annotated[int, Field(ge=0)] = 0
-    cards: Annotated[list[str], Field(max_length=5)] = []
+    cards: Annotated[list[str], Field(default_factory=list, max_length=5)]
     seat: Annotated[int, Field(ge=0, le=8)] | None = None
 
     def to_action(self) -> Action:
