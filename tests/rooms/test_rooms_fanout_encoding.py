@@ -247,3 +247,25 @@ def test_an_ack_built_directly_is_the_schema_models(
     assert made.wire() == model.wire()
     assert made.text() == _plain(model)
 
+
+def test_a_board_cards_opening_is_made_once_for_every_seat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """When a street is dealt, every seat's ``hand`` frame carries the new board card's
+    opening (its salt and Merkle path): one JSON object made once for all of them, while each
+    seat's own hole-card openings stay its own (checked for leaks by the test above)."""
+    run = _play(holdem_config(), monkeypatch, hands=3)
+    shared = 0
+    for made in Checked.made:
+        board: dict[tuple[int, int], list[dict[str, Any]]] = {}
+        for seat, payload in made.payloads.items():
+            for opening in payload["openings"]:
+                if opening["role"] == "board":
+                    board.setdefault((opening["k"], opening["position"]), []).append(opening)
+                else:
+                    assert opening.get("seat") == seat or opening["role"] == "showdown"
+        for copies in board.values():
+            assert len(copies) == len(made.payloads)
+            assert all(copy is copies[0] for copy in copies)
+            shared += 1
+    assert shared > 0 and run["checked_groups"] > 0

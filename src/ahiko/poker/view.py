@@ -156,31 +156,45 @@ def views(hand: AnyHand, viewers: Iterable[int | None]) -> dict[int | None, dict
     }
     seats_seen: dict[tuple[int, ...], list[dict[str, Any]]] = {}
     out: dict[int | None, dict[str, Any]] = {}
+    n = hand.n
+    shown_at = tuple(i for i in range(n) if i in hand.shown)  # seen by all but the blind
+    draw = hand.variant == "draw"
+    index, folded = hand.index, hand.folded
+    legal_of_to_act = _legal_for(hand, to_act) if to_act is not None else None
+    variant, street, button = common["variant"], common["street"], common["button"]
+    dealt_seats, stakes, board = common["dealt_seats"], common["stakes"], common["board"]
+    pots, result = common["pots"], common["result"]
     for viewer in viewers:
-        me = _index_of(hand, viewer)
-        blind_to_others = _blind_to_others(hand, me)
-        sees = tuple(
-            i for i in range(hand.n) if i == me or (i in hand.shown and not blind_to_others)
-        )
+        me = index.get(viewer) if viewer is not None else None
+        if viewer is not None and me is None:
+            raise ValueError(f"seat {viewer} is not in this hand")
+        if draw and (me is None or folded[me]):  # _blind_to_others: only its own cards
+            sees: tuple[int, ...] = () if me is None else (me,)
+        elif me is None or me in shown_at:
+            sees = shown_at
+        else:
+            sees = tuple(sorted((*shown_at, me)))
         seats = seats_seen.get(sees)
         if seats is None:
             seats = seats_seen[sees] = [
-                visible_entry(i) if i in sees else hidden[i] for i in range(hand.n)
+                visible_entry(i) if i in sees else hidden[i] for i in range(n)
             ]
-        legal = _legal_for(hand, viewer)
         out[viewer] = {
-            "variant": common["variant"],
+            "variant": variant,
             "viewer": viewer,
-            "street": common["street"],
-            "button": common["button"],
-            "dealt_seats": common["dealt_seats"],
-            "stakes": common["stakes"],
+            "street": street,
+            "button": button,
+            "dealt_seats": dealt_seats,
+            "stakes": stakes,
             "seats": seats,
-            "board": common["board"],
-            "pots": common["pots"],
+            "board": board,
+            "pots": pots,
             "to_act": to_act,
-            "legal": legal,
-            "result": common["result"],
+            # _legal_for: the seat to act's only (a fresh dict each time, as ``view``'s)
+            "legal": dict(legal_of_to_act)
+            if legal_of_to_act is not None and viewer == to_act
+            else None,
+            "result": result,
         }
     return out
 

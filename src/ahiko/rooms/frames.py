@@ -116,6 +116,8 @@ class HandFrames:
         self.auto_action = room.auto_action
         self.views = {} if engine is None else views(engine, [None, *engine.order])
         self.events = [] if engine is None else public_history(engine, None, hand.history_sent)
+        # each opening's JSON, made once for every seat that gets it (a board card's: all)
+        self.openings: dict[tuple[str, int | None, int], dict[str, Any]] = {}
 
     def __call__(self, seat: int | None) -> dict[str, Any]:
         hand, engine = self.hand, self.hand.engine
@@ -131,7 +133,7 @@ class HandFrames:
             "hand_no": hand.hand_no,
             "events": events,
             "view": seat_view,
-            "openings": hand.new_openings(seat, self.before),
+            "openings": hand.new_openings(seat, self.before, self.openings),
             "deadline": self.deadline,
             "names": hand.names_json,
             "auto_action": self.auto_action,

@@ -213,8 +213,15 @@ class TableHand:
             )
         ]
 
-    def new_openings(self, seat: int | None, before: DealState) -> list[dict[str, Any]]:
-        """Openings this viewer may hold now and could not hold at ``before``."""
+    def new_openings(
+        self,
+        seat: int | None,
+        before: DealState,
+        made: dict[tuple[str, int | None, int], dict[str, Any]] | None = None,
+    ) -> list[dict[str, Any]]:
+        """Openings this viewer may hold now and could not hold at ``before``. ``made``
+        keeps each opening's JSON by (role, seat, k) for the other viewers of the same
+        broadcast: a board card's opening is one object for all of them (read-only)."""
         if self.deal_state is before:
             return []  # nothing dealt or shown since (most actions): no new opening
         viewer = self.release_viewer(seat)
@@ -223,10 +230,16 @@ class TableHand:
             (slot for slot in visible_slots(viewer, self.deal_state) if slot.position not in had),
             key=lambda slot: slot.position,
         )
-        return [
-            self.committer.opening(released_role(viewer, slot), slot.seat, slot.k).to_json()
-            for slot in fresh
-        ]
+        out = []
+        for slot in fresh:
+            key = (released_role(viewer, slot), slot.seat, slot.k)
+            found = None if made is None else made.get(key)
+            if found is None:
+                found = self.committer.opening(*key).to_json()
+                if made is not None:
+                    made[key] = found
+            out.append(found)
+        return out
 
     def commitment(self) -> dict[str, Any]:
         return self.committer.commitment.to_json()
