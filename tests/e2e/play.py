@@ -15,13 +15,43 @@ from .conftest import DESKTOP, open_page
 def sign_up(browser: Any, base: str, username: str, viewport: dict[str, int] = DESKTOP) -> Any:
     page = open_page(browser, viewport)
     page.sent = []  # act frames this page sent over its table socket
-    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: page.sent.append(payload)))
+    page.received = []  # the last frames it received, for the message of a test that gave up
+
+    def watch(ws: Any) -> None:
+        ws.on("framesent", lambda payload: page.sent.append(payload))
+        ws.on("framereceived", lambda payload: _keep_last(page.received, payload))
+
+    page.on("websocket", watch)
     page.goto(f"{base}/#/signup")
     page.fill("#auth-username", username)
     page.fill("#auth-password", "segredo-forte-1")
     page.click('[data-auth="signup"]')
     page.wait_for_selector("table.rooms")
     return page
+
+
+def _keep_last(frames: list[Any], payload: Any, keep: int = 12) -> None:
+    frames.append(payload if isinstance(payload, str) else "<binary>")
+    del frames[:-keep]
+
+
+def where_it_stands(page: Any) -> str:
+    """What a page shows when a test gives up on it: its connection, hand, action bar and
+    the types of the last frames it received (a stalled table or a lost socket tells apart)."""
+    conn = page.query_selector(".conn")
+    bar = page.query_selector(".action-bar")
+    kinds = []
+    for payload in getattr(page, "received", []):
+        try:
+            kinds.append(str(json.loads(payload).get("t")))
+        except (ValueError, AttributeError):
+            kinds.append("?")
+    return (
+        f"{page.url}: conn={conn.get_attribute('data-conn') if conn else None} "
+        f"hand={hand_number(page)} bar={bar.get_attribute('class') if bar else None} "
+        f"hidden={bar.get_attribute('hidden') if bar else None} last frames={kinds}, "
+        f"the last two: {[str(p)[:600] for p in getattr(page, 'received', [])[-2:]]}"
+    )
 
 
 def create_room(page: Any, name: str) -> str:
@@ -122,4 +152,5 @@ def play(
         if until(log):
             return log
         pages[0].wait_for_timeout(60)
-    raise AssertionError(f"gave up after {timeout_s}s: {log}")
+    states = "; ".join(where_it_stands(page) for page in pages)
+    raise AssertionError(f"gave up after {timeout_s}s: {log}; {states}")

@@ -2,9 +2,15 @@
 in a paid heads-up from the "Torneios" tab (the buy-in leaves the wallet), unregisters (it
 comes back), registers again; a second player's registration fills the table: the second is
 taken to the tournament room by the answer, the first by the lobby noticing the start, and
-both sit at the same table with 1,000 chips (R-TN-02) while the first hand is dealt."""
+both sit at the same table with 1,000 chips (R-TN-02) while the first hand is dealt. They
+play it out all-in every hand: when it ends each page says, on the felt, where its player
+finished (the winner with the prize), no seat offers to sit, and the standings fit a phone's
+width."""
 
 from __future__ import annotations
+
+import contextlib
+import time
 
 import pytest
 
@@ -62,4 +68,44 @@ def test_register_from_the_lobby_and_play_the_sit_and_go_in_chromium(browser, tm
         listing = _json(ana, "/api/sitgo")
         assert listing["mine"]["room_id"] == room_id and listing["mine"]["status"] == "running"
         ana.screenshot(path=str(SCREENSHOTS / "sitgo-table-1280.png"))
+        _play_all_in_until_the_end([ana, bia])
+        places = {}
+        for page in (ana, bia):
+            card = page.inner_text(".tournament-end")
+            assert "Torneio encerrado" in card and "de 2" in card, card
+            places[page] = 1 if "1º de 2" in card else 2
+            assert page.query_selector(".sit-btn") is None  # nobody sits at a finished table
+            assert len(page.query_selector_all(".tournament-results tbody tr")) == 2
+        assert sorted(places.values()) == [1, 2]
+        winner = next(page for page, place in places.items() if place == 1)
+        assert "Seu prêmio: 200" in winner.inner_text(".tournament-end")  # both buy-ins, no fee
+        loser = next(page for page, place in places.items() if place == 2)
+        loser.set_viewport_size({"width": 390, "height": 844})
+        loser.wait_for_timeout(300)
+        right = loser.evaluate(
+            "() => document.querySelector('.tournament-results').getBoundingClientRect().right"
+        )
+        assert right <= 390, right  # the standings are not cut at a phone's edge
+        loser.screenshot(path=str(SCREENSHOTS / "sitgo-over-390.png"))
+        winner.screenshot(path=str(SCREENSHOTS / "sitgo-over-1280.png"))
         assert ana.console_errors == [] and bia.console_errors == []
+
+
+def _play_all_in_until_the_end(pages, timeout_s: float = 150) -> None:  # type: ignore[no-untyped-def]
+    """Each page goes all-in (or calls one) whenever it is its turn, until both show the end."""
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        if all(page.query_selector(".tournament-end") for page in pages):
+            return
+        for page in pages:
+            if page.query_selector(".action-bar:not([hidden]):not(.pending)") is None:
+                continue
+            for action in ("allin", "call", "check"):
+                button = page.query_selector(f'[data-action="{action}"]')
+                if button is not None:
+                    # the bar may re-render under the click: then the next turn clicks
+                    with contextlib.suppress(Exception):
+                        button.click(timeout=2_000)
+                    break
+        pages[0].wait_for_timeout(100)
+    raise AssertionError("the sit & go did not end on both pages")

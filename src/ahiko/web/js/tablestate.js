@@ -325,6 +325,19 @@ export class TableState {
     return file;
   }
 
+  /** The tournament's final standings arrived: this table is over for good (no seat to
+   *  take, no next hand to wait for). */
+  tournamentOver() {
+    return Boolean(this.results?.length);
+  }
+
+  /** This viewer's line of the final standings, when they played the tournament. */
+  myResult() {
+    const id = this.you?.player_id;
+    if (id === undefined || id === null) return null;
+    return (this.results ?? []).find((r) => String(r.player_id) === String(id)) ?? null;
+  }
+
   /** The pokerfair-proof/1 file for the current (or just finished) hand. */
   proofFile() {
     if (!this.commitment) return null;

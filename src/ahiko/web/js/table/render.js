@@ -200,7 +200,7 @@ export class TableRenderer {
       dataset: { seat: String(seat) },
       style: { left: `${place.pos.x}%`, top: `${place.pos.y}%` },
     };
-    const canSit = ctx.me === null && state.room && state.room.status !== "closed";
+    const canSit = ctx.me === null && state.room && state.room.status !== "closed" && !state.tournamentOver();
     const sitButton = () =>
       h(
         "button.sit-btn",
@@ -212,6 +212,7 @@ export class TableRenderer {
         t("table.sit"),
       );
     if (!sv && !player) {
+      if (state.tournamentOver()) classes.push("after-tournament"); // nobody sits there again
       return h(
         `div.${classes.join(".")}.seat-empty`,
         attrs,
@@ -425,6 +426,10 @@ export class TableRenderer {
         ),
       );
     }
+    if (state.tournamentOver()) {
+      this.centre.append(tournamentEnd(state));
+      return;
+    }
     const status = this.statusText(state, view);
     // After a showdown the pots' row is empty (all awarded): the countdown takes it, clear
     // of the results and of the cards under them.
@@ -469,4 +474,19 @@ export class TableRenderer {
     const r = el.getBoundingClientRect();
     return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
   }
+}
+
+/** The card on the felt once a tournament is over: where this viewer finished, their prize,
+ *  and the way back to the tournaments (the full standings are beside the table). */
+function tournamentEnd(state) {
+  const mine = state.myResult();
+  const field = state.results.length;
+  return h(
+    "div.tournament-end",
+    { role: "status" },
+    h("h2", t("table.tournament_over")),
+    mine ? h("p.tournament-place", t("table.you_finished", { place: mine.place ?? mine.rank, n: field })) : null,
+    mine?.prize ? h("p.tournament-prize", t("table.your_prize", { amount: fmt(mine.prize) })) : null,
+    h("a.button-link.primary", { href: "#/lobby/tournament" }, t("table.back_to_tournaments")),
+  );
 }

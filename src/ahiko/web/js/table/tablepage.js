@@ -499,7 +499,7 @@ export class TablePage {
   renderSocial() {
     const me = this.state.mySeat();
     const player = me !== null ? this.state.player(me) : null;
-    const show = !this.isClosed() && player && !player.leaving && !player.bot;
+    const show = !this.isClosed() && !this.state.tournamentOver() && player && !player.leaving && !player.bot;
     this.social.hidden = !show;
     this.social.replaceChildren(...(show ? this.socialControls(player) : []));
   }
