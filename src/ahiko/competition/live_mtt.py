@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from random import Random
 from typing import TYPE_CHECKING, Any
 
@@ -102,9 +102,14 @@ class MttRooms:
         clock: Clock = utc_now,
         paid_places: int = 0,
         on_finish: Callable[[list[Placement]], None] | None = None,
+        claim: Callable[[str], Awaitable[object]] | None = None,
     ) -> None:
         self.registry = registry
         self.mtt_id = mtt_id
+        # On a cluster, each table's room is owned like any room (a lease and a fence token,
+        # ``ahiko.server.cluster.competition``): claimed before anything about it is written.
+        self.claim = claim
+        self._claimed: set[str] = set()
         self.name = name
         self.names = dict(players)
         self.model = MultiTable.seat(self.names, rng, paid_places)
@@ -163,10 +168,23 @@ class MttRooms:
         self.seated[number] = {}
         return actor
 
+    async def claim_tables(self) -> None:
+        """Claims every table opened and not claimed yet (on a cluster; nothing without
+        ``claim``): called before a new table deals its first hand."""
+        if self.claim is None:
+            return
+        for actor in list(self.actors.values()):
+            if actor.room_id not in self._claimed:
+                await self.claim(actor.room_id)
+                self._claimed.add(actor.room_id)
+
     async def start(self) -> None:
         self.started_at = self.registry.clock.now()
+        for number in sorted(self.model.tables):
+            self._open_table(number)
+        await self.claim_tables()
         for number, table in sorted(self.model.tables.items()):
-            actor = self._open_table(number)
+            actor = self.actors[number]
             for seat, player in sorted(table.seats.items()):
                 command = c.MoveIn(player, self.names[player], seat, self.starting_stack)
                 reply = await actor.ask(command)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from random import Random
 from typing import Any
@@ -93,9 +93,11 @@ class MttService:
         rng: Random | None = None,
         run_id: str | None = None,
         writer: StoreWriter | None = None,
+        claim_room: Callable[[str], Awaitable[object]] | None = None,
     ) -> None:
         self.registry = registry
         self.engine = engine
+        self.claim_room = claim_room  # a cluster's leader claims each table's room
         self.bank = SitGoBank(engine, clock)
         self.writer: StoreWriter = writer or writer_for(isinstance(registry.clock, AsyncioClock))
         self._clock = clock
@@ -114,6 +116,16 @@ class MttService:
         """Opens the schedule (call once the loop runs)."""
         for mtt in self.lobby.open_scheduled():
             self._arm(mtt)
+
+    def stop(self) -> None:
+        """No start timer fires any more (a cluster's leader that stopped leading)."""
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+
+    def room_ids(self) -> list[str]:
+        """Every table room of every MTT this service started."""
+        return [room for rooms in self.rooms.values() for room in rooms.room_ids().values()]
 
     def _arm(self, mtt: Mtt) -> None:
         delay = max(0.0, (mtt.starts_at - as_utc(self._clock())).total_seconds())
@@ -185,6 +197,7 @@ class MttService:
             if rooms is not None:  # late: to the table with the fewest players
                 rooms.model.paid_places = mtt.paid_places
                 rooms.add_late(str(user_id), name)
+                await rooms.claim_tables()  # a table the late player opened
         return MttRegistered(mtt, applied=True)
 
     async def _refund(self, mtt: Mtt, user_id: int, attempt: int) -> None:
@@ -294,6 +307,7 @@ class MttService:
                 timing=self._timing,
                 paid_places=mtt.paid_places,
                 on_finish=lambda places: self._finished(mtt, places),
+                claim=self.claim_room,
             )
             self.rooms[mtt.id] = rooms
             await rooms.start()

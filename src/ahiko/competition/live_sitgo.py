@@ -34,7 +34,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, Any
@@ -129,9 +129,13 @@ class SitGoRooms:
         rng: Random | None = None,
         run_id: str | None = None,
         writer: StoreWriter | None = None,
+        claim_room: Callable[[str], Awaitable[object]] | None = None,
     ) -> None:
         self.registry = registry
         self.engine = engine
+        # On a cluster the leader claims each tournament room (a lease and a fence token,
+        # ``ahiko.server.cluster.competition``) before the room exists.
+        self.claim_room = claim_room
         # The ledger writes: the app's writer (worker threads), inline on a manual clock.
         self.writer: StoreWriter = writer or writer_for(isinstance(registry.clock, AsyncioClock))
         self._queue_locks: dict[str, asyncio.Lock] = {}
@@ -155,6 +159,10 @@ class SitGoRooms:
         for sng_id, paid_in in refunded.items():
             log.warning("sit & go %s was unfinished at the restart: refunded %s", sng_id, paid_in)
         return refunded
+
+    def room_ids(self) -> list[str]:
+        """The rooms of the sit & go's this service started."""
+        return list(self.room_of.values())
 
     # --- what the lobby shows -------------------------------------------------------------------
     def entry(self, sng: SitGo) -> dict[str, Any]:
@@ -244,9 +252,10 @@ class SitGoRooms:
     async def _launch(self, sng: SitGo) -> RoomActor:
         self._started += 1
         config = sitgo_config(sng.spec, self._started, self._timing)
-        actor = self.registry.create(
-            config, room_id=f"{ROOM_PREFIX}{sng.id}", hooks=SitGoTable(self, sng)
-        )
+        room_id = f"{ROOM_PREFIX}{sng.id}"
+        if self.claim_room is not None:
+            await self.claim_room(room_id)
+        actor = self.registry.create(config, room_id=room_id, hooks=SitGoTable(self, sng))
         self.room_of[sng.id] = actor.room_id
         order = list(sng.entrants)
         self._rng.shuffle(order)  # seats drawn at random

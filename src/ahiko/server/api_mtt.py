@@ -15,7 +15,8 @@
   player's buy-in back to their wallet, no registration after. A started MTT is not cancelled
   (409 ``already_started``: it plays on to the payout), nor the site's scheduled ones (403).
 
-The service is opened by ``create_app``'s lifespan (``app.state.mtt``).
+The service is opened by ``create_app``'s lifespan (``app.state.mtt``); on a cluster it runs on
+the leader, and another node forwards these routes to it (``competition_calls``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ahiko.competition.live_mtt_lobby import MttService
 from ahiko.competition.live_sitgo import SitGoStorage
 from ahiko.competition.mtt_lobby import MAX_BUY_IN, MttRefused
 from ahiko.server.api_sitgo import RegisterBody, signed_in_user
+from ahiko.server.competition_calls import answer, operation
 from ahiko.server.errors import ApiError, error_responses
 from ahiko.server.services import Player, http_player
 from ahiko.wallet.errors import WalletError
@@ -103,16 +105,28 @@ def _maybe_user(player: Player | None) -> int | None:
 
 
 @router.get("", responses=error_responses(503))
-def mtt_lobby(request: Request, player: MaybePlayer) -> dict[str, Any]:
-    return mtt_service(request.app).listing(_maybe_user(player))
+async def mtt_lobby(request: Request, player: MaybePlayer) -> dict[str, Any]:
+    return await answer(request, "mtt.listing", player)
+
+
+@operation("mtt.listing")
+async def _listing(app: Any, player: Player | None) -> dict[str, Any]:
+    return mtt_service(app).listing(_maybe_user(player))
 
 
 @router.post("", status_code=201, responses=REFUSED)
 async def create(body: CreateBody, request: Request, player: MaybePlayer) -> dict[str, Any]:
+    return await answer(request, "mtt.create", player, **body.model_dump())
+
+
+@operation("mtt.create")
+async def _create(
+    app: Any, player: Player | None, name: str, buy_in: int, starts_in_minutes: int
+) -> dict[str, Any]:
     user = signed_in_user(player)
-    service = mtt_service(request.app)
+    service = mtt_service(app)
     with _answering_refusals():
-        mtt = service.create(user, body.name, body.buy_in, body.starts_in_minutes)
+        mtt = service.create(user, name, buy_in, starts_in_minutes)
     return {"mtt": service.entry(mtt, user)}
 
 
@@ -120,18 +134,28 @@ async def create(body: CreateBody, request: Request, player: MaybePlayer) -> dic
 async def register(
     mtt_id: str, body: RegisterBody, request: Request, player: MaybePlayer
 ) -> dict[str, Any]:
+    return await answer(request, "mtt.register", player, mtt_id=mtt_id, key=body.key)
+
+
+@operation("mtt.register")
+async def _register(app: Any, player: Player | None, mtt_id: str, key: str) -> dict[str, Any]:
     user = signed_in_user(player)
     assert player is not None
-    service = mtt_service(request.app)
+    service = mtt_service(app)
     with _answering_refusals():
-        found = await service.register(mtt_id, user, player.name, body.key)
+        found = await service.register(mtt_id, user, player.name, key)
     return {"mtt": service.entry(found.mtt, user), "applied": found.applied}
 
 
 @router.post("/{mtt_id}/unregister", responses=REFUSED)
 async def unregister(mtt_id: str, request: Request, player: MaybePlayer) -> dict[str, Any]:
+    return await answer(request, "mtt.unregister", player, mtt_id=mtt_id)
+
+
+@operation("mtt.unregister")
+async def _unregister(app: Any, player: Player | None, mtt_id: str) -> dict[str, Any]:
     user = signed_in_user(player)
-    service = mtt_service(request.app)
+    service = mtt_service(app)
     with _answering_refusals():
         mtt = await service.withdraw(mtt_id, user)
     return {"mtt": service.entry(mtt, user)}
@@ -139,8 +163,13 @@ async def unregister(mtt_id: str, request: Request, player: MaybePlayer) -> dict
 
 @router.post("/{mtt_id}/start", responses=REFUSED)
 async def start(mtt_id: str, request: Request, player: MaybePlayer) -> dict[str, Any]:
+    return await answer(request, "mtt.start", player, mtt_id=mtt_id)
+
+
+@operation("mtt.start")
+async def _start(app: Any, player: Player | None, mtt_id: str) -> dict[str, Any]:
     user = signed_in_user(player)
-    service = mtt_service(request.app)
+    service = mtt_service(app)
     with _answering_refusals():
         mtt = await service.start_now(mtt_id, user)
     return {"mtt": service.entry(mtt, user)}
@@ -148,8 +177,13 @@ async def start(mtt_id: str, request: Request, player: MaybePlayer) -> dict[str,
 
 @router.post("/{mtt_id}/cancel", responses=REFUSED)
 async def cancel(mtt_id: str, request: Request, player: MaybePlayer) -> dict[str, Any]:
+    return await answer(request, "mtt.cancel", player, mtt_id=mtt_id)
+
+
+@operation("mtt.cancel")
+async def _cancel(app: Any, player: Player | None, mtt_id: str) -> dict[str, Any]:
     user = signed_in_user(player)
-    service = mtt_service(request.app)
+    service = mtt_service(app)
     with _answering_refusals():
         done = await service.cancel(mtt_id, user)
     return {

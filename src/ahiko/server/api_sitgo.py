@@ -9,7 +9,8 @@
   it did not land, nothing changed, and the same ``key`` may be sent again.
 - ``POST /api/sitgo/{sitgo_id}/unregister``: before the start; the buy-in goes back.
 
-The service is opened by ``create_app``'s lifespan (``app.state.sitgo``).
+The service is opened by ``create_app``'s lifespan (``app.state.sitgo``); on a cluster it runs
+on the leader, and another node forwards these routes to it (``competition_calls``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ahiko.competition.live_sitgo import SitGoRooms, SitGoStorage
 from ahiko.competition.sitgo import SitGoRefused
+from ahiko.server.competition_calls import answer, operation
 from ahiko.server.errors import ApiError, error_responses
 from ahiko.server.services import Player, http_player
 from ahiko.wallet.errors import WalletError
@@ -75,20 +77,30 @@ def _refused(exc: SitGoRefused | WalletError | SitGoStorage) -> ApiError:
 
 
 @router.get("", responses=error_responses(503))
-def sitgo_lobby(request: Request, player: MaybePlayer) -> dict[str, Any]:
+async def sitgo_lobby(request: Request, player: MaybePlayer) -> dict[str, Any]:
+    return await answer(request, "sitgo.listing", player)
+
+
+@operation("sitgo.listing")
+async def _listing(app: Any, player: Player | None) -> dict[str, Any]:
     user = int(player.player_id) if player is not None and player.player_id.isdigit() else None
-    return sitgo_service(request.app).listing(user)
+    return sitgo_service(app).listing(user)
 
 
 @router.post("/queues/{queue}/register", status_code=201, responses=REFUSED)
 async def register(
     queue: str, body: RegisterBody, request: Request, player: MaybePlayer
 ) -> dict[str, Any]:
+    return await answer(request, "sitgo.register", player, queue=queue, key=body.key)
+
+
+@operation("sitgo.register")
+async def _register(app: Any, player: Player | None, queue: str, key: str) -> dict[str, Any]:
     user = signed_in_user(player)
     assert player is not None
-    service = sitgo_service(request.app)
+    service = sitgo_service(app)
     try:
-        found = await service.register(queue, user, player.name, body.key)
+        found = await service.register(queue, user, player.name, key)
     except (SitGoRefused, WalletError, SitGoStorage) as exc:
         raise _refused(exc) from None
     return {"sitgo": service.entry(found.sitgo), "applied": found.applied}
@@ -96,8 +108,13 @@ async def register(
 
 @router.post("/{sitgo_id}/unregister", responses=REFUSED)
 async def unregister(sitgo_id: str, request: Request, player: MaybePlayer) -> dict[str, Any]:
+    return await answer(request, "sitgo.unregister", player, sitgo_id=sitgo_id)
+
+
+@operation("sitgo.unregister")
+async def _unregister(app: Any, player: Player | None, sitgo_id: str) -> dict[str, Any]:
     user = signed_in_user(player)
-    service = sitgo_service(request.app)
+    service = sitgo_service(app)
     try:
         sng = await service.withdraw(sitgo_id, user)
     except (SitGoRefused, WalletError, SitGoStorage) as exc:

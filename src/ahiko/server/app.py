@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -113,27 +113,11 @@ def create_app(
             lobby = AhikoLobby(app.state.room_registry, found.wallet, engine, timing=LIVE_TIMING)
             lobby.start()  # settles the rooms a previous run left open, then opens two a tier
             app.state.ahiko_lobby = lobby
-        if getattr(app.state, "sitgo", None) is None:  # issue 20: the sit & go lobby
-            sitgo = SitGoRooms(  # its ledger writes on the house rooms' writer (issue 17)
-                app.state.room_registry,
-                engine,
-                clock=found.clock,
-                timing=LIVE_TIMING,
-                writer=getattr(app.state.ahiko_lobby, "writer", None),
-            )
+        if getattr(app.state, "sitgo", None) is None:  # issue 20: sit & go's and MTTs
+            sitgo, mtt = competition_services(app)
             sitgo.start()  # a previous run's unfinished sit & go's (and MTTs): buy-ins back
-            app.state.sitgo = sitgo
-        if getattr(app.state, "mtt", None) is None:  # issue 20: multi-table tournaments
-            mtt = MttService(
-                app.state.room_registry,
-                engine,
-                clock=found.clock,
-                every_minutes=settings.mtt_every_minutes,
-                timing=LIVE_TIMING,
-                writer=getattr(app.state.ahiko_lobby, "writer", None),
-            )
             mtt.start()  # the schedule's next MTT
-            app.state.mtt = mtt
+            app.state.sitgo, app.state.mtt = sitgo, mtt
         # Rooms nobody joined close after a few minutes (issue 17).
         sweeper = asyncio.create_task(site_limits(app).run_sweeper(app.state.room_registry))
         seen = asyncio.create_task(keep_sockets_seen(online_of(app), site_limits(app).accounts))
@@ -191,7 +175,8 @@ async def cluster_node(app: FastAPI, redis_url: str) -> AsyncIterator[None]:
     cluster (leases, relay, shared rate windows), then its house rooms come from the cluster
     (``ClusterHouse``: the lobby rule on the leader, dead owners' rooms taken over, each one's
     interrupted hand cancelled then), never from a start-up sweep over every room: the other
-    nodes' hands are alive."""
+    nodes' hands are alive. The sit & go's and MTTs run on the leader (``ClusterCompetition``)."""
+    from ahiko.server.cluster.competition import ClusterCompetition
     from ahiko.server.cluster.house import ClusterHouse
     from ahiko.server.cluster.node import ClusterNode, lease_ms, node_name
 
@@ -215,8 +200,14 @@ async def cluster_node(app: FastAPI, redis_url: str) -> AsyncIterator[None]:
         app.state.ahiko_lobby = lobby
     house = ClusterHouse(node, lobby)
     app.state.house = house
+    # Sit & go's and MTTs on the leader only; the other nodes forward their routes to it.
+    competition = ClusterCompetition(
+        app, node, house.leadership, lambda claim: competition_services(app, claim)
+    )
     await house.step()  # lead (or not), take over what nobody holds, before serving
+    await competition.step()  # the leader opens the competitions (a previous leader's refunded)
     house.start()
+    competition.start()
     sweeper = asyncio.create_task(site_limits(app).run_sweeper(registry))
     seen = asyncio.create_task(keep_sockets_seen(app.state.online, site_limits(app).accounts))
     try:
@@ -224,8 +215,37 @@ async def cluster_node(app: FastAPI, redis_url: str) -> AsyncIterator[None]:
     finally:
         sweeper.cancel()
         seen.cancel()
+        await competition.stop()
         await house.stop()
         await node.stop()
+
+
+def competition_services(
+    app: FastAPI, claim_room: Callable[[str], Awaitable[object]] | None = None
+) -> tuple[SitGoRooms, MttService]:
+    """The sit & go lobby and the MTTs (issue 20) on the app's rooms, their ledger writes on
+    the house rooms' writer (issue 17); ``claim_room`` is a cluster leader's (each tournament
+    room owned before it exists). Neither is started."""
+    found: Services = app.state.services
+    writer = getattr(app.state.ahiko_lobby, "writer", None)
+    sitgo = SitGoRooms(
+        app.state.room_registry,
+        found.engine,
+        clock=found.clock,
+        timing=LIVE_TIMING,
+        writer=writer,
+        claim_room=claim_room,
+    )
+    mtt = MttService(
+        app.state.room_registry,
+        found.engine,
+        clock=found.clock,
+        every_minutes=found.settings.mtt_every_minutes,
+        timing=LIVE_TIMING,
+        writer=writer,
+        claim_room=claim_room,
+    )
+    return sitgo, mtt
 
 
 def archiving_registry(app: FastAPI, clock: RoomClock | None = None) -> RoomRegistry:

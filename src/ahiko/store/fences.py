@@ -15,6 +15,12 @@ row stays locked until the write commits, so a new owner's ``claim_fence`` (an `
 the same row) waits for it, and every write lands either wholly before the takeover (and the
 new owner restores from it) or not at all. SQLite serialises writers anyway.
 
+The cluster's leader has a fence too, ``LEADER_FENCE`` (a row of ``room_fences`` no room id
+can take): the leader records its leader-lease token there when it starts leading, and the
+writes that must never come from two leaders (the sit & go and MTT pools' postings,
+``ahiko.wallet.sitgo``) check it, so a leader paused past its lease cannot post after a newer
+one took over.
+
 A node of a cluster installs its ``FenceBook`` (the tokens it holds) on its engine; without one
 (the embedded single server) ``check_fence`` does nothing, exactly as before. With one, a write
 about a room the node holds no token for is refused too.
@@ -34,6 +40,9 @@ from sqlalchemy.exc import IntegrityError
 from ahiko.store.schema import room_fences
 
 log = logging.getLogger(__name__)
+
+#: The fence of the cluster's leader (``ahiko.server.cluster.competition``); no room has it.
+LEADER_FENCE = "cluster:leader"
 
 
 class FencedOut(RuntimeError):

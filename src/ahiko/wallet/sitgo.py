@@ -9,6 +9,10 @@ by finishing place in one transaction (``sng_payout``), leaving the pool at zero
 fee: what the players put in is what the winners take. Every posting has an idempotency key,
 so a retried call changes nothing twice. ``sng_payout`` takes an ``also`` writer run in the
 same transaction (the finishing places are stored with the payout that follows from them).
+
+On a cluster every posting carries the leader's fencing token (``check_fence`` on
+``LEADER_FENCE``, in the posting's transaction): a leader paused past its lease has its pool
+writes refused once a newer leader took over.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from datetime import datetime
 from sqlalchemy import Connection, Engine, func, select
 
 from ahiko.store.engine import reading
+from ahiko.store.fences import LEADER_FENCE, check_fence
 from ahiko.store.schema import ledger_accounts, ledger_entries, ledger_transactions
 from ahiko.wallet import ledger
 from ahiko.wallet.errors import InvalidRequest
@@ -73,6 +78,7 @@ class SitGoBank:
         transaction; with no coin to move (a free sit & go) only ``also`` runs."""
         ledger.require_chips(amount, "amount", allow_zero=True)
         with self._engine.begin() as conn:
+            check_fence(conn, LEADER_FENCE)  # the cluster's leader only (nothing on one server)
             if ledger.find_transaction(conn, key) is not None:
                 return False
             if also is not None:

@@ -43,3 +43,29 @@ class Background:
                 task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+
+
+class Stepping(Background):
+    """A loop of ``step`` every ``period`` seconds, or at once after ``poke``; a round that
+    fails (Redis or the database away) is logged and the next one tries again."""
+
+    def __init__(self, period: float) -> None:
+        super().__init__()
+        self.period = period
+        self._poked = asyncio.Event()
+
+    def poke(self) -> None:
+        self._poked.set()
+
+    async def step(self) -> None:
+        raise NotImplementedError
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await self.step()
+            except Exception as error:
+                log.warning("%s: %s", self.name, error)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._poked.wait(), self.period)
+            self._poked.clear()

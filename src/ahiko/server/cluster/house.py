@@ -19,7 +19,6 @@ room claimed by the node that opens it, and a dead owner's rooms taken over.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from typing import TYPE_CHECKING, Any
@@ -28,7 +27,7 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.config import RoomKind
 from ahiko.rooms.house.lobby import TIER_KEYS, AhikoLobby, surplus_rooms
 from ahiko.rooms.house.tiers import ROOMS_PER_TIER, TIERS, Tier, tier_of
-from ahiko.server.cluster.background import Background
+from ahiko.server.cluster.background import Stepping
 from ahiko.server.cluster.leader import Leadership
 from ahiko.server.cluster.lease import PREFIX
 from ahiko.server.cluster.ownership import room_lease
@@ -49,21 +48,23 @@ def is_house_room(room_id: str) -> bool:
     return room_id.partition("-")[0] in TIER_KEYS
 
 
-class ClusterHouse(Background):
-    name = "house"
+class ClusterHouse(Stepping):
+    """Every third of a lease (and at once when the lobby pokes it): leadership, take-overs,
+    the lobby rule (``step``)."""
+
+    name = "house rooms"
 
     def __init__(self, node: ClusterNode, lobby: AhikoLobby) -> None:
-        super().__init__()
+        super().__init__(node.leases.ttl_ms / 3000)
         self.node = node
         self.lobby = lobby
         self.leadership = Leadership(node.leases)
         self._adopting: dict[str, asyncio.Future[bool]] = {}
-        self._poked = asyncio.Event()
         self.adopted: list[str] = []  # rooms taken over from a dead owner (monitoring, tests)
         # Open house rooms another node holds a lease on (from the last take-over scan): a
         # dead node's rooms stay leased for up to a lease after its lobby entries are gone.
         self._held_elsewhere: set[str] = set()
-        lobby.poke = self._poked.set
+        lobby.poke = self.poke
         node.adopter = self.adopt
         node.house_entries = self.local_entries
 
@@ -84,17 +85,6 @@ class ClusterHouse(Background):
         return [e for e in listed if tier is None or e.get("tier") == tier.key]
 
     # --- the loop: leadership, take-overs, the lobby rule -------------------------------------
-    async def run(self) -> None:
-        period = self.node.leases.ttl_ms / 3000
-        while True:
-            try:
-                await self.step()
-            except Exception as error:  # Redis or the database away: next round
-                log.warning("house rooms: %s", error)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._poked.wait(), period)
-            self._poked.clear()
-
     async def step(self) -> None:
         await self.release_closed()
         await self.adopt_orphans()

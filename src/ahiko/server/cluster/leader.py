@@ -76,6 +76,10 @@ class Leadership(Background):
     async def stop(self) -> None:
         """Stop taking part; a leader hands the lease back so another takes over at once."""
         await self.stop_loop()
+        await self.resign()
+
+    async def resign(self) -> None:
+        """Stop leading now (the lease back); the next ``step`` may lead again."""
         if self.held is not None:
             with contextlib.suppress(Exception):
                 await self.leases.release(self.held)

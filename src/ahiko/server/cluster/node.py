@@ -29,7 +29,7 @@ from ahiko.server.cluster.counters import SharedLoginThrottle, SharedWindows
 from ahiko.server.cluster.lease import PREFIX, Leases
 from ahiko.server.cluster.ownership import RoomOwnership, room_lease
 from ahiko.server.cluster.relay import Publisher, RelayEdge, RelayHost, RemoteActor
-from ahiko.store.fences import FenceBook, install_fences
+from ahiko.store.fences import LEADER_FENCE, FenceBook, install_fences
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +78,8 @@ class ClusterNode:
         self.adopter: Callable[[str], Awaitable[bool]] | None = None
         self.house_entries: Callable[[], list[dict[str, Any]]] | None = None
         self._local_moved: dict[str, asyncio.Event] = {}
+        # Set by ``ClusterCompetition``: the database refused a write under the leader's fence.
+        self.on_leader_fenced: Callable[[], None] | None = None
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -177,9 +179,15 @@ class ClusterNode:
         return [found[key] for key in sorted(found)]
 
     def _fenced(self, room_id: str) -> None:
-        """The database refused a write (on whatever thread wrote): drop the room, on the loop."""
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self.ownership.fenced, room_id)
+        """The database refused a write (on whatever thread wrote): drop the room, on the loop
+        (or, for the leader's fence, close the competitions: a newer leader exists)."""
+        if self._loop is None:
+            return
+        if room_id == LEADER_FENCE:
+            if self.on_leader_fenced is not None:
+                self._loop.call_soon_threadsafe(self.on_leader_fenced)
+            return
+        self._loop.call_soon_threadsafe(self.ownership.fenced, room_id)
 
     def moved_event(self, room_id: str) -> asyncio.Event:
         """Set when this node stops serving ``room_id`` (its lease or fence lost): the

@@ -4,9 +4,12 @@ Redis pub/sub (chosen on a measurement: ``bench/relay_transport.py``, docs/deplo
 
 - ``ahiko:node:NODE``: requests to the node NODE about the rooms it owns, one JSON object each:
   ``{"op": "ask", "room", "rid", "reply", "command"}``, ``{"op": "subscribe", "room", "cid"}``,
-  ``{"op": "unsubscribe", "room", "cid"}``;
+  ``{"op": "unsubscribe", "room", "cid"}``; and ``{"op": "call", "rid", "reply", "call",
+  "player", "args"}``, a request to the cluster's leader that is about no room (a sit & go
+  or MTT route forwarded by another node, ``ahiko.server.cluster.competition``);
 - ``ahiko:reply:NODE``: the answers to NODE's asks, ``{"rid", "reply"}`` (or ``"gone"`` when
-  the room is not, or no more, on the node asked);
+  the room is not, or no more, on the node asked), and to its calls, ``{"rid", "body"}`` or
+  ``{"rid", "error"}`` (``"gone"``: the node asked does not lead);
 - ``ahiko:conn:CID``: the frames for connection CID only, each ``EPOCH:FRAME_JSON``, where EPOCH
   is the owner's fencing token for the room (a new owner, a new epoch: the client's ``seq``
   numbers restart and it must ask for a snapshot instead of replaying).
@@ -26,7 +29,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -40,6 +43,7 @@ from ahiko.server.cluster.resp import RespPublisher, RespSubscriber
 log = logging.getLogger(__name__)
 
 ASK_TIMEOUT_S = 5.0
+ANSWERED = frozenset({"ask", "call"})  # the requests that wait for an answer
 GONE = Reply.refused("room_moved", "the table is moving to another server; reconnecting")
 
 
@@ -88,6 +92,8 @@ class RelayHost:
         # A signed-in person connected to a room here from another node (the unjoined-room
         # sweep runs on the owner, which would not see that join otherwise).
         self.on_joined: Callable[[str], None] | None = None
+        # Answers a ``call`` (the fields of its reply); None: this node takes no calls.
+        self.on_call: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]] | None = None
 
     async def start(self) -> None:
         self._subscriber = RespSubscriber(self.redis, self._on_request)
@@ -100,13 +106,14 @@ class RelayHost:
             log.exception("relay request refused")
 
     def _handle(self, request: dict[str, Any]) -> None:
+        if request["op"] == "call":
+            self._track(asyncio.get_running_loop().create_task(self._call(request)))
+            return
         room_id = str(request["room"])
         actor = self.actor_of(room_id)
         op = request["op"]
         if op == "ask":
-            task = asyncio.get_running_loop().create_task(self._ask(actor, request))
-            self._asks.add(task)
-            task.add_done_callback(self._asks.discard)
+            self._track(asyncio.get_running_loop().create_task(self._ask(actor, request)))
         elif op == "subscribe" and actor is not None:
             cid = str(request["cid"])
             epoch = self.epoch_of(room_id) or 0
@@ -124,6 +131,18 @@ class RelayHost:
             if actor is not None:
                 actor.unsubscribe(cid)
             self._remote.get(room_id, set()).discard(cid)
+
+    def _track(self, task: asyncio.Task[None]) -> None:
+        self._asks.add(task)
+        task.add_done_callback(self._asks.discard)
+
+    async def _call(self, request: dict[str, Any]) -> None:
+        answer: dict[str, Any] = {"rid": request["rid"]}
+        if self.on_call is None:
+            answer["gone"] = True
+        else:
+            answer.update(await self.on_call(request))
+        self.publisher.put(str(request["reply"]), _dumps(answer))
 
     async def _ask(self, actor: Any, request: dict[str, Any]) -> None:
         answer: dict[str, Any] = {"rid": request["rid"]}
@@ -197,11 +216,13 @@ class RelayEdge:
         with contextlib.suppress(Exception):
             await self._subscriber.unsubscribe(connection_channel(cid))
 
-    async def request(self, owner: str, request: dict[str, Any]) -> dict[str, Any] | None:
-        """Send ``request`` to ``owner``; an ask waits for its answer (None: no answer in
-        time, the owner is gone)."""
+    async def request(
+        self, owner: str, request: dict[str, Any], timeout: float = ASK_TIMEOUT_S
+    ) -> dict[str, Any] | None:
+        """Send ``request`` to ``owner``; an ask or a call waits for its answer (None: no
+        answer within ``timeout``, the owner is gone)."""
         # Through the node's one publisher: in order, pipelined, on one connection.
-        if request["op"] != "ask":
+        if request["op"] not in ANSWERED:
             self.publisher.put(node_channel(owner), _dumps(request))
             return None
         rid = next(self._ids)
@@ -212,7 +233,7 @@ class RelayEdge:
             _dumps({**request, "rid": rid, "reply": reply_channel(self.node)}),
         )
         try:
-            return await asyncio.wait_for(future, ASK_TIMEOUT_S)
+            return await asyncio.wait_for(future, timeout)
         except TimeoutError:
             self._replies.pop(rid, None)
             return None
