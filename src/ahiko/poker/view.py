@@ -158,17 +158,13 @@ def views(hand: AnyHand, viewers: Iterable[int | None]) -> dict[int | None, dict
     out: dict[int | None, dict[str, Any]] = {}
     n = hand.n
     shown_at = tuple(i for i in range(n) if i in hand.shown)  # seen by all but the blind
-    draw = hand.variant == "draw"
-    index, folded = hand.index, hand.folded
     legal_of_to_act = _legal_for(hand, to_act) if to_act is not None else None
     variant, street, button = common["variant"], common["street"], common["button"]
     dealt_seats, stakes, board = common["dealt_seats"], common["stakes"], common["board"]
     pots, result = common["pots"], common["result"]
     for viewer in viewers:
-        me = index.get(viewer) if viewer is not None else None
-        if viewer is not None and me is None:
-            raise ValueError(f"seat {viewer} is not in this hand")
-        if draw and (me is None or folded[me]):  # _blind_to_others: only its own cards
+        me = _index_of(hand, viewer)
+        if _blind_to_others(hand, me):  # only its own cards
             sees: tuple[int, ...] = () if me is None else (me,)
         elif me is None or me in shown_at:
             sees = shown_at

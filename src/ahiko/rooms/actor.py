@@ -125,19 +125,7 @@ class RoomActor:
     def _answer(self, future: asyncio.Future[Reply], reply: Reply) -> None:
         if not future.done():
             room = self.room
-            if type(reply) is Reply:  # ``dataclasses.replace`` without its introspection
-                reply = Reply(
-                    reply.ok,
-                    reply.code,
-                    reply.rule,
-                    reply.message,
-                    reply.data,
-                    room.seq,
-                    room.epoch,
-                )
-            else:
-                reply = dataclasses.replace(reply, seq=room.seq, epoch=room.epoch)
-            future.set_result(reply)
+            future.set_result(dataclasses.replace(reply, seq=room.seq, epoch=room.epoch))
 
     def cancel(self) -> None:
         if self._task is not None:

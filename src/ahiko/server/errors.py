@@ -103,6 +103,19 @@ class ApiError(Exception):
         self.message = message
         self.headers = dict(headers or {})
 
+    def to_json(self) -> dict[str, Any]:
+        """The refusal as plain JSON, to travel between nodes (``from_json`` on arrival)."""
+        return {
+            "status": self.status,
+            "code": self.code,
+            "message": self.message,
+            "headers": self.headers,
+        }
+
+    @classmethod
+    def from_json(cls, fields: Mapping[str, Any]) -> ApiError:
+        return cls(fields["status"], fields["code"], fields["message"], fields["headers"])
+
 
 def error_response(
     status: int, code: str, message: str, headers: Mapping[str, str] | None = None

@@ -197,19 +197,16 @@ class ClusterCompetition(Stepping):
                 "again (its key makes it count once)",
             )
         if answer.get("gone"):
-            raise ApiError(503, "leader_changed", "the cluster's leader is changing; try again")
+            raise _leader_changed()
         if "error" in answer:
-            error = answer["error"]
-            raise ApiError(error["status"], error["code"], error["message"], error["headers"])
+            raise ApiError.from_json(answer["error"])
         return answer["body"]
 
     async def _run(self, name: str, player: Player | None, args: dict[str, Any]) -> Any:
         try:
             return await run(self.app, name, player, args)
         except NotLeading:  # the lease was lost while the call ran
-            raise ApiError(
-                503, "leader_changed", "the cluster's leader is changing; try again"
-            ) from None
+            raise _leader_changed() from None
 
     async def serve_call(self, request: dict[str, Any]) -> dict[str, Any]:
         """The leader's side of a forwarded route (``RelayHost.on_call``): the body, or the
@@ -221,19 +218,13 @@ class ClusterCompetition(Stepping):
         try:
             body = await self._run(str(request["call"]), player, dict(request["args"]))
         except ApiError as refused:
-            return {"error": _error(refused)}
+            return {"error": refused.to_json()}
         except Exception:  # as ``AnswerBugsInJson``: the details to the log only
             log.exception("forwarded call %s failed", request.get("call"))
-            return {
-                "error": _error(ApiError(500, "internal", "the server failed; the error is logged"))
-            }
+            failed = ApiError(500, "internal", "the server failed; the error is logged")
+            return {"error": failed.to_json()}
         return {"body": jsonable_encoder(body)}
 
 
-def _error(refused: ApiError) -> dict[str, Any]:
-    return {
-        "status": refused.status,
-        "code": refused.code,
-        "message": refused.message,
-        "headers": refused.headers,
-    }
+def _leader_changed() -> ApiError:
+    return ApiError(503, "leader_changed", "the cluster's leader is changing; try again")

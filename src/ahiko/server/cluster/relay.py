@@ -87,7 +87,7 @@ class RelayHost:
         self.actor_of = actor_of
         self.epoch_of = epoch_of
         self._subscriber: RespSubscriber | None = None
-        self._asks: set[asyncio.Task[None]] = set()
+        self._in_flight: set[asyncio.Task[None]] = set()
         self._remote: dict[str, set[str]] = {}  # room -> connection ids subscribed from afar
         # A signed-in person connected to a room here from another node (the unjoined-room
         # sweep runs on the owner, which would not see that join otherwise).
@@ -133,8 +133,8 @@ class RelayHost:
             self._remote.get(room_id, set()).discard(cid)
 
     def _track(self, task: asyncio.Task[None]) -> None:
-        self._asks.add(task)
-        task.add_done_callback(self._asks.discard)
+        self._in_flight.add(task)
+        task.add_done_callback(self._in_flight.discard)
 
     async def _call(self, request: dict[str, Any]) -> None:
         answer: dict[str, Any] = {"rid": request["rid"]}
