@@ -113,7 +113,12 @@ def act_once(page: Any, log: PlayLog, raise_by_slider: bool) -> bool:
         elif page.query_selector('[data-action="check"]'):
             page.click('[data-action="check"]')
         elif page.query_selector('[data-action="call"]'):
-            page.click('[data-action="call"]')
+            # A call of every chip could bust this person, and a table of bots alone deals
+            # no hand (R-RM-03): a test waiting for the next hands would wait forever.
+            calls_all_in = _call_costs_every_chip(page) and page.query_selector(
+                '[data-action="fold"]'
+            )
+            page.click('[data-action="fold"]' if calls_all_in else '[data-action="call"]')
         elif page.query_selector('[data-action="discard"]'):
             page.click('[data-action="discard"]')
         else:
@@ -122,6 +127,34 @@ def act_once(page: Any, log: PlayLog, raise_by_slider: bool) -> bool:
         return False
     log.clicks += 1
     return True
+
+
+def _call_costs_every_chip(page: Any) -> bool:
+    """Whether the legal actions this page last received make a call an all-in."""
+    for payload in reversed(getattr(page, "received", [])):
+        try:
+            legal = _find_key(json.loads(payload), "legal")
+        except ValueError:
+            continue
+        if legal is not _MISSING:  # the newest frame that says what this seat may do
+            return bool(legal and legal["call_cost"] >= legal["stack"] > 0)
+    return False
+
+
+_MISSING = object()
+
+
+def _find_key(value: Any, key: str) -> Any:
+    if isinstance(value, dict):
+        if key in value:
+            return value[key]
+        value = list(value.values())
+    if isinstance(value, list):
+        for item in value:
+            found = _find_key(item, key)
+            if found is not _MISSING:
+                return found
+    return _MISSING
 
 
 def note_results(page: Any, log: PlayLog) -> None:
