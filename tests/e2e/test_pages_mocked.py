@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from .conftest import DESKTOP, open_page
+from .conftest import DESKTOP, open_page, screenshot
 from .frames import holdem_showdown
 from .helpers import close, open_fixture
 
@@ -208,4 +208,159 @@ def test_R_RM_14_leave_after_this_hand_in_an_ahiko_room(browser, static_url):
     page.click('[data-control="leave"]')
     page.wait_for_timeout(200)
     assert posts == [("ahiko/rooms/fixture/leave", {"after_hand": True})]
+    close(page)
+
+
+# --- the tournament lobby when the cluster's leader is out of reach (503s, docs/protocol.md) ---
+LEADER_503 = {  # code -> what the lobby says (pt-BR)
+    "no_leader": "Os torneios estão voltando; tente de novo em instantes.",
+    "leader_unreachable": "O servidor dos torneios demorou a responder. Tente de novo: o pedido conta uma vez só.",
+    "leader_changed": "Os torneios estão mudando de servidor; tente de novo em instantes.",
+    "leader_starting": "Os torneios estão abrindo; tente de novo em instantes.",
+}
+RETRYING = "Os torneios estão voltando; tentando de novo…"
+AUTO_RETRY = {"leader_changed", "leader_starting"}  # the lobby tries once more by itself
+ME_JOAO = {"id": 1, "username": "joao", "wallet": 900}
+
+
+def mtt_entry(registered_me: bool) -> dict[str, Any]:
+    """An MTT as GET /api/mtt lists it (``MttService.entry``)."""
+    return {
+        "id": "m1",
+        "name": "Torneio das 21h",
+        "buy_in": 0,
+        "starts_at": "2026-12-03T21:00:00+00:00",
+        "status": "registering",
+        "registered": 3 + registered_me,
+        "pool": 0,
+        "prizes": [],
+        "host": None,
+        "scheduled": True,
+        "registered_me": registered_me,
+        "host_me": False,
+        "room_id": None,
+        "late": False,
+    }
+
+
+def sitgo_queue(registered: int) -> dict[str, Any]:
+    return {
+        "id": "s1",
+        "queue": "hu-holdem-free",
+        "name": "Heads-up grátis",
+        "variant": "holdem",
+        "buy_in": 0,
+        "registered": registered,
+        "seats": 2,
+        "prizes": [],
+        "status": "registering",
+        "room_id": None,
+    }
+
+
+def tournament_lobby(
+    browser: Any, base: str, viewport: dict[str, int] = DESKTOP
+) -> tuple[Any, dict[str, Any]]:
+    """The "Torneios" tab with one MTT and one sit & go queue; ``state`` says who registered."""
+    state: dict[str, Any] = {"mtt": False, "sitgo": False}
+    page = mocked_app(
+        browser,
+        base,
+        {
+            "/api/me": ME_JOAO,
+            "/api/rooms": [],
+            "/api/online": {"online": 4},
+            "/api/mtt": lambda q: {"mtts": [mtt_entry(state["mtt"])]},
+            "/api/sitgo": lambda q: {
+                "queues": [sitgo_queue(int(state["sitgo"]))],
+                "running": [],
+                "mine": {**sitgo_queue(1), "registered": 1} if state["sitgo"] else None,
+            },
+        },
+        viewport,
+    )
+    return page, state
+
+
+def leader_away(page: Any, pattern: str, code: str, failures: int, done: Any) -> list[Any]:
+    """The register route answers 503 ``code`` ``failures`` times, then ``done()``'s body;
+    returns the keys of the registrations received."""
+    keys: list[Any] = []
+
+    def answer(route: Any) -> None:
+        keys.append(route.request.post_data_json["key"])
+        if len(keys) <= failures:
+            body = {"error": code, "message": f"the cluster says {code}"}
+            route.fulfill(status=503, content_type="application/json", body=json.dumps(body))
+        else:
+            route.fulfill(status=201, content_type="application/json", body=json.dumps(done()))
+
+    page.route(pattern, answer)
+    return keys
+
+
+@pytest.mark.parametrize("code", list(LEADER_503))
+def test_mtt_registration_says_the_leader_is_away_and_tries_again(browser, static_url, code):
+    page, state = tournament_lobby(browser, static_url)
+
+    def registered() -> dict[str, Any]:
+        state["mtt"] = True
+        return {"mtt": mtt_entry(True), "applied": True}
+
+    # leader_changed / leader_starting: the automatic retry fails too, so the player sees both
+    failures = 2 if code in AUTO_RETRY else 1
+    keys = leader_away(page, "**/api/mtt/m1/register", code, failures, registered)
+    page.goto(f"{static_url}/src/ahiko/web/index.html#/lobby/tournament")
+    page.click('tr[data-mtt="m1"] [data-mtt="register"]')
+    note = ".mtt-note"
+    if code in AUTO_RETRY:
+        page.wait_for_selector(f'{note}[data-retry="auto"]')
+        assert page.inner_text(note) == RETRYING
+        assert page.get_attribute(note, "data-error") == code
+    page.wait_for_selector(f'{note} [data-retry="manual"]')
+    assert page.get_attribute(note, "data-error") == code
+    assert page.inner_text(note) == f"{LEADER_503[code]} Tentar de novo"
+    assert "cluster" not in page.inner_text("main")  # never the server's raw words
+    assert len(keys) == failures
+    page.click(f'{note} [data-retry="manual"]')
+    page.wait_for_selector('tr[data-mtt="m1"] [data-mtt="unregister"]')
+    assert page.inner_text(note) == ""
+    assert page.get_attribute(note, "data-error") is None
+    # every try sent the click's key: the leader counts the registration once
+    assert len(keys) == failures + 1 and len(set(keys)) == 1
+    page.console_errors[:] = [e for e in page.console_errors if "503" not in e]
+    close(page)
+
+
+def test_sitgo_registration_retries_once_by_itself_when_the_lead_moves(browser, static_url):
+    page, state = tournament_lobby(browser, static_url)
+
+    def registered() -> dict[str, Any]:
+        state["sitgo"] = True
+        return {"sitgo": {**sitgo_queue(1)}, "applied": True}
+
+    keys = leader_away(page, "**/api/sitgo/queues/*/register", "leader_changed", 1, registered)
+    page.goto(f"{static_url}/src/ahiko/web/index.html#/lobby/tournament")
+    page.click('tr[data-sitgo="s1"] [data-sitgo="register"]')
+    page.wait_for_selector('.sitgo-note[data-retry="auto"]')
+    assert page.inner_text(".sitgo-note") == RETRYING
+    page.wait_for_selector('tr[data-sitgo="s1"] [data-sitgo="unregister"]', timeout=5_000)
+    assert page.inner_text(".sitgo-note") == ""
+    assert len(keys) == 2 and keys[0] == keys[1]
+    page.console_errors[:] = [e for e in page.console_errors if "503" not in e]
+    close(page)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, {"width": 390, "height": 844}], ids=["1280", "390"])
+def test_leader_away_screenshots(browser, static_url, viewport):
+    page, _state = tournament_lobby(browser, static_url, viewport)
+    leader_away(page, "**/api/mtt/m1/register", "no_leader", 1, lambda: {})
+    page.goto(f"{static_url}/src/ahiko/web/index.html#/lobby/tournament")
+    page.click('tr[data-mtt="m1"] [data-mtt="register"]')
+    page.wait_for_selector('.mtt-note [data-retry="manual"]')
+    page.locator(".mtt-note").scroll_into_view_if_needed()
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= viewport["width"]  # nothing overflows a phone's edge
+    screenshot(page, f"lobby-leader-away-{viewport['width']}")
+    page.console_errors[:] = [e for e in page.console_errors if "503" not in e]
     close(page)

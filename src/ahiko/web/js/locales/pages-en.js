@@ -134,5 +134,12 @@ export const EN_PAGES = {
   "error.cancelled": "This tournament was cancelled by its host.",
   "error.already_cancelled": "This tournament is already cancelled.",
   "error.no_sitgo": "This sit & go no longer exists.",
+  // On a cluster the tournaments run on the leader; these 503s say it is out of reach for now.
+  "error.no_leader": "Tournaments are coming back; try again in a moment.",
+  "error.leader_starting": "Tournaments are opening; try again in a moment.",
+  "error.leader_changed": "Tournaments are moving to another server; try again in a moment.",
+  "error.leader_unreachable": "The tournament server was slow to answer. Try again: the request counts once.",
+  "tournament.retrying": "Tournaments are coming back; trying again…",
+  "tournament.retry": "Try again",
   "table.prize": "Prize",
 };

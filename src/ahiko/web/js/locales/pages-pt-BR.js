@@ -135,5 +135,12 @@ export const PT_PAGES = {
   "error.cancelled": "Este torneio foi cancelado pelo organizador.",
   "error.already_cancelled": "Este torneio já foi cancelado.",
   "error.no_sitgo": "Este sit & go não existe mais.",
+  // On a cluster the tournaments run on the leader; these 503s say it is out of reach for now.
+  "error.no_leader": "Os torneios estão voltando; tente de novo em instantes.",
+  "error.leader_starting": "Os torneios estão abrindo; tente de novo em instantes.",
+  "error.leader_changed": "Os torneios estão mudando de servidor; tente de novo em instantes.",
+  "error.leader_unreachable": "O servidor dos torneios demorou a responder. Tente de novo: o pedido conta uma vez só.",
+  "tournament.retrying": "Os torneios estão voltando; tentando de novo…",
+  "tournament.retry": "Tentar de novo",
   "table.prize": "Prêmio",
 };

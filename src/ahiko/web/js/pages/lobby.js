@@ -1,11 +1,12 @@
 // The lobby: Ahiko rooms by tier, public recreational rooms, tournaments; filters; a link to
 // the create-room form and a box to open a private room by its link.
 
-import { api, errorText } from "../api.js";
+import { api } from "../api.js";
 import { clear, h } from "../dom.js";
 import { fmt, t } from "../i18n.js";
 import { mttSection } from "./mttlobby.js";
 import { roomName } from "./names.js";
+import { tournamentCalls } from "./tournamentcalls.js";
 
 const TABS = ["ahiko", "public", "tournament"];
 const TIERS = { iniciante: [1, 2], classica: [5, 10], alta: [10, 20] };
@@ -328,27 +329,13 @@ export function sitgoSection(ctx) {
   const note = h("p.hint.sitgo-note", { role: "status", "aria-live": "polite" });
   const signedIn = Boolean(ctx?.session?.user);
   let mine = null;
-  let busy = false;
 
   const goTable = (roomId) => {
     location.hash = `#/room/${encodeURIComponent(roomId)}`;
   };
 
-  async function run(job) {
-    if (busy) return;
-    busy = true;
-    note.textContent = t("sitgo.sending");
-    try {
-      await job();
-      note.textContent = "";
-    } catch (err) {
-      note.textContent = errorText(err);
-      note.dataset.error = err?.code ?? "";
-    } finally {
-      busy = false;
-    }
-    await load();
-  }
+  const calls = tournamentCalls(note, () => load());
+  const run = calls.run;
 
   function row(q) {
     const isMine = mine?.id === q.id;
@@ -365,11 +352,13 @@ export function sitgoSection(ctx) {
             dataset: { sitgo: "register" },
             disabled: !signedIn || Boolean(mine),
             title: signedIn ? "" : t("sitgo.sign_in"),
-            onclick: () =>
+            onclick: () => {
+              const key = sitgoKey(); // a retry of this click sends it again: it counts once
               run(async () => {
-                const answer = await api.sitgoRegister(q.queue, sitgoKey());
+                const answer = await api.sitgoRegister(q.queue, key);
                 if (answer?.sitgo?.room_id) goTable(answer.sitgo.room_id);
-              }),
+              });
+            },
           },
           t("sitgo.register"),
         );
@@ -404,6 +393,7 @@ export function sitgoSection(ctx) {
   async function load() {
     try {
       const data = await api.sitgo();
+      calls.loaded();
       const before = mine;
       mine = data?.mine ?? null;
       body.replaceChildren(...(data?.queues ?? []).map(row));
@@ -413,7 +403,7 @@ export function sitgoSection(ctx) {
         goTable(mine.room_id);
       }
     } catch (err) {
-      note.textContent = errorText(err);
+      calls.loadFailed(err);
     }
   }
 

@@ -7,6 +7,7 @@
 import { api, errorText } from "../api.js";
 import { h } from "../dom.js";
 import { fmt, lang, t } from "../i18n.js";
+import { tournamentCalls } from "./tournamentcalls.js";
 
 function mttKey() {
   return `mtt-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -25,29 +26,14 @@ export function mttSection(ctx) {
   const cancelledLine = h("p.mtt-cancelled", { role: "status", hidden: true });
   const empty = h("p.hint", t("mtt.none"));
   const signedIn = Boolean(ctx?.session?.user);
-  let busy = false;
   let mine = new Map(); // my MTTs by id: their status, last seen
 
   const goTable = (roomId) => {
     location.hash = `#/room/${encodeURIComponent(roomId)}`;
   };
 
-  // `job` may answer a line to show once it is done; `explain` words its failure.
-  async function run(job, explain = errorText) {
-    if (busy) return;
-    busy = true;
-    note.textContent = t("sitgo.sending");
-    delete note.dataset.error;
-    try {
-      note.textContent = (await job()) ?? "";
-    } catch (err) {
-      note.textContent = explain(err);
-      note.dataset.error = err?.code ?? "";
-    } finally {
-      busy = false;
-    }
-    await load();
-  }
+  const calls = tournamentCalls(note, () => load());
+  const run = calls.run;
 
   function action(m) {
     if (m.registered_me && m.status === "running" && m.room_id) {
@@ -73,11 +59,13 @@ export function mttSection(ctx) {
         dataset: { mtt: "register" },
         disabled: !signedIn,
         title: signedIn ? "" : t("sitgo.sign_in"),
-        onclick: () =>
+        onclick: () => {
+          const key = mttKey(); // a retry of this click sends it again: it counts once
           run(async () => {
-            const answer = await api.mttRegister(m.id, mttKey());
+            const answer = await api.mttRegister(m.id, key);
             if (answer?.mtt?.room_id) goTable(answer.mtt.room_id); // late: seated at once
-          }),
+          });
+        },
       },
       t("sitgo.register"),
     );
@@ -124,9 +112,10 @@ export function mttSection(ctx) {
     try {
       data = await api.mtts();
     } catch (err) {
-      note.textContent = errorText(err);
+      calls.loadFailed(err);
       return;
     }
+    calls.loaded();
     const list = data?.mtts ?? [];
     body.replaceChildren(...list.map(row));
     empty.hidden = list.length > 0;
