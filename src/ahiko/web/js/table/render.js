@@ -26,6 +26,16 @@ function blindSeats(view) {
   return out;
 }
 
+/** A seat nobody may take now, drawn as a faint ring with its number, out of the way. */
+function freeRing(place) {
+  const seat = place.seat;
+  return h(
+    `div.seat.seat-empty.seat-free.side-${place.side}`,
+    { dataset: { seat: String(seat) }, style: { left: `${place.pos.x}%`, top: `${place.pos.y}%` } },
+    h("span.free-dot", { "aria-label": t("table.empty_seat", { n: seat + 1 }) }, String(seat + 1)),
+  );
+}
+
 function chipStack(amount) {
   const chips = Math.min(5, Math.max(1, Math.ceil(Math.log10(amount + 1))));
   return h(
@@ -143,13 +153,7 @@ export class TableRenderer {
       const place = placementAt(seat, angle, slotCount, compact);
       if (free) {
         // not the seated player's to take: a faint ring with its number, out of the way
-        this.seatLayer.append(
-          h(
-            `div.seat.seat-empty.seat-free.side-${place.side}`,
-            { dataset: { seat: String(seat) }, style: { left: `${place.pos.x}%`, top: `${place.pos.y}%` } },
-            h("span.free-dot", { "aria-label": t("table.empty_seat", { n: seat + 1 }) }, String(seat + 1)),
-          ),
-        );
+        this.seatLayer.append(freeRing(place));
         continue;
       }
       const player = state.player(seat);
@@ -212,6 +216,10 @@ export class TableRenderer {
         t("table.sit"),
       );
     if (!sv && !player) {
+      // A tournament under way has closed its seats (R-TN-02): a spectator sees the ring.
+      if (state.room?.kind === "tournament" && state.room.status !== "waiting" && !state.tournamentOver()) {
+        return freeRing(place);
+      }
       if (state.tournamentOver()) classes.push("after-tournament"); // nobody sits there again
       return h(
         `div.${classes.join(".")}.seat-empty`,

@@ -37,6 +37,10 @@ function stakesText(stakes) {
 }
 
 
+// A multi-table tournament moved me (the `moved` frame): the page of the new table says so,
+// the old one being gone by then ({roomId, text}).
+let arrival = null;
+
 export class TablePage {
   constructor(root, { roomId, connect = (url, handlers) => new RoomConnection(url, handlers).open() }) {
     this.root = root;
@@ -54,6 +58,11 @@ export class TablePage {
     this.pendingReload = null; // {amount, handNo}: a reload that joins the stack next hand
     this.attention = new Attention();
     this.build();
+    if (arrival?.roomId === roomId) {
+      this.showToast(arrival.text, "info");
+      this.log.announce(arrival.text);
+    }
+    arrival = null;
     this.ticker = setInterval(() => this.tick(), 250);
     this.conn = connect(roomSocketUrl(roomId), {
       onMessage: (msg) => this.receive(msg),
@@ -210,9 +219,15 @@ export class TablePage {
       return;
     }
     if (msg.type === "moved") {
-      // A multi-table tournament moved me to another table: open it (no page reload).
-      this.showToast(t("table.moved", { n: msg.table }), "info");
-      if (msg.roomId) location.hash = `#/room/${encodeURIComponent(msg.roomId)}`;
+      // A multi-table tournament moved me to another table: open it (no page reload); the
+      // new table's page says where I am.
+      const text = t("table.moved", { n: msg.table });
+      if (!msg.roomId) {
+        this.showToast(text, "info");
+        return;
+      }
+      arrival = { roomId: msg.roomId, text };
+      location.hash = `#/room/${encodeURIComponent(msg.roomId)}`;
       return;
     }
     if (msg.type === "wallet") {
