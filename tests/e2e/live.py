@@ -4,6 +4,7 @@ whose finished hands are archived for "Minhas mãos", as in production."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,6 +35,14 @@ class FastRooms(RoomRegistry):
 
 @contextmanager
 def live_server(data_dir: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    with live_app(data_dir, env) as (url, _app):
+        yield url
+
+
+@contextmanager
+def live_app(data_dir: Path, env: dict[str, str] | None = None) -> Iterator[tuple[str, Any]]:
+    """``live_server`` that also yields the app: a test may look at its rooms, or run
+    coroutines on the server's loop (``app.state.test_loop``, known once a request came)."""
     settings = Settings.from_env(env or {}, data_dir=data_dir, port=free_port())
     engine = make_engine(settings.resolved_database_url)
     upgrade(engine, settings.bot_reserve)
@@ -42,6 +51,7 @@ def live_server(data_dir: Path, env: dict[str, str] | None = None) -> Iterator[s
 
     @app.middleware("http")
     async def _csp(request, call_next):  # type: ignore[no-untyped-def]
+        app.state.test_loop = asyncio.get_running_loop()
         response = await call_next(request)
         response.headers["Content-Security-Policy"] = CSP
         return response
@@ -51,4 +61,4 @@ def live_server(data_dir: Path, env: dict[str, str] | None = None) -> Iterator[s
         room_options={"archive": HandArchive(app.state.services.engine)},
     )
     with serving(app, port=settings.port, ws="auto"):
-        yield f"http://127.0.0.1:{settings.port}"
+        yield f"http://127.0.0.1:{settings.port}", app
