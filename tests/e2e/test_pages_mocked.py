@@ -364,3 +364,28 @@ def test_leader_away_screenshots(browser, static_url, viewport):
     screenshot(page, f"lobby-leader-away-{viewport['width']}")
     page.console_errors[:] = [e for e in page.console_errors if "503" not in e]
     close(page)
+
+
+def test_the_tournament_listing_says_the_leader_is_away_until_it_answers(browser, static_url):
+    page, _state = tournament_lobby(browser, static_url)
+    asked: list[str] = []
+
+    def listing(route: Any) -> None:
+        asked.append(route.request.url)
+        if len(asked) == 1:  # the first listing: no node speaks for the leader
+            body = {"error": "no_leader", "message": "no server leads the cluster"}
+            route.fulfill(status=503, content_type="application/json", body=json.dumps(body))
+        else:
+            route.fallback()
+
+    page.route("**/api/mtt", listing)
+    page.goto(f"{static_url}/src/ahiko/web/index.html#/lobby/tournament")
+    page.wait_for_selector('.mtt-note[data-error="no_leader"]')
+    assert page.inner_text(".mtt-note") == LEADER_503["no_leader"]
+    assert not page.is_visible(".mtt .mtt-empty")  # not "no tournament": none is known yet
+    # the lobby's polling asks again; the answer clears the line
+    page.wait_for_selector('tr[data-mtt="m1"]', timeout=10_000)
+    assert page.inner_text(".mtt-note") == ""
+    assert page.get_attribute(".mtt-note", "data-error") is None
+    page.console_errors[:] = [e for e in page.console_errors if "503" not in e]
+    close(page)

@@ -24,7 +24,7 @@ export function mttSection(ctx) {
   const note = h("p.hint.mtt-note", { role: "status", "aria-live": "polite" });
   const mineLine = h("p.mtt-mine", { role: "status" });
   const cancelledLine = h("p.mtt-cancelled", { role: "status", hidden: true });
-  const empty = h("p.hint", t("mtt.none"));
+  const empty = h("p.hint.mtt-empty", { hidden: true }, t("mtt.none")); // once a listing came
   const signedIn = Boolean(ctx?.session?.user);
   let mine = new Map(); // my MTTs by id: their status, last seen
 
