@@ -20,7 +20,11 @@ decides, the tables' actors play.
 
 - **The browser follows a move**: once a moved player is up at the old table, that table
   sends their connections a ``moved`` frame naming the new room (``room_id``, ``table``,
-  ``seat``); the client opens it (docs/protocol.md).
+  ``seat``); the client opens it (docs/protocol.md). A connection that opens at a table its
+  player no longer sits at (``on_connected``: the first frame reached no socket of theirs, the
+  client was between two tables) is sent the same frame, naming where they sit now
+  (``elsewhere``); a socket to a broken table's room, gone, is told by the gateway
+  (``MttService.moved_from``).
 - **Late registration** (``add_late``): the player is seated at the table with the fewest
   players (a new table when every one is full; it starts once it has two), in the seat that
   gets the big blind soonest, with the starting stack; then the tables are balanced.
@@ -145,6 +149,9 @@ class MttRooms:
         self.round_log: list[tuple[int, dict[int, dict[str, int]]]] = []  # (round, busts)
         # moved players' (player, table, seat, the hand from now in which they are big blind)
         self.arrivals: list[tuple[str, int, int, int]] = []
+        # the tables each player was moved away from (or sent to, then re-sent elsewhere
+        # before their seat was free): a socket of theirs opening there is told where they sit
+        self.left_behind: dict[str, set[int]] = {}
 
     # --- start ------------------------------------------------------------------------------
     def config(self, number: int) -> RoomConfig:
@@ -314,6 +321,7 @@ class MttRooms:
         moved = None
         if self.moving.get(player) == number:
             del self.moving[player]
+            self.left_behind.setdefault(player, set()).add(number)
             if occupant.stack > 0 and player in self.model.remaining():
                 target = self.model.table_of(player)
                 seat = next(s for s, p in target.seats.items() if p == player)
@@ -336,6 +344,47 @@ class MttRooms:
         self._finish_when_settled()
         return moved
 
+    def elsewhere(self, number: int, player: str) -> dict[str, Any] | None:
+        """``player`` connected to table ``number``, one they were moved away from: the
+        ``moved`` frame's body when they are still in and sit at another table now (its seat
+        taken or waiting for it); None when they sit here, are out, or never sat here (a
+        player watching another table of their tournament is not sent back). The ``moved``
+        frame sent when they were up at the old table went only to the connections open there
+        then; a client between two sockets (a second move before its socket to the first new
+        table was open) learns it here."""
+        if self.finished or number not in self.left_behind.get(player, ()):
+            return None
+        if player not in self.model.remaining():
+            return None
+        where = next(
+            (
+                (n, seat)
+                for n, seats in self.seated.items()
+                for seat, p in seats.items()
+                if p == player
+            ),
+            None,
+        )
+        if where is None:  # waiting for its seat at the new table
+            where = next(
+                ((n, seat) for (n, seat), cmd in self.held.items() if cmd.player_id == player), None
+            )
+        if where is None or where[0] == number or where[0] not in self.actors:
+            return None
+        target, seat = where
+        return {
+            "room_id": self.actors[target].room_id,
+            "table": target,
+            "seat": seat,
+            "mtt": self.mtt_id,
+        }
+
+    def elsewhere_from(self, room_id: str, player: str) -> dict[str, Any] | None:
+        """``elsewhere`` for the table whose room is ``room_id`` (a broken table's room too,
+        retired: the gateway asks when a socket names a room that is gone)."""
+        number = next((n for n, a in self.actors.items() if a.room_id == room_id), None)
+        return None if number is None else self.elsewhere(number, player)
+
     # --- moves ------------------------------------------------------------------------------
     def _apply(self, moves: Sequence[Move]) -> None:
         """Each move to the tables. A player moved again before reaching their last new
@@ -349,6 +398,7 @@ class MttRooms:
             )
             if waiting is not None:
                 command = self.held.pop(waiting)
+                self.left_behind.setdefault(move.player, set()).add(waiting[0])
                 self._move_in(move.to_table, dataclasses.replace(command, seat=move.to_seat))
                 continue
             self.moving[move.player] = move.from_table
@@ -433,6 +483,11 @@ class MttTableHooks(NoHooks):
         moved = self.tournament.player_left(self.number, occupant)
         if moved is not None:  # the browser follows the move (docs/protocol.md)
             room.notify(occupant.player_id, "moved", moved)
+
+    def on_connected(self, room: Room, player_id: str) -> None:
+        moved = self.tournament.elsewhere(self.number, player_id)
+        if moved is not None:  # told again: the first frame found no socket of theirs here
+            room.notify(player_id, "moved", moved)
 
     def hold_deal(self, room: Room) -> bool:
         return self.tournament.hold_deal(self.number, bool(room.participants_ready()))

@@ -123,6 +123,16 @@ class MttService:
             timer.cancel()
         self._timers.clear()
 
+    def moved_from(self, room_id: str, player_id: str) -> dict[str, Any] | None:
+        """A socket of ``player_id`` names table room ``room_id``, which they no longer sit
+        at (a broken table's room is gone): the ``moved`` frame's body naming where they sit
+        now, None when they are out or sit there (``MttRooms.elsewhere``)."""
+        for rooms in self.rooms.values():
+            moved = rooms.elsewhere_from(room_id, player_id)
+            if moved is not None:
+                return moved
+        return None
+
     def room_ids(self) -> list[str]:
         """Every table room of every MTT this service started."""
         return [room for rooms in self.rooms.values() for room in rooms.room_ids().values()]

@@ -308,6 +308,8 @@ def connect(room: Room, cmd: c.Connect) -> Reply:
     # before anything newer: what it missed of this run, else a snapshot
     room.broadcast.catch_up(cmd.connection_id, cmd.player_id, cmd.since, cmd.epoch)
     room.presence.connect(cmd.connection_id, cmd.player_id)
+    if cmd.player_id is not None:
+        room.hooks.on_connected(room, cmd.player_id)
     return Reply.accepted()
 
 

@@ -53,6 +53,10 @@ class RoomHooks(Protocol):
     def on_seats_changed(self, room: Room) -> None:
         """Seats, stacks or presence changed (called with every ``room`` frame)."""
 
+    def on_connected(self, room: Room, player_id: str) -> None:
+        """A connection of ``player_id`` joined the room (after its catch-up frames): a
+        multi-table tournament tells a player who sits at another table now where."""
+
     def on_tournament_over(self, room: Room, results: list[dict[str, Any]]) -> Mapping[str, int]:
         """The tournament is decided (R-TN-04/05): ``results`` is the final ranking, best
         first, as the ``tournament_over`` frame carries it. Returns the prize each player
@@ -93,6 +97,9 @@ class NoHooks:
         return None
 
     def on_seats_changed(self, room: Room) -> None:
+        return None
+
+    def on_connected(self, room: Room, player_id: str) -> None:
         return None
 
     def on_tournament_over(self, room: Room, results: list[dict[str, Any]]) -> Mapping[str, int]:

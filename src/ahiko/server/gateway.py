@@ -213,6 +213,9 @@ async def table_socket(
         await websocket.close(code=WS_TOO_MANY)
         return
     if actor is None:
+        elsewhere = _moved_from(websocket.app, room_id, account)
+        if elsewhere is not None:  # a broken table's room, gone: where the player sits now
+            await websocket.send_json({"t": "moved", "seq": 0, "epoch": None, **elsewhere})
         await websocket.send_json(_error_frame(0, None, "no_room", "there is no such room"))
         await websocket.close(code=4404)
         return
@@ -243,6 +246,17 @@ async def table_socket(
             moved.cancel()
         with contextlib.suppress(Exception):
             await writer
+
+
+def _moved_from(app: Any, room_id: str, player_id: str | None) -> dict[str, Any] | None:
+    """A multi-table tournament's table that is gone (broken): the ``moved`` frame's body
+    for a player of it still in the tournament (``MttService.moved_from``), else None."""
+    service = getattr(app.state, "mtt", None)
+    moved_from = getattr(service, "moved_from", None)
+    if player_id is None or moved_from is None or not room_id.startswith("mtt-"):
+        return None
+    found: dict[str, Any] | None = moved_from(room_id, player_id)
+    return found
 
 
 #: The room moved to another node (its owner died or lost it): the client reconnects, and

@@ -336,6 +336,9 @@ class AhikoTable:
         if self._on_change is not None:
             self._on_change(room)
 
+    def on_connected(self, room: Room, player_id: str) -> None:
+        return None
+
     def on_tournament_over(self, room: Room, results: list[dict[str, Any]]) -> Mapping[str, int]:
         return {}  # an Ahiko room is never a tournament
 
