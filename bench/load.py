@@ -36,10 +36,10 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load_server import (
     LoopLag,
-    check_ledger,
     percentile,
     running_server,
     serve,
+    stopped_verdict,
 )
 
 CSRF = {"X-Ahiko-CSRF": "1"}
@@ -510,19 +510,13 @@ def run_load(
         result = asyncio.run(
             measure(server, players, tables, think, duration, seed, warmup, rooms, py_spy)
         )
-        server.stop()
-        ledger_ok, ledger_text = check_ledger(server.data_dir)
-        log = server.log_path.read_text(errors="replace")
+        verdict = stopped_verdict(server)
         lag_file = server.data_dir / "loop_lag.json"
         result["server_loop_lag"] = json.loads(lag_file.read_text()) if lag_file.exists() else None
     result["rooms"] = rooms
     if experiment:
         result["experiment"] = experiment
-    result["ledger_ok"] = ledger_ok
-    result["ledger"] = ledger_text
-    result["server_log_tracebacks"] = log.count("Traceback")
-    if "Traceback" in log:
-        result["first_traceback"] = log[log.index("Traceback") :][:1500]
+    result.update(verdict)
     return result
 
 

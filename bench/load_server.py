@@ -4,7 +4,8 @@ its CPU and memory from ``/proc``, its event-loop lag, and ``ahiko admin check-l
 
 ``python bench/load.py --serve DATA_DIR PORT`` runs ``serve`` in the child process.
 Environment for the child: ``AHIKO_BENCH_SPEED`` (room clock speed-up, tests only),
-``AHIKO_BENCH_LOG_LEVEL`` (``info``: every log line, for the leak tests) and
+``AHIKO_BENCH_LOG_LEVEL`` (``info``: every log line, for the leak tests), the server's own
+``AHIKO_MTT_*`` settings (``bench/mtt_live.py``'s short blind levels) and
 ``AHIKO_BENCH_EXPERIMENT`` (``cached_history``, ``gc_off``: measure a proposed fix; otherwise the
 server runs with the garbage-collector tuning and WebSocket options of ``ahiko serve``).
 """
@@ -24,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,8 +39,9 @@ LOAD_SCRIPT = Path(__file__).resolve().parent / "load.py"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
-def serve(data_dir: Path, port: int) -> None:
-    """The server side of the bench (runs in the child process)."""
+def serve(data_dir: Path, port: int, routes: Iterable[Callable[[Any], None]] = ()) -> None:
+    """The server side of the bench (runs in the child process); ``routes`` add a bench's
+    own set-up or read-out routes to the app (``bench/mtt_live.py``'s)."""
     import uvicorn
     from argon2 import PasswordHasher
 
@@ -57,7 +59,9 @@ def serve(data_dir: Path, port: int) -> None:
     from ahiko.store.engine import make_engine
     from ahiko.store.migrate import upgrade
 
-    settings = Settings(host="127.0.0.1", port=port, data_dir=data_dir)
+    # the MTT settings from the environment (``bench/mtt_live.py``: short blind levels)
+    mtt_env = {k: v for k, v in os.environ.items() if k.startswith("AHIKO_MTT_")}
+    settings = Settings.from_env(mtt_env, host="127.0.0.1", port=port, data_dir=data_dir)
     log_level = os.environ.get("AHIKO_BENCH_LOG_LEVEL", "warning")
     if log_level in ("info", "debug"):  # the leak tests read every line our code logs
         logging.basicConfig(level=logging.INFO)
@@ -86,6 +90,8 @@ def serve(data_dir: Path, port: int) -> None:
     else:  # the production setting of `ahiko serve`
         tune_gc()
     add_open_rooms_route(app)
+    for add_route in routes:
+        add_route(app)
     speed = float(os.environ.get("AHIKO_BENCH_SPEED", "1"))
     if speed != 1:  # every rule duration shortened (tests); the load bench runs at 1
         app.state.room_registry = archiving_registry(app, clock=AsyncioClock(speed=speed))
@@ -210,13 +216,14 @@ class ServerProcess:
     profile: Path | None = None
     env: dict[str, str] = field(default_factory=dict)
     proc: subprocess.Popen[bytes] | None = None
+    script: Path = LOAD_SCRIPT  # the bench script whose ``--serve`` runs the server
 
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        args = [str(LOAD_SCRIPT), "--serve", str(self.data_dir), str(self.port)]
+        args = [str(self.script), "--serve", str(self.data_dir), str(self.port)]
         if self.profile is not None:
             args = ["-m", "cProfile", "-o", str(self.profile), *args]
         log = self.log_path.open("ab")
@@ -287,13 +294,34 @@ def check_ledger(data_dir: Path) -> tuple[bool, str]:
     return proc.returncode == 0, (proc.stdout + proc.stderr).strip()
 
 
+def stopped_verdict(server: ServerProcess) -> dict[str, Any]:
+    """Stops the server, then ``ahiko admin check-ledger`` on its data and the tracebacks its
+    log holds: ``ledger_ok``, ``ledger``, ``server_log_tracebacks`` (and the first one)."""
+    server.stop()
+    ledger_ok, ledger_text = check_ledger(server.data_dir)
+    log = server.log_path.read_text(errors="replace")
+    verdict: dict[str, Any] = {
+        "ledger_ok": ledger_ok,
+        "ledger": ledger_text,
+        "server_log_tracebacks": log.count("Traceback"),
+    }
+    if "Traceback" in log:
+        verdict["first_traceback"] = log[log.index("Traceback") :][:1500]
+    return verdict
+
+
 @contextmanager
 def running_server(
-    data_dir: Path | None = None, profile: Path | None = None, env: dict[str, str] | None = None
+    data_dir: Path | None = None,
+    profile: Path | None = None,
+    env: dict[str, str] | None = None,
+    script: Path = LOAD_SCRIPT,
 ) -> Iterator[ServerProcess]:
     with tempfile.TemporaryDirectory(prefix="ahiko-load-") as tmp:
         folder = data_dir or Path(tmp) / "data"
-        server = ServerProcess(folder, free_port(), Path(tmp) / "server.log", profile, env or {})
+        server = ServerProcess(
+            folder, free_port(), Path(tmp) / "server.log", profile, env or {}, script=script
+        )
         server.start()
         try:
             yield server

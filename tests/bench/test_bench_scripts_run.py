@@ -81,3 +81,14 @@ def test_cluster_load_bench_measures_one_node_beside_two() -> None:
     positive(result, "one_p99_ms", "two_p99_ms", "two_relayed_players", "capacity_ratio_cpu")
     positive(result, "one_nodes_cpu_pct_per_1000_players", "two_nodes_cpu_pct_per_1000_players")
     assert result["one_ledger_ok"] is True and result["two_ledger_ok"] is True
+
+
+def test_mtt_live_bench_plays_a_small_mtt_over_websockets_with_nobody_stranded() -> None:
+    result = run_bench(
+        "mtt_live.py", "--players", "20", "--reference", "10", "--speed", "10",
+        "--levels", "1", "--think", "0.2",
+    )  # fmt: skip
+    positive(result, "p99_ms", "server_cpu_s_per_level", "hands_per_level", "server_rss_mib")
+    positive(result, "reference_p99_ms", "reference_server_cpu_s_per_level", "moves")
+    assert result["stranded_players"] == 0 and result["reference_stranded_players"] == 0
+    assert result["ledger_ok"] is True and result["reference_ledger_ok"] is True

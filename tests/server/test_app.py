@@ -73,6 +73,9 @@ def test_settings_from_environment_and_options(tmp_path):
     assert settings.resolved_database_url == f"sqlite:///{tmp_path.resolve()}/ahiko.sqlite3"
     url = "postgresql+psycopg://u@h/db"
     assert Settings.from_env({"AHIKO_DATABASE_URL": url}).resolved_database_url == url
+    assert settings.mtt_level_minutes == 10  # issue 20: an MTT's blind levels
+    assert Settings.from_env({"AHIKO_MTT_LEVEL_MINUTES": "2"}).mtt_level_minutes == 2
+    assert Settings.from_env({"AHIKO_MTT_LEVEL_MINUTES": "0"}).mtt_level_minutes == 1
 
 
 def test_the_web_client_is_served_at_the_root(client):

@@ -241,6 +241,7 @@ def competition_services(
         found.engine,
         clock=found.clock,
         every_minutes=found.settings.mtt_every_minutes,
+        level_minutes=found.settings.mtt_level_minutes,
         timing=LIVE_TIMING,
         writer=writer,
         claim_room=claim_room,

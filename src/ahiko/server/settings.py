@@ -31,6 +31,9 @@ class Settings:
     # The site's scheduled multi-table tournament: the next one starts this long after the
     # last started (issue 20).
     mtt_every_minutes: float = 30.0
+    # Minutes of each blind level at every table of an MTT (R-TN-03 by time; whole minutes,
+    # at least one): 10 on the site; a bench or a rehearsal shortens them.
+    mtt_level_minutes: int = 10
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -53,6 +56,7 @@ class Settings:
             else None,
             "redis_url": env.get("AHIKO_REDIS_URL") or None,
             "mtt_every_minutes": float(env.get("AHIKO_MTT_EVERY_MINUTES", "30")),
+            "mtt_level_minutes": max(1, int(env.get("AHIKO_MTT_LEVEL_MINUTES", "10"))),
         }
         for name, value in overrides.items():
             if value is not None:
