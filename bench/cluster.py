@@ -163,6 +163,7 @@ async def _run(
         "relay_p99_added_ms": round(_pct(remote, 0.99) - _pct(local, 0.99), 3),
         "cpu_ms_per_action": round(1000 * cpu / len(local), 3),
         "relayed_frames": edge.received,
+        "relayed_fanned": edge.fanned,  # of which came once for several connections
         "wall_s": round(wall, 2),
     }
 

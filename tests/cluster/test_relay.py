@@ -1,10 +1,11 @@
 """Issue 14: the relay between nodes, over a real ``redis-server``. Node A owns a room (a real
 ``RoomActor``); node B holds the sockets of a second player and a spectator and reaches the
 room only through the relay (``RemoteActor``: commands to A, A's numbered frames back on each
-connection's own channel). They play hands to the end; a subscriber on every channel (pattern
-``*``) sees that cards travel only on per-connection channels, each message exactly what the
-room addressed to that connection, and that no hole card reaches anyone but its owner before
-a showdown."""
+connection's own channel, and the frames for anyone that both of B's spectators get once on
+B's fan channel). They play hands to the end; a subscriber on every channel (pattern ``*``)
+sees that cards travel only on per-connection channels and on the fan channel, that each
+connection got, across both, exactly what the room addressed to it, in order, and that no
+hole card reaches anyone but its owner (nor the fan channel) before a showdown."""
 
 from __future__ import annotations
 
@@ -26,7 +27,13 @@ from ahiko.rooms.config import RoomConfig, RoomKind, Variant
 from ahiko.rooms.outbox import Frame
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.server.cluster.codec import decode_command, encode_command
-from ahiko.server.cluster.relay import Publisher, RelayEdge, RelayHost, connection_channel
+from ahiko.server.cluster.relay import (
+    Publisher,
+    RelayEdge,
+    RelayHost,
+    connection_channel,
+    fan_channel,
+)
 
 pytestmark = pytest.mark.cluster
 
@@ -125,17 +132,22 @@ def test_two_people_on_two_nodes_and_a_spectator_play_through_the_relay(redis_ur
         ana = Recorder("c-ana", "ana")  # on node A, next to the room
         bia = Recorder("c-bia", "bia")  # on node B
         watcher = Recorder("c-spec", None)  # on node B, a spectator
+        watcher2 = Recorder("c-spec2", None)  # and another: the frames both get, fanned
         actor.subscribe(ana.connection_id, ana.sink)
         assert (await actor.ask(c.Connect(ana.connection_id, "ana"))).ok
-        for who in (bia, watcher):
+        for who in (bia, watcher, watcher2):
             remote.subscribe(who.connection_id, who.sink)
             assert (await remote.ask(c.Connect(who.connection_id, who.player_id))).ok
-        await _until(lambda: bia.frames and watcher.frames, "the snapshots over the relay")
+        await _until(
+            lambda: bia.frames and watcher.frames and watcher2.frames,
+            "the snapshots over the relay",
+        )
         assert (await actor.ask(c.Sit("ana", "Ana", 0))).ok
         sat = await remote.ask(c.Sit("bia", "Bia", 1))
         assert sat.ok, sat
         assert (await actor.ask(c.Start("ana"))).ok
 
+        remotes = (bia, watcher, watcher2)
         truth: dict[int, dict[str, set[str]]] = {}  # hand -> seat's hole cards, shown cards
         played = 0
         while played < HANDS:
@@ -163,7 +175,10 @@ def test_two_people_on_two_nodes_and_a_spectator_play_through_the_relay(redis_ur
                     record["shown"] |= {format_card(x) for x in event.cards}
             if actor.room.hand is not hand:
                 played += 1
-        await _until(lambda: len(bia.frames) >= len(addressed["c-bia"]), "bia's last frames")
+        await _until(
+            lambda: all(len(w.frames) >= len(addressed[w.connection_id]) for w in remotes),
+            "the last frames on node B",
+        )
         await asyncio.sleep(0.2)
         scanner.cancel()
         await host.stop()
@@ -174,7 +189,7 @@ def test_two_people_on_two_nodes_and_a_spectator_play_through_the_relay(redis_ur
             await client.aclose()
         return {
             "seen": seen, "addressed": addressed, "truth": truth, "ana": ana, "bia": bia,
-            "watcher": watcher, "played": played,
+            "watcher": watcher, "watcher2": watcher2, "played": played, "fanned": edge.fanned,
         }  # fmt: skip
 
     result = asyncio.run(scenario())
@@ -182,26 +197,41 @@ def test_two_people_on_two_nodes_and_a_spectator_play_through_the_relay(redis_ur
     seen, addressed = result["seen"], result["addressed"]
     bia, watcher = result["bia"], result["watcher"]
     # The remote connections got, in order, exactly the frames the room addressed to them.
-    for who in (bia, watcher):
+    for who in (bia, watcher, result["watcher2"]):
         sent = [json.loads(text.partition(":")[2]) for text in addressed[who.connection_id]]
         assert who.frames == sent
         seqs = [f["seq"] for f in who.frames if f["t"] != "snapshot"]
         assert seqs == sorted(seqs)
-    # Every message the `*` subscriber saw: cards only on per-connection channels, and each
-    # per-connection channel carries only what the room addressed to that connection.
+    # Every message the `*` subscriber saw: cards only on per-connection channels and on node
+    # B's fan channel, and a connection's channel and the fans that name it carry, in the
+    # order seen, exactly what the room addressed to that connection.
+    truth = result["truth"]
+    hole = {n: record["0"] | record["1"] for n, record in truth.items()}
     on_channel: dict[str, list[str]] = {}
+    fans = fanned = 0
     for channel, data in seen:
         if channel.startswith(connection_channel("")):
             on_channel.setdefault(channel, []).append(data)
+        elif channel == fan_channel("b"):
+            epoch, cids, frame = data.split(":", 2)
+            assert len(cids.split(",")) > 1, data[:200]  # one connection's: on its own
+            for cid in cids.split(","):
+                on_channel.setdefault(connection_channel(cid), []).append(f"{epoch}:{frame}")
+            number = _hand_no(json.loads(frame))
+            cards = set(QUOTED_CARD.findall(frame))
+            if number is not None:  # no hole card not shown (the board's may be)
+                assert not (cards & hole.get(number, set())) - truth[number]["shown"], data
+            fans += 1
+            fanned += len(cids.split(","))
         else:
             assert not QUOTED_CARD.search(data), (channel, data[:200])
     for cid, texts in addressed.items():
         assert on_channel.get(connection_channel(cid), []) == texts
     assert set(on_channel) == {connection_channel(cid) for cid in addressed}
-    # No hole card of a hand reached the spectator, or bia's channel for ana's seat, unless
+    # The spectators' frames came fanned, one message for both (bia in the public ones too).
+    assert fans >= HANDS and result["fanned"] == fanned > 2 * fans
+    # No hole card of a hand reached a spectator, or bia's channel for ana's seat, unless
     # it was shown at a showdown.
-    truth = result["truth"]
-    hole = {n: record["0"] | record["1"] for n, record in truth.items()}
     spectator_cards = _cards_by_hand(watcher.frames)
     bia_cards = _cards_by_hand(bia.frames)
     leaks = 0

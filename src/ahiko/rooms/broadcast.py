@@ -38,6 +38,7 @@ class Broadcast:
             found = by_seat.get(seat)
             if found is None:
                 found = by_seat[seat] = Frame(kind, seq, build(seat), room.epoch)
+                found.for_anyone = seat is None  # no seat's own cards or proofs in it
             return found
 
         for connection_id, player_id in room.presence.connections():

@@ -55,9 +55,12 @@ class Frame(dict[str, Any]):
     frame comes from a room: ``new_epoch``): a JSON object that refuses to
     change (treat the values inside as frozen too). It is a ``dict`` so the C JSON encoder
     takes it as it is; ``text()`` is compact JSON (``_dumps``) and, with ``wire()``, is made
-    once however many connections get the frame."""
+    once however many connections get the frame. ``for_anyone`` is set by the room on a frame
+    built for no seat (a public frame, or the spectators' view): it holds nothing a viewer's
+    own seat adds, so a relay may carry it on a channel many connections share
+    (``ahiko.server.cluster.relay``); every other frame stays on its connection's own."""
 
-    __slots__ = ("_text", "_wire")
+    __slots__ = ("_text", "_wire", "for_anyone")
 
     def __init__(self, t: str, seq: int, body: Mapping[str, Any], epoch: str | None = None) -> None:
         super().__init__(t=t, seq=seq)
@@ -66,6 +69,7 @@ class Frame(dict[str, Any]):
         dict.update(self, body)
         self._text: str | None = None
         self._wire: bytes | None = None
+        self.for_anyone = False
 
     @classmethod
     def from_json(cls, payload: bytes | memoryview) -> Frame:

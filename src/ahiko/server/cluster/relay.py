@@ -12,11 +12,24 @@ Redis pub/sub (chosen on a measurement: ``bench/relay_transport.py``, docs/deplo
   ``{"rid", "error"}`` (``"gone"``: the node asked does not lead);
 - ``ahiko:conn:CID``: the frames for connection CID only, each ``EPOCH:FRAME_JSON``, where EPOCH
   is the owner's fencing token for the room (a new owner, a new epoch: the client's ``seq``
-  numbers restart and it must ask for a snapshot instead of replaying).
+  numbers restart and it must ask for a snapshot instead of replaying);
+- ``ahiko:fan:NODE``: a frame for anyone (``Frame.for_anyone``: a public frame, or the view of
+  the table from no seat, which shows a card only once it is on the board or shown) that
+  several of NODE's connections get, published once for all of them:
+  ``EPOCH:CID,CID,...:FRAME_JSON``. NODE's edge decodes it once and hands it to each.
 
 There is no room-wide channel: a room hands each frame to each connection as that connection's
-viewer sees it (``ahiko.rooms.outbox``), so a player's private frames (hole cards, own proofs)
-only ever travel on that player's own connection's channel.
+viewer sees it (``ahiko.rooms.outbox``), so a player's private frames (hole cards, own proofs:
+any frame built for a seat) only ever travel on that player's own connection's channel; the
+fan channel carries only what a spectator is shown.
+
+Order: each node publishes everything on one connection (``RespPublisher``: in the order
+put, one write a turn of the loop) and reads all its channels on one other
+(``RespSubscriber``); Redis runs one client's commands in order and appends each message to
+a subscriber's output in the order published, whatever the channel, so a connection's frames
+arrive as the owner put them. The owner keeps that order across the two channels: a fan
+takes in a connection only when nothing else was put for it since the fan's place in the
+batch (``_FanOut``).
 
 ``RelayHost`` serves the owner's side; ``RelayEdge`` the side that holds the sockets, with a
 ``RemoteActor`` per room that answers the gateway as the room's own actor does (``subscribe``,
@@ -29,6 +42,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -38,7 +52,7 @@ from ahiko.rooms.commands import Connect, Reply
 from ahiko.rooms.outbox import Frame, Sink
 from ahiko.server.cluster.codec import decode_command, decode_reply, encode_command, encode_reply
 from ahiko.server.cluster.lease import PREFIX
-from ahiko.server.cluster.resp import RespPublisher, RespSubscriber
+from ahiko.server.cluster.resp import RespPublisher, RespSubscriber, publish
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +75,106 @@ def reply_channel(node: str) -> str:
 
 def connection_channel(connection_id: str) -> str:
     return f"{PREFIX}conn:{connection_id}"
+
+
+def fan_channel(node: str) -> str:
+    return f"{PREFIX}fan:{node}"
+
+
+#: The connection ids a fan message may list (``ws-`` and a URL-safe token at the gateway):
+#: none holds the ``,`` and ``:`` that separate them from each other and from the frame.
+_FANNABLE = re.compile(rb"[A-Za-z0-9_.\-]+")
+
+
+class _Fan:
+    """One frame for anyone (``Frame.for_anyone``) to the connections of one edge node that
+    get it in a row, published once when its batch is written: on the node's fan channel,
+    ``EPOCH:CID,CID,...:FRAME_JSON``, or on the connection's own channel when it is one."""
+
+    __slots__ = ("channel", "cids", "frame", "head", "index")
+
+    def __init__(self, channel: bytes, head: bytes, frame: Frame, cid: bytes, index: int) -> None:
+        self.channel = channel
+        self.head = head
+        self.frame = frame  # held: its id names the fan until the batch is written
+        self.cids = [cid]
+        self.index = index
+
+    def resp(self) -> bytes:
+        payload = self.frame.json()
+        if len(self.cids) == 1:
+            return publish(connection_channel_bytes(self.cids[0]), self.head + payload)
+        return publish(self.channel, self.head + b",".join(self.cids) + b":" + payload)
+
+
+def connection_channel_bytes(cid: bytes) -> bytes:
+    return _CONN + cid
+
+
+_CONN = connection_channel("").encode()
+
+
+class _FanOut:
+    """The owner's frames to connections on other nodes, in the order the room hands them
+    out: a frame for one connection only (a seat's view: hole cards, own proofs) on that
+    connection's channel, published at once; a frame for anyone joins the open ``_Fan`` of
+    its edge node for that frame when nothing else has been put for the connection since the
+    fan's place in the batch (so no connection's frames overtake one another), else opens
+    one. Every publish goes through the node's one publisher, in order; every edge node
+    reads all its channels on one connection, so Redis hands them over in the same order."""
+
+    def __init__(self, publisher: Publisher) -> None:
+        self.publisher = publisher
+        self._batch = -1
+        self._count = 0
+        self._last: dict[bytes, int] = {}  # connection -> index of its last put this batch
+        self._open: dict[tuple[bytes, int], _Fan] = {}  # (fan channel, id(frame)) -> fan
+
+    def sink(self, cid: str, node: str | None, epoch: int) -> Sink:
+        channel = connection_channel(cid).encode()
+        head = b"%d:" % epoch
+        put = self.publisher.put
+        key = cid.encode()
+        if node is None or not _FANNABLE.fullmatch(key):
+
+            def alone(frame: Frame) -> None:  # the frame's own JSON bytes, not encoded again
+                put(channel, head + frame.json())
+
+            return alone
+        fan = fan_channel(node).encode()
+
+        def shared(frame: Frame) -> None:
+            self.put(key, channel, fan, head, frame)
+
+        return shared
+
+    def put(self, cid: bytes, channel: bytes, fan: bytes, head: bytes, frame: Frame) -> None:
+        batch = self.publisher.flushes
+        if batch != self._batch:  # a new turn of the loop: the last one's fans are written
+            self._batch = batch
+            self._last.clear()
+            self._open.clear()
+        self._count += 1
+        index = self._count
+        if not frame.for_anyone:
+            self._last[cid] = index
+            self.publisher.put(channel, head + frame.json())
+            return
+        key = (fan, id(frame))
+        group = self._open.get(key)
+        if (
+            group is not None
+            and group.frame is frame
+            and group.head == head
+            and self._last.get(cid, 0) < group.index
+        ):
+            group.cids.append(cid)
+            self._last[cid] = group.index
+            return
+        group = _Fan(fan, head, frame, cid, index)
+        self._open[key] = group
+        self._last[cid] = index
+        self.publisher.put_later(group)
 
 
 #: Publishes in the order given, from one connection: frames of one connection never
@@ -87,6 +201,7 @@ class RelayHost:
         self.actor_of = actor_of
         self.epoch_of = epoch_of
         self._subscriber: RespSubscriber | None = None
+        self._fanout = _FanOut(publisher)
         self._in_flight: set[asyncio.Task[None]] = set()
         self._remote: dict[str, set[str]] = {}  # room -> connection ids subscribed from afar
         # A signed-in person connected to a room here from another node (the unjoined-room
@@ -117,13 +232,8 @@ class RelayHost:
         elif op == "subscribe" and actor is not None:
             cid = str(request["cid"])
             epoch = self.epoch_of(room_id) or 0
-            channel = connection_channel(cid).encode()
-            head = b"%d:" % epoch
-            put = self.publisher.put
-
-            def sink(frame: Frame) -> None:  # the frame's own JSON bytes, not encoded again
-                put(channel, head + frame.json())
-
+            node = request.get("node")  # the edge's: its fan channel (an older edge: none)
+            sink = self._fanout.sink(cid, None if node is None else str(node), epoch)
             actor.subscribe(cid, sink)
             self._remote.setdefault(room_id, set()).add(cid)
         elif op == "unsubscribe":
@@ -178,11 +288,13 @@ class RelayEdge:
         self._replies: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._ids = itertools.count(1)
         self._reply_channel = reply_channel(node).encode()
+        self._fan_channel = fan_channel(node).encode()
         self._prefix = len(connection_channel(""))
-        self.received = 0
+        self.received = 0  # frames handed to this node's connections
+        self.fanned = 0  # of which came in a fan message, one of several connections
 
     async def start(self) -> None:
-        await self._subscriber.start([reply_channel(self.node)])
+        await self._subscriber.start([reply_channel(self.node), fan_channel(self.node)])
 
     def _dispatch(self, channel: bytes, data: bytes) -> None:
         try:
@@ -191,6 +303,9 @@ class RelayEdge:
                 future = self._replies.pop(int(answer["rid"]), None)
                 if future is not None and not future.done():
                     future.set_result(answer)
+                return
+            if channel == self._fan_channel:
+                self._fanned(data)
                 return
             found = self._sinks.get(channel[self._prefix :].decode())
             if found is None:
@@ -203,6 +318,22 @@ class RelayEdge:
             sink(Frame.from_json(memoryview(data)[colon + 1 :]))
         except Exception:  # one bad message must not stop the node's relay
             log.exception("relay message dropped")
+
+    def _fanned(self, data: bytes) -> None:
+        """``EPOCH:CID,CID,...:FRAME_JSON``: one frame, decoded once, to each connection."""
+        colon = data.index(b":")
+        end = data.index(b":", colon + 1)
+        epoch = int(data[:colon])
+        frame = Frame.from_json(memoryview(data)[end + 1 :])
+        for cid in data[colon + 1 : end].split(b","):
+            found = self._sinks.get(cid.decode())
+            if found is None:
+                continue
+            sink, saw_epoch = found
+            saw_epoch(epoch)
+            self.received += 1
+            self.fanned += 1
+            sink(frame)
 
     def remote(self, room_id: str, owner: str, epoch: int) -> RemoteActor:
         return RemoteActor(self, room_id, owner, epoch)
@@ -263,7 +394,13 @@ class RemoteActor:
         async def go() -> None:
             await self.edge.watch(connection_id, sink, self._saw)
             await self.edge.request(
-                self.owner, {"op": "subscribe", "room": self.room_id, "cid": connection_id}
+                self.owner,
+                {
+                    "op": "subscribe",
+                    "room": self.room_id,
+                    "cid": connection_id,
+                    "node": self.edge.node,  # frames for anyone come on its fan channel
+                },
             )
 
         self._pending[connection_id] = asyncio.get_running_loop().create_task(go())

@@ -7,7 +7,9 @@ publish and one receive per relayed frame.
 - ``RespPublisher``: ``put(channel, payload)`` appends a ``PUBLISH`` to a buffer written in
   one ``write`` at the end of the event loop's turn (everything a room sent that turn: one
   syscall), in the order given, on one connection; the integer replies are counted, not
-  awaited. While the connection is down the last ``MAX_UNSENT`` are kept for it, the older
+  awaited. ``put_later`` keeps a publish's place in the batch and makes its bytes only when
+  the batch is written (the relay's fan of one frame to several connections grows until
+  then). While the connection is down the last ``MAX_UNSENT`` are kept for it, the older
   dropped (a client resyncs by ``seq``).
 - ``RespSubscriber``: one connection in subscribe mode; ``subscribe``/``unsubscribe`` wait
   for Redis to confirm; every message goes to ``on_message(channel, data)`` as bytes, parsed
@@ -24,7 +26,7 @@ import contextlib
 import logging
 import ssl
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Protocol
 
 import hiredis
 
@@ -33,6 +35,12 @@ log = logging.getLogger(__name__)
 RECONNECT_S = 0.2
 MAX_UNSENT = 10_000  # publishes kept while not connected (the oldest dropped beyond)
 OnMessage = Callable[[bytes, bytes], None]
+
+
+class Later(Protocol):
+    """A publish made into bytes only when its batch is written (``RespPublisher.put_later``)."""
+
+    def resp(self) -> bytes: ...
 
 
 def command(*args: bytes) -> bytes:
@@ -166,7 +174,8 @@ class RespPublisher(_Connection):
         super().__init__(client)
         self.published = 0  # publishes Redis answered
         self.dropped = 0  # frames put while the connection was down
-        self._buffer: list[bytes] = []
+        self.flushes = 0  # turns of the loop whose publishes were handed on (a batch's name)
+        self._buffer: list[bytes | Later] = []
         self._flushing = False
 
     def start(self) -> None:
@@ -184,13 +193,23 @@ class RespPublisher(_Connection):
     def put(self, channel: str | bytes, message: str | bytes) -> None:
         name = channel.encode() if isinstance(channel, str) else channel
         payload = message.encode() if isinstance(message, str) else message
-        self._buffer.append(publish(name, payload))
+        self._append(publish(name, payload))
+
+    def put_later(self, item: Later) -> None:
+        """A publish whose bytes (``item.resp()``) are made when this turn's batch is written,
+        in its place among the others: one the caller may still add to until then (while
+        ``flushes`` has not moved on)."""
+        self._append(item)
+
+    def _append(self, item: bytes | Later) -> None:
+        self._buffer.append(item)
         if not self._flushing:
             self._flushing = True
             asyncio.get_running_loop().call_soon(self._flush)
 
     def _flush(self) -> None:
         self._flushing = False
+        self.flushes += 1
         if not self._buffer:
             return
         if self._transport is None or self._transport.is_closing():
@@ -200,7 +219,9 @@ class RespPublisher(_Connection):
                 self.dropped += excess
             return
         buffer, self._buffer = self._buffer, []
-        self._transport.write(b"".join(buffer))
+        self._transport.write(
+            b"".join([item if isinstance(item, bytes) else item.resp() for item in buffer])
+        )
 
     async def stop(self) -> None:
         self._flush()
