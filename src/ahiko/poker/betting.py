@@ -73,6 +73,7 @@ class BettingRound:
         "max_raise",
         "min_bet",
         "n",
+        "others",
         "queue",
         "raise_count",
         "rules",
@@ -91,7 +92,8 @@ class BettingRound:
         rules: Rules,
     ) -> None:
         self.seats = seats
-        self.n = len(seats)
+        self.n = n = len(seats)
+        self.others = _others_table(n)  # others[i]: every index but i, clockwise after it
         self.stacks = stacks
         self.folded = folded
         self.min_bet = min_bet  # NL: the big blind; limit: the fixed bet size
@@ -160,7 +162,7 @@ class BettingRound:
         to_call = max_bet - bets[i]
         if stacks[i] <= to_call:
             return self.rules.size, "your stack only covers a call"
-        for j in _others_after(self.n, i):
+        for j in self.others[i]:
             if not folded[j] and stacks[j] + bets[j] > max_bet:
                 break
         else:
@@ -248,7 +250,12 @@ class BettingRound:
             if to_call <= 0:
                 raise IllegalAction(self.rules.actions, "nothing to call: check instead")
         elif kind is _BET or kind is _RAISE:
-            bounds = self.bet_bounds(i)
+            legal = self._legal_cache  # the player usually asked before acting
+            if legal is not None and legal.seat == self.seats[i]:
+                kind_now = legal.bet_kind
+                bounds = None if kind_now is None else (kind_now, legal.min_to, legal.max_to)
+            else:
+                bounds = self.bet_bounds(i)
             if bounds is None:
                 block = self._raise_block(i)
                 assert block is not None
@@ -316,16 +323,19 @@ class BettingRound:
             self.max_raise = increment
         self.last_aggressor = i
         self.last_action[i] = (name, to)
-        n, folded = self.n, self.folded
-        self.queue = [j for j in _others_after(n, i) if not folded[j] and stacks[j] > 0]
+        folded = self.folded
+        self.queue = [j for j in self.others[i] if not folded[j] and stacks[j] > 0]
         return ActionTaken(seat, name, to, added, stacks[i] == 0)
 
     def uncalled(self) -> tuple[int, int] | None:
         """(index, amount) of a bet nobody matched (R-PT-03), once the round is over."""
         bets = self.bets
-        second, highest = sorted(bets)[-2:]
-        excess = highest - second
-        return (bets.index(highest), excess) if excess > 0 else None
+        highest = max(bets)
+        if bets.count(highest) > 1:  # matched (or all checked): the usual end of a round
+            return None
+        i = bets.index(highest)
+        second = max(bets[:i] + bets[i + 1 :])
+        return i, highest - second
 
 
 @lru_cache(maxsize=256)
@@ -334,7 +344,7 @@ def _rotation(n: int, first: int) -> tuple[int, ...]:
     return (*range(first, n), *range(first))
 
 
-@lru_cache(maxsize=256)
-def _others_after(n: int, i: int) -> tuple[int, ...]:
-    """Every index but ``i``, clockwise from the one after it."""
-    return (*range(i + 1, n), *range(i))
+@lru_cache(maxsize=16)
+def _others_table(n: int) -> tuple[tuple[int, ...], ...]:
+    """For each index ``i`` of ``n``: every other index, clockwise from the one after it."""
+    return tuple((*range(i + 1, n), *range(i)) for i in range(n))

@@ -1,12 +1,15 @@
 """A faster ``__init__`` for the frozen, slotted dataclasses built on every decision.
 
 A frozen dataclass's generated ``__init__`` stores each field through
-``object.__setattr__(self, name, value)``, a generic attribute lookup per field. Events, legal
-actions and actions are created tens of times per hand, and that lookup was a visible share of
-the engine's time. ``fast_init`` replaces the generated ``__init__`` with one that stores each
-field through its slot descriptor directly: same signature (positional or keyword, same
-defaults), same resulting object; the class stays a frozen dataclass (``fields``, ``asdict``,
-equality, hashing, ``replace`` and the refusal to assign are unchanged).
+``object.__setattr__(self, name, value)``, a generic call per field. Events, legal actions and
+actions are created tens of times per hand, and those calls were a visible share of the
+engine's time. ``fast_init`` replaces the generated ``__init__`` with one that, for the
+duration of the call, gives the new object a writable twin class with the very same slots
+(no ``__setattr__`` of its own), so that each field is a plain slot store, the cheapest
+assignment there is, and then gives it its class back. Same signature (positional or keyword,
+same defaults), same resulting object; the class stays a frozen dataclass (``fields``,
+``asdict``, equality, hashing, ``replace`` and the refusal to assign are unchanged). An
+instance of a subclass (whose layout may differ) is filled through the slot descriptors.
 """
 
 from __future__ import annotations
@@ -23,9 +26,11 @@ def fast_init(cls: type[T]) -> type[T]:
         raise TypeError(f"{cls.__name__}: fast_init needs a frozen dataclass")
     if hasattr(cls, "__post_init__") or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__name__}: fast_init needs slots and no __post_init__")
-    namespace: dict[str, Any] = {}
+    writable = type(f"_Writable{cls.__name__}", (), {"__slots__": cls.__slots__})  # type: ignore[attr-defined]
+    namespace: dict[str, Any] = {"_cls": cls, "_writable": writable, "_set": object.__setattr__}
     params: list[str] = []
-    body: list[str] = []
+    plain: list[str] = []
+    generic: list[str] = []
     for f in fields(cls):
         if not f.init or f.default_factory is not MISSING:
             raise TypeError(f"{cls.__name__}.{f.name}: fast_init takes plain fields only")
@@ -35,8 +40,19 @@ def fast_init(cls: type[T]) -> type[T]:
         else:
             namespace[f"_default_{f.name}"] = f.default
             params.append(f"{f.name}=_default_{f.name}")
-        body.append(f"    _set_{f.name}(self, {f.name})")
-    source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body or ["    pass"])
+        plain.append(f"        self.{f.name} = {f.name}")
+        generic.append(f"        _set_{f.name}(self, {f.name})")
+    source = "\n".join(
+        [
+            f"def __init__(self, {', '.join(params)}):",
+            "    if type(self) is _cls:",
+            "        _set(self, '__class__', _writable)",
+            *plain,
+            "        _set(self, '__class__', _cls)",
+            "    else:",
+            *(generic or ["        pass"]),
+        ]
+    )
     exec(source, namespace)  # the same technique dataclasses uses to build __init__
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"

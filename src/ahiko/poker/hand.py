@@ -81,12 +81,9 @@ class BaseHand(Generic[ConfigT]):
                     )
         self.deck = validate_deck(deck)
         self.button = button
-        # Seats clockwise from the first seat after the button (the button last).
-        ordered = sorted(seats)
-        first = bisect_right(ordered, button)
-        self.order = order = ordered[first:] + ordered[:first]
-        self.index = dict(zip(order, range(n), strict=True))
-        if ordered == list(seats):  # the usual case: seats given ascending, stacks follow
+        order, self.index, first = _seating(seats, button)
+        self.order = order
+        if first >= 0:  # the usual case: seats given ascending, stacks follow
             self.starting = [*stacks[first:], *stacks[:first]]
         else:
             self.starting = list(map(dict(zip(seats, stacks, strict=True)).__getitem__, order))
@@ -540,6 +537,19 @@ def check_chips(rule: str, what: str, value: object) -> None:
         )
     if value < 0:
         raise IllegalAction(rule, f"{what} cannot be negative, got {value}")
+
+
+@lru_cache(maxsize=1024)
+def _seating(seats: tuple[int, ...], button: int) -> tuple[tuple[int, ...], dict[int, int], int]:
+    """(order, index, first) of distinct int ``seats``: the seats clockwise from the first
+    after the button (the button last), each seat's index in that order, and where the
+    order starts in ``seats`` if they ascend (else -1). Tables deal many hands with the same
+    seats and button, so this is computed once for them; the dict is shared: read-only."""
+    ordered = sorted(seats)
+    first = bisect_right(ordered, button)
+    order = (*ordered[first:], *ordered[:first])
+    index = dict(zip(order, range(len(order)), strict=True))
+    return order, index, first if ordered == list(seats) else -1
 
 
 @lru_cache(maxsize=64)
