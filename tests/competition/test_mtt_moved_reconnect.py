@@ -17,6 +17,7 @@ from competition_players import Scripted
 from fastapi.testclient import TestClient
 
 from ahiko.competition.live_mtt import MttRooms
+from ahiko.competition.mtt import Move
 from ahiko.rooms import commands as c
 from ahiko.rooms.clock import ManualClock
 from ahiko.rooms.registry import RoomRegistry
@@ -156,3 +157,38 @@ def test_a_socket_to_a_broken_tables_room_is_told_where_its_player_sits(site: Te
 
 def mine(site: TestClient, who: dict[str, str]) -> str:
     return str(site.get("/api/me", cookies=who).json()["id"])
+
+
+def test_a_player_waiting_at_a_new_table_for_their_seat_is_told_when_the_move_goes_elsewhere() -> (
+    None
+):
+    """Told of table 2, a player's client waits there for their seat (its player still up);
+    the field changes and the move goes to table 3 instead: the client at table 2 gets a
+    ``moved`` frame naming table 3 (``TellMoved``). Before, it was told nothing and sat at
+    table 2 until withdrawn for absence (the live bench's stranded players)."""
+    clock = ManualClock()
+    registry = RoomRegistry(clock=clock)
+    field = [(f"p{n}", f"P{n}") for n in range(20)]
+    mtt = MttRooms(registry, "held", field, rng=Random(5), level_minutes=5)
+
+    async def scenario() -> None:
+        await mtt.start()
+        rooms = mtt.room_ids()
+        player = next(iter(mtt.model.tables[1].seats.values()))
+        taken = next(iter(mtt.seated[2]))  # a seat at table 2 whose player is still up
+        free = mtt.model.tables[3].free()[0]
+        waiting = Scripted(player, table="2")
+        actor = registry.get(rooms[2])
+        assert actor is not None
+        await waiting.join(actor)
+        mtt.held[(2, taken)] = c.MoveIn(player, "P", taken, 1000)
+        mtt._apply([Move(player, 2, 3, free, "balance")])
+        clock.advance(0)
+        await asyncio.sleep(0)
+        (told,) = waiting.of("moved")
+        SERVER_FRAME.validate_python(told)
+        assert (told["room_id"], told["table"], told["seat"]) == (rooms[3], 3, free)
+        assert (2, taken) not in mtt.held and mtt.seated[3][free] == player
+        await registry.stop_all()
+
+    asyncio.run(scenario())

@@ -332,12 +332,7 @@ class MttRooms:
                     soon = target.hands_to_big_blind(seat)
                     self.arrivals.append((player, target.number, seat, soon))
                 self._move_in(target.number, c.MoveIn(player, occupant.name, seat, occupant.stack))
-                moved = {
-                    "room_id": self.actors[target.number].room_id,
-                    "table": target.number,
-                    "seat": seat,
-                    "mtt": self.mtt_id,
-                }
+                moved = self._where(target.number, seat)
         elif occupant.stack > 0 and player in self.model.remaining():
             self._apply(self.model.leave(player))  # R-TN-05: out at once
         self._close_if_broken(number)
@@ -371,10 +366,13 @@ class MttRooms:
             )
         if where is None or where[0] == number or where[0] not in self.actors:
             return None
-        target, seat = where
+        return self._where(*where)
+
+    def _where(self, number: int, seat: int) -> dict[str, Any]:
+        """The ``moved`` frame's body: the player sits at table ``number``, seat ``seat``."""
         return {
-            "room_id": self.actors[target].room_id,
-            "table": target,
+            "room_id": self.actors[number].room_id,
+            "table": number,
             "seat": seat,
             "mtt": self.mtt_id,
         }
@@ -400,6 +398,9 @@ class MttRooms:
                 command = self.held.pop(waiting)
                 self.left_behind.setdefault(move.player, set()).add(waiting[0])
                 self._move_in(move.to_table, dataclasses.replace(command, seat=move.to_seat))
+                # their client, told of that table, waits there for the seat: told again
+                where = self._where(move.to_table, move.to_seat)
+                self.actors[waiting[0]].tell(c.TellMoved(move.player, where))
                 continue
             self.moving[move.player] = move.from_table
             self.actors[move.from_table].tell(c.MoveOut(move.player))
@@ -432,7 +433,14 @@ class MttRooms:
     def _close_if_broken(self, number: int) -> None:
         if number in self.broken and not self.seated.get(number):
             self.broken.discard(number)
-            self.registry.retire(self.actors[number].room_id, "table_broken")
+            actor = self.actors[number]
+            # a client still there (its move's frame came while it was between sockets, or
+            # it waited there for a seat) is told where its player sits before the close
+            for player in [p for p, tables in self.left_behind.items() if number in tables]:
+                where = self.elsewhere(number, player)
+                if where is not None:
+                    actor.tell(c.TellMoved(player, where))
+            self.registry.retire(actor.room_id, "table_broken")
 
     # --- the end ----------------------------------------------------------------------------
     @property

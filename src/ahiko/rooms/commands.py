@@ -115,6 +115,16 @@ class Wake:
 
 
 @dataclass(frozen=True)
+class TellMoved:
+    """The house tells a player of a multi-table tournament, on this table's connections of
+    theirs, that they sit elsewhere now (a ``moved`` frame, ``where`` its body): their move
+    here waited for a seat and went to another table instead (issue 20)."""
+
+    player_id: str
+    where: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class BuyIn:
     """Sit (or reserve, during a hand) in an Ahiko room with ``amount`` coins from the wallet,
     confirmed by the player (R-RM-12). ``key`` is the client's idempotency key."""
@@ -240,6 +250,7 @@ Command = (
     | MoveIn
     | MoveOut
     | Wake
+    | TellMoved
     | BuyIn
     | Reload
     | LeaveAfterHand

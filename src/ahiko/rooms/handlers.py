@@ -263,6 +263,13 @@ def wake(room: Room, cmd: c.Wake) -> Reply:
     return Reply.accepted()
 
 
+def tell_moved(room: Room, cmd: c.TellMoved) -> Reply:
+    """A multi-table tournament's house tells a player they sit at another table now."""
+    _table_of_mtt(room)
+    room.notify(cmd.player_id, "moved", dict(cmd.where))
+    return Reply.accepted()
+
+
 def sit_out(room: Room, cmd: c.SitOut) -> Reply:
     ensure_open(room)
     return room.sitting_out.command(cmd)
@@ -341,6 +348,7 @@ HANDLERS: dict[type, Handler] = {
     c.MoveIn: move_in,
     c.MoveOut: move_out,
     c.Wake: wake,
+    c.TellMoved: tell_moved,
     c.BuyIn: lambda room, cmd: ahiko_handlers.buy_in(room, cmd),
     c.Reload: lambda room, cmd: ahiko_handlers.reload(room, cmd),
     c.LeaveAfterHand: lambda room, cmd: ahiko_handlers.leave_after_hand(room, cmd),
