@@ -110,7 +110,8 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         " beside a 100-player one: server CPU s and hands per level, p99 action->broadcast,"
         " server RSS (and per player), server CPU; 0 stranded players (every player still in"
         " connected at the table they sit at, nobody withdrawn for absence), 0 errors, ledger"
-        " clean",
+        " clean. The field shrinks as it plays (turbo levels, blinds doubling each): the"
+        " per-level figures are over the whole run, see players_left",
     ),
     (
         "cli start",
