@@ -19,6 +19,7 @@ less than half does not.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -83,7 +84,7 @@ class BettingRound:
 
     def __init__(
         self,
-        seats: list[int],
+        seats: Sequence[int],
         stacks: list[int],
         folded: list[bool],
         min_bet: int,
