@@ -34,6 +34,7 @@ from .phh import (
     HOLDEM_VARIANT,
     HOLE_LINE_PREFIXES,
     KNOWN_CARD_CODES,
+    PLAYER_INDEX,
     DealBoard,
     DealHole,
     PhhDocument,
@@ -159,6 +160,12 @@ def _read_usual_lines(actions: list[str], n: int) -> _Lines | None:
                 return None
             known += board
             continue
+        elif line[2:6] == " sm " and len(line) == 10:  # "p1 sm AcAs": a shown hand
+            player = PLAYER_INDEX.get(line[:2], n)
+            first, second = codes.get(line[6:8], -1), codes.get(line[8:10], -1)
+            if player < n and first >= 0 and second >= 0:
+                shows.append(PlayerMove(player, "sm", None, (first, second)))
+                continue
         try:
             action = parse_action(line, n)
         except PhhError:

@@ -83,7 +83,8 @@ class HoldemHand(BaseHand[HoldemConfig]):
 
     def check_or_call(self, seat: int) -> list[Event]:
         """``act`` with a check, or a call if the seat faces a bet (PHH's ``cc``)."""
-        self._check_seat(seat)
+        if type(seat) is not int:
+            self._check_seat(seat)
         i = self._turn_index(seat)
         betting = self.round
         assert betting is not None
@@ -94,8 +95,10 @@ class HoldemHand(BaseHand[HoldemConfig]):
     def bet_or_raise_to(self, seat: int, amount: int) -> list[Event]:
         """``act`` with a bet to ``amount``, or a raise to it if there is a bet (PHH's
         ``cbr``); the amount is checked as for any bet or raise."""
-        self._check_seat(seat)
-        check_chips(self.rules.size, "the amount", amount)
+        if type(seat) is not int:
+            self._check_seat(seat)
+        if type(amount) is not int or amount < 0:
+            check_chips(self.rules.size, "the amount", amount)
         i = self._turn_index(seat)
         betting = self.round
         assert betting is not None
