@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load_server import (
     LoopLag,
     percentile,
+    process_system_cpu_seconds,
     running_server,
     serve,
     stopped_verdict,
@@ -413,6 +414,7 @@ async def measure(
         table.measuring = True
     spy = start_py_spy(server, py_spy, duration) if py_spy is not None else None
     frames0, cpu0, wall0 = run.stats.frames, server.cpu_seconds(), time.perf_counter()
+    sys0 = _system_cpu(server)
     client_cpu0 = time.process_time()
     client_lag.start()
     end = wall0 + duration
@@ -421,6 +423,7 @@ async def measure(
         run.expire_pending()
     wall = time.perf_counter() - wall0
     cpu = server.cpu_seconds() - cpu0
+    sys_cpu = _system_cpu(server) - sys0
     client_cpu = time.process_time() - client_cpu0
     memory = server.memory_kib()
     frames = run.stats.frames - frames0
@@ -462,8 +465,16 @@ async def measure(
         ),
         "server_cpu_us_per_frame": round(1e6 * cpu / max(frames, 1), 1),
         "client_cpu_us_per_frame": round(1e6 * client_cpu / max(frames, 1), 1),
+        # the kernel's part of server_cpu_us_per_frame (one process only; 0 for a cluster)
+        "server_sys_cpu_us_per_frame": round(1e6 * sys_cpu / max(frames, 1), 1),
         "password_hashing": PASSWORD_HASHING,
     }
+
+
+def _system_cpu(server: Measured) -> float:
+    """The server process's kernel CPU seconds (0 when the server is several processes)."""
+    proc = getattr(server, "proc", None)
+    return 0.0 if proc is None else process_system_cpu_seconds(proc.pid)
 
 
 def start_py_spy(server: Measured, out: Path, duration: float) -> subprocess.Popen[bytes]:

@@ -274,6 +274,12 @@ def process_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime
 
 
+def process_system_cpu_seconds(pid: int) -> float:
+    """The kernel's part of ``process_cpu_seconds`` (system calls: socket writes and reads)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[12]) / CLK_TCK  # stime
+
+
 def process_memory_kib(pid: int) -> dict[str, int]:
     """``VmRSS`` and ``VmHWM`` of a process, KiB."""
     found = {}
