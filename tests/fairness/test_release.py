@@ -4,6 +4,7 @@ positions to nobody, ever."""
 
 from __future__ import annotations
 
+import itertools
 import secrets
 
 import pytest
@@ -18,9 +19,12 @@ from ahiko.fairness.release import (
     DealState,
     Viewer,
     board_slots,
+    changed_slots,
     draw_slots,
     hole_slots,
+    newly_visible,
     release_openings,
+    visible_slots,
 )
 from ahiko.fairness.shuffle import shuffled_deck
 from ahiko.fairness.verify import verify_text
@@ -143,6 +147,47 @@ def test_R_FD_03_random_hands_never_release_a_position_the_viewer_may_not_see(ha
         assert verify_text(text).ok
         for folded_seat in hand["folded"] - {viewer}:
             assert not any(o.seat == folded_seat for o in released)
+
+
+@settings(deadline=None)
+@given(random_hands(), st.data())
+def test_R_FD_03_newly_visible_slots_are_the_difference_of_what_a_viewer_sees(
+    hand: dict, data: st.DataObject
+) -> None:
+    """A broadcast sends each viewer the openings it may hold now and could not before: the
+    slots that changed since (``changed_slots``, once per broadcast) filtered per viewer are
+    exactly the difference of ``visible_slots`` at the two states, for every viewer, whether it
+    may see shown cards or not, across every step of a deal (and across several at once)."""
+    seats = hand["seats"]
+    deal = DealCommitter(
+        table_id="new", hand_no=1, layout=hand["variant"], button_seat=seats[-1],
+        dealt_seats=seats, deck=shuffled_deck(), committed_at_ms=1, signing_key=KEY,
+    )  # fmt: skip
+    states = [DealState()]
+    for seat in seats:
+        states.append(states[-1].with_dealt(hole_slots(deal, seat)))
+    for b in range(hand["board"]):
+        states.append(states[-1].with_dealt(board_slots(deal, [b])))
+    for seat in hand["drawn"]:
+        deal.record_draw(seat, hand["counts"][seat])
+        states.append(states[-1].with_dealt(draw_slots(deal, seat)))
+    for seat in sorted(hand["shown"]):
+        states.append(states[-1].with_shown(deal.hole_positions(seat)))
+    pairs = list(itertools.pairwise(states))
+    i = data.draw(st.integers(0, len(states) - 1))
+    j = data.draw(st.integers(i, len(states) - 1))
+    pairs.append((states[i], states[j]))
+    for before, state in pairs:
+        changed = changed_slots(before, state)
+        for seat in (*seats, None):
+            for sees_shown in (True, False):
+                viewer = Viewer(seat, sees_shown)
+                had = {slot.position for slot in visible_slots(viewer, before)}
+                expected = sorted(
+                    (s for s in visible_slots(viewer, state) if s.position not in had),
+                    key=lambda s: s.position,
+                )
+                assert newly_visible(viewer, before, state, changed) == expected
 
 
 def test_R_FD_03_secrets_salts_differ_between_two_deals_of_the_same_deck() -> None:

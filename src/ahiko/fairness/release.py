@@ -113,6 +113,35 @@ def visible_slots(viewer: Viewer, state: DealState) -> tuple[CardSlot, ...]:
     return tuple(slot for slot in state.dealt if _visible_if_dealt(viewer, slot, state))
 
 
+def changed_slots(before: DealState, state: DealState) -> tuple[CardSlot, ...]:
+    """The slots of ``state`` that a viewer may see now and could not at ``before`` (an
+    earlier state of the same deal), in deal order: the ones dealt since and the ones shown
+    since; nothing else changes what anyone may see."""
+    shown = state.shown - before.shown
+    had = before.dealt_set
+    return tuple(
+        sorted(
+            (slot for slot in state.dealt if slot not in had or slot.position in shown),
+            key=lambda slot: slot.position,
+        )
+    )
+
+
+def newly_visible(
+    viewer: Viewer, before: DealState, state: DealState, changed: Iterable[CardSlot]
+) -> list[CardSlot]:
+    """The slots ``viewer`` may see at ``state`` and could not at ``before``, in deal order,
+    ``changed`` being ``changed_slots(before, state)``: the same as the slots of
+    ``visible_slots(viewer, state)`` whose position no slot of ``visible_slots(viewer,
+    before)`` has, sorted by position."""
+    return [
+        slot
+        for slot in changed
+        if _visible_if_dealt(viewer, slot, state)
+        and not (slot in before.dealt_set and _visible_if_dealt(viewer, slot, before))
+    ]
+
+
 def release_openings(deal: DealCommitter, viewer: Viewer, state: DealState) -> list[Opening]:
     """Every opening ``viewer`` may hold now, in deal order."""
     return [

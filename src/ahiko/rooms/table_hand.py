@@ -17,11 +17,12 @@ from ahiko.fairness.release import (
     CardSlot,
     DealState,
     Viewer,
+    changed_slots,
     draw_slots,
     hole_slots,
+    newly_visible,
     release_openings,
     released_role,
-    visible_slots,
 )
 from ahiko.poker.actions import Action, LegalActions
 from ahiko.poker.cards import Card, parse_card
@@ -80,6 +81,8 @@ class TableHand:
         self.phase = Phase.COMMITTED
         self.engine: AnyHand | None = None
         self.deal_state = DealState()
+        # (before, deal_state, changed_slots(before, deal_state)) of the last broadcast
+        self._changed: tuple[DealState, DealState, tuple[CardSlot, ...]] | None = None
         self.history_sent = 0  # public history entries already broadcast
 
     # --- lifecycle -----------------------------------------------------------------------
@@ -222,14 +225,15 @@ class TableHand:
         """Openings this viewer may hold now and could not hold at ``before``. ``made``
         keeps each opening's JSON by (role, seat, k) for the other viewers of the same
         broadcast: a board card's opening is one object for all of them (read-only)."""
-        if self.deal_state is before:
+        state = self.deal_state
+        if state is before:
             return []  # nothing dealt or shown since (most actions): no new opening
+        changed = self._changed
+        if changed is None or changed[0] is not before or changed[1] is not state:
+            # what was dealt or shown since: once per broadcast, not once per viewer
+            changed = self._changed = (before, state, changed_slots(before, state))
         viewer = self.release_viewer(seat)
-        had = {slot.position for slot in visible_slots(viewer, before)}
-        fresh = sorted(
-            (slot for slot in visible_slots(viewer, self.deal_state) if slot.position not in had),
-            key=lambda slot: slot.position,
-        )
+        fresh = newly_visible(viewer, before, state, changed[2])
         out = []
         for slot in fresh:
             key = (released_role(viewer, slot), slot.seat, slot.k)
