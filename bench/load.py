@@ -465,14 +465,14 @@ async def measure(
         ),
         "server_cpu_us_per_frame": round(1e6 * cpu / max(frames, 1), 1),
         "client_cpu_us_per_frame": round(1e6 * client_cpu / max(frames, 1), 1),
-        # the kernel's part of server_cpu_us_per_frame (one process only; 0 for a cluster)
+        # the kernel's part of server_cpu_us_per_frame (of the first node only, for a cluster)
         "server_sys_cpu_us_per_frame": round(1e6 * sys_cpu / max(frames, 1), 1),
         "password_hashing": PASSWORD_HASHING,
     }
 
 
 def _system_cpu(server: Measured) -> float:
-    """The server process's kernel CPU seconds (0 when the server is several processes)."""
+    """The server process's kernel CPU seconds (a cluster's: its first node's, ``proc``)."""
     proc = getattr(server, "proc", None)
     return 0.0 if proc is None else process_system_cpu_seconds(proc.pid)
 
