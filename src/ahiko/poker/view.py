@@ -142,56 +142,45 @@ def views(hand: AnyHand, viewers: Iterable[int | None]) -> dict[int | None, dict
             entry = shown[i] = {**hidden[i], "cards": [format_card(c) for c in hand.holes[i]]}
         return entry
 
+    n = hand.n
+    shown_at = [i for i in range(n) if i in hand.shown]  # seen by all but the blind
+    blind_seats = list(hidden)  # a viewer who sees no card but its own: these, and its own
+    seen_seats = list(hidden)  # everyone else: these (the shown cards), and its own
+    for i in shown_at:
+        seen_seats[i] = visible_entry(i)
     to_act = hand.to_act
-    common = {
+    legal_of_to_act = _legal_for(hand, to_act) if to_act is not None else None
+    template = {  # view's keys in view's order; each viewer's dict is a copy of it
         "variant": hand.variant,
+        "viewer": None,
         "street": hand.street,
         "button": hand.button,
         "dealt_seats": list(hand.order),
         "stakes": hand.stakes(),
+        "seats": seen_seats,
         "board": [format_card(c) for c in hand.community],
         "pots": _pots(hand, round_bets),
         "to_act": to_act,
+        "legal": None,
         "result": None if hand.result is None else hand.result.to_dict(),
     }
-    seats_seen: dict[tuple[int, ...], list[dict[str, Any]]] = {}
     out: dict[int | None, dict[str, Any]] = {}
-    n = hand.n
-    shown_at = tuple(i for i in range(n) if i in hand.shown)  # seen by all but the blind
-    legal_of_to_act = _legal_for(hand, to_act) if to_act is not None else None
-    variant, street, button = common["variant"], common["street"], common["button"]
-    dealt_seats, stakes, board = common["dealt_seats"], common["stakes"], common["board"]
-    pots, result = common["pots"], common["result"]
     for viewer in viewers:
         me = _index_of(hand, viewer)
-        if _blind_to_others(hand, me):  # only its own cards
-            sees: tuple[int, ...] = () if me is None else (me,)
-        elif me is None or me in shown_at:
-            sees = shown_at
-        else:
-            sees = tuple(sorted((*shown_at, me)))
-        seats = seats_seen.get(sees)
-        if seats is None:
-            seats = seats_seen[sees] = [
-                visible_entry(i) if i in sees else hidden[i] for i in range(n)
-            ]
-        out[viewer] = {
-            "variant": variant,
-            "viewer": viewer,
-            "street": street,
-            "button": button,
-            "dealt_seats": dealt_seats,
-            "stakes": stakes,
-            "seats": seats,
-            "board": board,
-            "pots": pots,
-            "to_act": to_act,
+        found = template.copy()
+        found["viewer"] = viewer
+        # R-DR-07 D: a folded draw player or a spectator sees no shown card, only its own
+        base = blind_seats if _blind_to_others(hand, me) else seen_seats
+        if me is not None and base[me] is hidden[me]:  # its own cards, not shown to all
+            seats = base.copy()
+            seats[me] = visible_entry(me)
+            found["seats"] = seats
+        elif base is not seen_seats:
+            found["seats"] = base
+        if legal_of_to_act is not None and viewer == to_act:
             # _legal_for: the seat to act's only (a fresh dict each time, as ``view``'s)
-            "legal": dict(legal_of_to_act)
-            if legal_of_to_act is not None and viewer == to_act
-            else None,
-            "result": result,
-        }
+            found["legal"] = dict(legal_of_to_act)
+        out[viewer] = found
     return out
 
 
