@@ -205,19 +205,32 @@ _PRIVATE_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
+_CONTAINERS = (tuple, list, dict)
+
+
 def _to_json(value: Any) -> Any:
     if isinstance(value, tuple | list):
-        return [_to_json(v) for v in value]
+        return [_to_json(v) if isinstance(v, _CONTAINERS) else v for v in value]
     if isinstance(value, dict):
-        return {str(k): _to_json(v) for k, v in value.items()}
+        return {str(k): _to_json(v) if isinstance(v, _CONTAINERS) else v for k, v in value.items()}
     return value
+
+
+#: Each event class's field names, in order (``dataclasses.fields`` builds its tuple anew on
+#: every call: it was a quarter of ``event_to_dict``, which runs for every event of every
+#: hand several times: the broadcast, the hand log, the archive).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
     """JSON-able dict with a "kind" key; the exact inverse of ``event_from_dict``."""
+    names = _FIELD_NAMES.get(type(event))
+    if names is None:
+        names = _FIELD_NAMES[type(event)] = tuple(f.name for f in fields(event))
     out: dict[str, Any] = {"kind": event.kind}
-    for f in fields(event):
-        out[f.name] = _to_json(getattr(event, f.name))
+    for name in names:
+        value = getattr(event, name)
+        out[name] = _to_json(value) if isinstance(value, _CONTAINERS) else value
     return out
 
 
