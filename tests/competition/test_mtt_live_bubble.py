@@ -36,8 +36,10 @@ class Watched(MttRooms):
         super().__init__(*args, **kwargs)
         self.log: list[tuple[str, int, bool]] = []  # (start|end, table, on the bubble)
         self.hands_at: dict[int, list[tuple[dict[int, str], str]]] = {}  # seats, big blind
-        self.left_from: list[tuple[str, int, int]] = []  # moved: (player, table, seat)
+        # moved: (player, table, seat, hands the table had dealt when the move was decided)
+        self.left_from: list[tuple[str, int, int, int]] = []
         self.seen_at_arrival: list[dict[int, str]] = []
+        self.out_on_the_way: set[str] = set()  # moved in a hand they busted in: never went
 
     def hand_started(self, number: int, button: int | None, seats: Sequence[int]) -> None:
         self.log.append(("start", number, self.bubble))
@@ -53,7 +55,10 @@ class Watched(MttRooms):
 
     def player_left(self, number: int, occupant: Occupant) -> dict[str, Any] | None:
         count = len(self.arrivals)
+        leaving_for_a_move = self.moving.get(occupant.player_id) == number
         moved = super().player_left(number, occupant)
+        if leaving_for_a_move and moved is None:
+            self.out_on_the_way.add(occupant.player_id)
         if len(self.arrivals) > count:  # the field at the new table as its seat was chosen
             table = self.model.tables[self.arrivals[-1][1]]
             self.seen_at_arrival.append(dict(table.seats))
@@ -63,7 +68,8 @@ class Watched(MttRooms):
         for move in moves:
             if move.player not in self.moving and move.reason == "balance":
                 seat = next(s for s, p in self.seated[move.from_table].items() if p == move.player)
-                self.left_from.append((move.player, move.from_table, seat))
+                dealt = len(self.hands_at.get(move.from_table, []))
+                self.left_from.append((move.player, move.from_table, seat, dealt))
         super()._apply(moves)
 
     def hand_ended(self, number: int, outcome: HandOutcome) -> None:
@@ -116,7 +122,10 @@ def play_one_tournament(seed: int) -> tuple[int, int]:
             assert (pid, frame["room_id"]) in destinations
             assert (pid, frame["room_id"], frame["seat"]) in seats
             assert frame["mtt"] == "hh" and rooms[frame["table"]] == frame["room_id"]
-        assert {pid for pid, _f in frames} == {m.player for m in moves}
+        # a player moved during a hand they then busted in stays out, and is told nothing
+        framed = {pid for pid, _f in frames}
+        assert framed <= {m.player for m in moves}
+        assert {m.player for m in moves} - framed <= mtt.out_on_the_way
         assert len(frames) >= len(moves) * 0.8
         # nobody moved was taken for a leaver: everyone but the winner busted with no chips
         assert len(mtt.places) == 25 and mtt.model.over
@@ -167,11 +176,13 @@ def check_big_blinds(mtt: Watched) -> tuple[int, int]:
     the tournament counted at their arrival (when nobody else came or went there).
     Returns how many departures and arrivals could be checked."""
     sources = 0
-    for player, number, seat in mtt.left_from:
+    for player, number, seat, dealt in mtt.left_from:
         hands = mtt.hands_at[number]
-        last = max(i for i, (seats, _big) in enumerate(hands) if player in seats.values())
-        if last + 1 >= len(hands):
-            continue  # the table dealt no hand after they left
+        # their last hand there: the one being played when the move was decided, if they
+        # were in it, else the one before (they may come back to this table later)
+        last = dealt - 1
+        if last < 0 or player not in hands[last][0].values() or last + 1 >= len(hands):
+            continue  # not dealt in there before the move, or the table dealt no hand after
         seats, big = hands[last + 1]
         if {**seats, seat: player} != hands[last][0]:
             continue  # someone else came or went there too

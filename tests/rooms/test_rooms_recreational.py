@@ -73,6 +73,46 @@ def test_R_FD_06_a_participant_leaving_before_the_deal_cancels_the_hand_without_
     assert second.commitment()["prev"] == first.commitment()["digest"]
 
 
+def test_R_HE_02_R_FD_06_a_hand_cancelled_before_the_deal_does_not_move_the_button() -> None:
+    """The button moves one seat every hand played: a hand cancelled before its cards is
+    not one, so the next hand's button is the one after the last hand dealt. (Moving it on
+    at the cancelled commitment made the seat after it skip its blinds.)"""
+    t = Table(holdem_config())
+    for pid, seat in (("host", 0), ("bia", 1), ("caio", 2), ("dani", 3)):
+        t.join(pid, seat)
+    t.ok(c.Start("host"))
+    t.to_deal()
+    assert t.room.hand is not None and t.room.hand.button == 0
+    t.play_hand_passively()
+    t.advance(t.room.config.timing.next_hand_delay_s)
+    assert t.room.hand is not None and t.room.hand.button == 1  # committed, not dealt
+    t.ok(c.Leave("dani"))
+    assert t.conns["host"].of("hand_cancelled")
+    t.advance(t.room.config.timing.next_hand_delay_s)
+    t.to_deal()
+    hand = t.room.hand
+    assert hand is not None and hand.hand_no == 3
+    assert hand.button == 1  # one seat on from hand 1's, as if hand 2 never was
+    assert hand.commitment()["button_seat"] == 1
+
+
+def test_R_FD_06_a_leave_told_at_the_instant_the_cards_are_due_comes_before_them() -> None:
+    """A command told to a room (``Room.tell``, as a tournament tells a table to move a
+    player out) is handled before any of the room's timers that fire after it, even one due
+    at the same instant and set earlier: here the leave cancels the committed hand instead
+    of the cards coming first with the leaver dealt in."""
+    t = Table(holdem_config())
+    for pid, seat in (("host", 0), ("bia", 1), ("caio", 2)):
+        t.join(pid, seat)
+    delay = t.room.config.timing.commitment_display_s
+    # set before the cards' timer, at the same instant: fires first, and tells the leave
+    t.clock.call_later(delay, lambda: t.room.tell(lambda: t.ok(c.Leave("caio"))))
+    t.ok(c.Start("host"))
+    t.to_deal()
+    assert [f["hand_no"] for f in t.conns["host"].of("hand_cancelled")] == [1]
+    assert all(f["hand_no"] != 1 for f in t.conns["host"].of("hand"))  # no card of it came
+
+
 def test_R_RM_04_blind_increase_applies_from_the_next_hand_never_mid_hand() -> None:
     schedule = BlindSchedule(Stakes(small_blind=5, big_blind=10), BlindIncrease.HANDS, 1)
     t = started(schedule=schedule)

@@ -106,7 +106,7 @@ class RoomActor:
             if then is not None:
                 then()
 
-        self.room.clock.call_later(0, run)
+        self.room.tell(run)
 
     async def _run(self) -> None:
         while True:

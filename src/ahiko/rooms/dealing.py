@@ -31,6 +31,8 @@ class Dealer:
     def __init__(self, room: Room) -> None:
         self._room = room
         self.next_hand_no = 1
+        # The button of the last hand dealt. A hand cancelled before its cards moves none
+        # (R-HE-02 counts hands played, R-FD-06): the next one starts from this again.
         self.button: int | None = None
         self._prev_digest = GENESIS_PREV
 
@@ -88,16 +90,16 @@ class Dealer:
         participants = self.participants_ready()
         if not participants:
             return  # waits: a sit, a return or a new entry calls schedule_next_hand again
-        self.button = self._next_button(participants)
+        button = self._next_button(participants)
         stakes = room.config.schedule.stakes_for_next_hand(room.hands_dealt, room.running_seconds)
         hand_no = self.next_hand_no
         self.next_hand_no += 1  # never reused, cancelled hands included (R-FD-06)
-        dealt = deal_order(participants, self.button)
+        dealt = deal_order(participants, button)
         committer = DealCommitter(
             table_id=room.room_id,
             hand_no=hand_no,
             layout=layout_for(room.config.variant),
-            button_seat=self.button,
+            button_seat=button,
             dealt_seats=dealt,
             deck=shuffled_deck(room.randbelow),
             committed_at_ms=room.clock.wall_ms(),
@@ -114,7 +116,7 @@ class Dealer:
             stakes=stakes,
             players=players,
             stacks=stacks,
-            button=self.button,
+            button=button,
             committer=committer,
             names=names,
         )
@@ -145,6 +147,7 @@ class Dealer:
         hand = room.hand
         if hand is None or hand.phase is not Phase.COMMITTED:
             return
+        self.button = hand.button
         room.hooks.on_hand_start(room, hand.hand_no, hand.start_stacks)
         events = hand.deal()
         room.hands_dealt += 1

@@ -115,6 +115,7 @@ class Room:
         self._running_total = 0.0
         self.expiry_reason = "limit"
         self._pending: deque[Callable[[], None]] = deque()
+        self._told: deque[Callable[[], None]] = deque()  # commands told, not yet handled
         self._busy = False
         self._holding: PendingReply | None = None  # the command being handled's answer
         self._holding_for: str | None = None  # and whose command it is
@@ -186,8 +187,22 @@ class Room:
         return self._holding.hold()
 
     def fire(self, job: Callable[[], None]) -> None:
-        """Run a timer's job, then whatever it set in motion."""
+        """Run a timer's job, then whatever it set in motion. Commands told before it fell
+        due are handled first (``tell``)."""
+        self._handle_told()
         self._guarded(job)
+
+    def tell(self, job: Callable[[], None]) -> None:
+        """Handle a command told (not asked, ``RoomActor.tell``) on this thread soon, and
+        before any timer of this room that fires after now, even one due at this instant: a
+        move out told when another table's hand ended is handled before this table's
+        cards come, not after (the tournament chose the player from what it knew then)."""
+        self._told.append(job)
+        self.clock.call_later(0, self._handle_told)
+
+    def _handle_told(self) -> None:
+        while self._told:
+            self._told.popleft()()
 
     def _guarded(self, job: Callable[[], Any]) -> Any:
         if self._busy:  # a callback from inside the room: queue it behind the current job
