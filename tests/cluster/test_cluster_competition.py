@@ -132,6 +132,17 @@ def test_a_heads_up_coin_sit_and_go_registered_and_played_from_two_nodes_pays_on
         for player in (ana, bia):
             statement = await player.statement_on(b.address)
             assert statement == await player.statement_on(a.address)
+        # a socket to a tournament table that is gone, on the node that does not lead: the
+        # gateway asks the leader (which runs the MTTs) where its player sits now; for a
+        # table they never sat at it answers nothing, and the socket hears only no_room
+        await bia.ws.close()
+        bia.room_id, bia.seq, bia.epoch = "mtt-nope-1", None, None
+        start = len(bia.frames)
+        await bia.open(b.address)
+        gone = await bia.until(lambda f: f["t"] == "error", play=False, timeout=15)
+        assert gone["code"] == "no_room"
+        assert [f["t"] for f in bia.frames[start:]] == ["error"]  # no moved frame
+        for player in (ana, bia):
             await player.close()
 
     try:

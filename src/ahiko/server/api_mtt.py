@@ -191,3 +191,13 @@ async def _cancel(app: Any, player: Player | None, mtt_id: str) -> dict[str, Any
         "applied": done.applied,
         "refunded": len(done.refunded),
     }
+
+
+@operation("mtt.moved_from")
+async def _moved_from(app: Any, player: Player | None, room_id: str) -> dict[str, Any]:
+    """Not a route: the table socket's gateway asks it for a room that is gone (a broken
+    table's), on any node of a cluster (answered by the leader, where the MTTs run)."""
+    service: MttService | None = getattr(app.state, "mtt", None)
+    if player is None or service is None:
+        return {"moved": None}
+    return {"moved": service.moved_from(room_id, player.player_id)}

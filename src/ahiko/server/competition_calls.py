@@ -38,8 +38,13 @@ async def answer(
     request: Request, name: str, player: Player | None, /, **args: Any
 ) -> dict[str, Any]:
     """The route's answer: here, or the cluster leader's."""
-    forwarder = getattr(request.app.state, "competition", None)
+    return await answer_for(request.app, name, player, **args)
+
+
+async def answer_for(app: Any, name: str, player: Player | None, /, **args: Any) -> dict[str, Any]:
+    """``answer`` outside a route (the table socket's gateway asks too)."""
+    forwarder = getattr(app.state, "competition", None)
     if forwarder is None:
-        return await run(request.app, name, player, args)
+        return await run(app, name, player, args)
     body: dict[str, Any] = await forwarder.call(name, player, args)
     return body

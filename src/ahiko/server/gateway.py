@@ -26,6 +26,8 @@ from ahiko.rooms.commands import Reply
 from ahiko.rooms.outbox import Frame
 from ahiko.server import protocol as p
 from ahiko.server.accounts import token_hash
+from ahiko.server.competition_calls import answer_for
+from ahiko.server.errors import ApiError
 from ahiko.server.limits import WS_SIGNED_OUT, WS_TOO_MANY, site_limits
 from ahiko.server.security import MAX_JSON_DEPTH, json_too_deep
 from ahiko.server.services import SESSION_COOKIE, Player, room_registry, websocket_player
@@ -213,7 +215,7 @@ async def table_socket(
         await websocket.close(code=WS_TOO_MANY)
         return
     if actor is None:
-        elsewhere = _moved_from(websocket.app, room_id, account)
+        elsewhere = await _moved_from(websocket.app, room_id, player)
         if elsewhere is not None:  # a broken table's room, gone: where the player sits now
             await websocket.send_json({"t": "moved", "seq": 0, "epoch": None, **elsewhere})
         await websocket.send_json(_error_frame(0, None, "no_room", "there is no such room"))
@@ -248,14 +250,18 @@ async def table_socket(
             await writer
 
 
-def _moved_from(app: Any, room_id: str, player_id: str | None) -> dict[str, Any] | None:
+async def _moved_from(app: Any, room_id: str, player: Player | None) -> dict[str, Any] | None:
     """A multi-table tournament's table that is gone (broken): the ``moved`` frame's body
-    for a player of it still in the tournament (``MttService.moved_from``), else None."""
-    service = getattr(app.state, "mtt", None)
-    moved_from = getattr(service, "moved_from", None)
-    if player_id is None or moved_from is None or not room_id.startswith("mtt-"):
+    for a player of it still in the tournament (``MttService.moved_from``), else None. On a
+    cluster the leader answers, where the tournaments run, whichever node the socket
+    reached; no leader or no answer in time: None (the client is told ``no_room``)."""
+    if player is None or not room_id.startswith("mtt-"):
         return None
-    found: dict[str, Any] | None = moved_from(room_id, player_id)
+    try:
+        body = await answer_for(app, "mtt.moved_from", player, room_id=room_id)
+    except ApiError:
+        return None
+    found: dict[str, Any] | None = body.get("moved")
     return found
 
 
