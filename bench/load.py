@@ -16,7 +16,6 @@ client at that table has received the ``hand`` frame carrying that action. The r
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import math
@@ -39,7 +38,7 @@ from load_server import (
     percentile,
     process_system_cpu_seconds,
     running_server,
-    serve,
+    serve_or_parse,
     stopped_verdict,
 )
 
@@ -533,12 +532,9 @@ def run_load(
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["--serve"]:
-        serve(Path(argv[1]), int(argv[2]))
+    parser = serve_or_parse(argv, __doc__)
+    if parser is None:
         return 0
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
     parser.add_argument("--players", type=int, default=50)
     parser.add_argument("--tables", type=int, default=0, help="default: players / 8, rounded up")
     parser.add_argument("--think", type=float, default=1.0, help="mean think time, seconds")

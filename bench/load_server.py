@@ -12,6 +12,7 @@ server runs with the garbage-collector tuning and WebSocket options of ``ahiko s
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import dataclasses
 import gc
@@ -106,6 +107,20 @@ def serve(data_dir: Path, port: int, routes: Iterable[Callable[[Any], None]] = (
         ws_per_message_deflate=False,
     )
     (data_dir / "loop_lag.json").write_text(json.dumps(probe.lag.summary()))
+
+
+def serve_or_parse(
+    argv: list[str], description: str | None, routes: Iterable[Callable[[Any], None]] = ()
+) -> argparse.ArgumentParser | None:
+    """A bench script's start: ``--serve DATA PORT`` is the server process the bench itself
+    started (``running_server``), which serves and returns None once stopped; otherwise the
+    parser to which the bench adds its own arguments."""
+    if argv[:1] == ["--serve"]:
+        serve(Path(argv[1]), int(argv[2]), routes=routes)
+        return None
+    return argparse.ArgumentParser(
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
 
 
 def add_open_rooms_route(app: Any) -> None:

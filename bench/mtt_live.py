@@ -28,7 +28,6 @@ server stopped. A run that saw no hand or no broadcast action reports nothing (e
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import itertools
 import json
@@ -51,7 +50,7 @@ from load_server import (
     ServerProcess,
     percentile,
     running_server,
-    serve,
+    serve_or_parse,
     stopped_verdict,
 )
 
@@ -441,12 +440,9 @@ def run_field(
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["--serve"]:
-        serve(Path(argv[1]), int(argv[2]), routes=[add_mtt_route])
+    parser = serve_or_parse(argv, __doc__, routes=[add_mtt_route])
+    if parser is None:
         return 0
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--reference", type=int, default=100, help="the reference field")
     parser.add_argument("--levels", type=int, default=4, help="whole levels measured")

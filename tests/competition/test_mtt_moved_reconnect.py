@@ -24,11 +24,19 @@ from ahiko.rooms.registry import RoomRegistry
 from ahiko.server.protocol import SERVER_FRAME
 
 
-def test_a_moved_player_reconnecting_to_the_old_table_is_told_where_they_sit_now() -> None:
+def tournament(
+    mtt_id: str, *, players: int, seed: int, level_minutes: float
+) -> tuple[ManualClock, RoomRegistry, list[tuple[str, str]], MttRooms]:
+    """A live MTT of ``players`` on a manual clock, not started."""
     clock = ManualClock()
     registry = RoomRegistry(clock=clock)
-    field = [(f"p{n}", f"P{n}") for n in range(22)]
-    mtt = MttRooms(registry, "mv", field, rng=Random(11), level_minutes=1)
+    field = [(f"p{n}", f"P{n}") for n in range(players)]
+    mtt = MttRooms(registry, mtt_id, field, rng=Random(seed), level_minutes=level_minutes)
+    return clock, registry, field, mtt
+
+
+def test_a_moved_player_reconnecting_to_the_old_table_is_told_where_they_sit_now() -> None:
+    clock, registry, field, mtt = tournament("mv", players=22, seed=11, level_minutes=1)
 
     async def scenario() -> None:
         await mtt.start()
@@ -166,10 +174,7 @@ def test_a_player_waiting_at_a_new_table_for_their_seat_is_told_when_the_move_go
     the field changes and the move goes to table 3 instead: the client at table 2 gets a
     ``moved`` frame naming table 3 (``TellMoved``). Before, it was told nothing and sat at
     table 2 until withdrawn for absence (the live bench's stranded players)."""
-    clock = ManualClock()
-    registry = RoomRegistry(clock=clock)
-    field = [(f"p{n}", f"P{n}") for n in range(20)]
-    mtt = MttRooms(registry, "held", field, rng=Random(5), level_minutes=5)
+    clock, registry, _field, mtt = tournament("held", players=20, seed=5, level_minutes=5)
 
     async def scenario() -> None:
         await mtt.start()
