@@ -60,6 +60,7 @@ from nodes import Node, check_ledger, migrate  # noqa: E402
 from sqlalchemy import insert  # noqa: E402
 
 from ahiko.server.accounts import SESSION_LIFETIME, token_hash  # noqa: E402
+from ahiko.server.cluster.node import DEFAULT_LEASE_MS  # noqa: E402
 from ahiko.store import accounts as store_accounts  # noqa: E402
 from ahiko.store.engine import make_engine  # noqa: E402
 from ahiko.store.schema import sessions  # noqa: E402
@@ -273,7 +274,15 @@ def configuration(
     postgres_pid = int((postgres.data / "postmaster.pid").read_text().split()[0])
     assert redis.process is not None
     nodes = [
-        Node(chr(ord("a") + n), redis.url, database_url, data_dir, env=NODE_ENV, log_dir=root)
+        Node(
+            chr(ord("a") + n),
+            redis.url,
+            database_url,
+            data_dir,
+            lease_ms=args.lease_ms,
+            env=NODE_ENV,
+            log_dir=root,
+        )
         for n in range(count)
     ]
     tables = math.ceil(args.players / args.seats)
@@ -355,6 +364,13 @@ def main() -> int:
         help="two nodes: seat s of table i on node (i + s) %% 2 (spread: half relayed), or every "
         "socket on its table's owner (owner: a balancer routing by table, nobody relayed)",
     )
+    parser.add_argument(
+        "--lease-ms",
+        type=int,
+        default=DEFAULT_LEASE_MS,
+        help="the rooms' lease (AHIKO_LEASE_MS; default the production one: the tests' 2 s "
+        "expired under this load, every socket then closed with 4409)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the nodes' logs (prints where)")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args()
@@ -363,7 +379,7 @@ def main() -> int:
     postgres, redis = PostgresCluster(), RedisServer()
     result: dict[str, Any] = {
         "players": args.players, "seats": args.seats, "think_s": args.think,
-        "placement": args.placement,
+        "placement": args.placement, "lease_ms": args.lease_ms,
     }  # fmt: skip
     _say(f"PostgreSQL and Redis up after {time.monotonic() - began:.1f} s")
     try:
