@@ -77,7 +77,7 @@ class Watched(MttRooms):
         super().hand_ended(number, outcome)
 
 
-def test_moves_followed_and_hand_for_hand_on_the_bubble_at_live_tables() -> None:
+def test_R_HE_02_R_TN_04_moves_and_hand_for_hand_on_the_bubble_at_live_tables() -> None:
     """Every tournament is checked in full; the big-blind checks only count moves where
     nothing else changed at either table, which the rooms' (unseeded) shuffles may leave
     none of in one tournament: another is played then, up to three in all."""
