@@ -209,15 +209,23 @@ class LoadRun:
             gate = asyncio.Semaphore(16)
 
             async def one(player: Player) -> None:
-                response = await http.post(
-                    f"/api/ahiko/rooms/{player.table.room_id}/buy_in",
-                    json={
-                        "seat": player.seat,
-                        "amount": AHIKO_BUY_IN,
-                        "key": f"{player.name}-{self.round}",
-                    },
-                    headers={"Cookie": f"ahiko_session={player.cookie}"},
-                )
+                for attempt in range(3):
+                    try:
+                        response = await http.post(
+                            f"/api/ahiko/rooms/{player.table.room_id}/buy_in",
+                            json={
+                                "seat": player.seat,
+                                "amount": AHIKO_BUY_IN,
+                                "key": f"{player.name}-{self.round}",
+                            },
+                            headers={"Cookie": f"ahiko_session={player.cookie}"},
+                        )
+                        break
+                    # a pooled connection the server closed as idle (its keep-alive ran out
+                    # while the set-up waited); the key makes the buy-in count once
+                    except (httpx.ReadError, httpx.RemoteProtocolError):
+                        if attempt == 2:
+                            raise
                 if response.status_code != 200:
                     self.stats.error(f"{player.name}: buy-in {response.text}")
 

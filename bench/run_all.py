@@ -342,6 +342,13 @@ def main() -> int:
         except Refused as exc:
             sections.append(f"\n## {label}\n\nGoal: {goal}\n\nRefused to report: {exc}\n")
             continue
+        except RuntimeError as exc:  # a run that crashed: the others' figures are kept
+            crash = str(exc)[-1500:].replace("```", "'''")
+            sections.append(
+                f"\n## {label}\n\nGoal: {goal}\n\nFailed to run:\n\n```\n{crash}\n```\n"
+            )
+            print(f"{label}: failed", file=sys.stderr)
+            continue
         if label.startswith("load "):
             load_results[int(label.split()[1])] = results
         rows = "\n".join(f"| {k} | {_cell(m)} | {r} |" for k, m, r in summary_rows(results))
