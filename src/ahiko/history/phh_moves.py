@@ -57,13 +57,13 @@ def apply_holdem_moves(
     """Apply f / cc / cbr moves (each with its line) to a hold'em hand, in order. The engine
     tells check from call and bet from raise, and validates each action (turn included) as
     for any player; the first illegal one raises PhhError naming its line."""
-    act, check_or_call, bet_or_raise_to = hand.act, hand.check_or_call, hand.bet_or_raise_to
+    fold, check_or_call, bet_or_raise_to = hand.fold, hand.check_or_call, hand.bet_or_raise_to
     for move, line in moves:
         seat = seats[move.player]
         verb = move.verb
         try:
             if verb == "f":
-                act(seat, _FOLD)
+                fold(seat)
             elif verb == "cc":
                 check_or_call(seat)
             else:

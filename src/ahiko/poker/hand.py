@@ -39,6 +39,7 @@ from .result import HandResult, PotResult
 ConfigT = TypeVar("ConfigT")
 _INT_ONLY = {int}
 _FORFEIT = Action.fold()
+_FOLD_KIND = ActionKind.FOLD
 
 
 class BaseHand(Generic[ConfigT]):
@@ -340,7 +341,8 @@ class BaseHand(Generic[ConfigT]):
         event = betting.apply(i, action)
         self.total[i] += event.added
         self.log.append(event)
-        if not betting.queue or self.folded.count(False) <= 1:
+        # Only a fold can leave one player in: other actions need not count the live ones.
+        if not betting.queue or (action.kind is _FOLD_KIND and self.folded.count(False) <= 1):
             self._advance()
 
     def _advance(self) -> None:

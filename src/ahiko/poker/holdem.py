@@ -24,7 +24,7 @@ from .hand import BaseHand, check_chips
 from .layout import HOLDEM_LAYOUT, holdem_positions
 from .ranking import holdem_strengths
 
-_CHECK, _CALL = Action.check(), Action.call()
+_FOLD, _CHECK, _CALL = Action.fold(), Action.check(), Action.call()
 _BET, _RAISE = ActionKind.BET, ActionKind.RAISE
 _NEXT_STREET = {"preflop": "flop", "flop": "turn", "turn": "river"}
 _STREET_BOARD = {"flop": slice(0, 3), "turn": slice(3, 4), "river": slice(4, 5)}
@@ -80,6 +80,15 @@ class HoldemHand(BaseHand[HoldemConfig]):
             if seat == self.order[i]:
                 return i
         return super()._turn_index(seat)
+
+    def fold(self, seat: int) -> list[Event]:
+        """``act`` with a fold (PHH's ``f``), without ``act``'s checks of the action itself."""
+        if type(seat) is not int:
+            self._check_seat(seat)
+        i = self._turn_index(seat)
+        mark = len(self.log)
+        self._act(i, _FOLD)
+        return self.log[mark:]
 
     def check_or_call(self, seat: int) -> list[Event]:
         """``act`` with a check, or a call if the seat faces a bet (PHH's ``cc``)."""
