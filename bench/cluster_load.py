@@ -55,7 +55,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import httpx  # noqa: E402
 from argon2 import PasswordHasher  # noqa: E402
-from load_server import process_cpu_seconds, process_memory_kib  # noqa: E402
+from load_server import process_cpu_seconds, process_memory_kib, run_clients  # noqa: E402
 from nodes import Node, check_ledger, migrate  # noqa: E402
 from sqlalchemy import insert  # noqa: E402
 
@@ -302,7 +302,7 @@ def configuration(
             result_idle = round(100 * idle_cpu / idle["at"], 1)
         bases = [node.url for node in nodes]
         run = ClusterRun(bases, database_url, args.players, tables, args.think, args.placement)
-        result = asyncio.run(_measure(side, run, args))
+        result = run_clients(_measure(side, run, args))
         result["relayed_players"] = run.relayed_players()
         result["nodes_idle_cpu_pct"] = result_idle
         cpu = side.window()

@@ -30,13 +30,18 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import httpx
+import orjson
 import websockets
 
+from ahiko.server.cli import tune_gc
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import wsclient
 from load_server import (
     LoopLag,
     percentile,
     process_system_cpu_seconds,
+    run_clients,
     running_server,
     serve_or_parse,
     stopped_verdict,
@@ -119,7 +124,7 @@ class Player:
 
     async def send(self, t: str, **fields: Any) -> None:
         self.ids += 1
-        await self.ws.send(json.dumps({"t": t, "id": f"{self.ids}", **fields}))
+        await self.ws.send(orjson.dumps({"t": t, "id": f"{self.ids}", **fields}).decode())
 
 
 def choose(rng: random.Random, view: dict[str, Any], legal: dict[str, Any]) -> dict[str, Any]:
@@ -260,7 +265,7 @@ class LoadRun:
 
     async def connect_table(self, table: Table) -> None:
         async def one(player: Player) -> None:
-            player.ws = await websockets.connect(
+            player.ws = await wsclient.connect(
                 f"{self.ws_base_for(player)}/ws/rooms/{table.room_id}",
                 additional_headers={"Cookie": f"ahiko_session={player.cookie}"},
                 open_timeout=60,
@@ -304,7 +309,7 @@ class LoadRun:
         try:
             async for raw in player.ws:
                 self.stats.frames += 1
-                frame = json.loads(raw)
+                frame = orjson.loads(raw)
                 kind = frame["t"]
                 if kind == "hand":
                     self.on_hand(player, frame)
@@ -416,6 +421,10 @@ async def measure(
     await run.sign_up_all()
     await run.seat_everyone()
     setup_s = time.perf_counter() - started
+    # the players' own garbage collector tuned as the server's is: their thousands of sockets
+    # and tables made at the set-up out of its sight, the young generation collected less
+    # often (each frame decoded is a tree of a few hundred objects)
+    tune_gc()
     await asyncio.sleep(warmup)
     for table in run.tables:
         table.measuring = True
@@ -525,7 +534,7 @@ def run_load(
 ) -> dict[str, Any]:
     env = {"AHIKO_BENCH_EXPERIMENT": experiment} if experiment else {}
     with running_server(profile=profile, env=env) as server:
-        result = asyncio.run(
+        result = run_clients(
             measure(server, players, tables, think, duration, seed, warmup, rooms, py_spy)
         )
         verdict = stopped_verdict(server)

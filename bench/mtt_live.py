@@ -43,12 +43,15 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import wsclient
 from load_server import (
     ServerProcess,
     percentile,
+    run_clients,
     running_server,
     serve_or_parse,
     stopped_verdict,
@@ -138,7 +141,7 @@ class Entrant:
 
     async def send(self, t: str, **fields: Any) -> None:
         self.ids += 1
-        await self.ws.send(json.dumps({"t": t, "id": f"{self.ids}", **fields}))
+        await self.ws.send(orjson.dumps({"t": t, "id": f"{self.ids}", **fields}).decode())
 
 
 def mtt_choose(rng: random.Random, view: dict[str, Any], legal: dict[str, Any]) -> dict[str, Any]:
@@ -222,7 +225,7 @@ class MttField:
         while entrant.room and not self.stopping:
             room = entrant.room
             try:
-                entrant.ws = await websockets.connect(
+                entrant.ws = await wsclient.connect(
                     f"{self.ws_base}/ws/rooms/{room}",
                     additional_headers={"Cookie": f"ahiko_session={entrant.cookie}"},
                     open_timeout=60,
@@ -236,7 +239,7 @@ class MttField:
             try:
                 async for raw in entrant.ws:
                     self.stats.frames += 1
-                    frame = json.loads(raw)
+                    frame = orjson.loads(raw)
                     moved_to = self.on_frame(entrant, room, frame)
                     if moved_to is not None or frame["t"] in ("closed", "tournament_over"):
                         break
@@ -433,7 +436,7 @@ def run_field(
         "AHIKO_MTT_EVERY_MINUTES": "1440",  # the site's scheduled MTT stays out of the way
     }
     with running_server(env=env, script=SCRIPT) as server:
-        result = asyncio.run(measure(server, players, think, levels, warmup_levels, seed))
+        result = run_clients(measure(server, players, think, levels, warmup_levels, seed))
         result.update(stopped_verdict(server))
     return result
 
