@@ -3,9 +3,11 @@ random across 23 tables and played to the end, checked after every hand: no tabl
 one player off another, none over nine, exactly as many tables as the field needs (broken as
 it shrinks, down to the final table), everyone seated once, every balancing move taking the
 player who would be big blind next, and nobody's big blind skipped by a move; hand-for-hand
-on the bubble; the final ranking matching R-TN-04 with cross-table ties (players out in the
-same hand-for-hand round at different tables ordered by their stacks at that hand's start,
-then by lot)."""
+on the bubble; the final ranking matching R-TN-04 with cross-table ties: players out in the
+same hand-for-hand round at different tables (the only time hands at different tables are the
+same hand, ``mtt.MultiTable.hand_for_hand``) ordered by their stacks at that hand's start,
+then by lot. The first hand-for-hand round is made to bust one player at each of three tables,
+two of them with equal stacks, so the case is there whatever the seed does."""
 
 from __future__ import annotations
 
@@ -43,7 +45,7 @@ def test_blinds_move_forward_heads_up_and_the_soonest_seat() -> None:
 
 
 @pytest.mark.slow
-def test_200_players_across_23_tables_to_the_end_checked_after_every_hand() -> None:
+def test_R_TN_04_200_players_across_23_tables_to_the_end_checked_after_every_hand() -> None:
     rng = random.Random(23)
     players = [f"{'bot' if n % 3 == 0 else 'p'}{n}" for n in range(200)]
     mtt = MultiTable.seat(players, rng, paid_places=20)
@@ -54,19 +56,23 @@ def test_200_players_across_23_tables_to_the_end_checked_after_every_hand() -> N
     stacks = dict.fromkeys(players, 1000)
     since_bb: dict[str, int] = defaultdict(int)  # hands dealt since the last big blind
     worst_gap = 0
-    groups: list[dict[str, int]] = []  # eliminations, in order: {player: stack at hand start}
+    # Eliminations, in order, each one hand's: {player: (stack at hand start, table)}.
+    groups: list[dict[str, tuple[int, int]]] = []
     rounds = hand_for_hand_rounds = final_table_hands = 0
     moved: set[str] = set()
     gone = [0]
     crossed: set[str] = set()  # moved, and no big blind paid since
     worst_mover_gap = 0
+    forced: dict[str, int] = {}  # the cross-table bust made to happen: {player: table}
     while not mtt.over:
         rounds += 1
         assert rounds < 5000
         together = mtt.hand_for_hand
         hand_for_hand_rounds += together
         final_table_hands += mtt.final_table
-        busted: dict[int, dict[str, int]] = {}
+        doomed = _doom_across_tables(mtt, stacks) if together and not forced else set()
+        forced |= {p: mtt.table_of(p).number for p in doomed}
+        busted: dict[int, dict[str, tuple[int, int]]] = {}
         for number in sorted(mtt.tables):
             table = mtt.tables[number]
             _button, _small, big = table.start_hand()
@@ -80,23 +86,21 @@ def test_200_players_across_23_tables_to_the_end_checked_after_every_hand() -> N
             worst_gap = max(worst_gap, since_bb[payer])
             since_bb[payer] = 0
             start = {p: stacks[p] for p in dealt}
-            busted[number] = _play(rng, dealt, stacks, bust_rate=0.05 if together else 0.12)
-            busted[number] = {p: start[p] for p in busted[number]}
+            out = _play(rng, dealt, stacks, 0.05 if together else 0.12, doomed & set(dealt))
+            busted[number] = {p: (start[p], number) for p in out}
         if not together:
-            for number in sorted(busted):
-                if busted[number]:
-                    groups.append(busted[number])
-        else:
-            joined = {p: s for out in busted.values() for p, s in out.items()}
-            if joined:
-                groups.append(joined)
-        moves = mtt.hands_ended({n: out for n, out in busted.items() if out})
+            groups += [busted[n] for n in sorted(busted) if busted[n]]
+        elif any(busted.values()):
+            groups.append({p: s for out in busted.values() for p, s in out.items()})
+        moves = mtt.hands_ended(
+            {n: {p: s for p, (s, _t) in out.items()} for n, out in busted.items() if out}
+        )
         moved |= {m.player for m in moves}
         crossed |= {m.player for m in moves}
         _check_field(mtt, stacks, gone[0])
         if not mtt.over and rounds % 37 == 0 and len(mtt.remaining()) > 3:  # a leaver
             who = rng.choice(mtt.remaining())
-            groups.append({who: -1})
+            groups.append({who: (-1, mtt.table_of(who).number)})
             gone[0] += stacks[who]  # R-TN-05: a leaver's chips leave with them
             stacks[who] = 0
             mtt.leave(who)
@@ -108,38 +112,78 @@ def test_200_players_across_23_tables_to_the_end_checked_after_every_hand() -> N
     # orbits of the last one (one orbit of the table left, at most one of the new table's).
     assert worst_mover_gap <= 2 * MAX_SEATS - 1, worst_mover_gap
     assert worst_gap <= 2 * MAX_SEATS - 1, worst_gap
-    print(
-        f"mover_gap={worst_mover_gap} rounds={rounds} hand_for_hand={hand_for_hand_rounds} final_table={final_table_hands} moved={len(moved)} worst_gap={worst_gap} ties={sum(len(g) > 1 for g in groups)}"
-    )
 
     # R-TN-04: reverse order of elimination; out together: more chips at the start first, then
     # by lot (any order among equals).
     expected: list[set[str]] = []
     for group in reversed(groups):
         by_stack: dict[int, set[str]] = defaultdict(set)
-        for p, s in group.items():
+        for p, (s, _t) in group.items():
             by_stack[s].add(p)
         expected += [by_stack[s] for s in sorted(by_stack, reverse=True)]
-    got = [p.player for p in mtt.placements()]
+    placements = mtt.placements()
+    got = [p.player for p in placements]
     assert got[0] == winner and len(got) == 200 and len(set(got)) == 200
     at = 1
     for tied in expected:
         assert set(got[at : at + len(tied)]) == tied, (at, tied)
         at += len(tied)
-    cross_table_ties = [g for g in groups if len(g) > 1]
-    assert cross_table_ties  # players out in the same hand, some at different tables
+
+    # The cross-table ties: one hand-for-hand round's players out at two tables or more, in
+    # consecutive places, more chips at that hand's start first; equal stacks by lot.
+    across = [g for g in groups if len({t for _s, t in g.values()}) >= 2]
+    assert across, "no players out in the same hand at different tables"
+    assert any(forced.items() <= {p: t for p, (_s, t) in g.items()}.items() for g in across)
+    place = {p.player: p for p in placements}
+    for group in across:
+        ranked = sorted(group, key=lambda p: place[p].place)
+        first = place[ranked[0]].place
+        assert [place[p].place for p in ranked] == list(range(first, first + len(group)))
+        starts = [group[p][0] for p in ranked]
+        assert starts == sorted(starts, reverse=True), (ranked, starts)
+        for p in ranked:
+            assert place[p].chips_at_hand_start == group[p][0]
+            assert place[p].by_lot == (starts.count(group[p][0]) > 1), p
+    lot = [g for g in across if len({s for s, _t in g.values()}) < len(g)]
+    assert lot, "no tie by lot across tables"
+    assert len({t for g in lot for p, (s, t) in g.items() if place[p].by_lot}) >= 2
+
+
+def _doom_across_tables(mtt: MultiTable, stacks: dict[str, int]) -> set[str]:
+    """One player to bust at each of the first three tables of a hand-for-hand round: the
+    shortest stack at the first two, the second one's stack first evened to the first one's
+    by an earlier pot with a tablemate (a tie to break by lot), and the biggest stack at the
+    third (more chips: ranks above them)."""
+    tables = [mtt.tables[n] for n in sorted(mtt.tables)][:3]
+    assert len(tables) >= 2
+    shortest = [min(t.seats.values(), key=lambda p: (stacks[p], p)) for t in tables[:2]]
+    a, b = shortest
+    mate = max((p for p in tables[1].seats.values() if p != b), key=lambda p: (stacks[p], p))
+    stacks[mate] -= stacks[a] - stacks[b]
+    stacks[b] = stacks[a]
+    assert stacks[mate] > 0
+    doomed = {a, b}
+    if len(tables) == 3:
+        doomed.add(max(tables[2].seats.values(), key=lambda p: (stacks[p], p)))
+    return doomed
 
 
 def _play(
-    rng: random.Random, dealt: list[str], stacks: dict[str, int], bust_rate: float
+    rng: random.Random,
+    dealt: list[str],
+    stacks: dict[str, int],
+    bust_rate: float,
+    doomed: set[str] | None = None,
 ) -> list[str]:
-    """One hand's chips: some players lose all to a winner, the others move a little."""
-    winner = rng.choice(dealt)
+    """One hand's chips: some players lose all to a winner (``doomed`` ones surely), the others
+    move a little."""
+    doomed = doomed or set()
+    winner = rng.choice([p for p in dealt if p not in doomed])
     out = []
     for p in dealt:
         if p == winner:
             continue
-        if rng.random() < bust_rate or stacks[p] < 20:
+        if p in doomed or rng.random() < bust_rate or stacks[p] < 20:
             stacks[winner] += stacks[p]
             stacks[p] = 0
             out.append(p)
