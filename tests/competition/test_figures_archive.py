@@ -2,7 +2,8 @@
 hand archive done here another way — each hand read back through "my hands"
 (``archived_hand_for``), folded by the engine (``rebuild_hand``) and counted from its typed
 events and final state; the leaderboards from the tables' rows and the wallet's claims; the
-tournament places from the order in which players' stacks reached zero (R-TN-04)."""
+tournament places from the order in which players' stacks reached zero (R-TN-04), and each
+profile's finishes, wins and best five finishes from those places."""
 
 from __future__ import annotations
 
@@ -99,6 +100,16 @@ def build_world(engine: Engine) -> dict[str, int]:
             sitters=seats,
             leave_after=leave,
             ended_at=START + timedelta(days=2 + 12 * n),
+        )
+    # Heads-ups: four more for ana (seven finishes, more than a profile's best five), and one
+    # between the winners of tour-0 and tour-1 (a first place in fields of two sizes).
+    for n, pair in enumerate(((ana, caio), (bia, ana), (ana, eva), (davi, ana), (caio, eva)), 3):
+        tournament(
+            engine,
+            rng,
+            room_id=f"tour-{n}",
+            sitters=dict(enumerate(pair)),
+            ended_at=START + timedelta(days=4 + 6 * (n - 3), hours=5),
         )
     # Free-coin claims count against the player (the wallet's own claim, on its own clock).
     for user, day in ((people["bia"], 1), (people["bia"], 3), (people["eva"], 10)):
@@ -261,10 +272,10 @@ def recompute_places(engine: Engine) -> dict[str, list[tuple[str, int, frozenset
 
 # --- the test ---------------------------------------------------------------------------------
 @pytest.mark.slow
-def test_profiles_and_leaderboards_equal_a_recomputation_from_the_archive(engine: Engine) -> None:
+def test_R_TN_04_profiles_and_leaderboards_equal_a_recomputation_from_the_archive(engine: Engine) -> None:
     people = build_world(engine)
     expected_places = recompute_places(engine)
-    assert len(expected_places) == 3  # all three tournaments reached their end
+    assert len(expected_places) == 8  # all eight tournaments reached their end
     # (this world has no tie broken by lot: those are pinned in test_tournament_results.py)
     assert all(len(t) == 1 for places in expected_places.values() for _p, _n, t in places)
     finishes = tournament_finishes(archive_seats(engine, room_kind="tournament"))
@@ -293,20 +304,25 @@ def test_profiles_and_leaderboards_equal_a_recomputation_from_the_archive(engine
             assert figures[field] == expected[field], (name, field)
         assert figures["tiers"] == expected["tiers"], name
         assert figures["tournaments"]["played"] == expected["tournaments_played"]
-        mine = [
-            (room, place)
-            for room, places in expected_places.items()
-            for player, place, tied in places
-            if player == str(user_id) and len(tied) == 1
+        mine = recompute_finishes(engine, expected_places, str(user_id))
+        assert figures["tournaments"]["finished"] == len(mine)
+        assert figures["tournaments"]["wins"] == sum(1 for f in mine if f["place"] == 1)
+        # Best finishes: the best places first, a larger field first among equal places, then
+        # the earliest; five at the most.
+        best = sorted(mine, key=lambda f: (f["place"], -f["entrants"], f["ended_at"]))[:5]
+        got_best = [
+            {**b, "ended_at": datetime.fromisoformat(b["ended_at"]).replace(tzinfo=UTC)}
+            for b in figures["tournaments"]["best"]
         ]
-        best = {(b["room_id"], b["place"]) for b in figures["tournaments"]["best"]}
-        assert set(mine) <= best | {(f.room_id, f.place) for f in finishes if f.user_id == user_id}
+        assert got_best == best, name
         line = table_line(engine, user_id, name)
         assert (line["hands"], line["vpip"], line["pfr"]) == (
             expected["hands"],
             expected["vpip"],
             expected["pfr"],
         )
+    ana = profile(engine, people["ana"], "ana")["tournaments"]
+    assert ana["finished"] == 7 and len(ana["best"]) == 5  # the best five of seven
     assert profile(engine, people["ana"], "ana")["hands"] > 100
 
     # Leaderboards: every week and month the world spans, both boards.
@@ -327,6 +343,37 @@ def test_profiles_and_leaderboards_equal_a_recomputation_from_the_archive(engine
                 assert scores == sorted(scores, reverse=True)
                 for i, r in enumerate(got["rows"]):
                     assert r["rank"] == 1 + sum(s > r["score"] for s in scores), ranks[i]
+
+
+def recompute_finishes(
+    engine: Engine, places: dict[str, list[tuple[str, int, frozenset[str]]]], player: str
+) -> list[dict[str, Any]]:
+    """``player``'s finishes as a profile shows them: the room, its name, the place, the
+    field, and when the room's last hand ended."""
+    with engine.connect() as conn:
+        rooms = {
+            room: (name, ended.replace(tzinfo=UTC))
+            for room, name, ended in conn.execute(
+                select(
+                    archived_hands.c.room_id,
+                    archived_hands.c.room_name,
+                    archived_hands.c.ended_at,
+                ).order_by(archived_hands.c.hand_no)
+            )
+            if room in places
+        }
+    return [
+        {
+            "room_id": room,
+            "room_name": rooms[room][0],
+            "place": place,
+            "entrants": len(rows),
+            "ended_at": rooms[room][1],
+        }
+        for room, rows in places.items()
+        for who, place, _tied in rows
+        if who == player
+    ]
 
 
 def recompute_board(
