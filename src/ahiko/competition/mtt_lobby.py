@@ -18,7 +18,9 @@ registered, when registration is open, what the pool pays by place.
 - **Prizes** (``mtt_prizes``): the buy-ins added up, no fee, paid by place as the sit & go
   tables do by field size: fewer than 6 entrants → 100%; fewer than 10 → 65/35; fewer than
   20 → 50/30/20; from 20, a fifth of the field is paid, place i of k getting a share
-  proportional to k − i + 1 (rounding to the winner). A free MTT pays nothing and has no
+  proportional to k − i + 1 (rounding to the winner); fewer places when the pool is too
+  small to give the last of them a coin (k(k + 1)/2 coins at least: 100 entrants at 1 coin
+  are paid 13 places, not 20 of which the last got nothing). A free MTT pays nothing and has no
   bubble; hand-for-hand at live tables needs ten places paid or more (45 entrants), since
   below that the bubble comes at the final table.
 
@@ -80,6 +82,8 @@ def mtt_prizes(pool: int, entrants: int) -> list[int]:
     if entrants < 20:
         return prizes(pool, prize_seats(entrants))
     k = entrants // 5
+    while k > 1 and k * (k + 1) // 2 > pool:  # the last paid place gets a coin at least
+        k -= 1
     total = k * (k + 1) // 2
     paid = [pool * (k - i) // total for i in range(k)]
     paid[0] += pool - sum(paid)
