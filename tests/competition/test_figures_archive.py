@@ -272,7 +272,9 @@ def recompute_places(engine: Engine) -> dict[str, list[tuple[str, int, frozenset
 
 # --- the test ---------------------------------------------------------------------------------
 @pytest.mark.slow
-def test_R_TN_04_profiles_and_leaderboards_equal_a_recomputation_from_the_archive(engine: Engine) -> None:
+def test_R_TN_04_profiles_and_leaderboards_equal_a_recomputation_from_the_archive(
+    engine: Engine,
+) -> None:
     people = build_world(engine)
     expected_places = recompute_places(engine)
     assert len(expected_places) == 8  # all eight tournaments reached their end
