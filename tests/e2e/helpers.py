@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from ahiko.fairness.keys import load_or_create_signing_key
+from ahiko.rooms.blinds import Stakes
+from ahiko.server.settings import Settings
+from ahiko.store.engine import make_engine
+from ahiko.store.hand_archive import ArchivedHand
+from archive_factory import Sitter, cash_session
 
 from .conftest import DESKTOP, open_page
 
@@ -73,3 +82,29 @@ def box(page: Any, selector: str) -> dict[str, float]:
     found = page.locator(selector).first.bounding_box()
     assert found is not None, selector
     return found
+
+
+def archive_hands(
+    data_dir: Path, sitters: dict[int, Sitter], hands: int = 24, seed: int = 11
+) -> list[ArchivedHand]:
+    """``hands`` hands of an Iniciante Ahiko table (1/2, 200 chips) among ``sitters`` written
+    into the live server's archive at ``data_dir``, ended over the last half hour and signed
+    with the server's key: a history for the people's numbers, "Minhas mãos" and sharing."""
+    engine = make_engine(Settings.from_env({}, data_dir=data_dir).resolved_database_url)
+    try:
+        return cash_session(
+            engine,
+            random.Random(seed),
+            room_id="ahiko-ini-1",
+            room_kind="ahiko",
+            variant="holdem",
+            sitters=sitters,
+            hands=hands,
+            stakes=Stakes(small_blind=1, big_blind=2),
+            stack=200,
+            start=datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=30),
+            every=timedelta(minutes=1),
+            signing_key=load_or_create_signing_key(data_dir),
+        )
+    finally:
+        engine.dispose()

@@ -12,8 +12,12 @@ from typing import Any
 from .conftest import DESKTOP, open_page
 
 
-def sign_up(browser: Any, base: str, username: str, viewport: dict[str, int] = DESKTOP) -> Any:
-    page = open_page(browser, viewport)
+def sign_up(
+    browser: Any, base: str, username: str, viewport: dict[str, int] = DESKTOP, **context: Any
+) -> Any:
+    """A new account signed up through the page; ``context``: the browser context's options
+    (``has_touch`` for a phone that taps)."""
+    page = open_page(browser, viewport, **context)
     page.sent = []  # act frames this page sent over its table socket
     page.received = []  # the last frames it received, for the message of a test that gave up
 

@@ -6,20 +6,13 @@ with the player's own rank."""
 
 from __future__ import annotations
 
-import random
-from datetime import UTC, datetime, timedelta
-
 import httpx
 import pytest
 
-from ahiko.fairness.keys import load_or_create_signing_key
-from ahiko.rooms.blinds import Stakes
-from ahiko.server.settings import Settings
-from ahiko.store.engine import make_engine
-from archive_factory import Sitter, cash_session
+from archive_factory import Sitter
 
 from .conftest import SCREENSHOTS, open_page
-from .helpers import assert_ahiko_verifies
+from .helpers import archive_hands, assert_ahiko_verifies
 from .live import live_server
 from .play import sign_up
 
@@ -40,27 +33,14 @@ def test_profile_shared_hand_badges_and_leaderboard_in_chromium(browser, tmp_pat
             json={"username": "bia", "password": "segredo-forte-1"},
             headers={"X-Ahiko-CSRF": "1"},
         ).json()
-        engine = make_engine(Settings.from_env({}, data_dir=data_dir).resolved_database_url)
-        now = datetime.now(UTC).replace(microsecond=0)
-        hands = cash_session(
-            engine,
-            random.Random(11),
-            room_id="ahiko-ini-1",
-            room_kind="ahiko",
-            variant="holdem",
-            sitters={
+        hands = archive_hands(
+            data_dir,
+            {
                 0: Sitter("ana", int(me["id"])),
                 4: Sitter("bia", int(other["id"])),
                 6: Sitter("robo"),
             },
-            hands=24,
-            stakes=Stakes(small_blind=1, big_blind=2),
-            stack=200,
-            start=now - timedelta(minutes=30),
-            every=timedelta(minutes=1),
-            signing_key=load_or_create_signing_key(data_dir),
         )
-        engine.dispose()
 
         # The profile page shows the archive's numbers.
         expected = _json(page, "/api/players/ana/profile")
