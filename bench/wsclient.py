@@ -140,11 +140,17 @@ class ClientConnection(asyncio.Protocol):
             self._write(client_frame(OP_PONG, payload))
         elif opcode == OP_CLOSE:
             self._received_close = Close.parse(payload) if payload else Close(1005, "")
-            if self._sent_close is None:
+            if self._sent_close is None:  # the server closed first: the close echoed
                 self._sent_close = self._received_close
                 self._write(client_frame(OP_CLOSE, payload))
             if self._transport is not None:
                 self._transport.close()
+
+    def _closed_error(self) -> ConnectionClosed:
+        received, sent = self._received_close, self._sent_close
+        if received is None or sent is None:
+            return ConnectionClosed(received, sent)
+        return ConnectionClosed(received, sent, rcvd_then_sent=sent is received)
 
     def _wake(self) -> None:
         waiter = self._waiter
@@ -154,7 +160,7 @@ class ClientConnection(asyncio.Protocol):
     async def recv(self) -> str:
         while not self._messages:
             if self._closed or self._received_close is not None:
-                raise ConnectionClosed(self._received_close, self._sent_close)
+                raise self._closed_error()
             self._waiter = asyncio.get_running_loop().create_future()
             await self._waiter
         return self._messages.popleft()
@@ -173,7 +179,7 @@ class ClientConnection(asyncio.Protocol):
 
     async def send(self, text: str) -> None:
         if self._closed or self._sent_close is not None:
-            raise ConnectionClosed(self._received_close, self._sent_close)
+            raise self._closed_error()
         self._write(client_frame(OP_TEXT, text.encode()))
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
