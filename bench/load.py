@@ -39,6 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wsclient
 from load_server import (
     LoopLag,
+    ServerProcess,
+    loop_lag_window,
     percentile,
     process_system_cpu_seconds,
     run_clients,
@@ -428,6 +430,9 @@ async def measure(
     await asyncio.sleep(warmup)
     for table in run.tables:
         table.measuring = True
+    lag_probe = isinstance(server, ServerProcess)  # a cluster's nodes are `ahiko serve`
+    if lag_probe:
+        await loop_lag_window(server.base, start=True)
     spy = start_py_spy(server, py_spy, duration) if py_spy is not None else None
     frames0, cpu0, wall0 = run.stats.frames, server.cpu_seconds(), time.perf_counter()
     sys0 = _system_cpu(server)
@@ -441,6 +446,7 @@ async def measure(
     cpu = server.cpu_seconds() - cpu0
     sys_cpu = _system_cpu(server) - sys0
     client_cpu = time.process_time() - client_cpu0
+    server_lag = await loop_lag_window(server.base, start=False) if lag_probe else None
     memory = server.memory_kib()
     frames = run.stats.frames - frames0
     assert client_lag.task is not None
@@ -472,6 +478,7 @@ async def measure(
         "server_cpu_pct": round(100 * cpu / wall, 1),
         "client_cpu_pct": round(100 * client_cpu / wall, 1),
         "client_loop_lag": client_lag.summary(),
+        "server_loop_lag": server_lag,  # of the measured window (bench/load.py's server only)
         "load_average_1m": os.getloadavg()[0],
         "server_rss_mib": round(memory.get("VmRSS", 0) / 1024, 1),
         "server_peak_rss_mib": round(memory.get("VmHWM", 0) / 1024, 1),
@@ -538,8 +545,6 @@ def run_load(
             measure(server, players, tables, think, duration, seed, warmup, rooms, py_spy)
         )
         verdict = stopped_verdict(server)
-        lag_file = server.data_dir / "loop_lag.json"
-        result["server_loop_lag"] = json.loads(lag_file.read_text()) if lag_file.exists() else None
     result["rooms"] = rooms
     if experiment:
         result["experiment"] = experiment

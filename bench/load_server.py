@@ -107,7 +107,6 @@ def serve(data_dir: Path, port: int, routes: Iterable[Callable[[Any], None]] = (
         ws_max_size=WS_MAX_BYTES,  # the same WebSocket options as `ahiko serve`
         ws_per_message_deflate=False,
     )
-    (data_dir / "loop_lag.json").write_text(json.dumps(probe.lag.summary()))
 
 
 def serve_or_parse(
@@ -197,7 +196,12 @@ class LoopLag:
 
 
 class LagProbe:
-    """Wraps the server app: starts a ``LoopLag`` with the server's event loop."""
+    """Wraps the server app: starts a ``LoopLag`` with the server's event loop, and forgets
+    what it measured so far on ``POST /bench/loop_lag`` and answers its summary on ``GET``
+    (``loop_lag_window``: the bench reports the lag of its measured window, not of the
+    set-up's sign-ups and buy-ins)."""
+
+    PATH = "/bench/loop_lag"
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -206,7 +210,25 @@ class LagProbe:
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan" and self.lag.task is None:
             self.lag.start()
+        if scope["type"] == "http" and scope["path"] == self.PATH:
+            if scope["method"] == "POST":
+                self.lag.samples_ms.clear()
+            body = json.dumps(self.lag.summary()).encode()
+            headers = [(b"content-type", b"application/json")]
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+            return
         await self.app(scope, receive, send)
+
+
+async def loop_lag_window(base: str, *, start: bool) -> dict[str, float]:
+    """The bench server's loop lag: ``start`` forgets what came before (the window opens),
+    otherwise the summary of what it measured since (``LagProbe``)."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        answer = await (http.post if start else http.get)(LagProbe.PATH)
+        answer.raise_for_status()
+        summary: dict[str, float] = answer.json()
+        return summary
 
 
 def cache_public_history() -> None:
