@@ -793,6 +793,30 @@ def ahiko_kicker() -> list[Frame]:
     return [snapshot, commitment, hand]
 
 
+def ahiko_kicker_mucked() -> list[Frame]:
+    """``ahiko_kicker`` the other way round: the Bot Ahiko's ace-king beats ana's ace-queen,
+    and ana mucks. Her cards are still hers to see; the pot names the bot's hand only."""
+    snapshot, commitment, hand = _heads_up_showdown(
+        {0: "As Qc", 4: "Ah Kd"},
+        "Ad 9s 5h 3c 2d",
+        [[], [], []],
+        {"4": {"category": 1, "ranks": [12, 11, 7, 3]}},
+    )
+    for event in hand["events"]:
+        if event["kind"] == "pot_awarded":
+            event.update(winners=[4], shares={"4": 4})
+        if event["kind"] == "hand_ended":
+            event["stacks"] = {"4": 152, "0": 148}
+    hand["events"] = [
+        {"kind": "mucked", "seat": 0} if e["kind"] == "cards_shown" and e["seat"] == 0 else e
+        for e in hand["events"]
+    ]
+    hand["view"]["result"] = {"pots": [{"amount": 4, "winners": [4]}]}
+    for entry in snapshot["room"]["seats"]:
+        entry["stack"] = {0: 148, 4: 152}[entry["seat"]]
+    return [snapshot, commitment, hand]
+
+
 def host_waiting() -> list[Frame]:
     """A room just created: the host is watching, nobody sits, nothing started."""
     snapshot = _room(
@@ -820,6 +844,7 @@ FIXTURES = {
         draw_at_the_draw,
         holdem_at_the_flop,
         ahiko_kicker,
+        ahiko_kicker_mucked,
     )
 }
 

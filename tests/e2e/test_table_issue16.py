@@ -237,6 +237,17 @@ def test_R_RK_03_the_showdown_names_the_kicker(browser, static_url, lang, win, l
     close(page)
 
 
+def test_R_RK_03_a_mucked_hand_decides_no_kicker_on_the_table(browser, static_url):
+    """The result line is the table's, the same for every viewer: the kicker is named only
+    between hands that were shown. Ana mucked her ace-queen: the bot's pair of aces wins with
+    no kicker named on her screen either, though her own cards are still hers to see."""
+    page = open_fixture(browser, static_url, "ahiko_kicker_mucked")
+    assert page.inner_text('[data-seat="4"] .seat-hand') == "Par de ases"
+    result = page.inner_text(".result-line")
+    assert "Par de ases" in result and "kicker" not in result
+    close(page)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_issue16_you_and_long_hand_names_are_never_cut(browser, static_url, size):
     page = open_fixture(browser, static_url, "ahiko_kicker", viewport=SIZES[size], upto=0)

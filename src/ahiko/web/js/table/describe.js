@@ -133,10 +133,14 @@ export function showdownHands(view) {
       out[seat] = { value: { category: v.category, key: [v.category, ...v.ranks], cards: out[seat]?.value.cards ?? [] } };
     }
   }
+  // The kicker is decided between hands the table saw: a viewer's own cards that were not
+  // shown (mucked) are theirs alone, and the result line is the same for everyone.
+  const seen = seenSeats(view, awards);
   const kicker = {};
   for (const a of awards) {
     const winners = new Set((a.winners ?? []).map(String));
-    const inPot = (a.eligible ?? Object.keys(out).map(Number)).map(String).filter((s) => out[s]);
+    const inPot = (a.eligible ?? Object.keys(out).map(Number)).map(String)
+      .filter((s) => out[s] && seen.has(s));
     for (const seat of inPot) {
       const rivals = inPot.filter((o) => o !== seat && (winners.has(seat) ? !winners.has(o) : winners.has(o)));
       for (const o of rivals) {
@@ -151,6 +155,15 @@ export function showdownHands(view) {
     hand.name = handName(hand.value) + (i === undefined ? "" : t("hand.kicker", { r: one[hand.value.key[i]] }));
   }
   return out;
+}
+
+/** The seats whose hand every viewer saw: shown, valued in a pot, or another seat's cards. */
+function seenSeats(view, awards) {
+  const seen = new Set();
+  for (const s of view?.seats ?? []) if (s.cards?.length && s.seat !== view.viewer) seen.add(String(s.seat));
+  for (const e of view?.history ?? []) if (e.kind === "cards_shown" && e.cards?.length) seen.add(String(e.seat));
+  for (const a of awards) for (const seat of Object.keys(a.hands ?? {})) seen.add(String(seat));
+  return seen;
 }
 
 export function potAwards(view) {
