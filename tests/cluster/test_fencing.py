@@ -134,27 +134,33 @@ def _wait_for(predicate, what: str, timeout: float = 30.0) -> None:  # type: ign
 
 
 @pytest.mark.postgres
+@pytest.mark.parametrize("in_transaction", [False, True])
 def test_an_owner_frozen_past_its_lease_is_fenced_out_and_drops_the_room(
-    postgres_url: str, redis_url: str
+    postgres_url: str, redis_url: str, in_transaction: bool
 ) -> None:
+    """``in_transaction``: frozen while it holds a transaction open with the room's fence row
+    locked; the database ends that session after ``POSTGRES_IDLE_IN_TRANSACTION_MS``, so the
+    new owner's claim waits for that, not for as long as the old owner is frozen."""
     ttl_ms = 600
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     engine = make_engine(postgres_url)
     save_room(engine, "r1", "ahiko", {"tier": "micro"})  # (no fence book: an operator's write)
 
-    def worker(node: str) -> tuple[subprocess.Popen[str], list[str]]:
+    def worker(node: str, *hold: str) -> tuple[subprocess.Popen[str], list[str]]:
         process = subprocess.Popen(
-            [sys.executable, str(WORKER), postgres_url, redis_url, "r1", node, str(ttl_ms)],
+            [sys.executable, str(WORKER), postgres_url, redis_url, "r1", node, str(ttl_ms), *hold],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
         )  # fmt: skip
         out: list[str] = []
         _lines(process, out)
         return process, out
 
-    a, a_out = worker("a")
+    a, a_out = worker("a", *(["hold"] if in_transaction else []))
     b = None
     try:
         _wait_for(lambda: sum(line.startswith("wrote") for line in a_out) >= 3, "a's writes")
+        if in_transaction:
+            _wait_for(lambda: any(line.startswith("holding") for line in a_out), "a holding")
         assert a_out[0] == "owner 1"
         a.send_signal(signal.SIGSTOP)  # frozen mid-stride, its lease still in Redis
         b, b_out = worker("b")
@@ -163,8 +169,12 @@ def test_an_owner_frozen_past_its_lease_is_fenced_out_and_drops_the_room(
         a.send_signal(signal.SIGCONT)
         a.wait(timeout=30)  # a learns it lost the room, and exits
         refused = [line for line in a_out if line.startswith("refused")]
-        assert refused, a_out
-        assert "older than the newest owner's (2)" in refused[0]
+        assert refused, "\n".join(a_out)
+        if in_transaction:  # its held transaction ended by the database, then refused
+            assert any(line.startswith("lost") for line in a_out), a_out
+            assert "owner's (2)" in refused[0] or "no lease" in refused[0], refused
+        else:
+            assert "older than the newest owner's (2)" in refused[0]
         assert any(line.startswith("dropped r1") for line in a_out), a_out
         # after its refused write a wrote nothing more
         assert not any(line.startswith("wrote") for line in a_out[a_out.index(refused[0]) :])
@@ -178,7 +188,7 @@ def test_an_owner_frozen_past_its_lease_is_fenced_out_and_drops_the_room(
         with engine.connect() as conn:
             finished = conn.execute(select(hands.c.hand_no).where(hands.c.status == "finished"))
             numbers = [n for (n,) in finished.all()]
-        a_wrote = {int(line.split()[1]) for line in a_out if line.startswith("wrote")}
+        a_wrote = {int(line.split()[1]) for line in a_out if line.startswith("recorded")}
         assert {n for n in numbers if n < 2000} == a_wrote
     finally:
         for process in (a, b):

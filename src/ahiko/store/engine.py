@@ -19,6 +19,12 @@ from ahiko.store.private_files import private_sqlite_file
 SQLITE_FILE_NAME = "ahiko.sqlite3"
 READ_ONLY_OPTION = "ahiko_read_only"
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+#: PostgreSQL ends a session that holds a transaction open this long without a statement, and
+#: so releases its locks. A cluster node paused mid-transaction (SIGSTOP, a frozen VM) would
+#: otherwise hold its room's fence row (``check_fence``) for as long as it is paused, and the
+#: node that took the room over could not claim it (issue 14). Our transactions run their
+#: statements back to back: none waits this long between two of them.
+POSTGRES_IDLE_IN_TRANSACTION_MS = 5_000
 
 
 def default_database_url(data_dir: Path) -> str:
@@ -29,7 +35,15 @@ def make_engine(url: str) -> Engine:
     """An engine for ``url``; a SQLite file is created 0600 (its folder 0700 if new)."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
+        return create_engine(
+            url,
+            pool_pre_ping=True,
+            pool_size=10,
+            max_overflow=10,
+            connect_args={
+                "options": f"-c idle_in_transaction_session_timeout={POSTGRES_IDLE_IN_TRANSACTION_MS}"
+            },
+        )
     if parsed.database and parsed.database != ":memory:" and "mode=memory" not in url:
         private_sqlite_file(Path(parsed.database))
     engine = create_engine(
