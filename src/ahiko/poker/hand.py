@@ -99,6 +99,9 @@ class BaseHand(Generic[ConfigT]):
         self.street = ""
         self.round: BettingRound | None = None
         self.result: HandResult | None = None
+        # ``result is not None``, kept as a plain attribute: a player's loop reads it before
+        # every decision, and a property's call cost more than the test.
+        self.is_over = False
         self.halted = False  # R-TM-06 D: betting stopped; the hand runs out to the pots
         self.log: list[Event] = []
         self._seats_given = seats
@@ -124,10 +127,6 @@ class BaseHand(Generic[ConfigT]):
     @property
     def events(self) -> tuple[Event, ...]:
         return tuple(self.log)
-
-    @property
-    def is_over(self) -> bool:
-        return self.result is not None
 
     @property
     def board(self) -> tuple[Card, ...]:
@@ -525,6 +524,7 @@ class BaseHand(Generic[ConfigT]):
         self.result = HandResult(
             awards, dict(zip(order, map(sub, chips, self.starting), strict=True)), final, showdown
         )
+        self.is_over = True
 
 
 AnyHand = BaseHand[Any]  # a hand of either variant
