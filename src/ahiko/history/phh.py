@@ -17,7 +17,7 @@ from itertools import repeat
 from typing import Any
 
 from ahiko.poker.cards import DECK_SIZE, Card, CardError, format_card, parse_card
-from ahiko.poker.fast_init import fast_init
+from ahiko.poker.fast_init import fast_constructor, fast_init
 
 from .flat_toml import loads_flat
 from .toml_writer import dumps_table
@@ -75,6 +75,12 @@ class PlayerMove:
 
 
 PhhAction = DealHole | DealBoard | PlayerMove
+
+# The parsed lines of the usual spellings, through the fast constructors (the same objects as
+# the classes' calls, built for less: ``fast_init``).
+_new_player_move = fast_constructor(PlayerMove)
+_new_deal_hole = fast_constructor(DealHole)
+_new_deal_board = fast_constructor(DealBoard)
 
 PLAYER_VERBS = frozenset({"f", "cc", "cbr", "sd", "sm"})
 
@@ -190,11 +196,11 @@ def parse_action(line: str, player_count: int) -> PhhAction:
         player = PLAYER_INDEX.get(line[5:7], player_count)
         first, second = CARD_CODES.get(line[8:10], -1), CARD_CODES.get(line[10:12], -1)
         if player < player_count and first != -1 and second != -1 and line[7] == " ":
-            return DealHole(player, (first, second))
+            return _new_deal_hole(player, (first, second))
     elif head == "d db " and len(line) in (11, 7):  # "d db 7dAcAd", "d db 9h"
         cards = tuple([CARD_CODES.get(line[i : i + 2], -1) for i in range(5, len(line), 2)])
         if -1 not in cards:
-            return DealBoard(cards)
+            return _new_deal_board(cards)
     elif line[2:7] == " cbr ":  # "p5 cbr 225"
         move = usual_bet(line, player_count)
         if move is not None:
@@ -233,7 +239,7 @@ def usual_bet(line: str, player_count: int) -> PlayerMove | None:
     player = PLAYER_INDEX.get(line[:2], player_count)
     amount = line[7:]
     if player < player_count and amount.isascii() and amount.isdigit():
-        return PlayerMove(player, "cbr", int(amount))
+        return _new_player_move(player, "cbr", int(amount))
     return None
 
 

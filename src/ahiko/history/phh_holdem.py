@@ -24,7 +24,7 @@ from ahiko.poker.actions import ActionKind
 from ahiko.poker.cards import FULL_DECK_SET, Card
 from ahiko.poker.config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
 from ahiko.poker.events import ActionTaken, CardsShown, Mucked, StreetDealt
-from ahiko.poker.fast_init import fast_init
+from ahiko.poker.fast_init import fast_constructor, fast_init
 from ahiko.poker.holdem import HoldemHand
 from ahiko.poker.layout import HOLDEM_BOARD_CARDS
 
@@ -67,6 +67,10 @@ class HoldemSetup:
     button: int
 
 
+_new_holdem_setup = fast_constructor(HoldemSetup)  # HoldemSetup(...), built for less
+_new_player_move = fast_constructor(PlayerMove)
+
+
 def holdem_setup(doc: PhhDocument) -> HoldemSetup:
     """Stakes and seating of an ``NT`` document; refuses what our rules cannot play."""
     if doc.variant != HOLDEM_VARIANT:
@@ -90,7 +94,7 @@ def holdem_setup(doc: PhhDocument) -> HoldemSetup:
     if min_bet != big_blind:
         raise PhhError(f"min_bet {min_bet} differs from the big blind {big_blind} (R-HE-07)")
     seats, button = table_seats(doc.fields, n)
-    return HoldemSetup(config, seats, stacks, button)
+    return _new_holdem_setup(config, seats, stacks, button)
 
 
 @lru_cache(maxsize=64)
@@ -164,7 +168,7 @@ def _read_usual_lines(actions: list[str], n: int) -> _Lines | None:
             player = PLAYER_INDEX.get(line[:2], n)
             first, second = codes.get(line[6:8], -1), codes.get(line[8:10], -1)
             if player < n and first >= 0 and second >= 0:
-                shows.append(PlayerMove(player, "sm", None, (first, second)))
+                shows.append(_new_player_move(player, "sm", None, (first, second)))
                 continue
         try:
             action = parse_action(line, n)

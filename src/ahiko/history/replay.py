@@ -9,7 +9,7 @@ from typing import Any
 
 from ahiko.poker.actions import IllegalAction
 from ahiko.poker.cards import CardError
-from ahiko.poker.fast_init import fast_init
+from ahiko.poker.fast_init import fast_constructor, fast_init
 
 from .phh import DRAW_VARIANT, HOLDEM_VARIANT, PhhDocument, PhhError, loads
 from .phh_draw import draw_finishing_stacks, draw_from_phh
@@ -68,6 +68,9 @@ class ReplayOutcome:
         return out
 
 
+_new_outcome = fast_constructor(ReplayOutcome)  # ReplayOutcome(...), built for less
+
+
 def find_phh_files(paths: Iterable[str | Path]) -> list[Path]:
     """Each path is a file, or a folder searched recursively for ``*.phh`` (sorted)."""
     found: list[Path] = []
@@ -114,7 +117,7 @@ def replay_text(text: str, file: str) -> ReplayOutcome:
     except (PhhError, IllegalAction, CardError, ValueError) as exc:
         return ReplayOutcome(file, None, expected, None, error=str(exc))
     match = None if expected is None else stacks_match(stacks, expected)
-    return ReplayOutcome(file, stacks, expected, match)
+    return _new_outcome(file, stacks, expected, match)
 
 
 def replay_file(path: Path) -> ReplayOutcome:

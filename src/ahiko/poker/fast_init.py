@@ -1,4 +1,5 @@
-"""A faster ``__init__`` for the frozen, slotted dataclasses built on every decision.
+"""A faster ``__init__`` for the frozen, slotted dataclasses built on every decision, and a
+faster constructor still for the engine's own hot paths.
 
 A frozen dataclass's generated ``__init__`` stores each field through
 ``object.__setattr__(self, name, value)``, a generic call per field. Events, legal actions and
@@ -16,16 +17,29 @@ keyword, same defaults), same resulting object; the class stays a frozen datacla
 (``fields``, ``asdict``, equality, hashing, ``replace`` and the refusal to assign are
 unchanged). An instance of a subclass (whose layout may differ) is filled through the slot
 descriptors.
+
+``fast_constructor(cls)`` gives a plain function with the same signature that returns the same
+object as ``cls(...)`` for less: it creates the object as the writable twin, stores each field
+and gives it its class once. Calling a class runs ``type.__call__``, which then calls the
+Python ``__init__`` from C (a new interpreter entry); a Python function called from Python
+code costs much less, and one class change less is needed. For an eleven-field
+``LegalActions`` that is about 3,200 instructions instead of 5,500. The engine builds its
+events, legal actions and results through these constructors; anyone may still call the class.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import MISSING, fields, is_dataclass
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar, cast
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 SWAP_FIELDS = 4
+
+# class -> its fast constructor, filled by ``fast_init``
+_CONSTRUCTORS: dict[object, Callable[..., Any]] = {}
 
 
 def fast_init(cls: type[T]) -> type[T]:
@@ -34,7 +48,9 @@ def fast_init(cls: type[T]) -> type[T]:
         raise TypeError(f"{cls.__name__}: fast_init needs a frozen dataclass")
     if hasattr(cls, "__post_init__") or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__name__}: fast_init needs slots and no __post_init__")
-    namespace: dict[str, Any] = {"_cls": cls, "_set": object.__setattr__}
+    slots = cls.__slots__  # type: ignore[attr-defined]
+    writable = type(f"_Writable{cls.__name__}", (), {"__slots__": slots})
+    namespace: dict[str, Any] = {"_cls": cls, "_set": object.__setattr__, "_writable": writable}
     params: list[str] = []
     plain: list[str] = []
     generic: list[str] = []
@@ -50,8 +66,6 @@ def fast_init(cls: type[T]) -> type[T]:
         plain.append(f"        self.{f.name} = {f.name}")
         generic.append(f"        _set_{f.name}(self, {f.name})")
     if len(plain) >= SWAP_FIELDS:
-        slots = cls.__slots__  # type: ignore[attr-defined]
-        namespace["_writable"] = type(f"_Writable{cls.__name__}", (), {"__slots__": slots})
         lines = [
             "    if type(self) is _cls:",
             "        _set(self, '__class__', _writable)",
@@ -62,11 +76,32 @@ def fast_init(cls: type[T]) -> type[T]:
         ]
     else:
         lines = [line[4:] for line in generic] or ["    pass"]
-    source = "\n".join([f"def __init__(self, {', '.join(params)}):", *lines])
+    constructor = [
+        "    self = _writable()",
+        *[line[4:] for line in plain],
+        "    self.__class__ = _cls",
+        "    return self",
+    ]
+    signature = ", ".join(params)
+    source = "\n".join(
+        [f"def __init__(self, {signature}):", *lines, f"def _new({signature}):", *constructor]
+    )
     exec(source, namespace)  # the same technique dataclasses uses to build __init__
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__doc__ = cls.__init__.__doc__
     init.__annotations__ = {**cls.__init__.__annotations__}
     cls.__init__ = init  # type: ignore[method-assign]
+    new = namespace["_new"]
+    new.__name__ = new.__qualname__ = f"new_{cls.__name__}"
+    new.__doc__ = f"The same object as ``{cls.__name__}(...)``, built faster (fast_init)."
+    _CONSTRUCTORS[cls] = new
     return cls
+
+
+def fast_constructor(cls: Callable[P, T]) -> Callable[P, T]:
+    """The fast constructor of a ``fast_init`` class: same arguments, same object."""
+    try:
+        return cast(Callable[P, T], _CONSTRUCTORS[cls])
+    except KeyError:
+        raise TypeError(f"{cls!r} is not a fast_init class") from None

@@ -32,11 +32,26 @@ from .events import (
     PotAwarded,
     StreetDealt,
 )
+from .fast_init import fast_constructor
 from .pots import Pot, build_pots, split_pot
 from .ranking import hand_strength, strength_ranks
 from .result import HandResult, PotResult
 
 ConfigT = TypeVar("ConfigT")
+
+# The events and results a hand builds, through their fast constructors (same objects as the
+# classes' calls, built for less: ``fast_init``).
+_new_hand_started = fast_constructor(HandStarted)
+_new_ante_posted = fast_constructor(AntePosted)
+_new_hole_dealt = fast_constructor(HoleDealt)
+_new_street_dealt = fast_constructor(StreetDealt)
+_new_bet_returned = fast_constructor(BetReturned)
+_new_cards_shown = fast_constructor(CardsShown)
+_new_mucked = fast_constructor(Mucked)
+_new_pot_awarded = fast_constructor(PotAwarded)
+_new_hand_ended = fast_constructor(HandEnded)
+_new_hand_result = fast_constructor(HandResult)
+_new_pot_result = fast_constructor(PotResult)
 _INT_ONLY = {int}
 _FORFEIT = Action.fold()
 _FOLD_KIND = ActionKind.FOLD
@@ -366,7 +381,7 @@ class BaseHand(Generic[ConfigT]):
 
     def _start_log(self, config: dict[str, int]) -> None:
         self.log.append(
-            HandStarted(
+            _new_hand_started(
                 self.variant,
                 config,
                 self._seats_given,
@@ -384,7 +399,7 @@ class BaseHand(Generic[ConfigT]):
             paid = min(ante, self.chips[i])
             self.chips[i] -= paid
             self.total[i] += paid
-            self.log.append(AntePosted(self.order[i], paid, self.chips[i] == 0))
+            self.log.append(_new_ante_posted(self.order[i], paid, self.chips[i] == 0))
 
     def _deal_private(self, per_player: int) -> None:
         n, deck, order, holes, log = self.n, self.deck, self.order, self.holes, self.log
@@ -392,14 +407,14 @@ class BaseHand(Generic[ConfigT]):
         for j, positions in enumerate(_private_positions(n, per_player)):
             cards = deck[j:end:n]  # the same positions, as one slice of the deck tuple
             holes[j] = list(cards)
-            log.append(HoleDealt(order[j], cards, positions))
+            log.append(_new_hole_dealt(order[j], cards, positions))
 
     def _deal_street(self, name: str, positions: tuple[int, ...]) -> None:
         deck = self.deck
         cards = tuple([deck[p] for p in positions])
         self.community.extend(cards)
         self.street = name
-        self.log.append(StreetDealt(name, cards, positions))
+        self.log.append(_new_street_dealt(name, cards, positions))
 
     def _new_round(self, min_bet: int, fixed_limit: bool, cap: int | None) -> BettingRound:
         self.round = betting = BettingRound(
@@ -416,7 +431,7 @@ class BaseHand(Generic[ConfigT]):
             self.round.bets[i] -= amount
             self.chips[i] += amount
             self.total[i] -= amount
-            self.log.append(BetReturned(self.order[i], amount))
+            self.log.append(_new_bet_returned(self.order[i], amount))
         return self.folded.count(False)
 
     def _live(self) -> list[int]:
@@ -429,7 +444,7 @@ class BaseHand(Generic[ConfigT]):
         cards = tuple(self.holes[i])
         self.shown[i] = cards
         self.mucked.discard(i)
-        self.log.append(CardsShown(self.order[i], cards, reason))
+        self.log.append(_new_cards_shown(self.order[i], cards, reason))
 
     def _finish_uncontested(self) -> None:
         """Everyone else folded: the last player takes every pot unseen (R-HE-10)."""
@@ -438,15 +453,17 @@ class BaseHand(Generic[ConfigT]):
         total = self.total
         if total[winner] <= 0:  # nothing of the winner's in: let the general split decide
             pots = self._pots()
-            awards = [PotResult(p.amount, p.eligible, (seat,), {seat: p.amount}) for p in pots]
+            awards = [
+                _new_pot_result(p.amount, p.eligible, (seat,), {seat: p.amount}) for p in pots
+            ]
             self._finish(awards, {}, showdown=False)
             return
         # Uncalled chips are back, so the winner's bet is the highest: one pot, one winner.
         amount = sum(total)
         only = (seat,)
         self.chips[winner] += amount
-        self.log.append(PotAwarded(0, amount, only, only, {seat: amount}, {}))
-        self._end((PotResult(amount, only, only, {seat: amount}),), showdown=False)
+        self.log.append(_new_pot_awarded(0, amount, only, only, {seat: amount}, {}))
+        self._end((_new_pot_result(amount, only, only, {seat: amount}),), showdown=False)
 
     def _showdown(self) -> None:
         """Compare hands pot by pot (R-PT-04); show and muck in order (R-HE-12)."""
@@ -474,14 +491,14 @@ class BaseHand(Generic[ConfigT]):
                     self._reveal(i, "showdown")
                 else:
                     self.mucked.add(i)
-                    log.append(Mucked(seat))
+                    log.append(_new_mucked(seat))
         awards = []
         for pot in pots:
             values = [strength[index[s]] for s in pot.eligible]
             top = max(values)
             winners = tuple([s for s, v in zip(pot.eligible, values, strict=True) if v == top])
             awards.append(
-                PotResult(pot.amount, pot.eligible, winners, split_pot(pot.amount, winners))
+                _new_pot_result(pot.amount, pot.eligible, winners, split_pot(pot.amount, winners))
             )
         # seat -> {"category", "ranks"}: no words
         names = {order[i]: strength_ranks(strength[i]) for i in self.shown}
@@ -509,7 +526,7 @@ class BaseHand(Generic[ConfigT]):
                 chips[index[seat]] += won
             pot_names = {s: names[s] for s in award.eligible if s in names} if names else {}
             log.append(
-                PotAwarded(
+                _new_pot_awarded(
                     k, award.amount, award.eligible, award.winners, dict(award.shares), pot_names
                 )
             )
@@ -520,8 +537,8 @@ class BaseHand(Generic[ConfigT]):
         order, chips = self.order, self.chips
         final = dict(zip(order, chips, strict=True))
         self.street = "over"
-        self.log.append(HandEnded(final))
-        self.result = HandResult(
+        self.log.append(_new_hand_ended(final))
+        self.result = _new_hand_result(
             awards, dict(zip(order, map(sub, chips, self.starting), strict=True)), final, showdown
         )
         self.is_over = True

@@ -20,11 +20,14 @@ from .betting import Rules
 from .cards import Card
 from .config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
 from .events import BlindPosted, Event
+from .fast_init import fast_constructor
 from .hand import BaseHand, check_chips
 from .layout import HOLDEM_LAYOUT, holdem_positions
 from .ranking import holdem_strengths
 
 _FOLD, _CHECK, _CALL = Action.fold(), Action.check(), Action.call()
+_new_action = fast_constructor(Action)  # the same objects as Action(...), built for less
+_new_blind_posted = fast_constructor(BlindPosted)
 _BET, _RAISE = ActionKind.BET, ActionKind.RAISE
 _NEXT_STREET = {"preflop": "flop", "flop": "turn", "turn": "river"}
 _STREET_BOARD = {"flop": slice(0, 3), "turn": slice(3, 4), "river": slice(4, 5)}
@@ -112,7 +115,7 @@ class HoldemHand(BaseHand[HoldemConfig]):
         betting = self.round
         assert betting is not None
         mark = len(self.log)
-        self._act(i, Action(_RAISE if betting.max_bet else _BET, amount))
+        self._act(i, _new_action(_RAISE if betting.max_bet else _BET, amount))
         return self.log[mark:]
 
     @property
@@ -136,11 +139,11 @@ class HoldemHand(BaseHand[HoldemConfig]):
         if chips[sb] > 0:
             posted = betting.post(sb, cfg.small_blind)
             total[sb] += posted
-            log.append(BlindPosted(order[sb], posted, "sb", chips[sb] == 0))
+            log.append(_new_blind_posted(order[sb], posted, "sb", chips[sb] == 0))
         if chips[bb] > 0:
             posted = betting.post(bb, cfg.big_blind)
             total[bb] += posted
-            log.append(BlindPosted(order[bb], posted, "bb", chips[bb] == 0))
+            log.append(_new_blind_posted(order[bb], posted, "bb", chips[bb] == 0))
         self._deal_private(2)
         self.street = "preflop"
         betting.begin((bb + 1) % self.n)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .fast_init import fast_init
+from .fast_init import fast_constructor, fast_init
 
 
 @fast_init
@@ -17,6 +17,9 @@ from .fast_init import fast_init
 class Pot:
     amount: int
     eligible: tuple[int, ...]  # seats that may win it, in button order
+
+
+_new_pot = fast_constructor(Pot)  # the same objects as Pot(...), built for less
 
 
 def build_pots(
@@ -39,7 +42,7 @@ def build_pots(
                 if alive and c >= level
             ]
         )
-        return [Pot(sum(contributions), eligible)]
+        return [_new_pot(sum(contributions), eligible)]
     levels = sorted(live_levels)
     pots: list[Pot] = []
     previous = 0
@@ -52,7 +55,7 @@ def build_pots(
             if alive and c >= level
         )
         if amount:
-            pots.append(Pot(amount, eligible))
+            pots.append(_new_pot(amount, eligible))
         previous = top
     return pots
 
