@@ -10,7 +10,7 @@ import pytest
 
 from ahiko.poker.actions import Action, ActionKind, LegalActions
 from ahiko.poker.events import ActionTaken, HandEnded, event_from_dict, event_to_dict
-from ahiko.poker.fast_init import fast_init
+from ahiko.poker.fast_init import fast_constructor, fast_init
 
 
 def test_positional_keyword_and_default_arguments_give_the_same_object() -> None:
@@ -72,3 +72,20 @@ def test_fast_init_refuses_classes_it_cannot_speed_up_faithfully() -> None:
     for cls in (Mutable, Checked, NoSlots):
         with pytest.raises(TypeError, match="fast_init"):
             fast_init(cls)
+
+
+def test_fast_constructor_builds_the_same_frozen_object() -> None:
+    new_legal = fast_constructor(LegalActions)
+    fast = new_legal(3, True, False, 20, ActionKind.RAISE, 40, 500, 0, 500)
+    usual = LegalActions(3, True, False, 20, ActionKind.RAISE, 40, 500, 0, 500)
+    assert type(fast) is LegalActions and fast == usual and hash(fast) == hash(usual)
+    assert repr(fast) == repr(usual) and pickle.loads(pickle.dumps(fast)) == usual
+    assert new_legal(3, True, False, 20, ActionKind.RAISE, 40, 500, 0, stack=500) == usual
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.seat = 4  # type: ignore[misc]
+    assert fast_constructor(HandEnded)({1: 5}) == HandEnded({1: 5})  # one field
+    assert fast_constructor(Action)(ActionKind.CALL) == Action.call()  # defaults
+    with pytest.raises(TypeError):
+        new_legal(3, True)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="fast_init"):
+        fast_constructor(dict)
