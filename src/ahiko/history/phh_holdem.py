@@ -229,9 +229,9 @@ def _read_lines(actions: list[str], n: int) -> _Lines:
 
 
 def holdem_finishing_stacks(hand: HoldemHand) -> list[int]:
-    """Stacks in PHH position order (p1..pn)."""
-    stacks = hand.stacks
-    return [stacks[seat] for seat in hand.dealt_seats]
+    """Stacks in PHH position order (p1..pn): the hand's chips, which are held in that very
+    order (``dealt_seats``, first seat after the button first)."""
+    return list(hand.chips)
 
 
 def holdem_to_phh(
