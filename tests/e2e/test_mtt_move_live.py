@@ -254,13 +254,15 @@ def test_a_balancing_move_takes_the_browser_to_its_new_table(browser, tmp_path) 
         )
         started = ana.evaluate(POST, [f"/api/mtt/{mid}/start", {}])
         assert started["status"] == 200, started
+        # two tables of six at the start (read before any hand can end: on a loaded machine
+        # the page below takes long enough for the bots to bust someone meanwhile)
+        rooms = app.state.mtt.rooms[mid]
+        assert sorted(len(s) for s in rooms.seated.values()) == [6, 6]
         # the lobby takes Ana to her table by itself
         ana.wait_for_url("**/#/room/mtt-*", timeout=20_000)
         ana.wait_for_selector(".seat.me", timeout=15_000)
         ana.evaluate("() => { window.sameDocument = true; }")
         home_room = ana.url.rsplit("/", 1)[-1]
-        rooms = app.state.mtt.rooms[mid]
-        assert sorted(len(s) for s in rooms.seated.values()) == [6, 6]
         bia.goto(f"{base}/#/room/{home_room}")
         bia.wait_for_selector(".felt")
         bia.wait_for_selector('.conn[data-conn="online"]')
