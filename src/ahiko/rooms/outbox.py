@@ -56,6 +56,10 @@ def _dumps(frame: Mapping[str, Any]) -> bytes:
         return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS)
 
 
+#: The compact JSON encoder for other messages of the server (the cluster relay's).
+encode_json = _dumps
+
+
 class Frame(dict[str, Any]):
     """One outbound frame ``{"t": kind, "seq": n, "epoch": e, ...body}`` (``epoch`` when the
     frame comes from a room: ``new_epoch``): a JSON object that refuses to
