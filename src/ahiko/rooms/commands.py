@@ -91,12 +91,14 @@ class Close:
 class MoveIn:
     """The house seats a player of a multi-table tournament at this table with ``stack``
     chips (issue 20): at the start, or moved from another table (during a hand: the seat is
-    reserved and they play from the next one, R-RM-16)."""
+    reserved and they play from the next one, R-RM-16). A player moved from another table
+    ``waits_for_big_blind``: not dealt in until the hand whose big blind is their seat."""
 
     player_id: str
     name: str
     seat: int
     stack: int
+    waits_for_big_blind: bool = False
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,13 @@ if TYPE_CHECKING:
     from ahiko.rooms.room import Room
 
 
+def big_blind_seat(seats: list[int], button: int) -> int:
+    """The big blind of a hand dealt to ``seats`` with ``button`` (R-HE-02; heads-up the
+    button is the small blind, R-HE-03)."""
+    later = [s for s in seats if s > button] + [s for s in seats if s <= button]
+    return later[0] if len(seats) == 2 else later[1]
+
+
 class Dealer:
     def __init__(self, room: Room) -> None:
         self._room = room
@@ -38,12 +45,29 @@ class Dealer:
 
     def participants_ready(self) -> list[int]:
         room = self._room
-        seats = room.seats.eligible_for_hand()
+        seats = self._big_blind_waits_kept(room.seats.eligible_for_hand())
         if len(seats) < 2:
             return []
         if room.kind.needs_a_person and not any(room.seats.get(s).is_person for s in seats):  # type: ignore[union-attr]
             return []  # R-RM-03 / R-RM-11: at least one person
         return seats
+
+    def _big_blind_waits_kept(self, seats: list[int]) -> list[int]:
+        """``seats`` without the players moved here from another table of their tournament
+        who still wait for their big blind: the first whose seat the next hand's big blind
+        would be comes in (R-HE-02 with them dealt in), so a move never skips a big blind nor
+        deals a hand before it. With fewer than two others, or before the first hand, there
+        is no big blind to wait for."""
+        room = self._room
+        waiting = [s for s in seats if room.seats.get(s).waits_for_big_blind]  # type: ignore[union-attr]
+        playing = [s for s in seats if s not in waiting]
+        if not waiting or len(playing) < 2 or self.button is None:
+            return seats
+        for seat in waiting:
+            trial = sorted([*playing, seat])
+            if big_blind_seat(trial, self._next_button(trial)) == seat:
+                return trial
+        return playing
 
     def schedule_next_hand(self, delay: float | None = None) -> None:
         room = self._room
@@ -148,6 +172,10 @@ class Dealer:
         if hand is None or hand.phase is not Phase.COMMITTED:
             return
         self.button = hand.button
+        for seat in hand.players:
+            occupant = room.seats.get(seat)
+            if occupant is not None:
+                occupant.waits_for_big_blind = False
         room.hooks.on_hand_start(room, hand.hand_no, hand.start_stacks)
         events = hand.deal()
         room.hands_dealt += 1

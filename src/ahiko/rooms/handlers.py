@@ -223,6 +223,7 @@ def move_in(room: Room, cmd: c.MoveIn) -> Reply:
         cmd.name,
         cmd.stack,
         connected=room.presence.is_connected(cmd.player_id),
+        waits_for_big_blind=cmd.waits_for_big_blind,
     )
     reserved = room.seat_occupant(cmd.seat, occupant)
     if room.status is not RoomStatus.WAITING and not occupant.connected:

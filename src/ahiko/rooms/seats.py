@@ -32,6 +32,8 @@ class Occupant:
     leave_after_hand: bool = False  # removed bot or "leave after this hand"
     new_entries: int = 0  # R-RM-06: times the starting chips were granted again
     sitting_out: bool = False  # "Ficar fora nas próximas mãos": not dealt in (issue 19)
+    # moved from another table of a multi-table tournament: dealt in first at their big blind
+    waits_for_big_blind: bool = False
 
     @property
     def is_person(self) -> bool:
