@@ -69,7 +69,7 @@ def run(players: int, levels: int, seed: int) -> dict[str, Any]:
             for number in sorted(mtt.tables):
                 table = mtt.tables[number]
                 button, _small, _big = table.start_hand()
-                seats = table.occupied()
+                seats = table.dealt
                 hands += 1
                 committer = DealCommitter(
                     table_id=f"mtt-{number}",

@@ -41,10 +41,10 @@ decides, the tables' actors play.
   the model's "big blind next" at a table is the room's own: the player that table would
   make big blind in its next hand (the one after the hand being played, if one is). A
   balancing move takes that player; when they are up at the old table, the new table's
-  seat is chosen again, as the free seat where, under the same dealing, they post the big
-  blind soonest (``Table.hands_to_big_blind``). Precisely: a moved player posts the big blind
-  at the new table in the hand counted at their arrival, unless that table's players change
-  first; they may be dealt hands there before it only when no free seat gives it sooner.
+  seat is chosen again, as the free seat where, under the same dealing, the big blind comes
+  soonest (``Table.hands_to_big_blind``), and they wait there, not dealt in, for the hand
+  whose big blind is their seat (``MoveIn.waits_for_big_blind``): the first hand a moved
+  player is dealt at the new table is their big blind.
 
 Nothing here reads a table's state: the model, the actors' commands and the hooks' calls
 (a hook tells the button of the hand it deals and asks its room whether it has two players
@@ -285,6 +285,8 @@ class MttRooms:
         table = self.model.tables.get(number)
         if table is not None and button is not None:
             table.button = button
+            table.dealt = list(seats)
+            table.waiting -= set(seats)
 
     def _end_round(self) -> None:
         self.in_round = False
@@ -326,12 +328,14 @@ class MttRooms:
                 target = self.model.table_of(player)
                 seat = next(s for s, p in target.seats.items() if p == player)
                 if target.button is not None:  # the seat where the big blind comes soonest now
-                    del target.seats[seat]
-                    seat = target.soonest_big_blind_seat()
-                    target.seats[seat] = player
+                    target.unseat(player)
+                    seat = target.seat_moved(player)
                     soon = target.hands_to_big_blind(seat)
                     self.arrivals.append((player, target.number, seat, soon))
-                self._move_in(target.number, c.MoveIn(player, occupant.name, seat, occupant.stack))
+                command = c.MoveIn(
+                    player, occupant.name, seat, occupant.stack, waits_for_big_blind=True
+                )
+                self._move_in(target.number, command)
                 moved = self._where(target.number, seat)
         elif occupant.stack > 0 and player in self.model.remaining():
             self._apply(self.model.leave(player))  # R-TN-05: out at once

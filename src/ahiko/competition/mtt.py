@@ -8,12 +8,17 @@ table, hand-for-hand on the bubble, and the R-TN-04 ranking across the whole fie
   the button is the small blind).
 - **Balancing** (after every hand, ``balance``): while the largest table has two players more
   than the smallest, the player who would be **big blind next** at the largest table moves to
-  the smallest, into the free seat that gets the big blind soonest there: nobody skips a big
-  blind by moving.
+  the smallest, into the free seat that gets the big blind soonest there.
 - **Breaking**: when the field fits in one table fewer, the smallest table (the highest number
   among equals) breaks; its players go one by one to the smallest remaining tables, each into
   the seat that gets the big blind soonest. At nine players or fewer one table is left: the
   final table.
+- **Nobody skips a big blind by moving**: a moved player waits, not dealt in, for the hand
+  whose big blind is their seat (``Table.waiting``), so the first hand they are dealt at the
+  new table is their big blind. The hands they are dealt from one big blind to the next are
+  then those they would have been dealt at the old table (a balancing move takes the next big
+  blind there); with the big blind moving forward one seat a hand, never more than
+  ``MAX_SEATS``, one orbit of a full table, for anyone.
 - **Ranking** (R-TN-04/05, ``rooms.ranking.TournamentRanking``): players out in the same hand
   are ordered by their stacks at that hand's start, then by lot. Hands at different tables are
   not the same hand, except in **hand-for-hand** play (``hand_for_hand``: a paid tournament at
@@ -44,6 +49,10 @@ class Table:
     # table tells it, the blinds follow the room's own dealing (R-HE-02: the button one
     # seat on every hand, the blinds the players after it), not the big blind forward.
     button: int | None = None
+    # Seats of players moved here who wait, not dealt in, for the hand whose big blind is
+    # theirs: a move then never skips a big blind nor deals a hand before it.
+    waiting: set[int] = field(default_factory=set)
+    dealt: list[int] = field(default_factory=list)  # the seats dealt the last hand
 
     def occupied(self) -> list[int]:
         return sorted(self.seats)
@@ -63,7 +72,9 @@ class Table:
         """(button, small blind, big blind) seats of the next hand. The big blind moves
         forward one player every hand, whoever busted (so nobody skips it); the small blind
         and the button are the players before it (heads-up: the button is the small blind)."""
-        seats = self.occupied()
+        return self._blinds_among(self.dealt_seats())
+
+    def _blinds_among(self, seats: list[int]) -> tuple[int, int, int]:
         if len(seats) < 2:
             raise ValueError(f"table {self.number} has fewer than two players")
         if self.button is not None:  # the live room's rule (R-HE-02, R-HE-03 heads-up)
@@ -75,40 +86,71 @@ class Table:
         button = small if len(seats) == 2 else self._before(small, seats)
         return button, small, big
 
+    def dealt_seats(self) -> list[int]:
+        """The seats dealt the next hand: all but the waiting ones, of whom the first whose
+        seat that hand's big blind would be comes in. With fewer than two others, or before
+        the table's first hand, there is no big blind to wait for: everyone is dealt."""
+        seats = self.occupied()
+        playing = [s for s in seats if s not in self.waiting]
+        if len(playing) < 2 or (self.big is None and self.button is None):
+            return seats
+        for seat in sorted(self.waiting & set(seats)):
+            trial = sorted([*playing, seat])
+            if self._blinds_among(trial)[2] == seat:
+                return trial
+        return playing
+
     def big_blind_next(self) -> str:
         return self.seats[self.next_blinds()[2]]
 
     def soonest_big_blind_seat(self) -> int:
-        """The free seat that would get the big blind soonest: the first one after the next
-        hand's big blind, clockwise (that seat is big blind the hand after)."""
+        """The free seat where a player moved in now posts the big blind soonest."""
         free = self.free()
         if not free:
             raise ValueError(f"table {self.number} is full")
         if len(self.seats) < 2:
             return free[0]
-        if self.button is not None:  # the live room's rule: try each free seat
-            return min(free, key=self.hands_to_big_blind)
-        big = self.next_blinds()[2]
-        return self._after(big, free)
+        return min(free, key=self.hands_to_big_blind)
 
     def hands_to_big_blind(self, seat: int) -> int:
-        """Under the live room's rule, the number of the next hand (1: the next one) in
-        which a player sat now at ``seat`` (free or theirs) posts the big blind, the other
-        players staying."""
-        trial = Table(self.number, {**self.seats, seat: "?"}, button=self.button)
-        for hand in range(1, MAX_SEATS + 2):
-            button, _small, big = trial.next_blinds()
-            if big == seat:
+        """The number of the next hand (1: the next one) in which a player moved now to
+        ``seat`` (free or theirs), waiting for it, posts the big blind, the other players
+        staying."""
+        trial = Table(
+            self.number,
+            {**self.seats, seat: "?"},
+            big=self.big,
+            button=self.button,
+            waiting=self.waiting | {seat},
+        )
+        for hand in range(1, 2 * MAX_SEATS + 1):
+            if trial.next_blinds()[2] == seat:
                 return hand
-            trial.button = button
+            trial.start_hand()
         raise AssertionError("a big blind comes round within an orbit")  # pragma: no cover
 
     def start_hand(self) -> tuple[int, int, int]:
-        blinds = self.next_blinds()
+        self.dealt = self.dealt_seats()
+        blinds = self._blinds_among(self.dealt)
+        self.waiting -= set(self.dealt)
         self.big = blinds[2]
         if self.button is not None:
             self.button = blinds[0]
         return blinds
+
+    def unseat(self, player: str) -> int:
+        seat = next(s for s, p in self.seats.items() if p == player)
+        del self.seats[seat]
+        self.waiting.discard(seat)
+        return seat
+
+    def seat_moved(self, player: str) -> int:
+        """Seats a player moved from another table where the big blind comes soonest; they
+        wait for it (``dealt_seats``)."""
+        seat = self.soonest_big_blind_seat()
+        self.seats[seat] = player
+        self.waiting.add(seat)
+        return seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,8 +243,7 @@ class MultiTable:
                 self._eliminate(busted[number])
         for out in busted.values():
             for player in out:
-                table = self.table_of(player)
-                del table.seats[next(s for s, p in table.seats.items() if p == player)]
+                self.table_of(player).unseat(player)
         if self.over:
             self.ranking.declare_winner(self.remaining()[0])
             return []
@@ -213,7 +254,7 @@ class MultiTable:
         table = self.table_of(player)
         self._hand_numbers += 1
         self.ranking.eliminate_leaver(player, self._hand_numbers, 0)
-        del table.seats[next(s for s, p in table.seats.items() if p == player)]
+        table.unseat(player)
         if self.over:
             self.ranking.declare_winner(self.remaining()[0])
             return []
@@ -258,17 +299,14 @@ class MultiTable:
             order = [doomed.seats[s] for s in seats]
         for player in order:
             target = min(self.tables.values(), key=lambda t: (len(t.seats), t.number))
-            doomed_seat = next(s for s, p in doomed.seats.items() if p == player)
-            del doomed.seats[doomed_seat]
-            seat = target.soonest_big_blind_seat()
-            target.seats[seat] = player
+            doomed.unseat(player)
+            seat = target.seat_moved(player)
             moves.append(Move(player, doomed.number, target.number, seat, "break"))
         return moves
 
     def _move(self, player: str, source: Table, target: Table, reason: str) -> Move:
-        del source.seats[next(s for s, p in source.seats.items() if p == player)]
-        seat = target.soonest_big_blind_seat()
-        target.seats[seat] = player
+        source.unseat(player)
+        seat = target.seat_moved(player)
         return Move(player, source.number, target.number, seat, reason)
 
     def placements(self) -> list[Placement]:
