@@ -9,6 +9,7 @@ from __future__ import annotations
 from app_site import balance, sign_up
 from fastapi.testclient import TestClient
 
+from ahiko.rooms.blinds import BlindIncrease
 from ahiko.wallet.check import check_ledger
 from ahiko.wallet.policy import SIGNUP_GRANT
 
@@ -72,3 +73,23 @@ def test_mtt_routes_register_unregister_refuse_and_start(site: TestClient) -> No
     left = site.post(f"/api/mtt/{mid}/unregister", cookies=bia)
     assert left.status_code == 409 and left.json()["error"] == "already_started"
     assert check_ledger(engine) == []
+
+
+def test_R_TN_03_a_host_sets_blind_levels_by_hands(site: TestClient) -> None:
+    ana = sign_up(site, "ana")
+    for bad in (0, 101, "5"):
+        body = {"name": "Mãos", "level_hands": bad}
+        assert site.post("/api/mtt", json=body, cookies=ana).status_code == 422, bad
+    by_hands = site.post("/api/mtt", json={"name": "Mãos", "level_hands": 15}, cookies=ana)
+    assert by_hands.status_code == 201 and by_hands.json()["mtt"]["level_hands"] == 15
+    by_time = site.post("/api/mtt", json={"name": "Relógio"}, cookies=ana).json()["mtt"]
+    assert by_time["level_hands"] is None
+    listed = {m["name"]: m["level_hands"] for m in site.get("/api/mtt").json()["mtts"]}
+    assert listed["Mãos"] == 15 and listed["Relógio"] is None
+    mid = by_hands.json()["mtt"]["id"]
+    bia = sign_up(site, "bia")
+    for who, key in ((ana, "a"), (bia, "b")):
+        assert site.post(f"/api/mtt/{mid}/register", json={"key": key}, cookies=who).is_success
+    assert site.post(f"/api/mtt/{mid}/start", cookies=ana).status_code == 200
+    schedule = site.app.state.mtt.rooms[mid].schedule  # type: ignore[attr-defined]
+    assert (schedule.increase, schedule.every) == (BlindIncrease.HANDS, 15)

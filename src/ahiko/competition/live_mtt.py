@@ -4,8 +4,10 @@ decides, the tables' actors play.
 - **Start** (``start``): the field is seated by ``MultiTable.seat`` (at random, tables within
   one player of each other); one tournament room per table (``RoomConfig.part_of``: the
   ``MttTable`` kind), each player placed with ``MoveIn`` at the seat the model chose, every
-  table started by the house. Blinds rise by time (``BlindIncrease.MINUTES``), so every
-  table plays the same level at the same moment.
+  table started by the house. Blinds double by time (``BlindIncrease.MINUTES``), so every
+  table plays the same level at the same moment; or, with ``level_hands``, every that many
+  hands each table deals (``BlindIncrease.HANDS``: each table counts its own hands, and the
+  tournament's level, for late registration and the lobby, is the furthest table's).
 - **After every hand** at a table (its hook's ``on_hand_end``): the players left with no
   chips are out (R-TN-04: ordered by their stacks at that hand's start, then by lot), then the
   model breaks and balances the tables (largest − smallest ≤ 1, moving the player who would
@@ -101,6 +103,7 @@ class MttRooms:
         name: str = "Torneio",
         starting_stack: int = TOURNAMENT_STARTING_CHIPS,
         level_minutes: float = LEVEL_MINUTES,
+        level_hands: int | None = None,
         timing: Timing | None = None,
         engine: Engine | None = None,
         clock: Clock = utc_now,
@@ -119,11 +122,12 @@ class MttRooms:
         self.model = MultiTable.seat(self.names, rng, paid_places)
         self.on_finish = on_finish
         self.starting_stack = starting_stack
-        self.schedule = BlindSchedule(
-            Stakes(small_blind=TOURNAMENT_SMALL_BLIND, big_blind=TOURNAMENT_BIG_BLIND),
-            BlindIncrease.MINUTES,
-            max(1, round(level_minutes)),
-        )
+        base = Stakes(small_blind=TOURNAMENT_SMALL_BLIND, big_blind=TOURNAMENT_BIG_BLIND)
+        if level_hands is None:
+            self.schedule = BlindSchedule(base, BlindIncrease.MINUTES, max(1, round(level_minutes)))
+        else:
+            self.schedule = BlindSchedule(base, BlindIncrease.HANDS, level_hands)
+        self.dealt_at: dict[int, int] = {}  # hands dealt, by table
         self.timing = timing or Timing()
         self.engine = engine
         self._clock = clock
@@ -214,9 +218,12 @@ class MttRooms:
 
     @property
     def level(self) -> int:
-        """The blind level now (1 at the start): every table plays the same one."""
+        """The blind level now (1 at the start): every table's by time, the furthest
+        table's by hands."""
         if self.started_at is None:
             return 0
+        if self.schedule.increase is BlindIncrease.HANDS:
+            return 1 + max(self.dealt_at.values(), default=0) // self.schedule.every
         elapsed = self.registry.clock.now() - self.started_at
         return 1 + int(elapsed // (self.schedule.every * 60))
 
@@ -282,6 +289,7 @@ class MttRooms:
         """Table ``number`` dealt a hand with ``button`` to ``seats``: the model's blinds
         follow the room's (R-HE-02), so "big blind next" is the room's own."""
         self.playing.add(number)
+        self.dealt_at[number] = self.dealt_at.get(number, 0) + 1
         table = self.model.tables.get(number)
         if table is not None and button is not None:
             table.button = button

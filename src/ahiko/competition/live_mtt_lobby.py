@@ -277,8 +277,15 @@ class MttService:
         return await written(self.writer, pool_name(mtt.id), job, what)
 
     # --- a host's MTT ---------------------------------------------------------------------------
-    def create(self, host: int, name: str, buy_in: int, starts_in_minutes: float) -> Mtt:
-        mtt = self.lobby.create(host, name, buy_in, starts_in_minutes)
+    def create(
+        self,
+        host: int,
+        name: str,
+        buy_in: int,
+        starts_in_minutes: float,
+        level_hands: int | None = None,
+    ) -> Mtt:
+        mtt = self.lobby.create(host, name, buy_in, starts_in_minutes, level_hands)
         self._arm(mtt)
         return mtt
 
@@ -314,6 +321,7 @@ class MttService:
                 rng=self._rng,
                 name=mtt.name,
                 level_minutes=self._level_minutes,
+                level_hands=mtt.level_hands,
                 timing=self._timing,
                 paid_places=mtt.paid_places,
                 on_finish=lambda places: self._finished(mtt, places),

@@ -5,8 +5,10 @@ registered, when registration is open, what the pool pays by place.
   one), starting ``every`` minutes after it opened. At its start time it starts when two or
   more are registered; otherwise its start moves ``every`` minutes on (the registrations
   kept). When one starts, the next of its spec opens at once.
-- **A host's MTT** (``create``): a signed-in player opens one with a name, a buy-in and a
-  start time, and may start it earlier (two registered or more).
+- **A host's MTT** (``create``): a signed-in player opens one with a name, a buy-in, a
+  start time and, if they like, blind levels by hands (``level_hands``: the blinds double
+  every that many hands at each table; by default by time, the site's level minutes), and
+  may start it earlier (two registered or more).
 - **Registration**: until the start, and **late** while the tournament is in its first
   ``late_levels`` blind levels (the live side knows the level); unregistration until the
   start. One registration per player per MTT.
@@ -41,6 +43,7 @@ from ahiko.competition.sitgo import prizes
 
 LATE_LEVELS = 2  # late registration during the first two blind levels
 MAX_BUY_IN = 10_000
+MAX_LEVEL_HANDS = 100
 
 
 class MttRefused(ValueError):
@@ -98,6 +101,7 @@ class Mtt:
     starts_at: datetime
     spec: str | None = None  # the schedule's spec key; None: a host's MTT
     host: int | None = None
+    level_hands: int | None = None  # blinds double every that many hands; None: by time
     status: MttStatus = MttStatus.REGISTERING
     entrants: list[int] = field(default_factory=list)  # user ids, in registration order
     late: list[int] = field(default_factory=list)  # those of them registered after the start
@@ -124,6 +128,7 @@ class Mtt:
             "prizes": mtt_prizes(self.pool, len(self.entrants)),
             "host": self.host,
             "scheduled": self.spec is not None,
+            "level_hands": self.level_hands,
         }
 
 
@@ -163,7 +168,14 @@ class MttLobby:
             if key not in upcoming
         ]
 
-    def create(self, host: int, name: str, buy_in: int, starts_in_minutes: float) -> Mtt:
+    def create(
+        self,
+        host: int,
+        name: str,
+        buy_in: int,
+        starts_in_minutes: float,
+        level_hands: int | None = None,
+    ) -> Mtt:
         """A host's MTT."""
         name = name.strip()
         if not 1 <= len(name) <= 40:
@@ -172,9 +184,12 @@ class MttLobby:
             raise MttRefused("bad_request", f"a buy-in is 0 to {MAX_BUY_IN} coins")
         if not 1 <= starts_in_minutes <= 24 * 60:
             raise MttRefused("bad_request", "a tournament starts in 1 minute to 24 hours")
+        if level_hands is not None and not 1 <= level_hands <= MAX_LEVEL_HANDS:
+            raise MttRefused("bad_request", f"a level lasts 1 to {MAX_LEVEL_HANDS} hands")
         starts = self._clock() + timedelta(minutes=starts_in_minutes)
         mtt = self._new(name, buy_in, starts, None)
         mtt.host = host
+        mtt.level_hands = level_hands
         return mtt
 
     def get(self, mtt_id: str) -> Mtt:

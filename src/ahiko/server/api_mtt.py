@@ -3,8 +3,9 @@
 - ``GET /api/mtt``: the MTTs registering or running (soonest first), then the last ended:
   start time, buy-in, registered count, prizes, status; for the requester
   ``registered_me`` and, once it runs, ``room_id`` (the table they sit at now).
-- ``POST /api/mtt`` ``{name, buy_in, starts_in_minutes}``: a signed-in player opens an MTT
-  and is its host.
+- ``POST /api/mtt`` ``{name, buy_in, starts_in_minutes, level_hands}``: a signed-in player
+  opens an MTT and is its host; ``level_hands`` (1-100, optional) sets blind levels by hands
+  (the blinds double every that many hands at each table) instead of by time.
 - ``POST /api/mtt/{mtt_id}/register`` ``{key}``: the buy-in from the wallet into the pool,
   until the start, or late during the first blind levels (seated at once at the table
   with the fewest players); the same ``key`` again answers the first registration
@@ -30,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ahiko.competition.live_mtt_lobby import MttService
 from ahiko.competition.live_sitgo import SitGoStorage
-from ahiko.competition.mtt_lobby import MAX_BUY_IN, MttRefused
+from ahiko.competition.mtt_lobby import MAX_BUY_IN, MAX_LEVEL_HANDS, MttRefused
 from ahiko.server.api_sitgo import RegisterBody, signed_in_user
 from ahiko.server.competition_calls import answer, operation
 from ahiko.server.errors import ApiError, error_responses
@@ -74,6 +75,7 @@ class CreateBody(BaseModel):
     name: Annotated[str, Field(min_length=1, max_length=40)]
     buy_in: Annotated[int, Field(ge=0, le=MAX_BUY_IN)] = 0
     starts_in_minutes: Annotated[int, Field(ge=1, le=24 * 60)] = 10
+    level_hands: Annotated[int, Field(ge=1, le=MAX_LEVEL_HANDS)] | None = None
 
 
 def mtt_service(app: Any) -> MttService:
@@ -121,12 +123,17 @@ async def create(body: CreateBody, request: Request, player: MaybePlayer) -> dic
 
 @operation("mtt.create")
 async def _create(
-    app: Any, player: Player | None, name: str, buy_in: int, starts_in_minutes: int
+    app: Any,
+    player: Player | None,
+    name: str,
+    buy_in: int,
+    starts_in_minutes: int,
+    level_hands: int | None = None,
 ) -> dict[str, Any]:
     user = signed_in_user(player)
     service = mtt_service(app)
     with _answering_refusals():
-        mtt = service.create(user, name, buy_in, starts_in_minutes)
+        mtt = service.create(user, name, buy_in, starts_in_minutes, level_hands)
     return {"mtt": service.entry(mtt, user)}
 
 
