@@ -1,12 +1,14 @@
 """A player moved to a live table of a multi-table tournament waits for the big blind (issue
 20, R-TN-03: the blinds rotate every hand): seated, not dealt in until the hand whose big
 blind falls on their seat under the room's own dealing (R-HE-02: the button one seat on every
-hand), then dealt every hand. A player seated at the start is dealt at once."""
+hand), then dealt every hand; the room's seats say so meanwhile (``awaits_big_blind``). A player
+seated at the start is dealt at once."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
+from typing import Any
 
 from competition_players import Scripted
 
@@ -28,6 +30,10 @@ class Dealt(NoHooks):
     def on_hand_start(self, room: Room, hand_no: int, stacks: Mapping[int, int]) -> None:
         assert room.dealer.button is not None
         self.hands.append((room.dealer.button, sorted(stacks)))
+
+
+def awaits_big_blind(summary: dict[str, Any]) -> set[str]:
+    return {s["player_id"] for s in summary["seats"] if s and s["awaits_big_blind"]}
 
 
 def test_R_TN_03_a_moved_player_is_dealt_in_first_at_their_big_blind() -> None:
@@ -62,6 +68,7 @@ def test_R_TN_03_a_moved_player_is_dealt_in_first_at_their_big_blind() -> None:
         assert dealt.hands == [(0, list(range(7)))]  # button 0, big blind 2
         mover = c.MoveIn("p7", "P7", 7, 1000, waits_for_big_blind=True)
         assert (await actor.ask(mover)).ok
+        assert awaits_big_blind(actor.summary()) == {"p7"}  # the table shows it
         await hands(8)
         # the button walks 1, 2, 3, 4 without seat 7; at button 5 seat 7 is the big blind
         for button, seats in dealt.hands[1:5]:
@@ -69,6 +76,7 @@ def test_R_TN_03_a_moved_player_is_dealt_in_first_at_their_big_blind() -> None:
         button, seats = dealt.hands[5]
         assert button == 5 and 7 in seats and big_blind_seat(seats, button) == 7
         assert all(7 in seats for _b, seats in dealt.hands[6:])  # then dealt every hand
+        assert awaits_big_blind(actor.summary()) == set()
         await registry.stop_all()
 
     asyncio.run(asyncio.wait_for(scenario(), 60))

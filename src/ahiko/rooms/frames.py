@@ -31,6 +31,7 @@ def seat_entries(room: Room) -> list[dict[str, Any]]:
                 "waiting": occupant.waiting,
                 "leaving": occupant.leave_after_hand,
                 "sitting_out": occupant.sitting_out,
+                "awaits_big_blind": occupant.waits_for_big_blind,
                 "time_bank": None
                 if occupant.is_bot or not room.time_banks.policy.enabled
                 else round(room.time_banks.left(occupant.player_id), 3),

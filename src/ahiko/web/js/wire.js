@@ -206,6 +206,7 @@ function normalizePlayer(p) {
     reserved: Boolean(pick(p, "reserved")),
     leaving: Boolean(pick(p, "leaving", "leave_after_hand")),
     sittingOut: Boolean(pick(p, "sitting_out")),
+    awaitsBigBlind: Boolean(pick(p, "awaits_big_blind")),
     timeBank: pick(p, "time_bank") ?? null,
   };
 }

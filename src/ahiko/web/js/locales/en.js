@@ -185,6 +185,7 @@ export const EN = {
   "table.main_pot": "Main pot",
   "table.reserved": "Reserved",
   "table.next_hand": "Joins next hand",
+  "table.awaits_big_blind": "Joins at the big blind",
   "table.cancelled": "Hand #{n} cancelled before the deal",
   "table.deal_soon": "Cards coming…",
   "table.hole_cards": "Your cards",

@@ -194,6 +194,7 @@ export const PT = {
   "table.main_pot": "Pote principal",
   "table.reserved": "Reservado",
   "table.next_hand": "Entra na próxima mão",
+  "table.awaits_big_blind": "Entra no big blind",
   "table.cancelled": "Mão nº {n} cancelada antes das cartas",
   "table.deal_soon": "Cartas em instantes…",
   "table.hole_cards": "Suas cartas",

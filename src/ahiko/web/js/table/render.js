@@ -269,6 +269,7 @@ export class TableRenderer {
       );
     }
     if (player?.reserved) badges.push(h("span.badge", t("table.reserved")));
+    else if (player?.awaitsBigBlind) badges.push(h("span.badge", t("table.awaits_big_blind")));
     else if (player?.waiting && !sv) badges.push(h("span.badge", t("table.next_hand")));
     if (player?.leaving) badges.push(h("span.badge", t("table.leave_after_hand")));
     if (player?.sittingOut) badges.push(h("span.badge.badge-sitout", t("table.sitting_out")));
