@@ -1,5 +1,9 @@
-"""A multi-table tournament at live tables, on a manual clock (issue 20), two things the
+"""A multi-table tournament at live tables, on a manual clock (issue 20), three things the
 tables do for the field:
+
+- **Nobody skips a big blind by moving** (R-HE-02, R-TN-03; ``check_big_blinds``), for every
+  move: a balancing move takes the source table's next big blind, and a moved player's first
+  hand at the new table is their big blind.
 
 - **The browser follows a move**: every player moved to another table (balancing, a table
   broken) gets a ``moved`` frame on the old table's socket naming the new room and seat
