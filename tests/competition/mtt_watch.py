@@ -78,9 +78,10 @@ def check_big_blinds(mtt: Watched) -> tuple[int, int]:
       player waiting for their big blind dealt in only at it), and the source table deals
       them no hand after the one it was playing then;
     - the first hand a moved player is dealt after their arrival is one in which they post
-      the big blind, unless fewer than two players already dealt there were in that hand
+      the big blind, unless fewer than three players already dealt there were in that hand
       (a final table formed of newcomers, a table dealing heads-up while the others are on
-      their way): no big blind to wait for, the table deals its newcomers at once.
+      their way, or heads-up when they came: a newcomer is never the big blind of a
+      three-handed hand after a heads-up one): the table deals its newcomers at once.
 
     So the hands a moved player is dealt from one big blind to the next are exactly those
     they would have been dealt without the move. Returns how many departures and arrivals
@@ -106,7 +107,7 @@ def check_big_blinds(mtt: Watched) -> tuple[int, int]:
             continue  # out (the tournament ended, or they left) before a hand
         _table, players, big = log[first]
         newcomers = {p for (p, _at), i in firsts.items() if i == first}
-        if len(set(players.values()) - newcomers) < 2:
+        if len(set(players.values()) - newcomers) < 3:
             continue  # nobody to wait with: that table deals its newcomers at once
         assert big == player, (player, log[first])
         arrivals += 1
@@ -115,9 +116,9 @@ def check_big_blinds(mtt: Watched) -> tuple[int, int]:
 
 def next_big_blind(seats: list[int], waiting: set[int], button: int) -> int:
     """R-HE-02's big blind of the hand after one dealt with ``button``: the waiting seats
-    are dealt in only at their big blind (all dealt when fewer than two others are)."""
+    are dealt in only at their big blind (all dealt when fewer than three others are)."""
     playing = [s for s in seats if s not in waiting]
-    if len(playing) < 2:
+    if len(playing) < 3:
         playing = seats
     for seat in sorted(waiting):
         trial = sorted([*playing, seat])

@@ -73,6 +73,16 @@ def test_nobody_waits_without_two_others_to_deal_to() -> None:
     assert table.dealt_seats() == [0, 4, 6]
 
 
+def test_R_HE_02_nobody_waits_at_a_table_playing_heads_up() -> None:
+    """After a heads-up hand (the button one seat on) a newcomer is never the big blind of a
+    three-handed one: waiting, they would wait for ever (found by the 200-player live MTT,
+    where a broken table's players reached a table down to two)."""
+    table = Table(10, {6: "a", 7: "b", 1: "c", 2: "d"}, button=7, waiting={1, 2})
+    assert table.dealt_seats() == [1, 2, 6, 7]
+    assert table.hands_to_big_blind(0) <= 4  # it raised: no big blind within an orbit
+    assert table.seat_moved("e") in (0, 3, 4, 5, 8)
+
+
 @pytest.mark.slow
 def test_R_TN_03_R_TN_04_200_players_across_23_tables_to_the_end_checked_after_every_hand() -> None:
     rng = random.Random(23)

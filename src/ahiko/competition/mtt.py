@@ -88,11 +88,12 @@ class Table:
 
     def dealt_seats(self) -> list[int]:
         """The seats dealt the next hand: all but the waiting ones, of whom the first whose
-        seat that hand's big blind would be comes in. With fewer than two others, or before
-        the table's first hand, there is no big blind to wait for: everyone is dealt."""
+        seat that hand's big blind would be comes in. With fewer than three others, or before
+        the table's first hand, there is no big blind to wait for: everyone is dealt (after a
+        heads-up hand a newcomer is never the big blind of a three-handed one, R-HE-02)."""
         seats = self.occupied()
         playing = [s for s in seats if s not in self.waiting]
-        if len(playing) < 2 or (self.big is None and self.button is None):
+        if len(playing) < 3 or (self.big is None and self.button is None):
             return seats
         for seat in sorted(self.waiting & set(seats)):
             trial = sorted([*playing, seat])

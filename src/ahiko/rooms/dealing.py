@@ -56,12 +56,13 @@ class Dealer:
         """``seats`` without the players moved here from another table of their tournament
         who still wait for their big blind: the first whose seat the next hand's big blind
         would be comes in (R-HE-02 with them dealt in), so a move never skips a big blind nor
-        deals a hand before it. With fewer than two others, or before the first hand, there
-        is no big blind to wait for."""
+        deals a hand before it. With fewer than three others, or before the first hand, there
+        is no big blind to wait for: after a heads-up hand (the button one seat on, R-HE-02)
+        a newcomer is never the big blind of a three-handed one, they would wait for ever."""
         room = self._room
         waiting = [s for s in seats if room.seats.get(s).waits_for_big_blind]  # type: ignore[union-attr]
         playing = [s for s in seats if s not in waiting]
-        if not waiting or len(playing) < 2 or self.button is None:
+        if not waiting or len(playing) < 3 or self.button is None:
             return seats
         for seat in waiting:
             trial = sorted([*playing, seat])
