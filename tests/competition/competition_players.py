@@ -23,6 +23,7 @@ class Scripted:
     cautious: bool = False  # checks, calls a small bet, folds to a big one
     frames: list[dict[str, Any]] = field(default_factory=list)
     answered: set[int] = field(default_factory=set)
+    last_hand: dict[str, Any] | None = None  # the last "hand" frame (read on every turn)
 
     table: str = ""  # several connections of one player: one per table
 
@@ -32,6 +33,8 @@ class Scripted:
 
     def deliver(self, frame: Frame) -> None:
         self.frames.append(json.loads(frame.text()))
+        if self.frames[-1]["t"] == "hand":
+            self.last_hand = self.frames[-1]
 
     async def join(self, actor: RoomActor) -> None:
         actor.subscribe(self.connection_id, self.deliver)
@@ -42,10 +45,9 @@ class Scripted:
 
     def decision(self) -> tuple[int, Action] | None:
         """My turn in the last hand frame I got (not answered yet): all-in, else call/check."""
-        hands = self.of("hand")
-        if not hands:
+        last = self.last_hand
+        if last is None:
             return None
-        last = hands[-1]
         legal = last["view"].get("legal") if last["view"] else None
         if legal is None or last["seq"] in self.answered:
             return None

@@ -1,6 +1,7 @@
 """Playing a live multi-table tournament on a manual clock (imported as ``mtt_play``): every
-player follows every table (a connection per table, tables opened later included) and
-answers its turns through the actors; time passes only when nobody had a turn."""
+player follows every table (a connection per table, tables opened later included), or with
+``everywhere=False`` only the tables it is seated at or sent to (a large field), and answers
+its turns through the actors; time passes only when nobody had a turn."""
 
 from __future__ import annotations
 
@@ -23,17 +24,28 @@ async def play(
     mtt: MttRooms,
     every_second: Callable[[], None] = lambda: None,
     steps: int = 60_000,
+    *,
+    everywhere: bool = True,
+    cautious: Callable[[int], bool] = lambda n: n % 4 != 0,  # by the player's sorted index
 ) -> dict[tuple[str, int], Scripted]:
     """Plays ``mtt`` to its end; returns the players, by (player, table)."""
     players: dict[tuple[str, int], Scripted] = {}
     for _ in range(steps):
         if mtt.finished:
             break
+        index = {pid: n for n, pid in enumerate(sorted(mtt.names))}
         for number, room_id in mtt.room_ids().items():
             actor = registry.get(room_id)
-            for n, pid in enumerate(sorted(mtt.names)):
-                if actor is not None and (pid, number) not in players:
-                    player = Scripted(pid, cautious=n % 4 != 0, table=str(number))
+            if actor is None:
+                continue
+            if everywhere:
+                there = list(index)
+            else:  # seated there, or sent there and waiting for the seat
+                held = [cmd.player_id for (n, _seat), cmd in mtt.held.items() if n == number]
+                there = [*mtt.seated.get(number, {}).values(), *held]
+            for pid in there:
+                if (pid, number) not in players:
+                    player = Scripted(pid, cautious=cautious(index[pid]), table=str(number))
                     players[(pid, number)] = player
                     await player.join(actor)
         acted = False

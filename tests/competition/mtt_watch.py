@@ -93,7 +93,12 @@ def check_big_blinds(mtt: Watched) -> tuple[int, int]:
         if button is None or len(seats) < 2:
             continue  # the table has dealt no hand yet: no big blind to come
         mover = next(s for s, p in seats.items() if p == player)
-        assert next_big_blind(sorted(seats), waiting, button) == mover, (player, seats, button)
+        assert next_big_blind(sorted(seats), waiting, button) == mover, (
+            player,
+            seats,
+            waiting,
+            button,
+        )
         there = [players for table, players, _big in log[at:] if table == number]
         assert all(player not in players.values() for players in there[:1]), player
         departures += 1
@@ -119,7 +124,7 @@ def next_big_blind(seats: list[int], waiting: set[int], button: int) -> int:
     are dealt in only at their big blind (all dealt when fewer than three others are)."""
     playing = [s for s in seats if s not in waiting]
     if len(playing) < 3:
-        playing = seats
+        return big_blind_seat(seats, next_button(seats, button))
     for seat in sorted(waiting):
         trial = sorted([*playing, seat])
         if seat in seats and big_blind_seat(trial, next_button(trial, button)) == seat:
