@@ -88,12 +88,14 @@ class Table:
 
     def dealt_seats(self) -> list[int]:
         """The seats dealt the next hand: all but the waiting ones, of whom the first whose
-        seat that hand's big blind would be comes in. With fewer than three others, or before
-        the table's first hand, there is no big blind to wait for: everyone is dealt (after a
-        heads-up hand a newcomer is never the big blind of a three-handed one, R-HE-02)."""
+        seat that hand's big blind would be comes in. With fewer than two others (three under
+        the live room's button, R-HE-02: after a heads-up hand a newcomer is never the big
+        blind of a three-handed one), or before the table's first hand, there is no big blind
+        to wait for: everyone is dealt."""
         seats = self.occupied()
         playing = [s for s in seats if s not in self.waiting]
-        if len(playing) < 3 or (self.big is None and self.button is None):
+        few = 2 if self.button is None else 3
+        if len(playing) < few or (self.big is None and self.button is None):
             return seats
         for seat in sorted(self.waiting & set(seats)):
             trial = sorted([*playing, seat])
