@@ -28,7 +28,7 @@ from ahiko.fairness.shuffle import RandBelow
 from ahiko.poker.actions import Action
 from ahiko.poker.events import Event
 from ahiko.rooms import commands as c
-from ahiko.rooms import pausing
+from ahiko.rooms import ending, pausing
 from ahiko.rooms.broadcast import Broadcast, Build
 from ahiko.rooms.chat import TableChat
 from ahiko.rooms.clock import Clock
@@ -48,7 +48,7 @@ from ahiko.rooms.seats import Occupant, SeatError, Seats
 from ahiko.rooms.sitting_out import SittingOut
 from ahiko.rooms.status import RoomStatus, check_move, is_open
 from ahiko.rooms.table_bots import BotFactory, TableBots
-from ahiko.rooms.table_hand import Phase, TableHand
+from ahiko.rooms.table_hand import TableHand
 from ahiko.rooms.thinking import Thinker
 from ahiko.rooms.timebank import TimeBanks
 from ahiko.rooms.timers import TimerKey, TimerName, Timers, absence, sit_out
@@ -299,7 +299,7 @@ class Room:
     def auto_act_for(self, seat: int, *, forfeit: bool = False) -> None:
         self.turns.auto_act_for(seat, forfeit=forfeit)
 
-    # --- running, limits, closing -------------------------------------------------------------
+    # --- running, limits, closing (``ending``) -----------------------------------------------
     def start_running(self) -> None:
         self.move_to(RoomStatus.RUNNING)
         self._running_since = self.clock.now()
@@ -320,20 +320,7 @@ class Room:
         )
 
     def expire(self, reason: str = "limit") -> None:
-        """R-RM-18 / R-TM-06 (D): the room expires (its time limit, or an empty recreational
-        room's two minutes, R-RM-09). A hand in play stops betting where it stands and is
-        run out and settled (``stop_betting``) before the balances return."""
-        if not self.is_open:
-            return
-        hand = self.hand
-        if hand is not None and hand.phase is Phase.DEALT and not hand.is_over:
-            self.turns.expiring = True
-            self.expiry_reason = reason
-            before = hand.deal_state
-            self.after_events(hand, hand.stop_betting(), before)
-            return
-        self.cancel_committed_hand("room time limit reached")
-        self.close(reason)
+        ending.expire(self, reason)
 
     def tournament_over(self) -> bool:
         return self.kind.game_over(self)
@@ -345,25 +332,7 @@ class Room:
         self.move_to(RoomStatus.FINISHED)
 
     def close(self, reason: str) -> None:
-        if not self.is_open:
-            return
-        hand = self.hand
-        if hand is not None:
-            if hand.phase is Phase.DEALT:
-                # R-RM-08: bets go back; every stack is what it was when the hand began.
-                for seat, stack in hand.start_stacks.items():
-                    occupant = self.seats.get(seat)
-                    if occupant is not None:
-                        occupant.stack = stack
-            self.hand = None
-        self.stop_running()
-        self.timers.cancel_all()
-        self.move_to(RoomStatus.CLOSED)
-        self.bots.drop_all()
-        self.closed_stacks = {o.player_id: o.stack for _, o in self.seats.items()}
-        stacks = dict(self.closed_stacks)
-        self.emit("closed", lambda _seat: {"reason": reason, "stacks": stacks}, public=True)
-        self.hooks.on_room_closed(self, stacks)
+        ending.close(self, reason)
 
     # --- pause (``pausing``) -----------------------------------------------------------------
     def pause(self) -> None:
