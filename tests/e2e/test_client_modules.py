@@ -157,12 +157,55 @@ def test_a_reconnect_names_the_last_frame_and_a_new_run_of_the_room_asks_for_a_s
         WEB,
     )
     assert result == {
-        "before": "ws://h/ws/rooms/r-1",
-        "reconnect": "ws://h/ws/rooms/r-1?since=5&epoch=run-A",
-        "afterRestart": "ws://h/ws/rooms/r-1",  # nothing of the new run applied yet
-        "last": "ws://h/ws/rooms/r-1?since=7&epoch=run-B",
+        "before": "ws://h/ws/rooms/r-1?direct=1",
+        "reconnect": "ws://h/ws/rooms/r-1?direct=1&since=5&epoch=run-A",
+        "afterRestart": "ws://h/ws/rooms/r-1?direct=1",  # nothing of the new run applied yet
+        "last": "ws://h/ws/rooms/r-1?direct=1&since=7&epoch=run-B",
         "got": ["snapshot:4", "room:5", "snapshot:6", "room:7"],
         "sent": ["snapshot"],
+    }
+
+
+def test_a_socket_follows_the_owners_route_and_gives_it_up_when_it_does_not_answer(page):
+    """On a cluster (docs/deploy.md): an ``owner`` frame names the route to the table's
+    owner, and the close that follows (4308) reconnects there at once, with the last frame
+    applied; a route whose socket closes before any frame is given up (through any node,
+    not asking again for a while); a room that moved (4409) asks for its new owner's route."""
+    result = page.evaluate(
+        """async (web) => {
+            const { RoomConnection } = await import(`${web}/connection.js`);
+            const got = [];
+            const conn = new RoomConnection("ws://h/ws/rooms/r-1", { onMessage: (m) => got.push(m.type) });
+            const opened = [];
+            conn.open = () => { conn.heard = false; conn.ws = {}; opened.push(conn.socketUrl()); };
+            const frame = (f) => conn.receive(JSON.stringify(f));
+            const wait = () => new Promise((done) => setTimeout(done, 20));
+            conn.open();
+            frame({t: "snapshot", seq: 4, epoch: "run-A", you: {}, room: null, hand: null, last_hand: null});
+            frame({t: "owner", room_id: "r-1", route: "/n/b"});
+            conn.dropped(conn.ws, 4308);
+            await wait();  // at once, not after the backoff
+            frame({t: "room", seq: 5, epoch: "run-A", room: {}});
+            conn.dropped(conn.ws, 4409);  // the owner changed: ask again through any node
+            await new Promise((done) => setTimeout(done, 400));
+            frame({t: "owner", room_id: "r-1", route: "/n/c"});
+            conn.dropped(conn.ws, 4308);
+            await wait();
+            conn.dropped(conn.ws, 1006);  // /n/c never answered
+            await new Promise((done) => setTimeout(done, 700));
+            return { opened, got };
+        }""",
+        WEB,
+    )
+    assert result == {
+        "opened": [
+            "ws://h/ws/rooms/r-1?direct=1",
+            "ws://h/n/b/ws/rooms/r-1?since=4&epoch=run-A",
+            "ws://h/ws/rooms/r-1?direct=1&since=5&epoch=run-A",
+            "ws://h/n/c/ws/rooms/r-1?since=5&epoch=run-A",
+            "ws://h/ws/rooms/r-1?since=5&epoch=run-A",  # no direct=1: the route failed
+        ],
+        "got": ["snapshot", "room"],  # the owner frames are the connection's own
     }
 
 

@@ -187,7 +187,14 @@ async def cluster_node(app: FastAPI, redis_url: str) -> AsyncIterator[None]:
     if getattr(app.state, "room_registry", None) is None:
         app.state.room_registry = archiving_registry(app)
     registry = app.state.room_registry
-    node = ClusterNode(redis_url, node_name(found.settings.port), engine, registry, lease_ms())
+    node = ClusterNode(
+        redis_url,
+        node_name(found.settings.port),
+        engine,
+        registry,
+        lease_ms(),
+        route=found.settings.node_route,
+    )
     node.host.on_joined = site_limits(app).room_joined  # a join through another node
     await node.start()
     app.state.cluster = node

@@ -35,6 +35,12 @@ def register(subparsers: Any) -> None:
         help="Redis shared by the nodes of a cluster, e.g. redis://127.0.0.1:6379/0 "
         "(env AHIKO_REDIS_URL; default none: one process on its own)",
     )
+    serve.add_argument(
+        "--node-route",
+        help="with --redis-url: the path at which the balancer reaches this node alone, e.g. "
+        "/n/a; players of this node's tables are sent there (env AHIKO_NODE_ROUTE; "
+        "default none: they play through the node they reached)",
+    )
     serve.set_defaults(func=_serve)
 
     admin = subparsers.add_parser("admin", help="administration: database and ledger")
@@ -94,6 +100,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         host=getattr(args, "host", None),
         port=getattr(args, "port", None),
         redis_url=getattr(args, "redis_url", None),
+        node_route=getattr(args, "node_route", None),
     )
 
 
@@ -101,10 +108,15 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ahiko.server.app import create_app
+    from ahiko.server.cluster.node import route_refusal
     from ahiko.server.ws_protocol import AhikoWebSocketProtocol
 
     settings = _settings(args)
-    refusal = check_interpreter() or _schema_refusal(settings)
+    refusal = (
+        check_interpreter()
+        or route_refusal(settings.node_route, settings.redis_url)
+        or _schema_refusal(settings)
+    )
     if refusal is not None:
         print(f"error: {refusal}", file=sys.stderr)
         return 2

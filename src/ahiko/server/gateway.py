@@ -201,8 +201,12 @@ async def table_socket(
 ) -> None:
     actor: Any = room_registry(websocket.app).get(room_id)
     cluster = getattr(websocket.app.state, "cluster", None)
+    route = None
     if cluster is not None:  # a node of a cluster: the room may be owned by another node
-        actor = await cluster.find(room_id)
+        if websocket.query_params.get("direct") == "1":  # the client can follow a route
+            route = await cluster.owner_route(room_id)
+        if route is None:
+            actor = await cluster.find(room_id)
     limits = site_limits(websocket.app)
     address = websocket.client.host if websocket.client else "unknown"
     account = None if player is None else player.player_id
@@ -213,6 +217,10 @@ async def table_socket(
     if refusal is not None:
         await websocket.send_json(_error_frame(0, None, "too_many_sockets", refusal))
         await websocket.close(code=WS_TOO_MANY)
+        return
+    if route is not None:  # its owner serves it directly: no relay for this player's frames
+        await websocket.send_json({"t": "owner", "room_id": room_id, "route": route})
+        await websocket.close(code=WS_OWNER_ROUTE)
         return
     if actor is None:
         elsewhere = await _moved_from(websocket.app, room_id, player)
@@ -268,6 +276,8 @@ async def _moved_from(app: Any, room_id: str, player: Player | None) -> dict[str
 #: The room moved to another node (its owner died or lost it): the client reconnects, and
 #: its new socket reaches the new owner (not one of the client's final codes).
 WS_ROOM_MOVED = 4409
+#: After an ``owner`` frame: reconnect at once through the route it names (``?direct=1``).
+WS_OWNER_ROUTE = 4308
 
 
 def _close_when_moved(

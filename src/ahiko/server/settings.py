@@ -28,6 +28,10 @@ class Settings:
     # A cluster of nodes shares one Redis (ownership, fan-out, shared counters) and one
     # PostgreSQL; None: the embedded single process, exactly as without it.
     redis_url: str | None = None
+    # The path at which the site's balancer reaches this node alone ("/n/a": docs/deploy.md).
+    # A socket that reached another node is sent here when this node owns its table, so a
+    # player's frames need no relay; None: this node's tables are always served through it.
+    node_route: str | None = None
     # The site's scheduled multi-table tournament: the next one starts this long after the
     # last started (issue 20).
     mtt_every_minutes: float = 30.0
@@ -55,6 +59,7 @@ class Settings:
             if env.get("AHIKO_CHAT_WORDS")
             else None,
             "redis_url": env.get("AHIKO_REDIS_URL") or None,
+            "node_route": env.get("AHIKO_NODE_ROUTE") or None,
             "mtt_every_minutes": float(env.get("AHIKO_MTT_EVERY_MINUTES", "30")),
             "mtt_level_minutes": max(1, int(env.get("AHIKO_MTT_LEVEL_MINUTES", "10"))),
         }

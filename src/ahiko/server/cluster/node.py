@@ -4,6 +4,8 @@
   installed on its engine), served to the other nodes by a ``RelayHost``;
 - a ``RelayEdge`` for its sockets to rooms owned elsewhere: ``find(room_id)`` answers the local
   actor, or a ``RemoteActor`` for the room's owner (from its lease), or None;
+- its route (``--node-route``), published for the other nodes: a socket that reached them for
+  one of this node's rooms, from a client that can follow it, is sent here (``owner_route``);
 - the cluster's shared rate windows (``app.state.shared_windows``) and failed-log-in throttle
   (``login_throttle``, the accounts' throttle while the node runs).
 
@@ -46,6 +48,24 @@ def lobby_key(node: str) -> str:
     return f"{PREFIX}lobby:{node}"
 
 
+def route_key(node: str) -> str:
+    return f"{PREFIX}route:{node}"
+
+
+_ROUTE = re.compile(r"(/[A-Za-z0-9._~-]+)+")
+
+
+def route_refusal(route: str | None, redis_url: str | None) -> str | None:
+    """Why ``--node-route`` cannot be used as given (None: it can, or it is not set)."""
+    if route is None:
+        return None
+    if redis_url is None:
+        return "--node-route names this node's path on a cluster's balancer: it needs --redis-url"
+    if not _ROUTE.fullmatch(route):
+        return f"--node-route {route!r}: a path such as /n/a (letters, digits, '.', '_', '~', '-')"
+    return None
+
+
 def lease_ms(env: Any = None) -> int:
     env = os.environ if env is None else env
     return int(env.get("AHIKO_LEASE_MS", DEFAULT_LEASE_MS))
@@ -53,11 +73,18 @@ def lease_ms(env: Any = None) -> int:
 
 class ClusterNode:
     def __init__(
-        self, redis_url: str, node: str, engine: Engine, registry: Any, ttl_ms: int
+        self,
+        redis_url: str,
+        node: str,
+        engine: Engine,
+        registry: Any,
+        ttl_ms: int,
+        route: str | None = None,
     ) -> None:
         import redis.asyncio as redis
 
         self.node = node
+        self.route = route
         self.engine = engine
         self.registry = registry
         self.redis = redis.Redis.from_url(redis_url)
@@ -89,6 +116,7 @@ class ClusterNode:
         await self.edge.start()
         self.ownership.start()
         self._watch = self._loop.create_task(self._watch_owners(), name="owner-watch")
+        await self.publish_lobby()  # the route too, before the first round of the watch
         log.info("node %s joined the cluster", self.node)
 
     async def stop(self) -> None:
@@ -163,10 +191,21 @@ class ClusterNode:
         entries = [entry for entry in self.registry.lobby() if self.ownership.token(entry["id"])]
         pipe = self.redis.pipeline(transaction=False)
         pipe.set(lobby_key(self.node), json.dumps(entries), px=self.leases.ttl_ms)
+        if self.route is not None:
+            pipe.set(route_key(self.node), self.route, px=self.leases.ttl_ms)
         if self.house_entries is not None:
             house = json.dumps(self.house_entries())
             pipe.set(f"{PREFIX}house:{self.node}", house, px=self.leases.ttl_ms)
         await pipe.execute()
+
+    async def owner_route(self, room_id: str) -> str | None:
+        """The route of ``room_id``'s owner when another node owns it and published one (it
+        lives: the route expires with the node, as its lobby does); else None."""
+        holder = await self.leases.holder(room_lease(room_id))
+        if holder is None or holder[0] == self.node:
+            return None
+        route = await self.redis.get(route_key(holder[0]))
+        return None if route is None else route.decode()
 
     async def lobby(self) -> list[dict[str, Any]]:
         """The cluster's lobby: every node's public open rooms, by room id."""

@@ -4,12 +4,21 @@
 // (`?since=N&epoch=E`) and the room replays what was missed, or sends a snapshot when it no
 // longer holds the gap; a frame of another run (the room was reopened, or moved to another
 // server) is not a gap but a new start: the client asks for a snapshot.
+//
+// On a cluster (docs/deploy.md) the socket asks to be sent to the table's owner (`direct=1`):
+// a node that does not own the table answers an `owner` frame naming the route at which the
+// balancer reaches the owner, and closes with 4308; the client reconnects there at once. A
+// route that does not answer is not asked for again for half a minute (the room is played
+// through any node meanwhile, by the relay); a room that moved (4409) asks for its new owner's.
 
 import { decodeFrame, encodeSnapshotRequest } from "./wire.js";
 
 const MIN_BACKOFF_MS = 300;
 const MAX_BACKOFF_MS = 5000;
 const FINAL_CLOSE_CODES = new Set([4403, 4404]); // the gateway's "refused" and "no room"
+const OWNER_ROUTE = 4308; // after an "owner" frame: reconnect through its route
+const ROOM_MOVED = 4409; // the table's owner changed
+const ROUTE_RETRY_MS = 30000; // after a route that did not answer
 // Frames that repeat the latest seq instead of taking a new one (docs/protocol.md): to one
 // player only ("notice", "wallet", "moved") or answers ("ack", "error"), and the snapshot itself.
 const UNNUMBERED = new Set(["snapshot", "ack", "error", "notice", "wallet", "moved", "chat"]);
@@ -26,6 +35,9 @@ export class RoomConnection {
     this.closed = false;
     this.timer = null;
     this.state = "connecting";
+    this.route = null; // the path at which the balancer reaches the table's owner
+    this.directAfter = 0; // ask to be sent to the owner from then on (Date.now())
+    this.heard = false; // a frame came on this socket
   }
 
   open() {
@@ -33,6 +45,7 @@ export class RoomConnection {
     this.setState("connecting");
     const ws = new WebSocket(this.socketUrl());
     this.ws = ws;
+    this.heard = false;
     ws.addEventListener("open", () => {
       this.backoff = MIN_BACKOFF_MS;
       this.setState("online");
@@ -45,15 +58,26 @@ export class RoomConnection {
     return this;
   }
 
-  /** The room's address, naming the last frame applied once there is one. */
+  /** The room's address (through its owner's route once known), asking for that route
+   * while there is none, and naming the last frame applied once there is one. */
   socketUrl() {
-    if (this.lastSeq === null || this.epoch === null) return this.url;
-    const sep = this.url.includes("?") ? "&" : "?";
-    return `${this.url}${sep}since=${this.lastSeq}&epoch=${encodeURIComponent(this.epoch)}`;
+    const url = new URL(this.url);
+    if (this.route !== null) url.pathname = this.route + url.pathname;
+    else if (Date.now() >= this.directAfter) url.searchParams.set("direct", "1");
+    if (this.lastSeq !== null && this.epoch !== null) {
+      url.searchParams.set("since", String(this.lastSeq));
+      url.searchParams.set("epoch", this.epoch);
+    }
+    return url.toString();
   }
 
   receive(text) {
+    this.heard = true;
     const msg = decodeFrame(text);
+    if (msg.type === "owner") {
+      this.route = msg.route;
+      return;
+    }
     const numbered = !UNNUMBERED.has(msg.type) && msg.seq !== null;
     if (msg.type === "snapshot") {
       this.lastSeq = msg.seq;
@@ -83,6 +107,15 @@ export class RoomConnection {
       this.closed = true; // no such room, or refused: retrying cannot help
       this.setState("gone");
       return;
+    }
+    if (code === OWNER_ROUTE && this.route !== null) {
+      this.timer = setTimeout(() => this.open(), 0); // to the owner, at once
+      return;
+    }
+    if (this.route !== null && (code === ROOM_MOVED || !this.heard)) {
+      // the owner changed, or its route did not answer: through any node again
+      if (!this.heard) this.directAfter = Date.now() + ROUTE_RETRY_MS;
+      this.route = null;
     }
     this.setState("offline");
     this.timer = setTimeout(() => this.open(), this.backoff);

@@ -150,6 +150,8 @@ function decodeBody(frame, seq) {
       return { type: "chat", seq, msg: frame.msg ?? null };
     case "moved":
       return { type: "moved", seq, roomId: frame.room_id, table: frame.table, seat: frame.seat };
+    case "owner":
+      return { type: "owner", seq, roomId: frame.room_id, route: String(frame.route ?? "") };
     case "wallet":
       return { type: "wallet", seq, event: frame.event ?? null, amount: frame.amount ?? 0 };
     default:
