@@ -13,7 +13,10 @@ latency is action -> broadcast (the act frame sent until every client at that ta
 ``hand`` frame that carries it). With two nodes, table ``i`` is created on node ``i % 2`` (so
 each node owns half the tables) and seat ``s`` of table ``i`` connects to node ``(i + s) % 2``:
 half the players sit on the node that does not own their table and play through the relay,
-as behind a load balancer without sticky sessions.
+as behind a load balancer without sticky sessions. ``--placement route``: the same sockets
+ask to be sent to the owner (``?direct=1``; node ``K`` runs ``--node-route /n/K``), and those
+that reached the other node follow its ``owner`` frame there (the client maps ``/n/K`` to node
+``K``, as the balancer of docs/deploy.md would): nobody is relayed once seated.
 
 Reported for each configuration (``one_…``, ``two_…``): p50/p99/max, errors, ``ahiko admin
 check-ledger`` after the nodes stopped, the nodes' CPU (the sum of the ``ahiko serve``
@@ -101,13 +104,38 @@ class ClusterRun(LoadRun):
         super().__init__(bases[0], players, tables, think, seed=1, rooms="recreational")
         self.bases = bases
         self.database_url = database_url
-        self.placement = placement  # "owner": every socket on its table's owner (no relay)
+        # "owner": every socket on its table's owner (no relay); "route": spread, asking to be
+        # sent to the owner (``?direct=1``) and following the ``owner`` frame's route
+        self.placement = placement
         self.seated: dict[int, int] = {}  # table index -> occupied seats, from room frames
+        self.served_by: dict[str, int] = {}  # a player's name -> the node serving their socket
 
     def node_of(self, table: Table, seat: int) -> int:
-        """The node a seat's socket goes to (table ``i``'s owner is node ``i % nodes``)."""
+        """The node a seat's socket goes to first (table ``i``'s owner is node ``i % nodes``)."""
         shift = 0 if self.placement == "owner" else seat
         return (table.index + shift) % len(self.bases)
+
+    async def join_table(self, player: Player) -> None:
+        node = self.node_of(player.table, player.seat)
+        if self.placement != "route":
+            self.served_by[player.name] = node
+            await super().join_table(player)
+            return
+        path = f"/ws/rooms/{player.table.room_id}"
+        ws = await self.open_socket(player, f"{self._ws(node)}{path}?direct=1")
+        first = json.loads(await ws.recv())
+        if first["t"] == "owner":  # the balancer's route /n/K is node K (no balancer here)
+            await ws.close()
+            node = int(first["route"].rsplit("/", 1)[1])
+            ws = await self.open_socket(player, f"{self._ws(node)}{path}")
+            first = json.loads(await ws.recv())
+        if first["t"] != "snapshot":
+            self.stats.error(f"{player.name}: {first['t']} instead of the snapshot")
+        self.served_by[player.name] = node
+        player.ws = ws
+
+    def _ws(self, node: int) -> str:
+        return self.bases[node].replace("http://", "ws://")
 
     def ws_base_for(self, player: Player) -> str:
         base = self.bases[self.node_of(player.table, player.seat)]
@@ -127,9 +155,13 @@ class ClusterRun(LoadRun):
             await asyncio.sleep(0.05)
 
     def relayed_players(self) -> int:
+        """Players whose socket is served by a node that does not own their table."""
         n = len(self.bases)
         return sum(
-            1 for t in self.tables for p in t.players if self.node_of(t, p.seat) != t.index % n
+            1
+            for t in self.tables
+            for p in t.players
+            if self.served_by.get(p.name, self.node_of(t, p.seat)) != t.index % n
         )
 
     async def sign_up_all(self) -> None:
@@ -280,7 +312,7 @@ def configuration(
             database_url,
             data_dir,
             lease_ms=args.lease_ms,
-            env=NODE_ENV,
+            env={**NODE_ENV, "AHIKO_NODE_ROUTE": f"/n/{n}"},
             log_dir=root,
         )
         for n in range(count)
@@ -359,10 +391,13 @@ def main() -> int:
     )
     parser.add_argument(
         "--placement",
-        choices=("spread", "owner"),
+        choices=("spread", "owner", "route"),
         default="spread",
-        help="two nodes: seat s of table i on node (i + s) %% 2 (spread: half relayed), or every "
-        "socket on its table's owner (owner: a balancer routing by table, nobody relayed)",
+        help="two nodes: seat s of table i on node (i + s) %% 2 (spread: half relayed); every "
+        "socket on its table's owner (owner: a balancer routing by table, nobody relayed); or "
+        "spread, each socket asking to be sent to the owner and following the owner frame "
+        "(route: --node-route /n/K on node K, the client mapping the route to that node as a "
+        "balancer would)",
     )
     parser.add_argument(
         "--lease-ms",

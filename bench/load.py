@@ -265,15 +265,24 @@ class LoadRun:
         """The server a player's socket goes to (``bench/cluster_load.py``: one of several)."""
         return self.ws_base
 
+    async def open_socket(self, player: Player, url: str) -> Any:
+        """A player's table socket at ``url`` (a room's ``ws://`` address)."""
+        return await wsclient.connect(
+            url,
+            additional_headers={"Cookie": f"ahiko_session={player.cookie}"},
+            open_timeout=60,
+            ping_interval=None,
+        )
+
+    async def join_table(self, player: Player) -> None:
+        """Opens ``player.ws`` to their table, up to the snapshot."""
+        url = f"{self.ws_base_for(player)}/ws/rooms/{player.table.room_id}"
+        player.ws = await self.open_socket(player, url)
+        await player.ws.recv()  # the snapshot
+
     async def connect_table(self, table: Table) -> None:
         async def one(player: Player) -> None:
-            player.ws = await wsclient.connect(
-                f"{self.ws_base_for(player)}/ws/rooms/{table.room_id}",
-                additional_headers={"Cookie": f"ahiko_session={player.cookie}"},
-                open_timeout=60,
-                ping_interval=None,
-            )
-            await player.ws.recv()  # the snapshot
+            await self.join_table(player)
             self.tasks.append(asyncio.create_task(self.play(player)))
 
         await asyncio.gather(*(one(p) for p in table.players))
