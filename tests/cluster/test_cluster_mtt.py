@@ -66,7 +66,7 @@ def test_an_mtt_is_played_to_the_end_with_its_players_on_two_nodes(
     async def scenario() -> None:
         assert _is(a, await holder(redis_url, LEADER))
         for n in range(PEOPLE):
-            people.append(await _signed_up((b if n % 2 == 0 else a).address, f"p{n}"))
+            people.append(await _signed_up((b if n % 2 == 0 else a).address, f"pessoa{n}"))
         host = people[0]  # on B, which does not lead
         made = await host.mtt("", {"name": "Across", "buy_in": BUY_IN, "starts_in_minutes": 60})
         assert made.status_code == 201, made.text
