@@ -205,7 +205,7 @@ class ClusterNode:
         if holder is None or holder[0] == self.node:
             return None
         route = await self.redis.get(route_key(holder[0]))
-        return None if route is None else route.decode()
+        return route.decode() if isinstance(route, bytes) else route
 
     async def lobby(self) -> list[dict[str, Any]]:
         """The cluster's lobby: every node's public open rooms, by room id."""
