@@ -22,12 +22,18 @@ from pathlib import Path
 
 import httpx
 import pytest
+import redis.asyncio as redis
 import websockets
 from house_players import Frame, HousePlayer
 from nodes import BIN, Node, check_ledger, free_port
 from test_cross_node_ahiko import _ended
 
+from ahiko.rooms.registry import RoomRegistry
+from ahiko.server.cluster.lease import lease_key
+from ahiko.server.cluster.node import ClusterNode, route_key
+from ahiko.server.cluster.ownership import room_lease
 from ahiko.server.services import SESSION_COOKIE
+from ahiko.store.engine import make_engine
 
 pytestmark = pytest.mark.cluster
 
@@ -174,3 +180,29 @@ def test_a_node_route_without_redis_is_refused_at_start(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 2
     assert "--node-route" in done.stderr and "needs --redis-url" in done.stderr
+
+
+def test_a_burst_of_owner_lookups_waits_for_a_redis_connection_instead_of_failing(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """Every socket of a failover reconnects at once: 500 lookups side by side on one node.
+    redis-py's default pool refused the 101st command in flight (``MaxConnectionsError``),
+    which refused those sockets (HTTP 403); the node's pool makes them wait their turn."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'burst.db'}")
+    node = ClusterNode(redis_url, "burst-node", engine, RoomRegistry(), 2000, route="/n/a")
+
+    async def burst() -> list[str | None]:
+        other = redis.Redis.from_url(redis_url)
+        await other.set(lease_key(room_lease("r-owned")), "other-node:7", px=10_000)
+        await other.set(route_key("other-node"), "/n/b", px=10_000)
+        await other.aclose()
+        try:
+            return await asyncio.gather(
+                *(node.owner_route("r-owned" if n % 2 else f"r-{n}") for n in range(500))
+            )
+        finally:
+            await node.redis.aclose()
+
+    routes = asyncio.run(burst())
+    assert routes == [("/n/b" if n % 2 else None) for n in range(500)]
+    engine.dispose()

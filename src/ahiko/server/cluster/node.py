@@ -36,6 +36,8 @@ from ahiko.store.fences import LEADER_FENCE, FenceBook, install_fences
 log = logging.getLogger(__name__)
 
 DEFAULT_LEASE_MS = 5000
+REDIS_CONNECTIONS = 64  # the node's pool for leases, lobby and counters (not the relay's)
+REDIS_WAIT_S = 10.0  # a command waits this long for one of them
 
 
 def node_name(port: int) -> str:
@@ -87,7 +89,12 @@ class ClusterNode:
         self.route = route
         self.engine = engine
         self.registry = registry
-        self.redis = redis.Redis.from_url(redis_url)
+        # A burst of commands (every socket of a failover reconnecting at once) waits for a
+        # connection: redis-py's default pool refuses the 101st in use at once.
+        pool = redis.BlockingConnectionPool.from_url(
+            redis_url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_S
+        )
+        self.redis = redis.Redis.from_pool(pool)
         self.leases = Leases(self.redis, node, ttl_ms)
         self.book = FenceBook(node, on_fenced=self._fenced)
         self.ownership = RoomOwnership(self.leases, engine, self.book, on_lost=self._drop)
