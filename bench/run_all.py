@@ -169,6 +169,31 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         " capacity ratio (CPU-bound) >= 1.6",
     ),
     (
+        "cluster capacity routed",
+        "bench/cluster_load.py",
+        [
+            *("--players", "2000", "--think", "1", "--duration", "60", "--warmup", "20"),
+            *("--placement", "route"),
+        ],
+        3,
+        "issue 14: as cluster capacity, each socket asking to be sent to its table's owner"
+        " (`--node-route`, docs/deploy.md): nobody relayed once seated; two/one capacity ratio"
+        " (CPU-bound) >= 1.6",
+    ),
+    (
+        "cluster sweep",
+        "bench/cluster_load.py",
+        [
+            *("--sweep", "2000,4000,6000,8000", "--think", "1", "--duration", "30"),
+            *("--warmup", "10", "--placement", "route"),
+        ],
+        1,
+        "issue 14: the most players one node and two nodes (players sent to their table's"
+        " owner) each hold at p99 action->broadcast < 50 ms with 0 errors and a clean ledger,"
+        " and two's over one's (this machine has 2 cores shared with the players, PostgreSQL"
+        " and Redis: we expect >= 1.6)",
+    ),
+    (
         "failover drill",
         "bench/failover.py",
         ["--rounds", "20", "--lease-ms", "2000"],
