@@ -293,9 +293,11 @@ def configuration(
     postgres: PostgresCluster,
     redis: RedisServer,
     root: Path,
+    label: str = "",
 ) -> dict[str, Any]:
-    """One configuration: ``count`` nodes on a fresh database, the players, check-ledger."""
-    name = f"nodes{count}"
+    """One configuration: ``count`` nodes on a fresh database (named for the configuration
+    and ``label``), the players, check-ledger."""
+    name = f"nodes{count}{label}"
     began = time.monotonic()
     database_url = postgres.create_database(name)
     data_dir = root / name
@@ -399,11 +401,12 @@ def sweep(args: argparse.Namespace, sizes: list[int]) -> int:
             for size in sizes:
                 args.players = size
                 try:
-                    measured = configuration(count, args, postgres, redis, root)
+                    measured = configuration(count, args, postgres, redis, root, f"_{size}")
                 except NothingMeasured:
                     measured = {"p99_ms": math.inf, "errors": -1, "ledger_ok": False}
                 result[f"{prefix}_{size}_p99_ms"] = measured["p99_ms"]
                 result[f"{prefix}_{size}_errors"] = measured["errors"]
+                result[f"{prefix}_{size}_ledger_ok"] = measured["ledger_ok"]
                 for key in ("server_cpu_pct", "client_cpu_pct", "nodes_cpu_pct_per_1000_players"):
                     if key in measured:
                         result[f"{prefix}_{size}_{key}"] = measured[key]
