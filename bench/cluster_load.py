@@ -397,7 +397,7 @@ def sweep(args: argparse.Namespace, sizes: list[int]) -> int:
     }  # fmt: skip
     try:
         for count, prefix in ((1, "one"), (2, "two")):
-            held = 0
+            held, held_p99 = 0, 0.0
             for size in sizes:
                 args.players = size
                 try:
@@ -412,8 +412,12 @@ def sweep(args: argparse.Namespace, sizes: list[int]) -> int:
                         result[f"{prefix}_{size}_{key}"] = measured[key]
                 _say(f"{prefix} node(s), {size} players: p99 {measured['p99_ms']} ms")
                 if not holds(measured):
+                    if held and measured["errors"] == 0 and measured["ledger_ok"]:
+                        p99 = measured["p99_ms"]  # where p99 crosses the goal, linearly
+                        share = (SWEEP_P99_MS - held_p99) / (p99 - held_p99)
+                        result[f"{prefix}_players_at_goal"] = round(held + (size - held) * share)
                     break
-                held = size
+                held, held_p99 = size, measured["p99_ms"]
             result[f"{prefix}_most_players"] = held
     finally:
         redis.stop()
@@ -421,6 +425,9 @@ def sweep(args: argparse.Namespace, sizes: list[int]) -> int:
         shutil.rmtree(root, ignore_errors=True)
     one, two = result["one_most_players"], result["two_most_players"]
     result["two_over_one_players"] = round(two / one, 2) if one else None
+    one, two = result.get("one_players_at_goal"), result.get("two_players_at_goal")
+    if one and two:  # each configuration's crossing, between the sizes measured
+        result["two_over_one_players_at_goal"] = round(two / one, 2)
     result["load_average_1m"] = os.getloadavg()[0]
     print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
     return 0

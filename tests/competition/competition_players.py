@@ -1,13 +1,16 @@
 """A scripted person at a table through the room actor (imported as ``competition_players``):
 connects, reads its own frames, and answers its turns: all-in, else call or check
-(``passive``: only calls and checks)."""
+(``passive``: only calls and checks); or, given a ``brain`` (one of the site's bots, R-AI-01),
+whatever that bot decides on the seat's own view, the one its frames carry."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from random import Random
 from typing import Any
 
+from ahiko.bots.protocol import Bot
 from ahiko.poker.actions import Action
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
@@ -26,6 +29,8 @@ class Scripted:
     last_hand: dict[str, Any] | None = None  # the last "hand" frame (read on every turn)
 
     table: str = ""  # several connections of one player: one per table
+    brain: Bot | None = None  # a site's bot deciding every turn instead of the script
+    rng: Random = field(default_factory=lambda: Random(0))
 
     @property
     def connection_id(self) -> str:
@@ -52,6 +57,8 @@ class Scripted:
         if legal is None or last["seq"] in self.answered:
             return None
         self.answered.add(last["seq"])
+        if self.brain is not None:
+            return last["hand_no"], self.brain.decide(last["view"], self.rng)
         if self.cautious:
             if legal["call_cost"] and legal["call_cost"] * 4 > legal["stack"]:
                 return last["hand_no"], Action.fold()

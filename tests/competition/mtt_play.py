@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from random import Random
 
 import pytest
 from competition_players import Scripted
 
+from ahiko.bots.protocol import Bot
 from ahiko.competition.live_mtt import MttRooms
 from ahiko.competition.mtt_lobby import MttRefused
 from ahiko.rooms import commands as c
@@ -27,6 +29,7 @@ async def play(
     *,
     everywhere: bool = True,
     cautious: Callable[[int], bool] = lambda n: n % 4 != 0,  # by the player's sorted index
+    brain: Callable[[str], Bot | None] = lambda _player: None,  # a site's bot plays for them
 ) -> dict[tuple[str, int], Scripted]:
     """Plays ``mtt`` to its end; returns the players, by (player, table)."""
     players: dict[tuple[str, int], Scripted] = {}
@@ -45,7 +48,13 @@ async def play(
                 there = [*mtt.seated.get(number, {}).values(), *held]
             for pid in there:
                 if (pid, number) not in players:
-                    player = Scripted(pid, cautious=cautious(index[pid]), table=str(number))
+                    player = Scripted(
+                        pid,
+                        cautious=cautious(index[pid]),
+                        table=str(number),
+                        brain=brain(pid),
+                        rng=Random(index[pid]),
+                    )
                     players[(pid, number)] = player
                     await player.join(actor)
         acted = False

@@ -76,7 +76,8 @@ def check_big_blinds(mtt: Watched) -> tuple[int, int]:
     - a balancing move takes the player R-HE-02 makes big blind in the source table's next
       hand (from the button the room last dealt there, the players seated then, a moved
       player waiting for their big blind dealt in only at it), and the source table deals
-      them no hand after the one it was playing then;
+      them no hand after the one it was playing then (until they are moved back to it, when
+      they wait there like any arrival);
     - the first hand a moved player is dealt after their arrival is one in which they post
       the big blind, unless fewer than three players already dealt there were in that hand
       (a final table formed of newcomers, a table dealing heads-up while the others are on
@@ -99,8 +100,16 @@ def check_big_blinds(mtt: Watched) -> tuple[int, int]:
             waiting,
             button,
         )
-        there = [players for table, players, _big in log[at:] if table == number]
-        assert all(player not in players.values() for players in there[:1]), player
+        back = min(  # moved back to that table later (another table broken or balanced)
+            (
+                i
+                for (p, table, _s, _soon), i in zip(mtt.arrivals, mtt.arrived_at, strict=True)
+                if p == player and table == number and i >= at
+            ),
+            default=len(log),
+        )
+        there = [players for table, players, _big in log[at:back] if table == number]
+        assert all(player not in players.values() for players in there[:1]), (player, number)
         departures += 1
     firsts = {  # each arrival's first hand dealt to them (its ``dealt_log`` index)
         (player, at): next((i for i in range(at, len(log)) if player in log[i][1].values()), None)

@@ -208,6 +208,8 @@ class ClusterNode:
     async def owner_route(self, room_id: str) -> str | None:
         """The route of ``room_id``'s owner when another node owns it and published one (it
         lives: the route expires with the node, as its lobby does); else None."""
+        if self._owned_actor(room_id) is not None:
+            return None  # ours: no round trip
         holder = await self.leases.holder(room_lease(room_id))
         if holder is None or holder[0] == self.node:
             return None
