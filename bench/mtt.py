@@ -5,8 +5,8 @@ blind moving forward, balancing and breaking after every hand, hand-for-hand at 
 every hand is a real one: a fair-deal commitment (``DealCommitter``, Ed25519-signed), the
 engine, random legal actions, and after each action the per-seat views a broadcast is built
 from (``poker.view.views`` for every dealt seat and a spectator). No sockets: this is the
-server's own work per action, not the network (that is bench/load.py's), and the tournament
-is not yet wired to live rooms.
+server's own work per action, not the network (that is bench/load.py's); the same tournament
+at live rooms over real sockets is bench/mtt_live.py's.
 
 Reports, for the 1,000-player field and a 100-player reference run side by side: seconds of
 CPU per blind level (10 hands at every table, R-TN-03), the p99 of action→views built (ms),
