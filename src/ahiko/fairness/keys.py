@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -20,18 +21,28 @@ def key_path(data_dir: str | os.PathLike[str]) -> Path:
 def load_or_create_signing_key(data_dir: str | os.PathLike[str]) -> Ed25519PrivateKey:
     """The key in ``data_dir``; created (mode 0600, raw 32-byte seed) when absent."""
     path = key_path(data_dir)
-    if path.exists():
-        return _read_key(path)
+    if not path.exists():
+        _create_once(path, Ed25519PrivateKey.generate().private_bytes_raw())
+    return _read_key(path)
+
+
+def _create_once(path: Path, secret: bytes) -> None:
+    """Write ``secret`` to ``path`` unless it exists, so that nobody ever reads it half
+    written: into a file of our own first, then linked to ``path`` whole (``link`` fails when
+    another process published its key first: theirs is used). Nodes of a cluster starting
+    together on a fresh data folder each read one whole key, the same."""
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    key = Ed25519PrivateKey.generate()
-    seed = key.private_bytes_raw()
+    draft = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}")
+    fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:  # another process created it first: use theirs
-        return _read_key(path)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(seed)
-    return key
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(secret)
+            handle.flush()
+            os.fsync(handle.fileno())
+        with contextlib.suppress(FileExistsError):  # another's published first: theirs
+            os.link(draft, path)
+    finally:
+        draft.unlink(missing_ok=True)
 
 
 def public_key_bytes(key: Ed25519PrivateKey) -> bytes:
@@ -56,14 +67,7 @@ def load_or_create_archive_key(data_dir: str | os.PathLike[str]) -> bytes:
     signing key, never with the database."""
     path = Path(data_dir) / ARCHIVE_KEY_FILE_NAME
     if not path.exists():
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            pass
-        else:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(os.urandom(_RAW_KEY_SIZE))
+        _create_once(path, os.urandom(_RAW_KEY_SIZE))
     key = path.read_bytes()
     if len(key) != _RAW_KEY_SIZE:
         raise ValueError(f"{path} does not hold a {_RAW_KEY_SIZE}-byte archive key")
