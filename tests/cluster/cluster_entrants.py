@@ -4,6 +4,9 @@ on a chosen node, playing all-in at every turn (a heads-up sit & go ends in a ha
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import Sequence
 from typing import Any
 
 import httpx
@@ -40,3 +43,17 @@ class CompetitionPlayer(HousePlayer):
             await self.send("act", hand_no=frame["hand_no"], action="call")
         else:
             await self.send("act", hand_no=frame["hand_no"], action="check")
+
+
+async def until_wallets_agree(
+    players: Sequence[HousePlayer], addresses: Sequence[str], expected: dict[str, int]
+) -> None:
+    """A payout lands off the loop: wait until every node at ``addresses`` shows each
+    player's wallet as ``expected`` (by name), the same on all of them."""
+    deadline = time.monotonic() + 30
+    while True:
+        seen = {p.name: [await p.wallet_on(address) for address in addresses] for p in players}
+        if all(views == [expected[name]] * len(addresses) for name, views in seen.items()):
+            return
+        assert time.monotonic() < deadline, (seen, expected)
+        await asyncio.sleep(0.2)

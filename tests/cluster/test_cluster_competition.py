@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 import redis.asyncio as redis
-from cluster_entrants import CompetitionPlayer
+from cluster_entrants import CompetitionPlayer, until_wallets_agree
 from nodes import Node, check_ledger
 from sqlalchemy import func, select
 
@@ -121,14 +121,7 @@ def test_a_heads_up_coin_sit_and_go_registered_and_played_from_two_nodes_pays_on
             p.name: SIGNUP_GRANT - BUY_IN + (2 * BUY_IN if p.user_id == winner["player_id"] else 0)
             for p in (ana, bia)
         }
-        # the payout lands (off the loop); both nodes' wallet views show it, the same
-        deadline = time.monotonic() + 30
-        while True:
-            seen = {p.name: [await p.wallet_on(n.address) for n in (a, b)] for p in (ana, bia)}
-            if all(views == [expected[name]] * 2 for name, views in seen.items()):
-                break
-            assert time.monotonic() < deadline, seen
-            await asyncio.sleep(0.2)
+        await until_wallets_agree((ana, bia), [a.address, b.address], expected)
         for player in (ana, bia):
             statement = await player.statement_on(b.address)
             assert statement == await player.statement_on(a.address)

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 import websockets
-from cluster_entrants import CompetitionPlayer
+from cluster_entrants import CompetitionPlayer, until_wallets_agree
 from nodes import check_ledger
 from test_cluster_competition import _is, _signed_up, _two_nodes, holder
 
@@ -101,15 +101,8 @@ def test_an_mtt_is_played_to_the_end_with_its_players_on_two_nodes(
         for task in followers:
             task.cancel()
         await asyncio.gather(*followers, return_exceptions=True)
-        # the payout lands off the loop; both nodes show every wallet the same
-        deadline = time.monotonic() + 30
-        while True:
-            seen = {p.name: [await p.wallet_on(n.address) for n in (a, b)] for p in people}
-            expected = {p.name: SIGNUP_GRANT - BUY_IN + paid.get(int(p.user_id), 0) for p in people}
-            if all(views == [expected[name]] * 2 for name, views in seen.items()):
-                break
-            assert time.monotonic() < deadline, (seen, expected)
-            await asyncio.sleep(0.2)
+        expected = {p.name: SIGNUP_GRANT - BUY_IN + paid.get(int(p.user_id), 0) for p in people}
+        await until_wallets_agree(people, [a.address, b.address], expected)
         assert sum(expected.values()) == PEOPLE * SIGNUP_GRANT  # no coin made or lost
         for player in people:
             await player.close()
