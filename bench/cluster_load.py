@@ -226,6 +226,7 @@ class Nodes:
         self.redis_pid = redis_pid
         self.postgres_pid = postgres_pid
         self.samples: list[dict[str, float]] = []
+        self.pause_samples: list[list[dict[str, Any]]] = []
 
     @property
     def base(self) -> str:
@@ -245,6 +246,7 @@ class Nodes:
         )
         sample["at"] = time.perf_counter()
         self.samples.append(sample)
+        self.pause_samples.append([pauses_of(node.url) for node in self.nodes])
         return sum(v for k, v in sample.items() if k.startswith("node_"))
 
     def memory_kib(self) -> dict[str, int]:
@@ -258,6 +260,45 @@ class Nodes:
         """CPU seconds of each part over the measured window (the last two samples)."""
         before, after = self.samples[-2], self.samples[-1]
         return {k: after[k] - before[k] for k in after}
+
+    def pauses(self) -> dict[str, Any]:
+        """The nodes' pauses over the measured window (``GET /api/health/pauses`` read at
+        each end): collector passes by generation and event-loop lateness, summed over the
+        nodes, the longest of any node."""
+        before, after = self.pause_samples[-2], self.pause_samples[-1]
+        found: dict[str, Any] = {}
+        for first, last in zip(before, after, strict=True):
+            parts = {f"gc{g}": (first["gc"][g], last["gc"][g]) for g in ("0", "1", "2")}
+            parts["loop_lag"] = (first["loop_lag"], last["loop_lag"])
+            for name, (was, now) in parts.items():
+                found[f"{name}_count"] = found.get(f"{name}_count", 0) + now["count"] - was["count"]
+                spent = now["total_ms"] - was["total_ms"]
+                found[f"{name}_total_ms"] = round(found.get(f"{name}_total_ms", 0) + spent, 1)
+                found[f"{name}_longest_ms"] = max(
+                    found.get(f"{name}_longest_ms", 0), now["longest_ms"]
+                )  # since the node started: a window's longest is not kept
+            over = {
+                bound: now_count - first["loop_lag"]["buckets_ms"][bound]
+                for bound, now_count in last["loop_lag"]["buckets_ms"].items()
+            }
+            late = sum(count for bound, count in over.items() if bound not in LAG_BOUNDS_TO_20)
+            found["loop_lag_over_20ms"] = found.get("loop_lag_over_20ms", 0) + late
+            if last.get("stall_stacks") is not None:  # AHIKO_STALL_STACKS=1 on the nodes
+                stacks = found.setdefault("stall_stacks", {})
+                for stack, samples in last["stall_stacks"].items():
+                    grew = samples - (first.get("stall_stacks") or {}).get(stack, 0)
+                    if grew > 0:
+                        stacks[stack] = stacks.get(stack, 0) + grew
+        return found
+
+
+LAG_BOUNDS_TO_20 = ("1", "2", "5", "10", "20")  # the loop-lag buckets of 20 ms or less
+
+
+def pauses_of(base: str) -> dict[str, Any]:
+    answer = httpx.get(f"{base}/api/health/pauses", timeout=HTTP_TIMEOUT_S)
+    answer.raise_for_status()
+    return dict(answer.json())
 
 
 def children(pid: int) -> list[int]:
@@ -347,6 +388,7 @@ def configuration(
         for key, seconds in cpu.items():
             if key != "at":
                 result[f"{key}_cpu_pct"] = round(100 * seconds / wall, 1)
+        result["pauses"] = side.pauses()
         _say(f"{name}: measured after {time.monotonic() - began:.1f} s")
     finally:
         stopping = time.monotonic()
@@ -373,7 +415,7 @@ KEPT = (
     "p50_ms", "p99_ms", "max_ms", "errors", "error_samples", "ledger_ok", "hands",
     "actions_measured", "relayed_players", "server_cpu_pct", "nodes_cpu_pct_per_1000_players",
     "nodes_idle_cpu_pct", "node_a_cpu_pct", "node_b_cpu_pct", "redis_cpu_pct", "postgres_cpu_pct", "client_cpu_pct",
-    "server_rss_mib", "server_log_tracebacks", "first_traceback", "setup_s", "duration_s", "stop_s",
+    "server_rss_mib", "pauses", "server_log_tracebacks", "first_traceback", "setup_s", "duration_s", "stop_s",
 )  # fmt: skip
 
 
@@ -386,6 +428,11 @@ def holds(measured: dict[str, Any]) -> bool:
     )
 
 
+def configurations(args: argparse.Namespace) -> list[tuple[int, str]]:
+    every = [(1, "one"), (2, "two")]
+    return [(count, prefix) for count, prefix in every if args.only in (None, prefix)]
+
+
 def sweep(args: argparse.Namespace, sizes: list[int]) -> int:
     """For one node, then two: each size in turn (a fresh database and Redis each) until the
     first that misses the goal; the most players held, and two's over one's."""
@@ -396,7 +443,7 @@ def sweep(args: argparse.Namespace, sizes: list[int]) -> int:
         "lease_ms": args.lease_ms, "goal": f"p99 < {SWEEP_P99_MS:.0f} ms, 0 errors, clean ledger",
     }  # fmt: skip
     try:
-        for count, prefix in ((1, "one"), (2, "two")):
+        for count, prefix in configurations(args):
             held, held_p99 = 0, 0.0
             for size in sizes:
                 args.players = size
@@ -423,8 +470,8 @@ def sweep(args: argparse.Namespace, sizes: list[int]) -> int:
         redis.stop()
         postgres.stop()
         shutil.rmtree(root, ignore_errors=True)
-    one, two = result["one_most_players"], result["two_most_players"]
-    result["two_over_one_players"] = round(two / one, 2) if one else None
+    one, two = result.get("one_most_players"), result.get("two_most_players")
+    result["two_over_one_players"] = round(two / one, 2) if one and two else None
     one, two = result.get("one_players_at_goal"), result.get("two_players_at_goal")
     if one and two:  # each configuration's crossing, between the sizes measured
         result["two_over_one_players_at_goal"] = round(two / one, 2)
@@ -469,6 +516,11 @@ def main() -> int:
         help="sizes, e.g. 2000,4000,6000: for one node and then two, the most players held at "
         "p99 < 50 ms with 0 errors and a clean ledger (each size until the first that fails)",
     )
+    parser.add_argument(
+        "--only",
+        choices=("one", "two"),
+        help="measure one configuration only (a probe: no ratio is reported)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the nodes' logs (prints where)")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args()
@@ -483,7 +535,7 @@ def main() -> int:
     }  # fmt: skip
     _say(f"PostgreSQL and Redis up after {time.monotonic() - began:.1f} s")
     try:
-        for count, prefix in ((1, "one"), (2, "two")):
+        for count, prefix in configurations(args):
             measured = configuration(count, args, postgres, redis, root)
             result.update({f"{prefix}_{k}": measured[k] for k in KEPT if k in measured})
     except NothingMeasured as exc:
@@ -496,6 +548,15 @@ def main() -> int:
             _say(f"the nodes' logs are in {root}")
         else:
             shutil.rmtree(root, ignore_errors=True)
+    clean = all(
+        result[f"{prefix}_ledger_ok"] and result[f"{prefix}_errors"] == 0
+        for _, prefix in configurations(args)
+    )
+    if args.only:
+        print(
+            json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items())
+        )
+        return 0 if clean else 1
     one, two = (
         result["one_nodes_cpu_pct_per_1000_players"],
         result["two_nodes_cpu_pct_per_1000_players"],
@@ -510,7 +571,6 @@ def main() -> int:
     else:
         for key, value in result.items():
             print(f"{key:>40}: {value}")
-    clean = all(result[f"{p}_ledger_ok"] and result[f"{p}_errors"] == 0 for p in ("one", "two"))
     return 0 if clean else 1
 
 

@@ -168,7 +168,8 @@ async def list_rooms(
     of at most ``per_page`` (the ``X-Total-Count`` and ``X-Pages`` headers tell the rest).
     On a node of a cluster: every node's rooms (``ahiko.server.cluster.node``)."""
     cluster = getattr(request.app.state, "cluster", None)
-    rooms = room_registry(request.app).lobby() if cluster is None else await cluster.lobby()
+    registry = room_registry(request.app)
+    rooms = await (registry.lobby_listing() if cluster is None else cluster.lobby())
     response.headers["X-Total-Count"] = str(len(rooms))
     response.headers["X-Pages"] = str(max(1, -(-len(rooms) // per_page)))
     start = (page - 1) * per_page

@@ -56,6 +56,7 @@ from ahiko.server.gateway import refusal_frame
 from ahiko.server.limits import WS_TOO_MANY, SiteLimits, site_limits
 from ahiko.server.login_throttle import too_many_attempts
 from ahiko.server.online import OnlineCount, SharedOnlineCount, keep_sockets_seen, online_of
+from ahiko.server.pauses import PauseMonitor
 from ahiko.server.security import (
     answers_before_routes,
     api_docs_enabled,
@@ -98,6 +99,11 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with watching_pauses(app), serving(app):
+            yield
+
+    @asynccontextmanager
+    async def serving(app: FastAPI) -> AsyncIterator[None]:
         if settings.redis_url is not None:  # one node of a cluster (issue 14)
             async with cluster_node(app, settings.redis_url):
                 yield
@@ -167,6 +173,21 @@ def create_app(
     if (WEB_DIR / "index.html").is_file():
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     return app
+
+
+@asynccontextmanager
+async def watching_pauses(app: FastAPI) -> AsyncIterator[None]:
+    """The node's pauses (collector passes, event-loop lateness) counted while it serves,
+    for ``GET /api/health/pauses``."""
+    pauses = PauseMonitor()
+    app.state.pauses = pauses
+    pauses.install()
+    watcher = asyncio.create_task(pauses.watch_loop())
+    try:
+        yield
+    finally:
+        watcher.cancel()
+        pauses.uninstall()
 
 
 @asynccontextmanager
@@ -404,6 +425,16 @@ def _core_router() -> APIRouter:
         with reading(services(request).engine) as conn:
             conn.execute(text("SELECT 1"))
         return {"status": "ok", "version": ahiko.__version__}
+
+    @router.get("/health/pauses")
+    def pauses(request: Request) -> dict[str, Any]:
+        """This node's pauses since it started: the cyclic collector's passes by generation
+        and how late its event loop wakes, as counters and histograms (read twice and
+        subtract for a window)."""
+        monitor: PauseMonitor | None = getattr(request.app.state, "pauses", None)
+        if monitor is None:
+            raise ApiError(503, "unavailable", "this server is not serving yet")
+        return monitor.snapshot()
 
     @router.get(
         "/fairness/public-key",

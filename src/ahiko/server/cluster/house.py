@@ -29,7 +29,7 @@ from ahiko.rooms.house.lobby import TIER_KEYS, AhikoLobby, surplus_rooms
 from ahiko.rooms.house.tiers import ROOMS_PER_TIER, TIERS, Tier, tier_of
 from ahiko.server.cluster.background import Stepping
 from ahiko.server.cluster.leader import Leadership
-from ahiko.server.cluster.lease import PREFIX
+from ahiko.server.cluster.node import house_key
 from ahiko.server.cluster.ownership import room_lease
 from ahiko.store.rooms import StoredRoom, load_rooms, open_room_ids, recover_interrupted_hands
 
@@ -37,10 +37,6 @@ if TYPE_CHECKING:
     from ahiko.server.cluster.node import ClusterNode
 
 log = logging.getLogger(__name__)
-
-
-def house_key(node: str) -> str:
-    return f"{PREFIX}house:{node}"
 
 
 def is_house_room(room_id: str) -> bool:
@@ -75,7 +71,7 @@ class ClusterHouse(Stepping):
 
     async def entries(self, tier: Tier | None = None) -> list[dict[str, Any]]:
         """Every node's open house rooms (``GET /api/ahiko/rooms`` on any node), by id."""
-        await self.node.publish_lobby()  # our own part is always fresh
+        await self.node.publish_house()  # our own part is always fresh
         keys = [k async for k in self.node.redis.scan_iter(match=house_key("*"), count=100)]
         found: dict[str, dict[str, Any]] = {}
         for value in await self.node.redis.mget(keys) if keys else []:
@@ -97,8 +93,9 @@ class ClusterHouse(Stepping):
 
     # --- the lobby rule, on the leader ----------------------------------------------------
     async def apply_rule(self) -> None:
+        every = await self.entries()
         for tier in TIERS:
-            entries = await self.entries(tier)
+            entries = [e for e in every if e.get("tier") == tier.key]
             listed = {str(e["id"]) for e in entries}
             if any(
                 r.partition("-")[0] == tier.key and r not in listed for r in self._held_elsewhere

@@ -50,6 +50,47 @@ def lobby_key(node: str) -> str:
     return f"{PREFIX}lobby:{node}"
 
 
+def house_key(node: str) -> str:
+    """A node's open house rooms, as the Ahiko lobby lists them."""
+    return f"{PREFIX}house:{node}"
+
+
+# Lobby entries encoded between two turns of the event loop (a 375-table lobby is 220 kB
+# of JSON: 7 ms in one piece).
+ENCODE_CHUNK = 50
+
+
+async def encode_in_chunks(entries: list[dict[str, Any]]) -> str:
+    """``json.dumps(entries)``, a chunk of entries at a time, the loop served between."""
+    parts = []
+    for first in range(0, len(entries), ENCODE_CHUNK):
+        if first:
+            await asyncio.sleep(0)
+        parts.append(json.dumps(entries[first : first + ENCODE_CHUNK])[1:-1])
+    return "[" + ",".join(parts) + "]"
+
+
+class PublishedLobbies:
+    """Other nodes' published lobbies, decoded once per published value: every lobby
+    request reads them, and they change a few times per lease."""
+
+    def __init__(self) -> None:
+        self._decoded: dict[bytes | str, list[dict[str, Any]]] = {}
+
+    def parse(self, value: bytes | str | None) -> list[dict[str, Any]]:
+        if not value:
+            return []
+        found = self._decoded.get(value)
+        if found is None:
+            if len(self._decoded) > PUBLISHED_KEPT:
+                self._decoded.clear()
+            found = self._decoded[value] = json.loads(value)
+        return found
+
+
+PUBLISHED_KEPT = 64  # decoded lobbies kept (a few per node)
+
+
 def route_key(node: str) -> str:
     return f"{PREFIX}route:{node}"
 
@@ -84,6 +125,8 @@ class ClusterNode:
         route: str | None = None,
     ) -> None:
         import redis.asyncio as redis
+        from redis import __version__ as redis_version
+        from redis.driver_info import DriverInfo
 
         self.node = node
         self.route = route
@@ -91,8 +134,14 @@ class ClusterNode:
         self.registry = registry
         # A burst of commands (every socket of a failover reconnecting at once) waits for a
         # connection: redis-py's default pool refuses the 101st in use at once.
+        # The version named outright: redis-py otherwise looks itself up in the installed
+        # packages' metadata for every new connection, about a millisecond of the event
+        # loop each (seen as stalls under load).
         pool = redis.BlockingConnectionPool.from_url(
-            redis_url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_S
+            redis_url,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=REDIS_WAIT_S,
+            driver_info=DriverInfo(lib_version=redis_version),
         )
         self.redis = redis.Redis.from_pool(pool)
         self.leases = Leases(self.redis, node, ttl_ms)
@@ -111,6 +160,7 @@ class ClusterNode:
         # Set by ``ClusterHouse``: take over a free house room; this node's house entries.
         self.adopter: Callable[[str], Awaitable[bool]] | None = None
         self.house_entries: Callable[[], list[dict[str, Any]]] | None = None
+        self._published = PublishedLobbies()
         self._local_moved: dict[str, asyncio.Event] = {}
         # Set by ``ClusterCompetition``: the database refused a write under the leader's fence.
         self.on_leader_fenced: Callable[[], None] | None = None
@@ -193,17 +243,29 @@ class ClusterNode:
                 log.warning("owner watch: %s", error)
 
     async def publish_lobby(self) -> None:
-        """This node's public open rooms, as the lobby lists them, under ``ahiko:lobby:NODE``
-        for a lease's time (a dead node's entries vanish with it)."""
-        entries = [entry for entry in self.registry.lobby() if self.ownership.token(entry["id"])]
+        """This node's part of the cluster's lobby, for a lease's time (a dead node's entries
+        vanish with it): its public open rooms (``ahiko:lobby:NODE``), its route, its house
+        rooms. Built and encoded a few rooms at a time, the loop served between them."""
+        listing = await encode_in_chunks(await self.local_lobby())
         pipe = self.redis.pipeline(transaction=False)
-        pipe.set(lobby_key(self.node), json.dumps(entries), px=self.leases.ttl_ms)
+        pipe.set(lobby_key(self.node), listing, px=self.leases.ttl_ms)
         if self.route is not None:
             pipe.set(route_key(self.node), self.route, px=self.leases.ttl_ms)
         if self.house_entries is not None:
-            house = json.dumps(self.house_entries())
-            pipe.set(f"{PREFIX}house:{self.node}", house, px=self.leases.ttl_ms)
+            pipe.set(house_key(self.node), json.dumps(self.house_entries()), px=self.leases.ttl_ms)
         await pipe.execute()
+
+    async def publish_house(self) -> None:
+        """This node's house rooms only (a few per tier), fresh for the lobby rule: the
+        whole lobby is republished every third of a lease, not at every rule's round."""
+        if self.house_entries is not None:
+            house = json.dumps(self.house_entries())
+            await self.redis.set(house_key(self.node), house, px=self.leases.ttl_ms)
+
+    async def local_lobby(self) -> list[dict[str, Any]]:
+        """This node's public open rooms, as they are now (the ones it owns)."""
+        listed = await self.registry.lobby_listing()
+        return [entry for entry in listed if self.ownership.token(entry["id"])]
 
     async def owner_route(self, room_id: str) -> str | None:
         """The route of ``room_id``'s owner when another node owns it and published one (it
@@ -217,13 +279,17 @@ class ClusterNode:
         return route.decode() if isinstance(route, bytes) else route
 
     async def lobby(self) -> list[dict[str, Any]]:
-        """The cluster's lobby: every node's public open rooms, by room id."""
-        await self.publish_lobby()  # our own part is always fresh
-        keys = [key async for key in self.redis.scan_iter(match=lobby_key("*"), count=100)]
+        """The cluster's lobby, by room id: this node's rooms as they are now, the other
+        nodes' as they last published them (a third of a lease ago at most)."""
+        own = lobby_key(self.node)
+        keys = [k async for k in self.redis.scan_iter(match=lobby_key("*"), count=100)]
+        keys = [k for k in keys if (k.decode() if isinstance(k, bytes) else k) != own]
         found: dict[str, dict[str, Any]] = {}
         for value in await self.redis.mget(keys) if keys else []:
-            for entry in json.loads(value) if value else []:
+            for entry in self._published.parse(value):
                 found[str(entry["id"])] = entry
+        for entry in await self.local_lobby():
+            found[str(entry["id"])] = entry
         return [found[key] for key in sorted(found)]
 
     def _fenced(self, room_id: str) -> None:
