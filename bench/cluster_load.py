@@ -270,6 +270,9 @@ class Nodes:
         for first, last in zip(before, after, strict=True):
             parts = {f"gc{g}": (first["gc"][g], last["gc"][g]) for g in ("0", "1", "2")}
             parts["loop_lag"] = (first["loop_lag"], last["loop_lag"])
+            for g in ("0", "1", "2"):
+                freed = last["gc_collected"][g] - first["gc_collected"][g]
+                found[f"gc{g}_collected"] = found.get(f"gc{g}_collected", 0) + freed
             for name, (was, now) in parts.items():
                 found[f"{name}_count"] = found.get(f"{name}_count", 0) + now["count"] - was["count"]
                 spent = now["total_ms"] - was["total_ms"]
@@ -412,10 +415,10 @@ def _say(text: str) -> None:
 
 
 KEPT = (
-    "p50_ms", "p99_ms", "max_ms", "errors", "error_samples", "ledger_ok", "hands",
+    "p50_ms", "p95_ms", "p99_ms", "max_ms", "by_events", "errors", "error_samples", "ledger_ok", "hands",
     "actions_measured", "relayed_players", "server_cpu_pct", "nodes_cpu_pct_per_1000_players",
     "nodes_idle_cpu_pct", "node_a_cpu_pct", "node_b_cpu_pct", "redis_cpu_pct", "postgres_cpu_pct", "client_cpu_pct",
-    "server_rss_mib", "pauses", "server_log_tracebacks", "first_traceback", "setup_s", "duration_s", "stop_s",
+    "server_rss_mib", "pauses", "client_loop_lag", "server_log_tracebacks", "first_traceback", "setup_s", "duration_s", "stop_s",
 )  # fmt: skip
 
 

@@ -89,6 +89,7 @@ class NothingMeasured(RuntimeError):
 @dataclass
 class Stats:
     latencies_ms: list[float] = field(default_factory=list)
+    by_kind: dict[str, list[float]] = field(default_factory=dict)  # a probe's breakdown
     frames: int = 0
     errors: int = 0
     error_samples: list[str] = field(default_factory=list)
@@ -353,6 +354,9 @@ class LoadRun:
                 del table.pending[event["seat"]]
                 if table.measuring:
                     self.stats.latencies_ms.append((now - sent_at) * 1000)
+                    kinds = {e.get("kind") for e in frame.get("events", ())}
+                    what = "ends_hand" if "hand_ended" in kinds else ",".join(sorted(kinds))
+                    self.stats.by_kind.setdefault(what, []).append((now - sent_at) * 1000)
         view = frame.get("view") or {}
         legal = view.get("legal")
         if legal and view.get("to_act") == player.seat and not player.thinking:
@@ -481,6 +485,10 @@ async def measure(
         "p95_ms": round(percentile(s.latencies_ms, 95), 1),
         "p99_ms": round(percentile(s.latencies_ms, 99), 1),
         "max_ms": round(max(s.latencies_ms, default=float("nan")), 1),
+        "by_events": {
+            what: [len(found), round(percentile(found, 50), 1), round(percentile(found, 99), 1)]
+            for what, found in s.by_kind.items()
+        },
         "frames_per_s": round(frames / wall, 1),
         "errors": s.errors,
         "error_samples": s.error_samples,

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 import redis.asyncio as redis
 
-from ahiko.server.online import ONLINE_WINDOW_S, REFRESH_S, SharedOnlineCount
+from ahiko.server.online import ONLINE_WINDOW_S, REFRESH_S, WRITE_BATCH, SharedOnlineCount
 
 pytestmark = pytest.mark.cluster
 
@@ -63,6 +63,27 @@ def test_a_node_writes_an_account_at_most_once_a_refresh(redis_url: str) -> None
             online.seen("7")
             await online.settled()
             assert await client.zscore("ahiko:online", "7") > first
+        finally:
+            await client.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_the_accounts_seen_are_written_in_batches(redis_url: str) -> None:
+    """Every open socket's account is marked seen each refresh: thousands of them go to
+    Redis as a few ZADDs of ``WRITE_BATCH``, not one write (and one task) each."""
+
+    async def scenario() -> None:
+        client = redis.Redis.from_url(redis_url)
+        online = SharedOnlineCount(client, Ticks())
+        try:
+            await client.config_resetstat()
+            for account in range(1_200):
+                online.seen(str(account))
+            await online.settled()
+            stats = await client.info("commandstats")
+            assert stats["cmdstat_zadd"]["calls"] == -(-1_200 // WRITE_BATCH)
+            assert await online.count() == 1_200
         finally:
             await client.aclose()
 

@@ -73,6 +73,7 @@ class PauseMonitor:
     def __init__(self) -> None:
         self.gc = {generation: Histogram() for generation in range(3)}
         self.loop_lag = Histogram()
+        self.collected = [0, 0, 0]  # unreachable objects each generation's passes freed
         self._gc_began: float | None = None
         self._woke = time.perf_counter()
         self.stalls: Counter[str] | None = None  # stack -> samples, when sampling
@@ -89,11 +90,13 @@ class PauseMonitor:
         if phase == "start":
             self._gc_began = time.perf_counter()
         elif self._gc_began is not None:
-            self.record_gc(info["generation"], time.perf_counter() - self._gc_began)
+            seconds = time.perf_counter() - self._gc_began
+            self.record_gc(info["generation"], seconds, info.get("collected", 0))
             self._gc_began = None
 
-    def record_gc(self, generation: int, seconds: float) -> None:
+    def record_gc(self, generation: int, seconds: float, collected: int = 0) -> None:
         self.gc[generation].add(seconds)
+        self.collected[generation] += collected
 
     def record_lag(self, seconds: float) -> None:
         self.loop_lag.add(max(0.0, seconds))
@@ -132,6 +135,7 @@ class PauseMonitor:
     def snapshot(self) -> dict[str, Any]:
         return {
             "gc": {str(generation): self.gc[generation].as_dict() for generation in range(3)},
+            "gc_collected": {str(g): self.collected[g] for g in range(3)},
             "gc_frozen_objects": gc.get_freeze_count(),
             "loop_lag": self.loop_lag.as_dict(),
             "loop_lag_interval_ms": LAG_INTERVAL_S * 1000,
