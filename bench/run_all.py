@@ -184,7 +184,8 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "cluster sweep",
         "bench/cluster_load.py",
         [
-            *("--sweep", "2000,2500,3000,3500,4000,5000,6000", "--think", "1", "--duration", "30"),
+            *("--sweep", "3000,3500,4000,4500,5000,5500,6000,6500,7000", "--think", "1"),
+            *("--duration", "30"),
             *("--warmup", "10", "--placement", "route"),
         ],
         1,
