@@ -58,7 +58,13 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import httpx  # noqa: E402
 from argon2 import PasswordHasher  # noqa: E402
-from load_server import process_cpu_seconds, process_memory_kib, run_clients  # noqa: E402
+from load_server import (  # noqa: E402
+    pause_window,
+    pauses_of,
+    process_cpu_seconds,
+    process_memory_kib,
+    run_clients,
+)
 from nodes import Node, check_ledger, migrate  # noqa: E402
 from sqlalchemy import insert  # noqa: E402
 
@@ -265,43 +271,7 @@ class Nodes:
         """The nodes' pauses over the measured window (``GET /api/health/pauses`` read at
         each end): collector passes by generation and event-loop lateness, summed over the
         nodes, the longest of any node."""
-        before, after = self.pause_samples[-2], self.pause_samples[-1]
-        found: dict[str, Any] = {}
-        for first, last in zip(before, after, strict=True):
-            parts = {f"gc{g}": (first["gc"][g], last["gc"][g]) for g in ("0", "1", "2")}
-            parts["loop_lag"] = (first["loop_lag"], last["loop_lag"])
-            for g in ("0", "1", "2"):
-                freed = last["gc_collected"][g] - first["gc_collected"][g]
-                found[f"gc{g}_collected"] = found.get(f"gc{g}_collected", 0) + freed
-            for name, (was, now) in parts.items():
-                found[f"{name}_count"] = found.get(f"{name}_count", 0) + now["count"] - was["count"]
-                spent = now["total_ms"] - was["total_ms"]
-                found[f"{name}_total_ms"] = round(found.get(f"{name}_total_ms", 0) + spent, 1)
-                found[f"{name}_longest_ms"] = max(
-                    found.get(f"{name}_longest_ms", 0), now["longest_ms"]
-                )  # since the node started: a window's longest is not kept
-            over = {
-                bound: now_count - first["loop_lag"]["buckets_ms"][bound]
-                for bound, now_count in last["loop_lag"]["buckets_ms"].items()
-            }
-            late = sum(count for bound, count in over.items() if bound not in LAG_BOUNDS_TO_20)
-            found["loop_lag_over_20ms"] = found.get("loop_lag_over_20ms", 0) + late
-            if last.get("stall_stacks") is not None:  # AHIKO_STALL_STACKS=1 on the nodes
-                stacks = found.setdefault("stall_stacks", {})
-                for stack, samples in last["stall_stacks"].items():
-                    grew = samples - (first.get("stall_stacks") or {}).get(stack, 0)
-                    if grew > 0:
-                        stacks[stack] = stacks.get(stack, 0) + grew
-        return found
-
-
-LAG_BOUNDS_TO_20 = ("1", "2", "5", "10", "20")  # the loop-lag buckets of 20 ms or less
-
-
-def pauses_of(base: str) -> dict[str, Any]:
-    answer = httpx.get(f"{base}/api/health/pauses", timeout=HTTP_TIMEOUT_S)
-    answer.raise_for_status()
-    return dict(answer.json())
+        return pause_window(self.pause_samples[-2], self.pause_samples[-1])
 
 
 def children(pid: int) -> list[int]:

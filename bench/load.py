@@ -41,6 +41,8 @@ from load_server import (
     LoopLag,
     ServerProcess,
     loop_lag_window,
+    pause_window,
+    pauses_of,
     percentile,
     process_system_cpu_seconds,
     run_clients,
@@ -446,6 +448,7 @@ async def measure(
     lag_probe = isinstance(server, ServerProcess)  # a cluster's nodes are `ahiko serve`
     if lag_probe:
         await loop_lag_window(server.base, start=True)
+        pauses0 = await asyncio.to_thread(pauses_of, server.base)
     spy = start_py_spy(server, py_spy, duration) if py_spy is not None else None
     frames0, cpu0, wall0 = run.stats.frames, server.cpu_seconds(), time.perf_counter()
     sys0 = _system_cpu(server)
@@ -460,6 +463,9 @@ async def measure(
     sys_cpu = _system_cpu(server) - sys0
     client_cpu = time.process_time() - client_cpu0
     server_lag = await loop_lag_window(server.base, start=False) if lag_probe else None
+    pauses = None
+    if lag_probe:
+        pauses = pause_window([pauses0], [await asyncio.to_thread(pauses_of, server.base)])
     memory = server.memory_kib()
     frames = run.stats.frames - frames0
     assert client_lag.task is not None
@@ -496,6 +502,7 @@ async def measure(
         "client_cpu_pct": round(100 * client_cpu / wall, 1),
         "client_loop_lag": client_lag.summary(),
         "server_loop_lag": server_lag,  # of the measured window (bench/load.py's server only)
+        "server_pauses": pauses,  # the same window's, from GET /api/health/pauses
         "load_average_1m": os.getloadavg()[0],
         "server_rss_mib": round(memory.get("VmRSS", 0) / 1024, 1),
         "server_peak_rss_mib": round(memory.get("VmHWM", 0) / 1024, 1),

@@ -195,6 +195,51 @@ class LoopLag:
         }
 
 
+LAG_BOUNDS_TO_20 = ("1", "2", "5", "10", "20")  # the loop-lag buckets of 20 ms or less
+
+
+def pauses_of(base: str) -> dict[str, Any]:
+    """A server's ``GET /api/health/pauses``: its counters since it started."""
+    answer = httpx.get(f"{base}/api/health/pauses", timeout=30)
+    answer.raise_for_status()
+    return dict(answer.json())
+
+
+def pause_window(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> dict[str, Any]:
+    """The pauses between two readings of each server (``pauses_of``, in the same order):
+    collector passes by generation (count, ms, objects freed) and event-loop lateness (wakes,
+    ms, wakes later than 20 ms), summed over the servers; ``*_longest_ms`` is the longest of any
+    server since it started (a window's longest is not kept); the loop's stacks while late
+    when the servers run with ``AHIKO_STALL_STACKS=1``."""
+    found: dict[str, Any] = {}
+
+    def add(key: str, value: float) -> None:
+        found[key] = round(found.get(key, 0) + value, 1)
+
+    for first, last in zip(before, after, strict=True):
+        parts = {f"gc{g}": (first["gc"][g], last["gc"][g]) for g in ("0", "1", "2")}
+        parts["loop_lag"] = (first["loop_lag"], last["loop_lag"])
+        for g in ("0", "1", "2"):
+            add(f"gc{g}_collected", last["gc_collected"][g] - first["gc_collected"][g])
+        for name, (was, now) in parts.items():
+            add(f"{name}_count", now["count"] - was["count"])
+            add(f"{name}_total_ms", now["total_ms"] - was["total_ms"])
+            found[f"{name}_longest_ms"] = max(found.get(f"{name}_longest_ms", 0), now["longest_ms"])
+        buckets = last["loop_lag"]["buckets_ms"].items()
+        late = first["loop_lag"]["buckets_ms"]
+        add(
+            "loop_lag_over_20ms",
+            sum(n - late[bound] for bound, n in buckets if bound not in LAG_BOUNDS_TO_20),
+        )
+        if last.get("stall_stacks") is not None:
+            stacks = found.setdefault("stall_stacks", {})
+            for stack, samples in last["stall_stacks"].items():
+                grew = samples - (first.get("stall_stacks") or {}).get(stack, 0)
+                if grew > 0:
+                    stacks[stack] = stacks.get(stack, 0) + grew
+    return found
+
+
 class LagProbe:
     """Wraps the server app: starts a ``LoopLag`` with the server's event loop, and forgets
     what it measured so far on ``POST /bench/loop_lag`` and answers its summary on ``GET``

@@ -49,13 +49,15 @@ class HousePlayer:
         query = ""
         if self.seq is not None and self.epoch is not None:
             query = f"?since={self.seq}&epoch={self.epoch}"
+        await self.connect(f"/ws/rooms/{self.room_id}{query}")
+
+    async def connect(self, path: str) -> None:
+        """The table socket at ``path`` (with its query) on ``address``, signed in."""
         headers = {
             "Cookie": f"{SESSION_COOKIE}={self.http.cookies[SESSION_COOKIE]}",
             "Origin": f"http://{self.address}",
         }
-        self.ws = await websockets.connect(
-            f"ws://{self.address}/ws/rooms/{self.room_id}{query}", additional_headers=headers
-        )
+        self.ws = await websockets.connect(f"ws://{self.address}{path}", additional_headers=headers)
 
     async def close(self) -> None:
         if self.ws is not None:

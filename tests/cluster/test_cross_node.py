@@ -18,6 +18,7 @@ import websockets
 from fastapi import FastAPI
 
 from ahiko.server.cluster.node import ClusterNode
+from ahiko.server.errors import install_error_handlers
 from ahiko.server.gateway import WS_ROOM_MOVED
 from ahiko.store.engine import make_engine
 from live_server import serving
@@ -42,6 +43,7 @@ def cluster_app(redis_url: str, database_url: str, node: str) -> FastAPI:
         engine.dispose()
 
     app = build_app()  # rooms_live's: the rooms API and the gateway, players by header
+    install_error_handlers(app)  # the site's error bodies (``no_room``)
     app.router.lifespan_context = lifespan
     return app
 
@@ -75,6 +77,13 @@ def test_two_people_on_two_nodes_and_a_spectator_play_a_recreational_room_to_its
         listed = httpx.get(f"http://{address_b}/api/rooms").json()
         assert [entry["id"] for entry in listed] == [room_id]
         assert httpx.get(f"http://{address_a}/api/rooms").json() == listed
+        # and either node describes it (node B asks its owner)
+        described = httpx.get(f"http://{address_b}/api/rooms/{room_id}")
+        assert described.status_code == 200
+        assert described.json() == httpx.get(f"http://{address_a}/api/rooms/{room_id}").json()
+        assert described.json()["name"] == "cluster" and described.json()["seats"] == []
+        nobody = httpx.get(f"http://{address_b}/api/rooms/r-nosuchroom")
+        assert nobody.status_code == 404 and nobody.json()["error"] == "no_room"
 
         async def game() -> tuple[Client, Client, Client]:
             ana = Client(address_a, room_id, "ana", seed=1)

@@ -32,7 +32,6 @@ from ahiko.rooms.registry import RoomRegistry
 from ahiko.server.cluster.lease import lease_key
 from ahiko.server.cluster.node import ClusterNode, route_key
 from ahiko.server.cluster.ownership import room_lease
-from ahiko.server.services import SESSION_COOKIE
 from ahiko.store.engine import make_engine
 
 pytestmark = pytest.mark.cluster
@@ -56,13 +55,7 @@ class BalancedPlayer(HousePlayer):
         path = f"{route if route is not None else self.entry}/ws/rooms/{self.room_id}"
         query = "" if route is not None else "?direct=1"
         self.opened.append(path + query)
-        headers = {
-            "Cookie": f"{SESSION_COOKIE}={self.http.cookies[SESSION_COOKIE]}",
-            "Origin": f"http://{self.address}",
-        }
-        self.ws = await websockets.connect(
-            f"ws://{self.address}{path}{query}", additional_headers=headers
-        )
+        await self.connect(path + query)
 
     async def join(self) -> None:
         """Opens the socket, and reopens it at the owner's route when told: up to the

@@ -11,13 +11,39 @@ from random import Random
 
 import pytest
 from competition_players import Scripted
+from sqlalchemy import Engine
 
 from ahiko.bots.protocol import Bot
 from ahiko.competition.live_mtt import MttRooms
-from ahiko.competition.mtt_lobby import MttRefused
+from ahiko.competition.live_mtt_lobby import MttService
+from ahiko.competition.mtt_lobby import MttRefused, MttSpec
 from ahiko.rooms import commands as c
 from ahiko.rooms.clock import ManualClock
 from ahiko.rooms.registry import RoomRegistry
+from ahiko.store.writer import StoreWriter
+
+
+def mtt_service(
+    engine: Engine,
+    clock: ManualClock,
+    buy_in: int,
+    *,
+    seed: int,
+    run_id: str,
+    writer: StoreWriter | None = None,
+) -> MttService:
+    """The live MTTs of one spec (``mtt-<buy_in>``) every ten minutes, five-minute levels, on a
+    registry of ``clock``'s (``service.registry``)."""
+    return MttService(
+        RoomRegistry(clock=clock),
+        engine,
+        every_minutes=10,
+        specs=(MttSpec(f"mtt-{buy_in}", f"Torneio {buy_in}", buy_in),),
+        level_minutes=5,
+        rng=Random(seed),
+        run_id=run_id,
+        writer=writer,
+    )
 
 
 async def play(

@@ -9,18 +9,16 @@ without paying anyone twice, and a cancel again after that is refused."""
 from __future__ import annotations
 
 import asyncio
-from random import Random
 
 import pytest
-from mtt_play import refused
+from mtt_play import mtt_service, refused
 from sqlalchemy import Engine, func, select
 from sqlalchemy.exc import OperationalError
 
 from ahiko.competition.live_mtt_lobby import MttService
 from ahiko.competition.live_sitgo import SitGoStorage
-from ahiko.competition.mtt_lobby import Mtt, MttRefused, MttSpec, MttStatus
+from ahiko.competition.mtt_lobby import Mtt, MttRefused, MttStatus
 from ahiko.rooms.clock import ManualClock
-from ahiko.rooms.registry import RoomRegistry
 from ahiko.store.engine import reading
 from ahiko.store.schema import ledger_transactions
 from ahiko.store.writer import StoreWriter, ThreadWriter
@@ -48,16 +46,7 @@ def postings(engine: Engine, mtt: Mtt, kind: str) -> dict[int, int]:
 
 
 def service_on(engine: Engine, clock: ManualClock, writer: StoreWriter | None = None) -> MttService:
-    return MttService(
-        RoomRegistry(clock=clock),
-        engine,
-        every_minutes=10,
-        specs=(MttSpec("mtt-50", "Torneio 50", 50),),
-        level_minutes=5,
-        rng=Random(11),
-        run_id="c",
-        writer=writer,
-    )
+    return mtt_service(engine, clock, 50, seed=11, run_id="c", writer=writer)
 
 
 def test_the_host_cancels_and_every_buy_in_comes_back_once(engine: Engine) -> None:

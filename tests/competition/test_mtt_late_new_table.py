@@ -6,16 +6,13 @@ table reaches level 3, as it does by time. The ledger is clean and the pool paid
 from __future__ import annotations
 
 import asyncio
-from random import Random
 
-from mtt_play import play, refused
+from mtt_play import mtt_service, play, refused
 from sqlalchemy import Engine
 from test_mtt_registration import settle
 
-from ahiko.competition.live_mtt_lobby import MttService
-from ahiko.competition.mtt_lobby import MttSpec, MttStatus
+from ahiko.competition.mtt_lobby import MttStatus
 from ahiko.rooms.clock import ManualClock
-from ahiko.rooms.registry import RoomRegistry
 from ahiko.wallet.check import check_ledger
 from archive_factory import add_person
 
@@ -24,16 +21,8 @@ FULL = 18  # two tables of nine
 
 def test_R_TN_03_a_late_player_opens_a_table_when_every_table_is_full(engine: Engine) -> None:
     clock = ManualClock()
-    registry = RoomRegistry(clock=clock)
-    service = MttService(
-        registry,
-        engine,
-        every_minutes=10,
-        specs=(MttSpec("mtt-10", "Torneio 10", 10),),
-        level_minutes=5,
-        rng=Random(11),
-        run_id="t",
-    )
+    service = mtt_service(engine, clock, 10, seed=11, run_id="t")
+    registry = service.registry
     users = [add_person(engine, f"u{n}") for n in range(FULL + 2)]
 
     async def scenario() -> None:

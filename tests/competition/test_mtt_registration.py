@@ -9,16 +9,13 @@ at every step."""
 from __future__ import annotations
 
 import asyncio
-from random import Random
 
 import pytest
-from mtt_play import play, refused
+from mtt_play import mtt_service, play, refused
 from sqlalchemy import Engine
 
-from ahiko.competition.live_mtt_lobby import MttService
-from ahiko.competition.mtt_lobby import MttSpec, MttStatus, mtt_prizes
+from ahiko.competition.mtt_lobby import MttStatus, mtt_prizes
 from ahiko.rooms.clock import ManualClock
-from ahiko.rooms.registry import RoomRegistry
 from ahiko.store.tournament_places import places_of
 from ahiko.wallet.check import check_ledger
 from ahiko.wallet.errors import InsufficientFunds
@@ -40,16 +37,8 @@ async def settle(until: object, turns: int = 200) -> None:
 
 def test_a_paid_mtt_from_registration_to_the_payout(engine: Engine) -> None:
     clock = ManualClock()
-    registry = RoomRegistry(clock=clock)
-    service = MttService(
-        registry,
-        engine,
-        every_minutes=10,
-        specs=(MttSpec("mtt-100", "Torneio 100", 100),),
-        level_minutes=5,
-        rng=Random(5),
-        run_id="t",
-    )
+    service = mtt_service(engine, clock, 100, seed=5, run_id="t")
+    registry = service.registry
     users = [add_person(engine, f"u{n}") for n in range(13)]
 
     async def scenario() -> None:

@@ -223,9 +223,15 @@ async def create_room(
     "/{room_id}",
     responses=error_responses(404, notes={404: "No room with that id (`no_room`)."}),
 )
-def get_room(room_id: str, request: Request) -> dict[str, Any]:
-    """One room by id (private rooms too: the id is the link)."""
-    actor = room_registry(request.app).get(room_id)
-    if actor is None:
+async def get_room(room_id: str, request: Request) -> dict[str, Any]:
+    """One room by id (private rooms too: the id is the link). On a node of a cluster, a room
+    another node owns is described by its owner."""
+    cluster = getattr(request.app.state, "cluster", None)
+    if cluster is not None:
+        summary = await cluster.describe(room_id)
+    else:
+        actor = room_registry(request.app).get(room_id)
+        summary = None if actor is None else actor.summary()
+    if summary is None:
         raise ApiError(404, "no_room", "there is no such room")
-    return actor.summary()
+    return summary

@@ -117,6 +117,7 @@ def _serve(args: argparse.Namespace) -> int:
     refusal = (
         check_interpreter()
         or route_refusal(settings.node_route, settings.redis_url)
+        or _gc_refusal()
         or _schema_refusal(settings)
     )
     if refusal is not None:
@@ -211,8 +212,30 @@ def tune_gc(env: Mapping[str, str] = os.environ) -> None:
     ``AHIKO_GC_THRESHOLDS=a,b,c`` sets other thresholds (``gc.set_threshold``)."""
     gc.collect()
     gc.freeze()
-    given = env.get("AHIKO_GC_THRESHOLDS")
-    gc.set_threshold(*(GC_THRESHOLDS if not given else map(int, given.split(","))))
+    gc.set_threshold(*gc_thresholds(env))
+
+
+def gc_thresholds(env: Mapping[str, str] = os.environ) -> tuple[int, ...]:
+    """``AHIKO_GC_THRESHOLDS`` (one to three whole numbers, comma separated), else the
+    default; ValueError naming the setting when it is not that."""
+    given = env.get("AHIKO_GC_THRESHOLDS", "").strip()
+    if not given:
+        return GC_THRESHOLDS
+    parts = [part.strip() for part in given.split(",")]
+    if not 1 <= len(parts) <= 3 or not all(part.isdigit() for part in parts):
+        raise ValueError(
+            f"AHIKO_GC_THRESHOLDS is {given!r}: give one to three whole numbers, e.g. "
+            f"{','.join(map(str, GC_THRESHOLDS))}"
+        )
+    return tuple(int(part) for part in parts)
+
+
+def _gc_refusal() -> str | None:
+    try:
+        gc_thresholds()
+    except ValueError as error:
+        return str(error)
+    return None
 
 
 def _migrate(args: argparse.Namespace) -> int:

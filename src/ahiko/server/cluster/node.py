@@ -213,6 +213,14 @@ class ClusterNode:
         self._remotes.add(remote)
         return remote
 
+    async def describe(self, room_id: str) -> dict[str, Any] | None:
+        """A room's public description (``GET /api/rooms/{id}``) wherever it is owned; None:
+        no node has it."""
+        found = await self.find(room_id)
+        if isinstance(found, RemoteActor):
+            return await found.describe()
+        return None if found is None else dict(found.summary())
+
     async def check_owners(self) -> None:
         """A room in use from here whose lease is gone or another owner's (its owner died or
         lost it): its ``RemoteActor`` is marked moved, and the gateway closes those sockets

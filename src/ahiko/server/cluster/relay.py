@@ -4,11 +4,13 @@ Redis pub/sub (chosen on a measurement: ``bench/relay_transport.py``, docs/deplo
 
 - ``ahiko:node:NODE``: requests to the node NODE about the rooms it owns, one JSON object each:
   ``{"op": "ask", "room", "rid", "reply", "command"}``, ``{"op": "subscribe", "room", "cid"}``,
-  ``{"op": "unsubscribe", "room", "cid"}``; and ``{"op": "call", "rid", "reply", "call",
+  ``{"op": "unsubscribe", "room", "cid"}``, ``{"op": "describe", "room", "rid", "reply"}``
+  (the room's public description, ``GET /api/rooms/{id}`` on another node); and ``{"op": "call", "rid", "reply", "call",
   "player", "args"}``, a request to the cluster's leader that is about no room (a sit & go
   or MTT route forwarded by another node, ``ahiko.server.cluster.competition``);
-- ``ahiko:reply:NODE``: the answers to NODE's asks, ``{"rid", "reply"}`` (or ``"gone"`` when
-  the room is not, or no more, on the node asked), and to its calls, ``{"rid", "body"}`` or
+- ``ahiko:reply:NODE``: the answers to NODE's asks, ``{"rid", "reply"}``, and describes,
+  ``{"rid", "summary"}`` (or ``"gone"`` when the room is not, or no more, on the node asked),
+  and to its calls, ``{"rid", "body"}`` or
   ``{"rid", "error"}`` (``"gone"``: the node asked does not lead);
 - ``ahiko:conn:CID``: the frames for connection CID only, each ``EPOCH:FRAME_JSON``, where EPOCH
   is the owner's fencing token for the room (a new owner, a new epoch: the client's ``seq``
@@ -57,7 +59,7 @@ from ahiko.server.cluster.resp import RespPublisher, RespSubscriber, publish
 log = logging.getLogger(__name__)
 
 ASK_TIMEOUT_S = 5.0
-ANSWERED = frozenset({"ask", "call"})  # the requests that wait for an answer
+ANSWERED = frozenset({"ask", "call", "describe"})  # the requests that wait for an answer
 GONE = Reply.refused("room_moved", "the table is moving to another server; reconnecting")
 
 
@@ -229,6 +231,13 @@ class RelayHost:
         op = request["op"]
         if op == "ask":
             self._track(asyncio.get_running_loop().create_task(self._ask(actor, request)))
+        elif op == "describe":
+            answer: dict[str, Any] = {"rid": request["rid"]}
+            if actor is None:
+                answer["gone"] = True
+            else:
+                answer["summary"] = actor.summary()
+            self.publisher.put(str(request["reply"]), _dumps(answer))
         elif op == "subscribe" and actor is not None:
             cid = str(request["cid"])
             epoch = self.epoch_of(room_id) or 0
@@ -415,6 +424,14 @@ class RemoteActor:
         self._pending.pop(connection_id, None)
         task = asyncio.get_running_loop().create_task(go())
         self._pending[f"-{connection_id}"] = task
+
+    async def describe(self) -> dict[str, Any] | None:
+        """The room's public description, from its owner (None: the owner has it no more)."""
+        answer = await self.edge.request(self.owner, {"op": "describe", "room": self.room_id})
+        if answer is None or answer.get("gone"):
+            self.moved.set()
+            return None
+        return dict(answer["summary"])
 
     async def ask(self, command: Any) -> Reply:
         for task in list(self._pending.values()):
