@@ -19,9 +19,9 @@ from ahiko.server.cluster.node import PublishedLobbies, encode_in_chunks
 from ahiko.server.pauses import BUCKET_BOUNDS_MS, PauseMonitor
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "rooms"))
-from rooms_helpers import holdem_config  # noqa: E402
+from rooms_helpers import holdem_config
 
-from ahiko.rooms.registry import LOBBY_CHUNK, RoomRegistry  # noqa: E402
+from ahiko.rooms.registry import LOBBY_CHUNK, RoomRegistry
 
 
 def test_the_module_example_runs() -> None:
@@ -99,7 +99,11 @@ def test_a_lobby_encoded_in_chunks_is_its_json() -> None:
 def test_another_nodes_published_lobby_is_decoded_once_per_value() -> None:
     published = PublishedLobbies()
     value = json.dumps([{"id": "r-1"}]).encode()
-    first = published.parse(value)
-    assert published.parse(value) is first and first == [{"id": "r-1"}]
-    assert published.parse(None) == [] and published.parse(b"") == []
-    assert published.parse(json.dumps([]).encode()) == []
+    first = published.parse(b"ahiko:lobby:a", value)
+    assert published.parse(b"ahiko:lobby:a", bytes(value)) is first == [{"id": "r-1"}]
+    newer = json.dumps([{"id": "r-1"}, {"id": "r-2"}]).encode()
+    assert published.parse(b"ahiko:lobby:a", newer) == [{"id": "r-1"}, {"id": "r-2"}]
+    assert published.parse(b"ahiko:lobby:b", None) == []
+    assert published.parse(b"ahiko:lobby:b", json.dumps([]).encode()) == []
+    published.keep_only([b"ahiko:lobby:b"])  # node a gone: its lobby is not kept
+    assert published.parse(b"ahiko:lobby:a", newer) is not first

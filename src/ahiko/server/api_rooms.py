@@ -227,6 +227,7 @@ async def get_room(room_id: str, request: Request) -> dict[str, Any]:
     """One room by id (private rooms too: the id is the link). On a node of a cluster, a room
     another node owns is described by its owner."""
     cluster = getattr(request.app.state, "cluster", None)
+    summary: dict[str, Any] | None
     if cluster is not None:
         summary = await cluster.describe(room_id)
     else:

@@ -123,7 +123,7 @@ class PauseMonitor:
                 if time.perf_counter() - self._woke < interval + STALL_AFTER_S:
                     continue
                 frame = sys._current_frames().get(loop_thread)
-                names = []
+                names: list[str] = []
                 while frame is not None and len(names) < STALL_FRAMES:
                     code = frame.f_code
                     names.append(f"{code.co_filename.rsplit('/', 2)[-1]}:{code.co_name}")

@@ -71,24 +71,28 @@ async def encode_in_chunks(entries: list[dict[str, Any]]) -> str:
 
 
 class PublishedLobbies:
-    """Other nodes' published lobbies, decoded once per published value: every lobby
-    request reads them, and they change a few times per lease."""
+    """Other nodes' published lobbies, each decoded once per published value: every lobby
+    request reads them, and a node republishes every third of a lease. One value kept a
+    node (its last)."""
 
     def __init__(self) -> None:
-        self._decoded: dict[bytes | str, list[dict[str, Any]]] = {}
+        self._last: dict[bytes | str, tuple[bytes | str, list[dict[str, Any]]]] = {}
 
-    def parse(self, value: bytes | str | None) -> list[dict[str, Any]]:
+    def parse(self, key: bytes | str, value: bytes | str | None) -> list[dict[str, Any]]:
         if not value:
+            self._last.pop(key, None)
             return []
-        found = self._decoded.get(value)
-        if found is None:
-            if len(self._decoded) > PUBLISHED_KEPT:
-                self._decoded.clear()
-            found = self._decoded[value] = json.loads(value)
-        return found
+        kept = self._last.get(key)
+        if kept is not None and kept[0] == value:
+            return kept[1]
+        decoded: list[dict[str, Any]] = json.loads(value)
+        self._last[key] = (value, decoded)
+        return decoded
 
-
-PUBLISHED_KEPT = 64  # decoded lobbies kept (a few per node)
+    def keep_only(self, keys: list[bytes | str]) -> None:
+        """Forget the nodes no longer publishing (gone with their lease)."""
+        for key in set(self._last) - set(keys):
+            del self._last[key]
 
 
 def route_key(node: str) -> str:
@@ -293,9 +297,10 @@ class ClusterNode:
         keys = [k async for k in self.redis.scan_iter(match=lobby_key("*"), count=100)]
         keys = [k for k in keys if (k.decode() if isinstance(k, bytes) else k) != own]
         found: dict[str, dict[str, Any]] = {}
-        for value in await self.redis.mget(keys) if keys else []:
-            for entry in self._published.parse(value):
+        for key, value in zip(keys, await self.redis.mget(keys) if keys else [], strict=True):
+            for entry in self._published.parse(key, value):
                 found[str(entry["id"])] = entry
+        self._published.keep_only(keys)
         for entry in await self.local_lobby():
             found[str(entry["id"])] = entry
         return [found[key] for key in sorted(found)]
