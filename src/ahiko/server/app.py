@@ -44,6 +44,7 @@ from ahiko.server import (
     gateway,
 )
 from ahiko.server.accounts import Accounts, HashGate, token_hash
+from ahiko.server.collector import collect_young, young_interval
 from ahiko.server.errors import (
     AnswerBugsInJson,
     ApiError,
@@ -99,7 +100,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with watching_pauses(app), serving(app):
+        async with watching_pauses(app), collecting_young(), serving(app):
             yield
 
     @asynccontextmanager
@@ -188,6 +189,21 @@ async def watching_pauses(app: FastAPI) -> AsyncIterator[None]:
     finally:
         watcher.cancel()
         pauses.uninstall()
+
+
+@asynccontextmanager
+async def collecting_young() -> AsyncIterator[None]:
+    """The collector's young generation passed over on a clock (``ahiko.server.collector``:
+    its own count lets a server's turning heap pile up for a minute)."""
+    interval = young_interval()
+    if interval == 0:
+        yield
+        return
+    collector = asyncio.create_task(collect_young(interval))
+    try:
+        yield
+    finally:
+        collector.cancel()
 
 
 @asynccontextmanager

@@ -231,8 +231,11 @@ def gc_thresholds(env: Mapping[str, str] = os.environ) -> tuple[int, ...]:
 
 
 def _gc_refusal() -> str | None:
+    from ahiko.server.collector import young_interval
+
     try:
         gc_thresholds()
+        young_interval()
     except ValueError as error:
         return str(error)
     return None
