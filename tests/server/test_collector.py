@@ -14,6 +14,7 @@ import pytest
 
 import ahiko.server.collector
 from ahiko.cli import main
+from ahiko.server.cli import GC_THRESHOLDS
 from ahiko.server.collector import collect_young
 
 
@@ -26,7 +27,7 @@ def served_thresholds() -> Iterator[None]:
     """The thresholds ``ahiko serve`` runs with (``tune_gc``), put back afterwards."""
     before = gc.get_threshold()
     gc.collect()
-    gc.set_threshold(50_000, 50, 100)
+    gc.set_threshold(*GC_THRESHOLDS)
     try:
         yield
     finally:

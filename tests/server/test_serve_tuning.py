@@ -14,7 +14,7 @@ def test_tune_gc_freezes_start_up_objects_and_raises_the_young_thresholds() -> N
     before = gc.get_threshold()
     try:
         tune_gc()
-        assert gc.get_threshold() == GC_THRESHOLDS == (50_000, 50, 100)
+        assert gc.get_threshold() == GC_THRESHOLDS == (50_000, 5, 2000)
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()

@@ -202,14 +202,17 @@ def check_interpreter(env: dict[str, str] | None = None) -> str | None:
 WS_MAX_BYTES = 65536
 
 
-GC_THRESHOLDS = (50_000, 50, 100)
+GC_THRESHOLDS = (50_000, 5, 2000)
 
 
 def tune_gc(env: Mapping[str, str] = os.environ) -> None:
-    """Move everything alive after start-up out of the collector's sight and collect the
-    young generations less often: under load the collector's pauses were most of the p99
-    action-to-broadcast latency (issue 9: at 1,000 players p99 99 ms before, 41 ms after).
-    ``AHIKO_GC_THRESHOLDS=a,b,c`` sets other thresholds (``gc.set_threshold``)."""
+    """Move everything alive after start-up out of the collector's sight (issue 9: at 1,000
+    players p99 99 ms before, 41 ms after) and set the thresholds the clock of
+    ``ahiko.server.collector`` works with: its passes over the young generation (every
+    0.25 s) do the young work, every 5th of them is a pass over the middle generation (what
+    lived 0.25-1.25 s: tens of ms at 8,000 players, where 50 made it 330 ms), and a full pass
+    may come only after 2,000 of those (about 40 minutes: at 8,000 players it walks the
+    whole heap). ``AHIKO_GC_THRESHOLDS=a,b,c`` sets other thresholds (``gc.set_threshold``)."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*gc_thresholds(env))
