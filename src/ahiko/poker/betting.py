@@ -23,19 +23,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .actions import Action, ActionKind, IllegalAction, LegalActions
+# _BET.._RAISE: the kinds as module constants (an enum member read through its class costs a
+# metaclass lookup, and these comparisons run on every action).
+from .actions import (
+    _BET,
+    _CALL,
+    _CHECK,
+    _FOLD,
+    _RAISE,
+    Action,
+    ActionKind,
+    IllegalAction,
+    LegalActions,
+)
 from .events import ActionTaken
 from .fast_init import fast_constructor
-
-# The kinds as module constants: an enum member read through its class costs a metaclass
-# lookup, and these comparisons run on every action.
-_FOLD, _CHECK, _CALL, _BET, _RAISE = (
-    ActionKind.FOLD,
-    ActionKind.CHECK,
-    ActionKind.CALL,
-    ActionKind.BET,
-    ActionKind.RAISE,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,10 +225,29 @@ class BettingRound:
         seat = self.seats[i]
         if cached is not None and cached.seat == seat:
             return cached
-        stack, bet = self.stacks[i], self.bets[i]
-        to_call = self.max_bet - bet
-        bounds = self.bet_bounds(i)
-        kind, lo, hi = (None, 0, 0) if bounds is None else bounds
+        stacks, bets = self.stacks, self.bets
+        stack, bet, max_bet = stacks[i], bets[i], self.max_bet
+        to_call = max_bet - bet
+        kind: ActionKind | None = None
+        lo = hi = 0
+        if self.fixed_limit:
+            bounds = self.bet_bounds(i)
+            if bounds is not None:
+                kind, lo, hi = bounds
+        elif stack > to_call:
+            # No-limit: ``bet_bounds`` and ``_raise_block`` inlined (every decision asks).
+            folded = self.folded
+            for j in self.others[i]:
+                if not folded[j] and stacks[j] + bets[j] > max_bet:  # someone could call
+                    min_bet, max_raise = self.min_bet, self.max_raise
+                    full = max_raise if max_raise > min_bet else min_bet
+                    if to_call >= full or self.acted_level[i] is None:  # R-HE-08 (and D)
+                        kind = _BET if max_bet == 0 else _RAISE
+                        hi = stack + bet
+                        lo = max_bet + full
+                        if lo > hi:
+                            lo = hi
+                    break
         legal = _new_legal_actions(
             seat,
             to_call > 0,

@@ -28,7 +28,7 @@ from .ranking import holdem_strengths
 _FOLD, _CHECK, _CALL = Action.fold(), Action.check(), Action.call()
 _new_action = fast_constructor(Action)  # the same objects as Action(...), built for less
 _new_blind_posted = fast_constructor(BlindPosted)
-_BET, _RAISE = ActionKind.BET, ActionKind.RAISE
+_BET, _RAISE, _FOLD_KIND = ActionKind.BET, ActionKind.RAISE, ActionKind.FOLD
 _NEXT_STREET = {"preflop": "flop", "flop": "turn", "turn": "river"}
 _STREET_BOARD = {"flop": slice(0, 3), "turn": slice(3, 4), "river": slice(4, 5)}
 
@@ -75,6 +75,48 @@ class HoldemHand(BaseHand[HoldemConfig]):
         if seat is None and self.result is None and betting is not None and betting.queue:
             return betting.legal(betting.queue[0])
         return super().legal_actions(seat)
+
+    def act(self, seat: int, action: Action) -> list[Event]:
+        """``BaseHand.act`` (the same checks, in the same order, and the same effect) with
+        the turn and the move on inlined: a player's loop calls it for every decision."""
+        if type(seat) is not int:
+            self._check_seat(seat)
+        if type(action) is not Action:
+            return super().act(seat, action)  # refused there, with the same message
+        kind = action.kind
+        amount = action.amount
+        cards = action.cards
+        if (
+            type(kind) is not ActionKind
+            or type(amount) is not int
+            or amount < 0
+            or type(cards) is not tuple
+            or cards
+        ):
+            return super().act(seat, action)  # refused there, or a discard refused later
+        betting = self.round
+        if self.result is None and betting is not None and betting.queue:
+            i = betting.queue[0]
+            if seat != self.order[i]:
+                i = super()._turn_index(seat)  # raises: out of turn, or not in the hand
+        else:
+            i = super()._turn_index(seat)  # raises: the hand is over
+        log = self.log
+        mark = len(log)
+        self._act(i, action)
+        return log[mark:]
+
+    def _act(self, i: int, action: Action) -> None:
+        """``BaseHand._act`` and ``_apply`` in one call."""
+        betting = self.round
+        assert betting is not None
+        betting.check_action(i, action)
+        event = betting.apply(i, action)
+        self.total[i] += event.added
+        self.log.append(event)
+        # Only a fold can leave one player in: other actions need not count the live ones.
+        if not betting.queue or (action.kind is _FOLD_KIND and self.folded.count(False) <= 1):
+            self._advance()
 
     def _turn_index(self, seat: int) -> int:
         betting = self.round  # the usual case without a call: hold'em's turn is the queue's
