@@ -21,7 +21,7 @@ from functools import lru_cache
 from itertools import islice
 
 from ahiko.poker.actions import ActionKind
-from ahiko.poker.cards import FULL_DECK_SET, Card
+from ahiko.poker.cards import DECK_SIZE, FULL_DECK, Card
 from ahiko.poker.config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
 from ahiko.poker.events import ActionTaken, CardsShown, Mucked, StreetDealt
 from ahiko.poker.fast_init import fast_constructor, fast_init
@@ -123,6 +123,7 @@ def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
 
 
 _Lines = tuple[tuple[Card, ...], list[tuple[PlayerMove, str]], list[PlayerMove]]
+_FULL_DECK_BYTES = bytes(FULL_DECK)
 _CARD = "([2-9TJQKA][cdhs])"
 
 
@@ -180,9 +181,14 @@ def _read_usual_lines(actions: list[str], n: int) -> _Lines | None:
             shows.append(action)
         else:
             moves.append((action, line))
-    if len(known) > 2 * n + HOLDEM_BOARD_CARDS or len(set(known)) != len(known):
+    if len(known) > 2 * n + HOLDEM_BOARD_CARDS:
         return None
-    return (*known, *sorted(FULL_DECK_SET.difference(known))), moves, shows
+    # The cards no line deals, ascending (every known card is one of the 52: a byte); as many
+    # as the deck lacks unless a card is dealt twice.
+    unused = _FULL_DECK_BYTES.translate(None, bytes(known))
+    if len(unused) + len(known) != DECK_SIZE:
+        return None
+    return (*known, *unused), moves, shows
 
 
 def _read_lines(actions: list[str], n: int) -> _Lines:

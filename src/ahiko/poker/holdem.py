@@ -15,8 +15,10 @@ more than one player can still bet, the rest of the board is dealt without betti
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .actions import Action, ActionKind, LegalActions
-from .betting import Rules
+from .betting import BettingRound, Rules
 from .cards import Card
 from .config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
 from .events import BlindPosted, Event
@@ -28,9 +30,17 @@ from .ranking import holdem_strengths
 _FOLD, _CHECK, _CALL = Action.fold(), Action.check(), Action.call()
 _new_action = fast_constructor(Action)  # the same objects as Action(...), built for less
 _new_blind_posted = fast_constructor(BlindPosted)
-_BET, _RAISE, _FOLD_KIND = ActionKind.BET, ActionKind.RAISE, ActionKind.FOLD
+_BET, _RAISE = ActionKind.BET, ActionKind.RAISE
+_FOLD_KIND, _CHECK_KIND, _CALL_KIND = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
 _NEXT_STREET = {"preflop": "flop", "flop": "turn", "turn": "river"}
 _STREET_BOARD = {"flop": slice(0, 3), "turn": slice(3, 4), "river": slice(4, 5)}
+
+
+@lru_cache(maxsize=16)
+def _next_deal(n: int) -> dict[str, tuple[str, tuple[int, ...]]]:
+    """Street -> (the next street, its board cards' deck positions), for n players."""
+    _, board = holdem_positions(n)
+    return {street: (name, board[_STREET_BOARD[name]]) for street, name in _NEXT_STREET.items()}
 
 
 class HoldemHand(BaseHand[HoldemConfig]):
@@ -107,15 +117,23 @@ class HoldemHand(BaseHand[HoldemConfig]):
         return log[mark:]
 
     def _act(self, i: int, action: Action) -> None:
-        """``BaseHand._act`` and ``_apply`` in one call."""
+        """``BaseHand._act`` and ``_apply`` in one call; the round's ``check_action`` is
+        asked only about bets and raises (their bounds) and about refusals (it words them):
+        a fold or a call is legal facing a bet, a check when there is none."""
         betting = self.round
         assert betting is not None
-        betting.check_action(i, action)
+        kind = action.kind
+        facing = betting.max_bet > betting.bets[i]
+        if kind is _FOLD_KIND or kind is _CALL_KIND:
+            if not facing:
+                betting.check_action(i, action)  # raises: nothing to call
+        elif kind is not _CHECK_KIND or facing:
+            betting.check_action(i, action)
         event = betting.apply(i, action)
         self.total[i] += event.added
         self.log.append(event)
         # Only a fold can leave one player in: other actions need not count the live ones.
-        if not betting.queue or (action.kind is _FOLD_KIND and self.folded.count(False) <= 1):
+        if not betting.queue or (kind is _FOLD_KIND and self.folded.count(False) <= 1):
             self._advance()
 
     def _turn_index(self, seat: int) -> int:
@@ -173,11 +191,16 @@ class HoldemHand(BaseHand[HoldemConfig]):
 
     def _begin(self) -> None:
         cfg = self.config
-        self._start_log(self.stakes())
-        self._post_antes(cfg.ante)
-        betting = self._new_round(cfg.big_blind, False, None)
-        sb, bb = self._blind_indices()
-        chips, total, log, order = self.chips, self.total, self.log, self.order
+        self._start_log(
+            {"small_blind": cfg.small_blind, "big_blind": cfg.big_blind, "ante": cfg.ante}
+        )
+        if cfg.ante:
+            self._post_antes(cfg.ante)
+        n, chips, total, log, order = self.n, self.chips, self.total, self.log, self.order
+        self.round = betting = BettingRound(
+            order, chips, self.folded, cfg.big_blind, False, None, self.rules
+        )
+        sb, bb = (n - 1, 0) if n == 2 else (0, 1)  # _blind_indices
         if chips[sb] > 0:
             posted = betting.post(sb, cfg.small_blind)
             total[sb] += posted
@@ -188,26 +211,29 @@ class HoldemHand(BaseHand[HoldemConfig]):
             log.append(_new_blind_posted(order[bb], posted, "bb", chips[bb] == 0))
         self._deal_private(2)
         self.street = "preflop"
-        betting.begin((bb + 1) % self.n)
+        betting.begin((bb + 1) % n)
         if betting.is_done():
             self._advance()
 
     def _advance(self) -> None:
+        folded = self.folded
         while True:
             if self._close_round() == 1:
                 self._finish_uncontested()
                 return
-            if self.street == "river":
+            street = self.street
+            if street == "river":
                 self._showdown()
                 return
-            name = _NEXT_STREET[self.street]
-            _, board = holdem_positions(self.n)
-            self._deal_street(name, board[_STREET_BOARD[name]])
-            betting = self._new_round(self.config.big_blind, False, None)
+            name, positions = _next_deal(self.n)[street]
+            self._deal_street(name, positions)
+            self.round = betting = BettingRound(
+                self.order, self.chips, folded, self.config.big_blind, False, None, self.rules
+            )
             betting.begin(0)
             if self.halted:
                 betting.queue = []  # R-TM-06 D: the rest of the board, without betting
-            elif not betting.is_done():
+            elif betting.queue:  # more than one player is in (else the hand was over)
                 return
 
     def _showdown_cards(self, i: int) -> list[Card]:
