@@ -85,11 +85,14 @@ class BaseHand(Generic[ConfigT]):
         if len(set(seats)) != n or len(stacks) != n:
             raise ValueError("seats must be distinct, with one stack per seat")
         # One test of the usual case (plain ints, positive stacks); else find the culprit.
-        if type(button) is not int or set(map(type, seats)) != _INT_ONLY:
+        if (
+            type(button) is not int
+            or set(map(type, seats + stacks)) != _INT_ONLY
+            or min(stacks) <= 0
+        ):
             for value in (*seats, button):
                 if type(value) is not int:
                     raise ValueError(f"seats and the button are whole numbers, got {value!r}")
-        if set(map(type, stacks)) != _INT_ONLY or min(stacks) <= 0:
             for stack in stacks:
                 if type(stack) is not int or stack <= 0:
                     raise ValueError(
