@@ -159,12 +159,24 @@ def _read_usual_lines(actions: list[str], n: int) -> _Lines | None:
             if move is not None:
                 moves.append((move, line))
                 continue
-        elif line[:5] == "d db " and len(line) in (7, 11):
-            board = [codes.get(line[i : i + 2], -1) for i in range(5, len(line), 2)]
-            if -1 in board:
-                return None
-            known += board
-            continue
+        elif line[:5] == "d db ":  # "d db 7dAcAd" (the flop), "d db 9h"; known cards only
+            size = len(line)
+            if size == 11:
+                first, second, third = (
+                    codes.get(line[5:7]),
+                    codes.get(line[7:9]),
+                    codes.get(line[9:]),
+                )
+                if first is None or second is None or third is None:
+                    return None
+                known += first, second, third
+                continue
+            if size == 7:
+                card = codes.get(line[5:])
+                if card is None:
+                    return None
+                known.append(card)
+                continue
         elif line[2:6] == " sm " and len(line) == 10:  # "p1 sm AcAs": a shown hand
             player = PLAYER_INDEX.get(line[:2], n)
             first, second = codes.get(line[6:8], -1), codes.get(line[8:10], -1)
