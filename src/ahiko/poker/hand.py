@@ -472,7 +472,8 @@ class BaseHand(Generic[ConfigT]):
         """Compare hands pot by pot (R-PT-04); show and muck in order (R-HE-12)."""
         order, index, log = self.order, self.index, self.log
         live = self._live()
-        strength = dict(zip(live, self._strengths(live), strict=True))  # index -> value
+        # index -> value; no ``strict=``: a keyword argument costs zip a dict (one value each)
+        strength = dict(zip(live, self._strengths(live)))  # noqa: B905
         pots = self._pots()
         chips = self.chips
         if sum(1 for i in live if chips[i] > 0) <= 1:
@@ -499,7 +500,7 @@ class BaseHand(Generic[ConfigT]):
         for pot in pots:
             values = [strength[index[s]] for s in pot.eligible]
             top = max(values)
-            winners = tuple([s for s, v in zip(pot.eligible, values, strict=True) if v == top])
+            winners = tuple([s for s, v in zip(pot.eligible, values) if v == top])  # noqa: B905
             awards.append(
                 _new_pot_result(pot.amount, pot.eligible, winners, split_pot(pot.amount, winners))
             )
@@ -538,12 +539,12 @@ class BaseHand(Generic[ConfigT]):
     def _end(self, awards: tuple[PotResult, ...], *, showdown: bool) -> None:
         """The pots are paid out: log the final stacks and set the result."""
         order, chips = self.order, self.chips
-        final = dict(zip(order, chips, strict=True))
+        # one chip count per seat: no ``strict=`` (a keyword argument costs zip a dict)
+        final = dict(zip(order, chips))  # noqa: B905
         self.street = "over"
         self.log.append(_new_hand_ended(final))
-        self.result = _new_hand_result(
-            awards, dict(zip(order, map(sub, chips, self.starting), strict=True)), final, showdown
-        )
+        net = dict(zip(order, map(sub, chips, self.starting)))  # noqa: B905
+        self.result = _new_hand_result(awards, net, final, showdown)
         self.is_over = True
 
 
