@@ -172,7 +172,7 @@ def loads(text: str) -> PhhDocument:
         variant=str(raw["variant"]),
         starting_stacks=list(stacks),
         actions=list(actions),
-        fields=dict(raw),
+        fields=raw,  # the reader's own new dict: nobody else holds it
     )
 
 

@@ -135,6 +135,12 @@ class BettingRound:
     def begin(self, first: int) -> None:
         """Queue every seat that can still act, starting at index ``first``."""
         n, folded, stacks, bets = self.n, self.folded, self.stacks, self.bets
+        if self.max_bet == 0:
+            # No bet yet (a new street, or antes only): every bet is 0, so a live seat with
+            # chips can act exactly when another live seat has chips too (the rule below).
+            queue = [j for j in _rotation(n, first) if not folded[j] and stacks[j] > 0]
+            self.queue = queue if len(queue) > 1 else []
+            return
         # A seat can lose more only if another live seat reaches past its bet: compare each
         # seat with the largest reach (bet + stack) among the others.
         best = second = -1
@@ -357,12 +363,16 @@ class BettingRound:
 
     def uncalled(self) -> tuple[int, int] | None:
         """(index, amount) of a bet nobody matched (R-PT-03), once the round is over."""
+        if self.max_bet == 0:  # nobody bet (all checked, or nobody could act)
+            return None
         bets = self.bets
         highest = max(bets)
-        if bets.count(highest) > 1:  # matched (or all checked): the usual end of a round
+        if bets.count(highest) > 1:  # matched: the usual end of a round
             return None
         i = bets.index(highest)
-        second = max(bets[:i] + bets[i + 1 :])
+        bets[i] = 0  # the highest of the others, read without copying the list (bets >= 0)
+        second = max(bets)
+        bets[i] = highest
         return i, highest - second
 
 

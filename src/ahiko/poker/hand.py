@@ -476,7 +476,8 @@ class BaseHand(Generic[ConfigT]):
         strength = dict(zip(live, self._strengths(live)))  # noqa: B905
         pots = self._pots()
         chips = self.chips
-        if sum(1 for i in live if chips[i] > 0) <= 1:
+        # at most one live player has chips left (counted without a generator's frames)
+        if sum(map(bool, map(chips.__getitem__, live))) <= 1:
             for i in self._showdown_order(live):  # all-in: every hand is tabled
                 self._reveal(i, "allin")
         else:

@@ -67,6 +67,8 @@ def build_pots(
 def split_pot(amount: int, winners_in_button_order: Sequence[int]) -> dict[int, int]:
     """Equal shares; leftover chips one each from the first winner after the button (R-PT-05)."""
     count = len(winners_in_button_order)
+    if count == 1:  # the usual pot: one winner takes it all
+        return {winners_in_button_order[0]: amount}
     if count == 0:
         raise ValueError("a pot needs at least one winner")
     share, odd = divmod(amount, count)
