@@ -68,6 +68,7 @@ class HoldemSetup:
 
 
 _new_holdem_setup = fast_constructor(HoldemSetup)  # HoldemSetup(...), built for less
+_ONLY_INT = {int}
 _new_player_move = fast_constructor(PlayerMove)
 
 
@@ -75,10 +76,15 @@ def holdem_setup(doc: PhhDocument) -> HoldemSetup:
     """Stakes and seating of an ``NT`` document; refuses what our rules cannot play."""
     if doc.variant != HOLDEM_VARIANT:
         raise PhhError(f"variant {doc.variant!r} is not No-Limit Hold'em ({HOLDEM_VARIANT!r})")
-    n = doc.player_count
+    starting = doc.starting_stacks
+    n = len(starting)
     if not HOLDEM_MIN_PLAYERS <= n <= HOLDEM_MAX_PLAYERS:
         raise PhhError(f"{n} players; No-Limit Hold'em takes 2..9 (R-HE-01)")
-    stacks = tuple(chip_counts(list(doc.starting_stacks), "starting_stacks"))
+    stacks: tuple[int, ...]
+    if set(map(type, starting)) == _ONLY_INT and min(starting) >= 0:  # the usual: whole chips
+        stacks = tuple(starting)  # type: ignore[arg-type]  # ints, checked just above
+    else:  # chip_counts names the first value that is not a whole number of chips
+        stacks = tuple(chip_counts(list(starting), "starting_stacks"))
     antes = per_player(doc.fields.get("antes", 0), n, "antes")
     if len(set(antes)) != 1:
         raise PhhError(f"antes {antes} differ between players; only an equal ante is supported")
