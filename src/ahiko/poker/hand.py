@@ -109,7 +109,7 @@ class BaseHand(Generic[ConfigT]):
         self.chips = list(self.starting)
         self.total = [0] * n  # chips put in this hand (after uncalled bets came back)
         self.folded = [False] * n
-        self.holes: list[list[Card]] = [[] for _ in range(n)]
+        self.holes: list[list[Card]] = []  # by index; filled by the deal (_begin)
         self.community: list[Card] = []
         self.shown: dict[int, tuple[Card, ...]] = {}  # index -> cards shown
         self.mucked: set[int] = set()
@@ -405,11 +405,12 @@ class BaseHand(Generic[ConfigT]):
             self.log.append(_new_ante_posted(self.order[i], paid, self.chips[i] == 0))
 
     def _deal_private(self, per_player: int) -> None:
-        n, deck, order, holes, log = self.n, self.deck, self.order, self.holes, self.log
+        n, deck, order, log = self.n, self.deck, self.order, self.log
         end = per_player * n
+        self.holes = holes = []
         for j, positions in enumerate(_private_positions(n, per_player)):
             cards = deck[j:end:n]  # the same positions, as one slice of the deck tuple
-            holes[j] = list(cards)
+            holes.append(list(cards))
             log.append(_new_hole_dealt(order[j], cards, positions))
 
     def _deal_street(self, name: str, positions: tuple[int, ...]) -> None:

@@ -21,15 +21,16 @@ from .actions import Action, ActionKind, LegalActions
 from .betting import BettingRound, Rules
 from .cards import Card
 from .config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
-from .events import BlindPosted, Event
+from .events import BlindPosted, Event, HoleDealt
 from .fast_init import fast_constructor
-from .hand import BaseHand, check_chips
+from .hand import BaseHand, _private_positions, check_chips
 from .layout import HOLDEM_LAYOUT, holdem_positions
 from .ranking import holdem_strengths
 
 _FOLD, _CHECK, _CALL = Action.fold(), Action.check(), Action.call()
 _new_action = fast_constructor(Action)  # the same objects as Action(...), built for less
 _new_blind_posted = fast_constructor(BlindPosted)
+_new_hole_dealt = fast_constructor(HoleDealt)
 _BET, _RAISE = ActionKind.BET, ActionKind.RAISE
 _FOLD_KIND, _CHECK_KIND, _CALL_KIND = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
 _NEXT_STREET = {"preflop": "flop", "flop": "turn", "turn": "river"}
@@ -213,7 +214,13 @@ class HoldemHand(BaseHand[HoldemConfig]):
             posted = betting.post(bb, cfg.big_blind)
             total[bb] += posted
             log.append(_new_blind_posted(order[bb], posted, "bb", chips[bb] == 0))
-        self._deal_private(2)
+        # The deal (``_deal_private(2)`` for two cards: each player's pair read directly)
+        deck, new_hole_dealt = self.deck, _new_hole_dealt
+        self.holes = holes = []
+        for j, positions in enumerate(_private_positions(n, 2)):
+            first, second = deck[j], deck[j + n]
+            holes.append([first, second])
+            log.append(new_hole_dealt(order[j], (first, second), positions))
         self.street = "preflop"
         betting.begin((bb + 1) % n)
         if betting.is_done():
