@@ -21,6 +21,19 @@ from collections.abc import Callable
 from typing import Any
 
 _KEY = re.compile(r"[A-Za-z0-9_-]+")
+_BARE_KEYS = re.compile(r"[A-Za-z0-9_-]+(?:\n[A-Za-z0-9_-]+)*")  # keys, one a line
+# The fields of the PHH standard and ours (all bare keys): a document of these alone needs no
+# test of its keys' characters.
+_USUAL_KEYS = frozenset(
+    {
+        "variant", "ante_trimming_status", "antes", "blinds_or_straddles", "bring_in",
+        "small_bet", "big_bet", "min_bet", "raise_cap", "starting_stacks", "actions", "author",
+        "event", "url", "venue", "address", "city", "region", "postal_code", "country", "time",
+        "time_zone", "time_zone_abbreviation", "day", "month", "year", "hand", "level", "seats",
+        "seat_count", "table", "players", "finishing_stacks", "winnings", "currency",
+        "currency_symbol", "time_limit", "time_banks",
+    }
+)  # fmt: skip
 # A document that is only ``key = value`` lines, no blank or comment line: the usual file.
 _KEY_VALUE_LINE = re.compile(r"^([A-Za-z0-9_-]+) = (.*)$", re.MULTILINE)
 _INT = re.compile(r"[+-]?(0|[1-9][0-9]*)")
@@ -44,7 +57,6 @@ _NUMBER_TYPES = {int, float}
 _NUMBER_ITEM = re.compile(_NUMBER)
 _NESTED_ARRAY = re.compile(r"\[\s*\[")
 _CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b-\x1f\x7f]")  # tab and newline are allowed
-_NOT_JSON_SAFE = ('"', "\\", "#", "{", ":", "\x7f", "null", "NaN", "Infinity")
 
 
 class _Unsupported(Exception):
@@ -57,15 +69,14 @@ def loads_flat(text: str) -> dict[str, Any] | None:
         return None
     if _NESTED_ARRAY.search(text):  # PHH never nests; tomllib knows how deep it may go
         return None
-    pairs = _KEY_VALUE_LINE.findall(text)
-    one_per_line = len(pairs) == text.count("\n") + (not text.endswith("\n"))
-    as_json = _parse_as_json(text, pairs) if one_per_line else None
+    as_json = _parse_as_json(text)
     if as_json is not None:
         return as_json
     if _CONTROL_CHARACTER.search(text):  # TOML refuses them, even inside literal strings
         return None
+    pairs = _KEY_VALUE_LINE.findall(text)
     try:
-        if one_per_line:
+        if len(pairs) == text.count("\n") + (not text.endswith("\n")):  # one per line
             try:
                 return _parse_one_value_per_line(pairs)
             except _Unsupported:
@@ -75,26 +86,49 @@ def loads_flat(text: str) -> dict[str, Any] | None:
         return None
 
 
-def _parse_as_json(text: str, pairs: list[tuple[str, str]]) -> dict[str, Any] | None:
+def _parse_as_json(text: str) -> dict[str, Any] | None:
     """The usual file read by the C JSON decoder, or None.
 
     One ``key = value`` per line with no double quote, backslash, comment, table, colon or
-    DEL is, once each ``'`` becomes ``"``, one JSON object member per line, whose value JSON
-    reads exactly as TOML does: literal strings hold no escapes, and the numbers, ``true``,
-    ``false`` and arrays both grammars accept mean the same. Without a colon no line can
-    smuggle in a second member; what only JSON accepts (``null``, ``NaN``, ``Infinity``) is
-    refused before decoding, and what only TOML accepts (a tab in a string, a trailing comma,
-    ``inf``, dates) fails to decode and goes to the slower readers."""
-    for unsafe in _NOT_JSON_SAFE:
-        if unsafe in text:
-            return None
-    document = "{" + ", ".join([f'"{key}": {value}' for key, value in pairs]) + "}"
+    DEL is, once each ``'`` becomes ``"``, each `` = `` becomes ``": `` and each line break
+    ``, "``, one JSON object member per line, whose value JSON reads exactly as TOML does:
+    literal strings hold no escapes, and the numbers, ``true``, ``false`` and arrays both
+    grammars accept mean the same. The text holds no colon, so the only ones are those put in
+    for the `` = `` (one a line, counted), and JSON accepts a colon only after a member's key:
+    a decoded object of one member per line has each line's `` = `` after its key, and its
+    keys are checked to be TOML's bare keys. What only JSON accepts (``null``, ``NaN``,
+    ``Infinity``) is refused before decoding, and what only TOML accepts (a tab in a string, a
+    trailing comma, ``inf``, dates, a blank or comment line, an array over several lines)
+    fails to decode and goes to the slower readers."""
+    if (  # what JSON would read otherwise than TOML, or TOML otherwise than JSON
+        '"' in text
+        or "\\" in text
+        or "#" in text
+        or "{" in text
+        or ":" in text
+        or "\x7f" in text
+        or "null" in text
+        or "NaN" in text
+        or "Infinity" in text
+    ):
+        return None
+    body = text[:-1] if text[-1:] == "\n" else text
+    lines = body.count("\n") + 1
+    if body.count(" = ") != lines:
+        return None
+    document = '{"' + body.replace(" = ", '": ').replace("\n", ', "').replace("'", '"') + "}"
     try:
-        out, end = _scan_json(document.replace("'", '"'), 0)
+        out, end = _scan_json(document, 0)
     except (ValueError, StopIteration, RecursionError):
         return None
+    if type(out) is not dict:  # cannot happen: the document is one object or nothing
+        return None
     # fewer members than lines: a key given twice
-    return out if end == len(document) and len(out) == len(pairs) else None
+    if end != len(document) or len(out) != lines:
+        return None
+    if not _USUAL_KEYS.issuperset(out) and not _BARE_KEYS.fullmatch("\n".join(out)):
+        return None
+    return out
 
 
 def _parse_one_value_per_line(pairs: list[tuple[str, str]]) -> dict[str, Any]:

@@ -158,7 +158,10 @@ def loads(text: str) -> PhhDocument:
         if name not in raw:
             raise PhhError(f"missing required field {name!r}")
     actions = raw["actions"]
-    if not isinstance(actions, list) or not all(map(isinstance, actions, repeat(str))):
+    # the usual array: plain strings only (tested by type, one set), else each one's isinstance
+    if not (type(actions) is list and set(map(type, actions)) <= _STR_ONLY) and (
+        not isinstance(actions, list) or not all(map(isinstance, actions, repeat(str)))
+    ):
         raise PhhError("field 'actions' must be an array of strings")
     stacks = raw["starting_stacks"]
     if not isinstance(stacks, list) or not stacks:
@@ -169,7 +172,7 @@ def loads(text: str) -> PhhDocument:
         variant=str(raw["variant"]),
         starting_stacks=list(stacks),
         actions=list(actions),
-        fields=dict(raw),
+        fields=raw,  # the reader's own new dict: nobody else holds it
     )
 
 
@@ -291,6 +294,7 @@ def _parse_amount(word: str, line: str) -> int:
 
 
 _NUMBER_TYPES = {int, float}  # what a numeric field may hold (bool is not a number here)
+_STR_ONLY = {str}
 
 
 def _number(value: object, name: str) -> float:

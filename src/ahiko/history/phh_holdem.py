@@ -21,7 +21,7 @@ from functools import lru_cache
 from itertools import islice
 
 from ahiko.poker.actions import ActionKind
-from ahiko.poker.cards import FULL_DECK_SET, Card
+from ahiko.poker.cards import DECK_SIZE, FULL_DECK, Card
 from ahiko.poker.config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
 from ahiko.poker.events import ActionTaken, CardsShown, Mucked, StreetDealt
 from ahiko.poker.fast_init import fast_constructor, fast_init
@@ -68,6 +68,7 @@ class HoldemSetup:
 
 
 _new_holdem_setup = fast_constructor(HoldemSetup)  # HoldemSetup(...), built for less
+_ONLY_INT = {int}
 _new_player_move = fast_constructor(PlayerMove)
 
 
@@ -75,10 +76,15 @@ def holdem_setup(doc: PhhDocument) -> HoldemSetup:
     """Stakes and seating of an ``NT`` document; refuses what our rules cannot play."""
     if doc.variant != HOLDEM_VARIANT:
         raise PhhError(f"variant {doc.variant!r} is not No-Limit Hold'em ({HOLDEM_VARIANT!r})")
-    n = doc.player_count
+    starting = doc.starting_stacks
+    n = len(starting)
     if not HOLDEM_MIN_PLAYERS <= n <= HOLDEM_MAX_PLAYERS:
         raise PhhError(f"{n} players; No-Limit Hold'em takes 2..9 (R-HE-01)")
-    stacks = tuple(chip_counts(list(doc.starting_stacks), "starting_stacks"))
+    stacks: tuple[int, ...]
+    if set(map(type, starting)) == _ONLY_INT and min(starting) >= 0:  # the usual: whole chips
+        stacks = tuple(starting)  # type: ignore[arg-type]  # ints, checked just above
+    else:  # chip_counts names the first value that is not a whole number of chips
+        stacks = tuple(chip_counts(list(starting), "starting_stacks"))
     antes = per_player(doc.fields.get("antes", 0), n, "antes")
     if len(set(antes)) != 1:
         raise PhhError(f"antes {antes} differ between players; only an equal ante is supported")
@@ -123,6 +129,7 @@ def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
 
 
 _Lines = tuple[tuple[Card, ...], list[tuple[PlayerMove, str]], list[PlayerMove]]
+_FULL_DECK_BYTES = bytes(FULL_DECK)
 _CARD = "([2-9TJQKA][cdhs])"
 
 
@@ -158,12 +165,24 @@ def _read_usual_lines(actions: list[str], n: int) -> _Lines | None:
             if move is not None:
                 moves.append((move, line))
                 continue
-        elif line[:5] == "d db " and len(line) in (7, 11):
-            board = [codes.get(line[i : i + 2], -1) for i in range(5, len(line), 2)]
-            if -1 in board:
-                return None
-            known += board
-            continue
+        elif line[:5] == "d db ":  # "d db 7dAcAd" (the flop), "d db 9h"; known cards only
+            size = len(line)
+            if size == 11:
+                first, second, third = (
+                    codes.get(line[5:7]),
+                    codes.get(line[7:9]),
+                    codes.get(line[9:]),
+                )
+                if first is None or second is None or third is None:
+                    return None
+                known += first, second, third
+                continue
+            if size == 7:
+                card = codes.get(line[5:])
+                if card is None:
+                    return None
+                known.append(card)
+                continue
         elif line[2:6] == " sm " and len(line) == 10:  # "p1 sm AcAs": a shown hand
             player = PLAYER_INDEX.get(line[:2], n)
             first, second = codes.get(line[6:8], -1), codes.get(line[8:10], -1)
@@ -180,9 +199,14 @@ def _read_usual_lines(actions: list[str], n: int) -> _Lines | None:
             shows.append(action)
         else:
             moves.append((action, line))
-    if len(known) > 2 * n + HOLDEM_BOARD_CARDS or len(set(known)) != len(known):
+    if len(known) > 2 * n + HOLDEM_BOARD_CARDS:
         return None
-    return (*known, *sorted(FULL_DECK_SET.difference(known))), moves, shows
+    # The cards no line deals, ascending (every known card is one of the 52: a byte); as many
+    # as the deck lacks unless a card is dealt twice.
+    unused = _FULL_DECK_BYTES.translate(None, bytes(known))
+    if len(unused) + len(known) != DECK_SIZE:
+        return None
+    return (*known, *unused), moves, shows
 
 
 def _read_lines(actions: list[str], n: int) -> _Lines:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Protocol, cast
+from typing import Protocol
 
 from ahiko.poker.actions import Action, ActionKind, IllegalAction, LegalActions
 from ahiko.poker.cards import Card, format_card
@@ -146,7 +146,7 @@ _ONLY_INT = {int}
 def chip_counts(values: list[object], name: str) -> list[int]:
     """``values`` as whole chip counts; the first one that is not is named in the error."""
     if set(map(type, values)) == _ONLY_INT:
-        counts = cast(list[int], values)
+        counts: list[int] = values  # type: ignore[assignment]  # ints, checked (``cast``: a call)
         if min(counts) >= 0:
             return counts
     return [whole_chips(v, name) for v in values]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .cards import Card
-from .fast_init import fast_init
+from .fast_init import fast_constructor, fast_init
 
 
 class ActionKind(StrEnum):
@@ -31,29 +31,44 @@ class Action:
     amount: int = 0  # BET/RAISE: the street total after the action; 0 otherwise
     cards: tuple[Card, ...] = ()  # DISCARD: the cards thrown away
 
+    # The usual constructors build through ``fast_init``'s constructor (the same object as
+    # ``cls(...)``, built for less: a player's loop builds one per bet or raise).
+
     @classmethod
     def fold(cls) -> Action:
-        return cls(ActionKind.FOLD)
+        return _new_action(_FOLD) if cls is Action else cls(ActionKind.FOLD)
 
     @classmethod
     def check(cls) -> Action:
-        return cls(ActionKind.CHECK)
+        return _new_action(_CHECK) if cls is Action else cls(ActionKind.CHECK)
 
     @classmethod
     def call(cls) -> Action:
-        return cls(ActionKind.CALL)
+        return _new_action(_CALL) if cls is Action else cls(ActionKind.CALL)
 
     @classmethod
     def bet(cls, to: int) -> Action:
-        return cls(ActionKind.BET, to)
+        return _new_action(_BET, to) if cls is Action else cls(ActionKind.BET, to)
 
     @classmethod
     def raise_to(cls, to: int) -> Action:
-        return cls(ActionKind.RAISE, to)
+        return _new_action(_RAISE, to) if cls is Action else cls(ActionKind.RAISE, to)
 
     @classmethod
     def discard(cls, cards: tuple[Card, ...] = ()) -> Action:
         return cls(ActionKind.DISCARD, 0, tuple(cards))
+
+
+_new_action = fast_constructor(Action)
+# The kinds as module constants: an enum member read through its class costs a metaclass
+# lookup (``betting`` compares them on every action).
+_FOLD, _CHECK, _CALL, _BET, _RAISE = (
+    ActionKind.FOLD,
+    ActionKind.CHECK,
+    ActionKind.CALL,
+    ActionKind.BET,
+    ActionKind.RAISE,
+)
 
 
 @fast_init

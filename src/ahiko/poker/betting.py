@@ -23,19 +23,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .actions import Action, ActionKind, IllegalAction, LegalActions
+# _BET.._RAISE: the kinds as module constants (an enum member read through its class costs a
+# metaclass lookup, and these comparisons run on every action).
+from .actions import (
+    _BET,
+    _CALL,
+    _CHECK,
+    _FOLD,
+    _RAISE,
+    Action,
+    ActionKind,
+    IllegalAction,
+    LegalActions,
+)
 from .events import ActionTaken
 from .fast_init import fast_constructor
-
-# The kinds as module constants: an enum member read through its class costs a metaclass
-# lookup, and these comparisons run on every action.
-_FOLD, _CHECK, _CALL, _BET, _RAISE = (
-    ActionKind.FOLD,
-    ActionKind.CHECK,
-    ActionKind.CALL,
-    ActionKind.BET,
-    ActionKind.RAISE,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +135,12 @@ class BettingRound:
     def begin(self, first: int) -> None:
         """Queue every seat that can still act, starting at index ``first``."""
         n, folded, stacks, bets = self.n, self.folded, self.stacks, self.bets
+        if self.max_bet == 0:
+            # No bet yet (a new street, or antes only): every bet is 0, so a live seat with
+            # chips can act exactly when another live seat has chips too (the rule below).
+            queue = [j for j in _rotation(n, first) if not folded[j] and stacks[j] > 0]
+            self.queue = queue if len(queue) > 1 else []
+            return
         # A seat can lose more only if another live seat reaches past its bet: compare each
         # seat with the largest reach (bet + stack) among the others.
         best = second = -1
@@ -223,10 +231,29 @@ class BettingRound:
         seat = self.seats[i]
         if cached is not None and cached.seat == seat:
             return cached
-        stack, bet = self.stacks[i], self.bets[i]
-        to_call = self.max_bet - bet
-        bounds = self.bet_bounds(i)
-        kind, lo, hi = (None, 0, 0) if bounds is None else bounds
+        stacks, bets = self.stacks, self.bets
+        stack, bet, max_bet = stacks[i], bets[i], self.max_bet
+        to_call = max_bet - bet
+        kind: ActionKind | None = None
+        lo = hi = 0
+        if self.fixed_limit:
+            bounds = self.bet_bounds(i)
+            if bounds is not None:
+                kind, lo, hi = bounds
+        elif stack > to_call:
+            # No-limit: ``bet_bounds`` and ``_raise_block`` inlined (every decision asks).
+            folded = self.folded
+            for j in self.others[i]:
+                if not folded[j] and stacks[j] + bets[j] > max_bet:  # someone could call
+                    min_bet, max_raise = self.min_bet, self.max_raise
+                    full = max_raise if max_raise > min_bet else min_bet
+                    if to_call >= full or self.acted_level[i] is None:  # R-HE-08 (and D)
+                        kind = _BET if max_bet == 0 else _RAISE
+                        hi = stack + bet
+                        lo = max_bet + full
+                        if lo > hi:
+                            lo = hi
+                    break
         legal = _new_legal_actions(
             seat,
             to_call > 0,
@@ -336,12 +363,16 @@ class BettingRound:
 
     def uncalled(self) -> tuple[int, int] | None:
         """(index, amount) of a bet nobody matched (R-PT-03), once the round is over."""
+        if self.max_bet == 0:  # nobody bet (all checked, or nobody could act)
+            return None
         bets = self.bets
         highest = max(bets)
-        if bets.count(highest) > 1:  # matched (or all checked): the usual end of a round
+        if bets.count(highest) > 1:  # matched: the usual end of a round
             return None
         i = bets.index(highest)
-        second = max(bets[:i] + bets[i + 1 :])
+        bets[i] = 0  # the highest of the others, read without copying the list (bets >= 0)
+        second = max(bets)
+        bets[i] = highest
         return i, highest - second
 
 

@@ -78,12 +78,17 @@ def format_cards(cards: Iterable[Card], sep: str = "") -> str:
 def validate_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
     """A deck in deal-position order must be a permutation of the 52 cards."""
     d = tuple(deck)
-    if (
-        len(d) != DECK_SIZE
-        or set(d) != FULL_DECK_SET
-        # True == 1 would pass the set test. Counting the types (types compare by identity)
-        # costs less than making a set of them: about 10,000 instructions against 13,500.
-        or list(map(type, d)).count(int) != DECK_SIZE
-    ):
-        raise CardError("a deck must hold each of the 52 cards exactly once")
-    return d
+    # True == 1 would pass a test of values: the types are counted first (types compare by
+    # identity). Then, every card a plain int, ``bytes`` takes them if each is 0..255, and
+    # deleting them from the 52 card bytes leaves nothing only if each of 0..51 is there: 52
+    # cards, all present, none twice. Cheaper than a set of the 52 (about 1.3 against 1.9 us).
+    if len(d) == DECK_SIZE and list(map(type, d)).count(int) == DECK_SIZE:
+        try:
+            if not _DECK_BYTES.translate(None, bytes(d)):
+                return d
+        except ValueError:  # a negative card, or one past 255
+            pass
+    raise CardError("a deck must hold each of the 52 cards exactly once")
+
+
+_DECK_BYTES = bytes(FULL_DECK)

@@ -85,11 +85,14 @@ class BaseHand(Generic[ConfigT]):
         if len(set(seats)) != n or len(stacks) != n:
             raise ValueError("seats must be distinct, with one stack per seat")
         # One test of the usual case (plain ints, positive stacks); else find the culprit.
-        if type(button) is not int or set(map(type, seats)) != _INT_ONLY:
+        if (
+            type(button) is not int
+            or set(map(type, seats + stacks)) != _INT_ONLY
+            or min(stacks) <= 0
+        ):
             for value in (*seats, button):
                 if type(value) is not int:
                     raise ValueError(f"seats and the button are whole numbers, got {value!r}")
-        if set(map(type, stacks)) != _INT_ONLY or min(stacks) <= 0:
             for stack in stacks:
                 if type(stack) is not int or stack <= 0:
                     raise ValueError(
@@ -106,7 +109,7 @@ class BaseHand(Generic[ConfigT]):
         self.chips = list(self.starting)
         self.total = [0] * n  # chips put in this hand (after uncalled bets came back)
         self.folded = [False] * n
-        self.holes: list[list[Card]] = [[] for _ in range(n)]
+        self.holes: list[list[Card]] = []  # by index; filled by the deal (_begin)
         self.community: list[Card] = []
         self.shown: dict[int, tuple[Card, ...]] = {}  # index -> cards shown
         self.mucked: set[int] = set()
@@ -402,11 +405,12 @@ class BaseHand(Generic[ConfigT]):
             self.log.append(_new_ante_posted(self.order[i], paid, self.chips[i] == 0))
 
     def _deal_private(self, per_player: int) -> None:
-        n, deck, order, holes, log = self.n, self.deck, self.order, self.holes, self.log
+        n, deck, order, log = self.n, self.deck, self.order, self.log
         end = per_player * n
+        self.holes = holes = []
         for j, positions in enumerate(_private_positions(n, per_player)):
             cards = deck[j:end:n]  # the same positions, as one slice of the deck tuple
-            holes[j] = list(cards)
+            holes.append(list(cards))
             log.append(_new_hole_dealt(order[j], cards, positions))
 
     def _deal_street(self, name: str, positions: tuple[int, ...]) -> None:
@@ -469,10 +473,12 @@ class BaseHand(Generic[ConfigT]):
         """Compare hands pot by pot (R-PT-04); show and muck in order (R-HE-12)."""
         order, index, log = self.order, self.index, self.log
         live = self._live()
-        strength = dict(zip(live, self._strengths(live), strict=True))  # index -> value
+        # index -> value; no ``strict=``: a keyword argument costs zip a dict (one value each)
+        strength = dict(zip(live, self._strengths(live)))  # noqa: B905
         pots = self._pots()
         chips = self.chips
-        if sum(1 for i in live if chips[i] > 0) <= 1:
+        # at most one live player has chips left (counted without a generator's frames)
+        if sum(map(bool, map(chips.__getitem__, live))) <= 1:
             for i in self._showdown_order(live):  # all-in: every hand is tabled
                 self._reveal(i, "allin")
         else:
@@ -496,7 +502,7 @@ class BaseHand(Generic[ConfigT]):
         for pot in pots:
             values = [strength[index[s]] for s in pot.eligible]
             top = max(values)
-            winners = tuple([s for s, v in zip(pot.eligible, values, strict=True) if v == top])
+            winners = tuple([s for s, v in zip(pot.eligible, values) if v == top])  # noqa: B905
             awards.append(
                 _new_pot_result(pot.amount, pot.eligible, winners, split_pot(pot.amount, winners))
             )
@@ -535,12 +541,12 @@ class BaseHand(Generic[ConfigT]):
     def _end(self, awards: tuple[PotResult, ...], *, showdown: bool) -> None:
         """The pots are paid out: log the final stacks and set the result."""
         order, chips = self.order, self.chips
-        final = dict(zip(order, chips, strict=True))
+        # one chip count per seat: no ``strict=`` (a keyword argument costs zip a dict)
+        final = dict(zip(order, chips))  # noqa: B905
         self.street = "over"
         self.log.append(_new_hand_ended(final))
-        self.result = _new_hand_result(
-            awards, dict(zip(order, map(sub, chips, self.starting), strict=True)), final, showdown
-        )
+        net = dict(zip(order, map(sub, chips, self.starting)))  # noqa: B905
+        self.result = _new_hand_result(awards, net, final, showdown)
         self.is_over = True
 
 

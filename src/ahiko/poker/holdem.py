@@ -15,22 +15,33 @@ more than one player can still bet, the rest of the board is dealt without betti
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .actions import Action, ActionKind, LegalActions
-from .betting import Rules
+from .betting import BettingRound, Rules
 from .cards import Card
 from .config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
-from .events import BlindPosted, Event
+from .events import BlindPosted, Event, HoleDealt
 from .fast_init import fast_constructor
-from .hand import BaseHand, check_chips
+from .hand import BaseHand, _private_positions, check_chips
 from .layout import HOLDEM_LAYOUT, holdem_positions
 from .ranking import holdem_strengths
 
 _FOLD, _CHECK, _CALL = Action.fold(), Action.check(), Action.call()
 _new_action = fast_constructor(Action)  # the same objects as Action(...), built for less
 _new_blind_posted = fast_constructor(BlindPosted)
+_new_hole_dealt = fast_constructor(HoleDealt)
 _BET, _RAISE = ActionKind.BET, ActionKind.RAISE
+_FOLD_KIND, _CHECK_KIND, _CALL_KIND = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
 _NEXT_STREET = {"preflop": "flop", "flop": "turn", "turn": "river"}
 _STREET_BOARD = {"flop": slice(0, 3), "turn": slice(3, 4), "river": slice(4, 5)}
+
+
+@lru_cache(maxsize=16)
+def _next_deal(n: int) -> dict[str, tuple[str, tuple[int, ...]]]:
+    """Street -> (the next street, its board cards' deck positions), for n players."""
+    _, board = holdem_positions(n)
+    return {street: (name, board[_STREET_BOARD[name]]) for street, name in _NEXT_STREET.items()}
 
 
 class HoldemHand(BaseHand[HoldemConfig]):
@@ -76,6 +87,56 @@ class HoldemHand(BaseHand[HoldemConfig]):
             return betting.legal(betting.queue[0])
         return super().legal_actions(seat)
 
+    def act(self, seat: int, action: Action) -> list[Event]:
+        """``BaseHand.act`` (the same checks, in the same order, and the same effect) with
+        the turn and the move on inlined: a player's loop calls it for every decision."""
+        if type(seat) is not int:
+            self._check_seat(seat)
+        if type(action) is not Action:
+            return super().act(seat, action)  # refused there, with the same message
+        kind = action.kind
+        amount = action.amount
+        cards = action.cards
+        if (
+            type(kind) is not ActionKind
+            or type(amount) is not int
+            or amount < 0
+            or type(cards) is not tuple
+            or cards
+        ):
+            return super().act(seat, action)  # refused there, or a discard refused later
+        betting = self.round
+        if self.result is None and betting is not None and betting.queue:
+            i = betting.queue[0]
+            if seat != self.order[i]:
+                i = super()._turn_index(seat)  # raises: out of turn, or not in the hand
+        else:
+            i = super()._turn_index(seat)  # raises: the hand is over
+        log = self.log
+        mark = len(log)
+        self._act(i, action)
+        return log[mark:]
+
+    def _act(self, i: int, action: Action) -> None:
+        """``BaseHand._act`` and ``_apply`` in one call; the round's ``check_action`` is
+        asked only about bets and raises (their bounds) and about refusals (it words them):
+        a fold or a call is legal facing a bet, a check when there is none."""
+        betting = self.round
+        assert betting is not None
+        kind = action.kind
+        facing = betting.max_bet > betting.bets[i]
+        if kind is _FOLD_KIND or kind is _CALL_KIND:
+            if not facing:
+                betting.check_action(i, action)  # raises: nothing to call
+        elif kind is not _CHECK_KIND or facing:
+            betting.check_action(i, action)
+        event = betting.apply(i, action)
+        self.total[i] += event.added
+        self.log.append(event)
+        # Only a fold can leave one player in: other actions need not count the live ones.
+        if not betting.queue or (kind is _FOLD_KIND and self.folded.count(False) <= 1):
+            self._advance()
+
     def _turn_index(self, seat: int) -> int:
         betting = self.round  # the usual case without a call: hold'em's turn is the queue's
         if self.result is None and betting is not None and betting.queue:
@@ -88,7 +149,9 @@ class HoldemHand(BaseHand[HoldemConfig]):
         """``act`` with a fold (PHH's ``f``), without ``act``'s checks of the action itself."""
         if type(seat) is not int:
             self._check_seat(seat)
-        i = self._turn_index(seat)
+        betting = self.round  # the turn: the queue's head (else _turn_index raises, says why)
+        queue = betting.queue if self.result is None and betting is not None else None
+        i = queue[0] if queue and seat == self.order[queue[0]] else self._turn_index(seat)
         mark = len(self.log)
         self._act(i, _FOLD)
         return self.log[mark:]
@@ -97,8 +160,9 @@ class HoldemHand(BaseHand[HoldemConfig]):
         """``act`` with a check, or a call if the seat faces a bet (PHH's ``cc``)."""
         if type(seat) is not int:
             self._check_seat(seat)
-        i = self._turn_index(seat)
-        betting = self.round
+        betting = self.round  # the turn: the queue's head (else _turn_index raises, says why)
+        queue = betting.queue if self.result is None and betting is not None else None
+        i = queue[0] if queue and seat == self.order[queue[0]] else self._turn_index(seat)
         assert betting is not None
         mark = len(self.log)
         self._act(i, _CALL if betting.max_bet > betting.bets[i] else _CHECK)
@@ -111,8 +175,9 @@ class HoldemHand(BaseHand[HoldemConfig]):
             self._check_seat(seat)
         if type(amount) is not int or amount < 0:
             check_chips(self.rules.size, "the amount", amount)
-        i = self._turn_index(seat)
-        betting = self.round
+        betting = self.round  # the turn: the queue's head (else _turn_index raises, says why)
+        queue = betting.queue if self.result is None and betting is not None else None
+        i = queue[0] if queue and seat == self.order[queue[0]] else self._turn_index(seat)
         assert betting is not None
         mark = len(self.log)
         self._act(i, _new_action(_RAISE if betting.max_bet else _BET, amount))
@@ -131,11 +196,16 @@ class HoldemHand(BaseHand[HoldemConfig]):
 
     def _begin(self) -> None:
         cfg = self.config
-        self._start_log(self.stakes())
-        self._post_antes(cfg.ante)
-        betting = self._new_round(cfg.big_blind, False, None)
-        sb, bb = self._blind_indices()
-        chips, total, log, order = self.chips, self.total, self.log, self.order
+        self._start_log(
+            {"small_blind": cfg.small_blind, "big_blind": cfg.big_blind, "ante": cfg.ante}
+        )
+        if cfg.ante:
+            self._post_antes(cfg.ante)
+        n, chips, total, log, order = self.n, self.chips, self.total, self.log, self.order
+        self.round = betting = BettingRound(
+            order, chips, self.folded, cfg.big_blind, False, None, self.rules
+        )
+        sb, bb = (n - 1, 0) if n == 2 else (0, 1)  # _blind_indices
         if chips[sb] > 0:
             posted = betting.post(sb, cfg.small_blind)
             total[sb] += posted
@@ -144,28 +214,37 @@ class HoldemHand(BaseHand[HoldemConfig]):
             posted = betting.post(bb, cfg.big_blind)
             total[bb] += posted
             log.append(_new_blind_posted(order[bb], posted, "bb", chips[bb] == 0))
-        self._deal_private(2)
+        # The deal (``_deal_private(2)`` for two cards: each player's pair read directly)
+        deck, new_hole_dealt = self.deck, _new_hole_dealt
+        self.holes = holes = []
+        for j, positions in enumerate(_private_positions(n, 2)):
+            first, second = deck[j], deck[j + n]
+            holes.append([first, second])
+            log.append(new_hole_dealt(order[j], (first, second), positions))
         self.street = "preflop"
-        betting.begin((bb + 1) % self.n)
+        betting.begin((bb + 1) % n)
         if betting.is_done():
             self._advance()
 
     def _advance(self) -> None:
+        folded = self.folded
         while True:
             if self._close_round() == 1:
                 self._finish_uncontested()
                 return
-            if self.street == "river":
+            street = self.street
+            if street == "river":
                 self._showdown()
                 return
-            name = _NEXT_STREET[self.street]
-            _, board = holdem_positions(self.n)
-            self._deal_street(name, board[_STREET_BOARD[name]])
-            betting = self._new_round(self.config.big_blind, False, None)
+            name, positions = _next_deal(self.n)[street]
+            self._deal_street(name, positions)
+            self.round = betting = BettingRound(
+                self.order, self.chips, folded, self.config.big_blind, False, None, self.rules
+            )
             betting.begin(0)
             if self.halted:
                 betting.queue = []  # R-TM-06 D: the rest of the board, without betting
-            elif not betting.is_done():
+            elif betting.queue:  # more than one player is in (else the hand was over)
                 return
 
     def _showdown_cards(self, i: int) -> list[Card]:

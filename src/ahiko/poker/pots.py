@@ -32,13 +32,17 @@ def build_pots(
     seat closes a pot; chips above the highest live level (none after uncalled bets are
     returned) join the last pot.
     """
-    live_levels = {c for c, alive in zip(contributions, live, strict=True) if alive and c > 0}
+    # One length test instead of ``strict=`` in each zip below (a keyword argument costs zip a
+    # dict, and this runs at every showdown).
+    if not len(seats) == len(contributions) == len(live):
+        raise ValueError("seats, contributions and live must have one entry per seat")
+    live_levels = {c for c, alive in zip(contributions, live) if alive and c > 0}  # noqa: B905
     if len(live_levels) == 1:  # the usual case: every live seat put in the same, one pot
         (level,) = live_levels
         eligible = tuple(
             [
                 s
-                for s, c, alive in zip(seats, contributions, live, strict=True)
+                for s, c, alive in zip(seats, contributions, live)  # noqa: B905
                 if alive and c >= level
             ]
         )
@@ -51,7 +55,7 @@ def build_pots(
         amount = sum(min(c, top) - min(c, previous) for c in contributions)
         eligible = tuple(
             s
-            for s, c, alive in zip(seats, contributions, live, strict=True)
+            for s, c, alive in zip(seats, contributions, live)  # noqa: B905
             if alive and c >= level
         )
         if amount:
@@ -63,6 +67,8 @@ def build_pots(
 def split_pot(amount: int, winners_in_button_order: Sequence[int]) -> dict[int, int]:
     """Equal shares; leftover chips one each from the first winner after the button (R-PT-05)."""
     count = len(winners_in_button_order)
+    if count == 1:  # the usual pot: one winner takes it all
+        return {winners_in_button_order[0]: amount}
     if count == 0:
         raise ValueError("a pot needs at least one winner")
     share, odd = divmod(amount, count)
