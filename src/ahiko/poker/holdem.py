@@ -18,7 +18,16 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .actions import Action, ActionKind, LegalActions
-from .betting import BettingRound, Rules
+from .betting import (
+    _CHECK_LAST,
+    _CHECKED,
+    _FOLD_LAST,
+    _FOLDED,
+    _SHARED_EVENT_SEATS,
+    BettingRound,
+    Rules,
+    _new_action_taken,
+)
 from .cards import Card
 from .config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
 from .events import BlindPosted, Event, HoleDealt
@@ -33,6 +42,7 @@ _new_blind_posted = fast_constructor(BlindPosted)
 _new_hole_dealt = fast_constructor(HoleDealt)
 _BET, _RAISE = ActionKind.BET, ActionKind.RAISE
 _FOLD_KIND, _CHECK_KIND, _CALL_KIND = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
+_FOLD_NAME, _CHECK_NAME, _CALL_NAME = _FOLD_KIND._value_, _CHECK_KIND._value_, _CALL_KIND._value_
 _NEXT_STREET = {"preflop": "flop", "flop": "turn", "turn": "river"}
 _STREET_BOARD = {"flop": slice(0, 3), "turn": slice(3, 4), "river": slice(4, 5)}
 
@@ -120,21 +130,65 @@ class HoldemHand(BaseHand[HoldemConfig]):
     def _act(self, i: int, action: Action) -> None:
         """``BaseHand._act`` and ``_apply`` in one call; the round's ``check_action`` is
         asked only about bets and raises (their bounds) and about refusals (it words them):
-        a fold or a call is legal facing a bet, a check when there is none."""
+        a fold or a call is legal facing a bet, a check when there is none. A fold, a check
+        and a call are applied here as the round's ``apply`` would (its no-limit branches,
+        the same state and the same event); bets and raises go through ``apply``."""
         betting = self.round
         assert betting is not None
         kind = action.kind
-        facing = betting.max_bet > betting.bets[i]
-        if kind is _FOLD_KIND or kind is _CALL_KIND:
-            if not facing:
+        bets = betting.bets
+        to_call = betting.max_bet - bets[i]
+        queue = betting.queue
+        if kind is _FOLD_KIND:
+            if to_call <= 0:
                 betting.check_action(i, action)  # raises: nothing to call
-        elif kind is not _CHECK_KIND or facing:
-            betting.check_action(i, action)
-        event = betting.apply(i, action)
-        self.total[i] += event.added
-        self.log.append(event)
-        # Only a fold can leave one player in: other actions need not count the live ones.
-        if not betting.queue or (kind is _FOLD_KIND and self.folded.count(False) <= 1):
+            betting._legal_cache = None
+            del queue[0]
+            folded = self.folded  # the round's own list
+            folded[i] = True
+            betting.last_action[i] = _FOLD_LAST
+            seat = self.order[i]
+            self.log.append(
+                _FOLDED[seat]
+                if 0 <= seat < _SHARED_EVENT_SEATS
+                else _new_action_taken(seat, _FOLD_NAME, 0, 0, False)
+            )
+            # Only a fold can leave one player in: other actions need not count the live ones.
+            if not queue or folded.count(False) <= 1:
+                self._advance()
+            return
+        if kind is _CALL_KIND:
+            if to_call <= 0:
+                betting.check_action(i, action)  # raises: nothing to call
+            betting._legal_cache = None
+            del queue[0]
+            betting.acted_level[i] = 0
+            chips = self.chips  # the round's stacks
+            stack = chips[i]
+            added = to_call if to_call <= stack else stack
+            chips[i] = stack - added
+            to = bets[i] = bets[i] + added
+            betting.last_action[i] = (_CALL_NAME, to)
+            self.total[i] += added
+            self.log.append(_new_action_taken(self.order[i], _CALL_NAME, to, added, stack == added))
+        elif kind is _CHECK_KIND and to_call <= 0:
+            betting._legal_cache = None
+            del queue[0]
+            betting.acted_level[i] = 0
+            betting.last_action[i] = _CHECK_LAST
+            seat = self.order[i]
+            self.log.append(
+                _CHECKED[seat]
+                if 0 <= seat < _SHARED_EVENT_SEATS
+                else _new_action_taken(seat, _CHECK_NAME, 0, 0, False)
+            )
+        else:
+            betting.check_action(i, action)  # a bet or a raise (or a check refused)
+            event = betting.apply(i, action)
+            self.total[i] += event.added
+            self.log.append(event)
+            queue = betting.queue  # a bet or a raise queues the others anew
+        if not queue:
             self._advance()
 
     def _turn_index(self, seat: int) -> int:
