@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import add
 
 # _BET.._RAISE: the kinds as module constants (an enum member read through its class costs a
 # metaclass lookup, and these comparisons run on every action).
@@ -134,12 +135,18 @@ class BettingRound:
 
     def begin(self, first: int) -> None:
         """Queue every seat that can still act, starting at index ``first``."""
-        n, folded, stacks, bets = self.n, self.folded, self.stacks, self.bets
-        if self.max_bet == 0:
+        n, folded, stacks, bets, max_bet = self.n, self.folded, self.stacks, self.bets, self.max_bet
+        rotation = _rotation(n, first)
+        if max_bet == 0:
             # No bet yet (a new street, or antes only): every bet is 0, so a live seat with
             # chips can act exactly when another live seat has chips too (the rule below).
-            queue = [j for j in _rotation(n, first) if not folded[j] and stacks[j] > 0]
+            queue = [j for j in rotation if not folded[j] and stacks[j] > 0]
             self.queue = queue if len(queue) > 1 else []
+            return
+        if True not in folded and min(map(add, bets, stacks)) > max_bet:
+            # The usual start of a hand: everyone can put in more than the highest bet, so
+            # everyone can lose more (the rule below), in turn from ``first``.
+            self.queue = list(rotation)
             return
         # A seat can lose more only if another live seat reaches past its bet: compare each
         # seat with the largest reach (bet + stack) among the others.
@@ -153,11 +160,11 @@ class BettingRound:
                 elif reach > second:
                     second = reach
         queue = []
-        for j in _rotation(n, first):
+        for j in rotation:
             if not folded[j] and stacks[j] > 0 and (second if j == best_at else best) > bets[j]:
                 queue.append(j)
         # Nobody can respond to a lone player who has already matched: no betting (R-HE-11).
-        if len(queue) == 1 and bets[queue[0]] >= self.max_bet:
+        if len(queue) == 1 and bets[queue[0]] >= max_bet:
             queue = []
         self.queue = queue
 
