@@ -69,6 +69,7 @@ class HoldemSetup:
 
 _new_holdem_setup = fast_constructor(HoldemSetup)  # HoldemSetup(...), built for less
 _ONLY_INT = {int}
+_DEFAULT_SEATS = [tuple(range(n)) for n in range(HOLDEM_MAX_PLAYERS + 1)]
 _new_player_move = fast_constructor(PlayerMove)
 
 
@@ -85,21 +86,41 @@ def holdem_setup(doc: PhhDocument) -> HoldemSetup:
         stacks = tuple(starting)  # type: ignore[arg-type]  # ints, checked just above
     else:  # chip_counts names the first value that is not a whole number of chips
         stacks = tuple(chip_counts(list(starting), "starting_stacks"))
-    antes = per_player(doc.fields.get("antes", 0), n, "antes")
-    if len(set(antes)) != 1:
-        raise PhhError(f"antes {antes} differ between players; only an equal ante is supported")
-    blinds = per_player(doc.fields.get("blinds_or_straddles", []), n, "blinds_or_straddles")
-    small_blind, big_blind, *rest = blinds
-    if any(rest):
-        raise PhhError(f"blinds_or_straddles {blinds}: straddles are not supported")
+    fields = doc.fields
+    antes = fields.get("antes", 0)
+    blinds = fields.get("blinds_or_straddles", [])
+    if (  # the usual: whole chips, one equal ante and two blinds for everyone, no straddle
+        type(antes) is list
+        and type(blinds) is list
+        and len(antes) == n
+        and len(blinds) == n
+        and set(map(type, antes + blinds)) == _ONLY_INT
+        and min(antes) >= 0
+        and min(blinds) >= 0
+        and antes.count(antes[0]) == n
+        and blinds.count(0) >= n - 2 + (not blinds[0]) + (not blinds[1])
+    ):
+        small_blind, big_blind, ante = blinds[0], blinds[1], antes[0]
+    else:  # per_player names the first value that is wrong, and each rule its own case
+        antes = per_player(antes, n, "antes")
+        if len(set(antes)) != 1:
+            raise PhhError(f"antes {antes} differ between players; only an equal ante is supported")
+        blinds = per_player(blinds, n, "blinds_or_straddles")
+        small_blind, big_blind, *rest = blinds
+        if any(rest):
+            raise PhhError(f"blinds_or_straddles {blinds}: straddles are not supported")
+        ante = antes[0]
     try:
-        config = _holdem_config(small_blind, big_blind, antes[0])
+        config = _holdem_config(small_blind, big_blind, ante)
     except ValueError as exc:
         raise PhhError(f"blinds_or_straddles {blinds}: {exc}") from exc
-    min_bet = doc.fields.get("min_bet", big_blind)
+    min_bet = fields.get("min_bet", big_blind)
     if min_bet != big_blind:
         raise PhhError(f"min_bet {min_bet} differs from the big blind {big_blind} (R-HE-07)")
-    seats, button = table_seats(doc.fields, n)
+    if "seats" in fields:
+        seats, button = table_seats(fields, n)
+    else:  # table_seats without the field: p(j+1) at seat j, the button on the last
+        seats, button = _DEFAULT_SEATS[n], n - 1
     return _new_holdem_setup(config, seats, stacks, button)
 
 
