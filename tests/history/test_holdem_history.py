@@ -9,18 +9,20 @@ import pytest
 
 from ahiko.cli import main
 from ahiko.history.hand_log import VisibleCards
-from ahiko.history.phh import PhhError, dumps, loads
+from ahiko.history.phh import PhhDocument, PhhError, dumps, loads
 from ahiko.history.phh_holdem import (
     _read_lines,
     _read_usual_lines,
     holdem_finishing_stacks,
     holdem_from_phh,
+    holdem_setup,
     holdem_to_phh,
 )
+from ahiko.history.phh_moves import apply_holdem_moves, apply_voluntary_shows
 from ahiko.history.pokerstars import TableInfo, to_pokerstars
 from ahiko.history.replay import find_phh_files, replay_file, replay_text
 from ahiko.poker.actions import Action
-from ahiko.poker.cards import parse_cards
+from ahiko.poker.cards import parse_cards, validate_deck
 from ahiko.poker.config import HoldemConfig
 from ahiko.poker.holdem import HoldemHand
 
@@ -240,6 +242,34 @@ def test_usual_file_reader_gives_what_the_general_reader_gives_on_every_sample()
             fast += 1
             assert usual == _read_lines(doc.actions, doc.player_count)
     assert fast >= 150  # the Pluribus hands all take the fast reader
+
+
+def test_usual_file_reader_deck_is_a_checked_deck_and_starts_the_same_hand() -> None:
+    """The replay starts the usual file's hand without checking its deck again: the deck must
+    be what ``validate_deck`` returns (a tuple of the 52 plain ints), and the hand the same."""
+    docs = [loads(p.read_text()) for p in find_phh_files([SAMPLES / "pluribus"])]
+    for doc in docs:
+        usual = _read_usual_lines(doc.actions, doc.player_count)
+        assert usual is not None
+        deck = usual[0]
+        assert type(deck) is tuple and validate_deck(deck) == deck
+        assert {type(c) for c in deck} == {int} and sorted(deck) == list(range(52))
+        setup = holdem_setup(doc)
+        args = (setup.config, setup.seats, setup.stacks, setup.button, deck)
+        checked = HoldemHand._start_checked(*args)
+        hand, _ = HoldemHand.start(*args)
+        assert checked.events == hand.events and checked.deck == hand.deck
+        assert holdem_from_phh(doc).events == _replayed_with_start(doc).events
+
+
+def _replayed_with_start(doc: PhhDocument) -> HoldemHand:
+    """The document replayed through ``HoldemHand.start`` (the deck checked)."""
+    setup = holdem_setup(doc)
+    deck, moves, shows = _read_lines(doc.actions, doc.player_count)
+    hand, _ = HoldemHand.start(setup.config, setup.seats, setup.stacks, setup.button, deck)
+    apply_holdem_moves(hand, moves, setup.seats)
+    apply_voluntary_shows(hand, shows, setup.seats)
+    return hand
 
 
 @pytest.mark.parametrize(

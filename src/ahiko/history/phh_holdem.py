@@ -134,18 +134,35 @@ def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
     """Replay an ``NT`` document through our engine; the returned hand is over."""
     setup = holdem_setup(doc)
     n = doc.player_count
-    deck, moves, shows = _read_usual_lines(doc.actions, n) or _read_lines(doc.actions, n)
+    usual = _read_usual_lines(doc.actions, n)
+    if usual is not None:  # its deck is a checked one: each of the 52 cards once, plain ints
+        deck, moves, shows = usual
+        start = HoldemHand._start_checked
+    else:
+        deck, moves, shows = _read_lines(doc.actions, n)
+        start = _start
     seats, stacks, button = setup.seats, setup.stacks, setup.button
     # Seats ascend already when the button is the highest (always without a ``seats`` field).
     if button == max(seats):
-        hand, _ = HoldemHand.start(setup.config, seats, stacks, button, deck)
+        hand = start(setup.config, seats, stacks, button, deck)
     else:
         ordered_seats, ordered_stacks = seats_in_table_order(seats, stacks)
-        hand, _ = HoldemHand.start(setup.config, ordered_seats, ordered_stacks, button, deck)
+        hand = start(setup.config, ordered_seats, ordered_stacks, button, deck)
     apply_holdem_moves(hand, moves, seats)
     if not hand.is_over:
         raise PhhError(f"the actions end before the hand does ({len(doc.actions)} actions)")
     apply_voluntary_shows(hand, shows, seats)
+    return hand
+
+
+def _start(
+    config: HoldemConfig,
+    seats: Sequence[int],
+    stacks: Sequence[int],
+    button: int,
+    deck: tuple[Card, ...],
+) -> HoldemHand:
+    hand, _ = HoldemHand.start(config, seats, stacks, button, deck)
     return hand
 
 

@@ -74,6 +74,8 @@ class BaseHand(Generic[ConfigT]):
         stacks: Sequence[int],
         button: int,
         deck: Sequence[Card],
+        *,
+        _deck_checked: bool = False,
     ) -> None:
         self.config = config
         seats, stacks = tuple(seats), tuple(stacks)
@@ -98,7 +100,11 @@ class BaseHand(Generic[ConfigT]):
                     raise ValueError(
                         f"every stack must be a positive whole number of chips, got {stack!r}"
                     )
-        self.deck = validate_deck(deck)
+        # ``_deck_checked``: the caller built the deck as ``validate_deck`` returns one (a tuple,
+        # each of the 52 cards once as a plain int), so it is not checked again (a PHH replay).
+        self.deck: tuple[Card, ...] = (
+            deck if _deck_checked and type(deck) is tuple else validate_deck(deck)
+        )
         self.button = button
         order, self.index, first = _seating(seats, button)
         self.order = order

@@ -15,6 +15,7 @@ more than one player can still bet, the rest of the board is dealt without betti
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from .actions import Action, ActionKind, LegalActions
@@ -61,6 +62,22 @@ class HoldemHand(BaseHand[HoldemConfig]):
     max_players = HOLDEM_MAX_PLAYERS
     rules = Rules(order="R-HE-05", actions="R-HE-06", size="R-HE-07", reopen="R-HE-08", cap="")
     show_rule = "R-HE-12"
+
+    @classmethod
+    def _start_checked(
+        cls,
+        config: HoldemConfig,
+        seats: Sequence[int],
+        stacks: Sequence[int],
+        button: int,
+        deck: tuple[Card, ...],
+    ) -> HoldemHand:
+        """``start`` (the hand only) for a deck its caller built the way ``validate_deck``
+        returns one: a tuple holding each of the 52 cards once, as plain ints. The same hand,
+        without checking the deck a second time (the PHH reader's usual files)."""
+        hand = cls(config, seats, stacks, button, deck, _deck_checked=True)
+        hand._begin()
+        return hand
 
     @classmethod
     def _config_from(cls, values: dict[str, int]) -> HoldemConfig:
