@@ -323,8 +323,9 @@ class BettingRound:
 
     def apply(self, i: int, action: Action) -> ActionTaken:
         """Apply an action already accepted by ``check_action``; returns its event.
-        (``HoldemHand._act`` applies a no-limit fold, check and call itself, as written here:
-        a change to those branches is a change there too.)"""
+        (``HoldemHand._act`` applies a no-limit fold, check and call itself, and
+        ``HoldemHand.fold`` a fold, as written here: a change to those branches is a change
+        there too.)"""
         kind = action.kind
         name = kind._value_
         seat = self.seats[i]
