@@ -184,7 +184,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "cluster sweep",
         "bench/cluster_load.py",
         [
-            *("--sweep", "3000,3500,4000,4500,5000,5500,6000,6500,7000", "--think", "1"),
+            *("--sweep", ",".join(str(n) for n in range(3000, 9001, 500)), "--think", "1"),
             *("--duration", "30"),
             *("--warmup", "10", "--placement", "route"),
         ],
