@@ -29,6 +29,8 @@ LOAD_SWEEP: list[tuple[int, str]] = [
     (4000, "4,000 players: p99 < 100 ms (the knee of the first version)"),
     (6000, "6,000 players: p99 < 100 ms"),
     (8000, "one node holds 8,000 players at 1 s think: p99 < 100 ms, zero errors, ledger clean"),
+    (10000, "past the goal, to find the knee: 10,000 players"),
+    (12000, "past the goal, to find the knee: 12,000 players"),
 ]
 KNEE_MS = 100.0
 
@@ -283,20 +285,46 @@ def median_of(results: list[dict[str, object]], key: str) -> float | None:
     return statistics.median(values) if values else None  # type: ignore[type-var]
 
 
+def _previous_p99(players: int) -> float | None:
+    """The median p99 of ``load {players}`` in the last BENCHMARKS.md, if it has that section."""
+    if not OUT.exists():
+        return None
+    for section in OUT.read_text().split("\n## ")[1:]:
+        if section.split("\n", 1)[0] != f"load {players}":
+            continue
+        for line in section.splitlines():
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if cells[0] == "p99_ms" and len(cells) > 1:
+                return _number(cells[1])
+    return None
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 def knee_section(load_results: dict[int, list[dict[str, object]]]) -> str:
     """The players at which the median p99 crosses KNEE_MS, interpolated between the sweep's
-    sizes (linear in players)."""
-    points = sorted(
-        (players, p99)
+    sizes (linear in players). A size not run this time (``--only``) counts with the median of
+    its last run, read from BENCHMARKS.md, and is marked so."""
+    points = [
+        (players, p99, "")
         for players, runs in load_results.items()
         if (p99 := median_of(runs, "p99_ms")) is not None
-    )
-    table = "\n".join(f"| {n} | {p99:.1f} |" for n, p99 in points)
-    sizes = ", ".join(f"{n:,}" for n, _ in points)
+    ]
+    for players, _ in LOAD_SWEEP:
+        if players not in load_results and (p99 := _previous_p99(players)) is not None:
+            points.append((players, p99, " (its last run)"))
+    points.sort()
+    table = "\n".join(f"| {n} | {p99:.1f}{note} |" for n, p99, note in points)
+    sizes = ", ".join(f"{n:,}" for n, _, _ in points)
     knee = f"not reached: every size measured ({sizes}) stays under it"
     if len(points) < len(LOAD_SWEEP):
-        knee += "; the sweep's other sizes were not run this time (run `make bench`)"
-    for (n0, p0), (n1, p1) in itertools.pairwise(points):
+        knee += "; the sweep's other sizes have not been run (run `make bench`)"
+    for (n0, p0, _), (n1, p1, _) in itertools.pairwise(points):
         if p0 < KNEE_MS <= p1:
             knee = f"about {n0 + (n1 - n0) * (KNEE_MS - p0) / (p1 - p0):.0f} players"
             break
