@@ -186,7 +186,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "cluster sweep",
         "bench/cluster_load.py",
         [
-            *("--sweep", ",".join(str(n) for n in range(3000, 9001, 500)), "--think", "1"),
+            *("--sweep", ",".join(str(n) for n in range(3000, 10001, 500)), "--think", "1"),
             *("--duration", "30"),
             *("--warmup", "10", "--placement", "route"),
         ],
