@@ -30,7 +30,6 @@ LOAD_SWEEP: list[tuple[int, str]] = [
     (6000, "6,000 players: p99 < 100 ms"),
     (8000, "one node holds 8,000 players at 1 s think: p99 < 100 ms, zero errors, ledger clean"),
     (10000, "past the goal, to find the knee: 10,000 players"),
-    (12000, "past the goal, to find the knee: 12,000 players"),
 ]
 KNEE_MS = 100.0
 
