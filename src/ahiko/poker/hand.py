@@ -283,8 +283,7 @@ class BaseHand(Generic[ConfigT]):
 
         Without ``deck`` the cards come from the log itself; positions the log never dealt
         are filled with the unused cards in order, so a hand still in progress continues with
-        arbitrary (but valid) cards.
-        """
+        arbitrary (but valid) cards."""
         if not events or not isinstance(events[0], HandStarted):
             raise ValueError("an event log starts with hand_started")
         started = events[0]
