@@ -284,17 +284,20 @@ def median_of(results: list[dict[str, object]], key: str) -> float | None:
     return statistics.median(values) if values else None  # type: ignore[type-var]
 
 
+def _previous_sections() -> dict[str, str]:
+    """The last BENCHMARKS.md's sections by label (none when there is no file)."""
+    if not OUT.exists():
+        return {}
+    sections = OUT.read_text().split("\n## ")[1:]
+    return {section.split("\n", 1)[0]: "\n## " + section for section in sections}
+
+
 def _previous_p99(players: int) -> float | None:
     """The median p99 of ``load {players}`` in the last BENCHMARKS.md, if it has that section."""
-    if not OUT.exists():
-        return None
-    for section in OUT.read_text().split("\n## ")[1:]:
-        if section.split("\n", 1)[0] != f"load {players}":
-            continue
-        for line in section.splitlines():
-            cells = [c.strip() for c in line.strip("|").split("|")]
-            if cells[0] == "p99_ms" and len(cells) > 1:
-                return _number(cells[1])
+    for line in _previous_sections().get(f"load {players}", "").splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if cells[0] == "p99_ms" and len(cells) > 1:
+            return _number(cells[1])
     return None
 
 
@@ -358,11 +361,10 @@ def render(sections: list[str]) -> str:
 
 def _keep_previous(sections: list[str], only: str | None) -> list[str]:
     """With --only, the other benchmarks keep the sections of their last full run."""
-    if not only or not OUT.exists():
+    if not only:
         return sections
-    previous = OUT.read_text().split("\n## ")[1:]
     fresh = {section.split("\n", 2)[1][3:] for section in sections}
-    kept = {p.split("\n", 1)[0]: "\n## " + p for p in previous}
+    kept = _previous_sections()
     ordered = []
     for label in [b[0] for b in BENCHMARKS] + ["load knee"]:
         if label in fresh:
