@@ -105,7 +105,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "mtt live",
         "bench/mtt_live.py",
         ["--players", "1000", "--reference", "100", "--levels", "4", "--speed", "2"],
-        1,
+        3,
         "issue 20 over real WebSockets: a 1,000-player MTT on one `ahiko serve`-like process"
         " (clients in another process; blind levels of 1 minute on a clock 2x fast: 30 s),"
         " beside a 100-player one: server CPU s and hands per level, p99 action->broadcast,"
@@ -199,7 +199,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "failover drill",
         "bench/failover.py",
         ["--rounds", "20", "--lease-ms", "2000"],
-        1,
+        3,
         "issue 14: the owner of an Ahiko room killed with SIGKILL mid-hand, 20 times (real"
         " nodes, PostgreSQL, Redis): served again within lease + 2 s, the hand cancelled with"
         " its bets returned, check-ledger clean every round",
