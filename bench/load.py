@@ -593,8 +593,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=Path, help="write the server's cProfile stats here")
     parser.add_argument(
         "--experiment",
-        choices=("cached_history", "gc_off"),
-        help="patch the server to measure a fix",
+        choices=("cached_history", "gc_off", "gc_census"),
+        help="patch the server to measure a fix (gc_census: count what the collector walks,"
+        " by type, into $AHIKO_BENCH_GC_CENSUS, default $TMPDIR/gc_census.json)",
     )
     parser.add_argument(
         "--py-spy", type=Path, help="sample the server with py-spy while measuring (raw stacks)"

@@ -6,7 +6,8 @@ its CPU and memory from ``/proc``, its event-loop lag, and ``ahiko admin check-l
 Environment for the child: ``AHIKO_BENCH_SPEED`` (room clock speed-up, tests only),
 ``AHIKO_BENCH_LOG_LEVEL`` (``info``: every log line, for the leak tests), the server's own
 ``AHIKO_MTT_*`` settings (``bench/mtt_live.py``'s short blind levels) and
-``AHIKO_BENCH_EXPERIMENT`` (``cached_history``, ``gc_off``: measure a proposed fix; otherwise the
+``AHIKO_BENCH_EXPERIMENT`` (``cached_history``, ``gc_off``, ``gc_census``: measure a proposed
+fix, or what the collector walks; otherwise the
 server runs with the garbage-collector tuning and WebSocket options of ``ahiko serve``).
 """
 
@@ -87,8 +88,14 @@ def serve(data_dir: Path, port: int, routes: Iterable[Callable[[Any], None]] = (
     experiment = os.environ.get("AHIKO_BENCH_EXPERIMENT")
     if experiment == "cached_history":
         cache_public_history()
-    elif experiment == "gc_off":  # are the loop's stalls the cyclic garbage collector?
+    elif experiment == "gc_off":  # what the cyclic garbage collector costs, at most
         gc.disable()
+        os.environ["AHIKO_GC_YOUNG_S"] = "0"  # and no clock (read when the app starts)
+    elif experiment == "gc_census":  # what the collector's passes walk, by type
+        tune_gc()
+        census_collections(
+            Path(os.environ.get("AHIKO_BENCH_GC_CENSUS", f"{tempfile.gettempdir()}/gc_census.json"))
+        )
     else:  # the production setting of `ahiko serve`
         tune_gc()
     add_open_rooms_route(app)
@@ -297,6 +304,47 @@ def cache_public_history() -> None:
         return found
 
     view_module._public = cached
+
+
+def census_collections(out: Path, every: int = 8) -> None:
+    """An experiment (``AHIKO_BENCH_EXPERIMENT=gc_census``): before every ``every``-th pass of
+    each generation of the cyclic collector, count by type the objects that pass will walk
+    (the generations it collects), and rewrite ``out`` with the totals so far. The counting
+    costs CPU: a run with it measures what the passes walk, not the server's CPU."""
+    from collections import Counter
+
+    seen = [0, 0, 0]
+    walked: list[Counter[str]] = [Counter(), Counter(), Counter()]
+    sampled = [0, 0, 0]
+    objects = [0, 0, 0]
+
+    def on_pass(phase: str, info: dict[str, int]) -> None:
+        generation = info["generation"]
+        if phase != "start" or generation > 1:
+            return
+        seen[generation] += 1
+        if seen[generation] % every:
+            return
+        found = [o for g in range(generation + 1) for o in gc.get_objects(generation=g)]
+        sampled[generation] += 1
+        objects[generation] += len(found)
+        walked[generation].update(f"{type(o).__module__}.{type(o).__qualname__}" for o in found)
+        del found
+        report = {
+            f"gen{g}": {
+                "passes": seen[g],
+                "sampled": sampled[g],
+                "objects_per_pass": objects[g] / max(1, sampled[g]),
+                "top": [
+                    (name, round(count / max(1, sampled[g]), 1))
+                    for name, count in walked[g].most_common(40)
+                ],
+            }
+            for g in (0, 1)
+        }
+        out.write_text(json.dumps(report, indent=1))
+
+    gc.callbacks.append(on_pass)
 
 
 def free_port() -> int:
