@@ -306,11 +306,12 @@ def cache_public_history() -> None:
     view_module._public = cached
 
 
-def census_collections(out: Path, every: int = 8) -> None:
+def census_collections(out: Path, every: int = 8) -> Callable[[str, dict[str, int]], None]:
     """An experiment (``AHIKO_BENCH_EXPERIMENT=gc_census``): before every ``every``-th pass of
     each generation of the cyclic collector, count by type the objects that pass will walk
     (the generations it collects), and rewrite ``out`` with the totals so far. The counting
-    costs CPU: a run with it measures what the passes walk, not the server's CPU."""
+    costs CPU: a run with it measures what the passes walk, not the server's CPU. Answers the
+    callback it put in ``gc.callbacks``."""
     from collections import Counter
 
     seen = [0, 0, 0]
@@ -345,6 +346,7 @@ def census_collections(out: Path, every: int = 8) -> None:
         out.write_text(json.dumps(report, indent=1))
 
     gc.callbacks.append(on_pass)
+    return on_pass
 
 
 def free_port() -> int:
