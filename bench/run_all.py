@@ -223,7 +223,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "soak 2000",
         "bench/attack.py",
         ["--soak", "--players", "2000", "--duration", "600", "--warmup", "120"],
-        1,
+        3,
         "2,000 players for 10 minutes: peak RSS growth < 10% after warm-up, 0 errors,"
         " ledger clean (issue 17)",
     ),
