@@ -91,13 +91,12 @@ def serve(data_dir: Path, port: int, routes: Iterable[Callable[[Any], None]] = (
     elif experiment == "gc_off":  # what the cyclic garbage collector costs, at most
         gc.disable()
         os.environ["AHIKO_GC_YOUNG_S"] = "0"  # and no clock (read when the app starts)
-    elif experiment == "gc_census":  # what the collector's passes walk, by type
+    else:  # the production setting of `ahiko serve`
         tune_gc()
+    if experiment == "gc_census":  # what the collector's passes walk, by type
         census_collections(
             Path(os.environ.get("AHIKO_BENCH_GC_CENSUS", f"{tempfile.gettempdir()}/gc_census.json"))
         )
-    else:  # the production setting of `ahiko serve`
-        tune_gc()
     add_open_rooms_route(app)
     for add_route in routes:
         add_route(app)
@@ -314,35 +313,33 @@ def census_collections(out: Path, every: int = 8) -> Callable[[str, dict[str, in
     callback it put in ``gc.callbacks``."""
     from collections import Counter
 
-    seen = [0, 0, 0]
-    walked: list[Counter[str]] = [Counter(), Counter(), Counter()]
-    sampled = [0, 0, 0]
-    objects = [0, 0, 0]
+    passes = [0, 0]  # young, middle (a full pass is not counted)
+    walked: list[Counter[str]] = [Counter(), Counter()]
+    objects = [0, 0]
 
     def on_pass(phase: str, info: dict[str, int]) -> None:
         generation = info["generation"]
         if phase != "start" or generation > 1:
             return
-        seen[generation] += 1
-        if seen[generation] % every:
+        passes[generation] += 1
+        if passes[generation] % every:
             return
         found = [o for g in range(generation + 1) for o in gc.get_objects(generation=g)]
-        sampled[generation] += 1
         objects[generation] += len(found)
         walked[generation].update(f"{type(o).__module__}.{type(o).__qualname__}" for o in found)
         del found
-        report = {
-            f"gen{g}": {
-                "passes": seen[g],
-                "sampled": sampled[g],
-                "objects_per_pass": objects[g] / max(1, sampled[g]),
+        report = {}
+        for g in (0, 1):
+            sampled = passes[g] // every
+            report[f"gen{g}"] = {
+                "passes": passes[g],
+                "sampled": sampled,
+                "objects_per_pass": objects[g] / max(1, sampled),
                 "top": [
-                    (name, round(count / max(1, sampled[g]), 1))
+                    (name, round(count / max(1, sampled), 1))
                     for name, count in walked[g].most_common(40)
                 ],
             }
-            for g in (0, 1)
-        }
         out.write_text(json.dumps(report, indent=1))
 
     gc.callbacks.append(on_pass)
