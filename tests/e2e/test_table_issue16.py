@@ -154,25 +154,30 @@ def test_R_DR_03_a_closed_rounds_bets_are_in_the_pot(browser, static_url, size, 
 # --- the phone hand log -------------------------------------------------------------------------
 
 
+def open_phone_log(page: Any) -> None:
+    """Opens the phone log and waits for its sheet: <details> fires `toggle` a task after the
+    click, and the sheet stays hidden until handlog.js has placed it under the felt."""
+    page.click(".hand-log summary")
+    page.wait_for_selector(".hand-log.sheet .log-lines", state="visible", timeout=5000)
+
+
 def test_issue16_the_phone_log_is_a_sheet_that_covers_neither_cards_nor_board(browser, static_url):
     page = open_fixture(browser, static_url, "holdem_showdown", viewport=PHONE)
     lines = page.locator(".log-lines li").count()
     assert lines >= 17
     felt_before = box(page, ".felt")
-    page.click(".hand-log summary")
+    open_phone_log(page)
     sheet = box(page, ".log-body")
-    assert page.locator(".log-lines").is_visible()
     assert box(page, ".felt") == felt_before  # the felt never resizes
     for selector in (".seat.me .seat-cards", ".board", ".seat.me .seat-box"):
         assert not intersects(sheet, box(page, selector)), selector
     # closes by its close button, by Esc and by itself at the next hand
     page.click(".log-close")
     assert not page.locator(".log-lines").is_visible()
-    page.click(".hand-log summary")
-    assert page.locator(".log-lines").is_visible()
+    open_phone_log(page)
     page.keyboard.press("Escape")
     assert not page.locator(".log-lines").is_visible()
-    page.click(".hand-log summary")
+    open_phone_log(page)
     push(
         page,
         """({t: "commitment", seq: 9, hand_no: 43, cards_in_s: 2,
@@ -185,8 +190,7 @@ def test_issue16_the_phone_log_is_a_sheet_that_covers_neither_cards_nor_board(br
 
 def test_issue16_the_phone_log_title_can_be_tapped_closed(browser, static_url):
     page = open_fixture(browser, static_url, "holdem_full", viewport=PHONE)
-    page.click(".hand-log summary")
-    assert page.locator(".log-lines").is_visible()
+    open_phone_log(page)
     page.locator(".hand-log summary").click()  # nothing of the felt catches the tap
     assert not page.locator(".log-lines").is_visible()
     close(page)
