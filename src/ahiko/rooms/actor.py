@@ -1,9 +1,7 @@
 """One room, one owner (DESIGN.md principle 6): the room's only door.
 
 In: commands, through ``ask`` (await the ``Reply``, which carries the number of the room's
-last frame), ``submit`` (the ``Reply`` or the room's failure goes to a callback: the gateway's
-direct read, no coroutine per command) or ``tell`` (no one waits; the Ahiko lobby closing a
-surplus room). Out: numbered,
+last frame) or ``tell`` (no one waits; the Ahiko lobby closing a surplus room). Out: numbered,
 serialisable ``Frame`` values, to the sinks subscribed under a connection id
 (``subscribe``), and the room's public summary and lobby entry, read-only plain data. Nothing
 outside the actor holds the ``Room``: this is the small bus interface a cross-process relay
@@ -31,16 +29,12 @@ from ahiko.rooms.room import Room
 
 log = logging.getLogger(__name__)
 
-#: Who waits for a command's answer: ``ask``'s future, or ``submit``'s callback, which gets the
-#: ``Reply`` or the exception the room raised on it.
-Answer = asyncio.Future[Reply] | Callable[[Reply | Exception], None]
-
 
 class RoomActor:
     def __init__(self, room: Room, subscribers: Subscribers | None = None) -> None:
         self.room = room  # the actor's own; tests may inspect it, nothing else reads it
         self._subscribers = subscribers or Subscribers()
-        self._inbox: asyncio.Queue[tuple[Command, Answer]] = asyncio.Queue()
+        self._inbox: asyncio.Queue[tuple[Command, asyncio.Future[Reply]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -98,15 +92,8 @@ class RoomActor:
     async def ask(self, command: Command) -> Reply:
         self.start()
         future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
-        self._inbox.put_nowait((command, future))
+        await self._inbox.put((command, future))
         return await future
-
-    def submit(self, command: Command, then: Callable[[Reply | Exception], None]) -> None:
-        """As ``ask``, in the same order as every other command, but ``then`` is called with
-        the ``Reply`` (or the exception the room raised on the command) instead of a future
-        being awaited."""
-        self.start()
-        self._inbox.put_nowait((command, then))
 
     def tell(self, command: Command, then: Callable[[], None] | None = None) -> None:
         """Deliver ``command`` on the room's own thread once its current job is done; the
@@ -123,26 +110,22 @@ class RoomActor:
 
     async def _run(self) -> None:
         while True:
-            command, answer = await self._inbox.get()
+            command, future = await self._inbox.get()
             try:
                 reply, pending = self.room.submit_pending(command)
             except Exception as exc:  # a bug must not kill the room's task
-                if not isinstance(answer, asyncio.Future):
-                    answer(exc)
-                elif not answer.done():
-                    answer.set_exception(exc)
+                if not future.done():
+                    future.set_exception(exc)
                 continue
             if pending is None:
-                self._answer(answer, reply)
+                self._answer(future, reply)
             else:  # a write in flight decides the answer (ahiko.rooms.pending)
-                pending.then(functools.partial(self._answer, answer))
+                pending.then(functools.partial(self._answer, future))
 
-    def _answer(self, answer: Answer, reply: Reply) -> None:
-        room = self.room
-        if not isinstance(answer, asyncio.Future):
-            answer(dataclasses.replace(reply, seq=room.seq, epoch=room.epoch))
-        elif not answer.done():
-            answer.set_result(dataclasses.replace(reply, seq=room.seq, epoch=room.epoch))
+    def _answer(self, future: asyncio.Future[Reply], reply: Reply) -> None:
+        if not future.done():
+            room = self.room
+            future.set_result(dataclasses.replace(reply, seq=room.seq, epoch=room.epoch))
 
     def cancel(self) -> None:
         if self._task is not None:

@@ -135,7 +135,7 @@ def _serve(args: argparse.Namespace) -> int:
             host=settings.host,
             port=settings.port,
             proxy_headers=False,  # the app believes only AHIKO_TRUSTED_PROXIES (security.py)
-            ws=AhikoWebSocketProtocol,  # websockets-sansio, plus the gateway's direct write and read
+            ws=AhikoWebSocketProtocol,  # websockets-sansio, plus the gateway's direct write
             ws_max_size=WS_MAX_BYTES,
             # Frames are a few KiB: compressing each for each connection cost a quarter of the
             # server's CPU at 1,000 players and ≈ 50 MiB of per-connection zlib state (issue 9).

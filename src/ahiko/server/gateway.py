@@ -8,11 +8,9 @@ actor (``RoomActor.ask``). A malformed frame gets an ``error`` frame and changes
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import functools
 import json
-import logging
 import secrets
 import string
 from collections.abc import Callable
@@ -29,13 +27,12 @@ from ahiko.rooms.outbox import Frame
 from ahiko.server import protocol as p
 from ahiko.server.accounts import token_hash
 from ahiko.server.competition_calls import answer_for
-from ahiko.server.errors import WS_INTERNAL_ERROR, ApiError
+from ahiko.server.errors import ApiError
 from ahiko.server.limits import WS_SIGNED_OUT, WS_TOO_MANY, site_limits
-from ahiko.server.security import FRAME_GUARD, MAX_JSON_DEPTH, FrameGuard, json_too_deep
+from ahiko.server.security import MAX_JSON_DEPTH, json_too_deep
 from ahiko.server.services import SESSION_COOKIE, Player, room_registry, websocket_player
-from ahiko.server.ws_protocol import RAW_READ, RAW_WRITE
+from ahiko.server.ws_protocol import RAW_WRITE
 
-log = logging.getLogger(__name__)
 router = APIRouter()
 
 MAX_FRAME_BYTES = 4096
@@ -233,8 +230,8 @@ async def table_socket(
         await websocket.close(code=4404)
         return
     queue: asyncio.Queue[Frame | str | None] = asyncio.Queue()
-    extensions = websocket.scope.get("extensions", {})
-    connection = SocketConnection(player, queue, extensions.get(RAW_WRITE))
+    write = websocket.scope.get("extensions", {}).get(RAW_WRITE)
+    connection = SocketConnection(player, queue, write)
     limits.socket_opened(connection, account, address, session)
     if player is not None:
         limits.room_joined(room_id)
@@ -243,25 +240,14 @@ async def table_socket(
     actor.subscribe(connection.connection_id, connection.deliver)
     since = _since(websocket.query_params.get("since"))
     epoch = _epoch(websocket.query_params.get("epoch"))
-    reader: _DirectReader | None = None
     try:
         await actor.ask(c.Connect(connection.connection_id, connection.player_id, since, epoch))
-        if (read_directly := extensions.get(RAW_READ)) is not None:
-            reader = _DirectReader(
-                websocket, actor, player, connection, extensions.get(FRAME_GUARD)
-            )
-            read_directly(reader.on_text)
-        while True:  # with the direct read, only what came before it, then the close
+        while True:
             text = await websocket.receive_text()
-            if reader is None:
-                await _handle(text, actor, player, connection)
-            else:
-                reader.take(text)
+            await _handle(text, actor, player, connection)
     except WebSocketDisconnect:
         pass
     finally:
-        if reader is not None:
-            reader.stop()
         limits.socket_closed(connection, account, address, session)
         await actor.ask(c.Disconnect(connection.connection_id))
         actor.unsubscribe(connection.connection_id)
@@ -348,35 +334,22 @@ async def _write(websocket: WebSocket, queue: asyncio.Queue[Frame | str | None])
 async def _handle(
     text: str, actor: RoomActor, player: Player | None, connection: SocketConnection
 ) -> None:
-    """One client frame, read through ASGI: its command is awaited before the next is read."""
-    asked = _command_of(text, actor, player, connection)
-    if asked is not None:
-        command, answer = asked
-        answer(await actor.ask(command))
-
-
-def _command_of(
-    text: str, actor: Any, player: Player | None, connection: SocketConnection
-) -> tuple[c.Command, Callable[[Reply], None]] | None:
-    """The room command a client frame asks for, and what answers the socket once the room
-    replied; None when the gateway answered it already (a malformed frame, a spectator's
-    move): nothing reaches the room then."""
     seq = connection.seq
     _error = functools.partial(_error_frame, epoch=actor.epoch)
     if len(text) > MAX_FRAME_BYTES:
         connection.send(
             _error(seq, None, "malformed", f"frames are at most {MAX_FRAME_BYTES} bytes")
         )
-        return None
+        return
     if json_too_deep(text):
         message = f"a frame nests at most {MAX_JSON_DEPTH} levels deep"
         connection.send(_error(seq, None, "malformed", message))
-        return None
+        return
     try:
         raw = json.loads(text)
     except (ValueError, RecursionError):
         connection.send(_error(seq, None, "malformed", "a frame must be a JSON object"))
-        return None
+        return
     frame_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
     try:
         frame = p.CLIENT_FRAME.validate_python(raw)
@@ -385,133 +358,24 @@ def _command_of(
             f"{'.'.join(str(x) for x in e['loc']) or 'frame'}: {e['msg']}" for e in exc.errors()
         )
         connection.send(_error(seq, frame_id, "malformed", problems))
-        return None
+        return
     if isinstance(frame, p.SnapshotFrame):
-        return c.SnapshotRequest(connection.connection_id), functools.partial(
-            _snapshot_sent, connection, frame.id
-        )
+        done = await actor.ask(c.SnapshotRequest(connection.connection_id))
+        connection.send(p.Ack(seq=done.seq, epoch=done.epoch, id=frame.id).model_dump())
+        return
     if player is None or connection.revoked:
         connection.send(_error(seq, frame.id, "not_signed_in", "sign in to play", "R-RM-01"))
-        return None
+        return
     try:
         command = command_for(frame, player, connection)
     except ValueError as exc:
         connection.send(_error(seq, frame.id, "malformed", str(exc)))
-        return None
-    return command, functools.partial(_answer, connection, frame.id, actor.epoch)
-
-
-def _snapshot_sent(connection: SocketConnection, frame_id: str, done: Reply) -> None:
-    connection.send(p.Ack(seq=done.seq, epoch=done.epoch, id=frame_id).model_dump())
-
-
-def _answer(connection: SocketConnection, frame_id: str, epoch: str, reply: Reply) -> None:
-    if reply.ok:
-        connection.answer(ack_frame(reply.seq, reply.epoch, frame_id, reply.data))
-    else:
-        error = _error_frame(
-            reply.seq, frame_id, reply.code, reply.message, reply.rule, epoch=epoch
-        )
-        connection.send(error)
-
-
-class _DirectReader:
-    """A socket's frames as the server's direct read hands them over (``RAW_READ``), checked
-    against the socket's limits (``FrameGuard``, the same the ASGI path applies) and sent to
-    the room one at a time, in order: while one command waits for its answer, the next wait
-    here (at most what the frame-rate limit lets through before it closes the socket). No
-    coroutine is made per frame: the room answers through ``RoomActor.submit``."""
-
-    def __init__(
-        self,
-        websocket: WebSocket,
-        actor: Any,
-        player: Player | None,
-        connection: SocketConnection,
-        guard: FrameGuard | None,
-    ) -> None:
-        self._websocket = websocket
-        self._actor = actor
-        self._player = player
-        self._connection = connection
-        self._guard = guard
-        self._waiting: collections.deque[str] = collections.deque()
-        self._busy = False
-        self._taking = True  # False once the socket closes: nothing more reaches the room
-        self._close_task: asyncio.Task[None] | None = None
-
-    def on_text(self, text: str) -> None:
-        """A text frame from the server's direct read (not yet checked)."""
-        if not self._taking:
-            return
-        problem = None if self._guard is None else self._guard.problem(text)
-        if problem is not None:
-            self._close(*problem)
-            return
-        self.take(text)
-
-    def take(self, text: str) -> None:
-        """A text frame that passed the socket's limits."""
-        if not self._taking:
-            return
-        if self._busy:
-            self._waiting.append(text)
-            return
-        self._start(text)
-
-    def _start(self, text: str) -> None:
-        while True:
-            asked = _command_of(text, self._actor, self._player, self._connection)
-            if asked is not None:
-                self._busy = True
-                command, answer = asked
-                self._send(command, functools.partial(self._answered, answer))
-                return
-            if not self._waiting:  # answered by the gateway: go on with the next frame
-                return
-            text = self._waiting.popleft()
-
-    def _send(self, command: c.Command, then: Callable[[Reply | Exception], None]) -> None:
-        submit = getattr(self._actor, "submit", None)
-        if submit is not None:
-            submit(command, then)
-            return
-        # another node's room (ahiko.server.cluster.relay.RemoteActor): only ``ask``
-        asked = asyncio.ensure_future(self._actor.ask(command))
-        asked.add_done_callback(functools.partial(_then_answered, then))
-
-    def _answered(self, answer: Callable[[Reply], None], reply: Reply | Exception) -> None:
-        self._busy = False
-        if isinstance(reply, Exception):
-            log.error("a room failed on a command", exc_info=reply)
-            self._close(WS_INTERNAL_ERROR, "internal")
-            return
-        answer(reply)
-        if self._waiting and self._taking:
-            self._start(self._waiting.popleft())
-
-    def stop(self) -> None:
-        """The socket is done: frames still waiting never reach the room."""
-        self._taking = False
-        self._waiting.clear()
-
-    def _close(self, code: int, reason: str) -> None:
-        self.stop()
-        self._close_task = asyncio.ensure_future(self._close_socket(code, reason))
-
-    async def _close_socket(self, code: int, reason: str) -> None:
-        with contextlib.suppress(Exception):  # the client may be gone already
-            await self._websocket.close(code=code, reason=reason)
-
-
-def _then_answered(then: Callable[[Reply | Exception], None], asked: asyncio.Future[Reply]) -> None:
-    if asked.cancelled():  # the socket is closing
         return
-    failure = asked.exception()
-    if failure is None:
-        then(asked.result())
+    reply: Reply = await actor.ask(command)
+    if reply.ok:
+        connection.answer(ack_frame(reply.seq, reply.epoch, frame.id, reply.data))
     else:
-        then(failure if isinstance(failure, Exception) else RuntimeError(repr(failure)))
+        connection.send(_error(reply.seq, frame.id, reply.code, reply.message, reply.rule))
 
 
 def ack_frame(seq: int, epoch: str | None, frame_id: str, data: dict[str, Any]) -> Frame:

@@ -161,31 +161,6 @@ class SlidingWindow:
         return max(1, round(window[0] + self.limit.seconds - self._clock()))
 
 
-#: ``scope["extensions"][FRAME_GUARD]``: the socket's ``FrameGuard``, for frames that reach
-#: the app by the server's direct read instead of through ``receive``.
-FRAME_GUARD = "ahiko.websocket.frame_guard"
-
-
-class FrameGuard:
-    """One socket's limits on what a client sends: text only, of bounded size, at a bounded
-    rate. A frame that breaks one closes the socket with the code ``problem`` names."""
-
-    def __init__(self, policy: SecurityPolicy, clock: MonotonicClock) -> None:
-        self._frames = SlidingWindow(policy.ws_frames, clock, max_keys=1)
-        self._limit = policy.ws_max_frame_chars
-
-    def problem(self, text: str | None) -> tuple[int, str] | None:
-        """Records one frame (``None``: a binary one); the close code and reason when it is
-        refused, else None."""
-        if text is None:
-            return WS_CLOSE_UNSUPPORTED, "frames are JSON text"
-        if len(text) > self._limit:
-            return WS_CLOSE_TOO_BIG, f"frames are at most {self._limit} characters"
-        if not self._frames.allow("connection"):
-            return WS_CLOSE_POLICY, "too many frames"
-        return None
-
-
 def content_security_policy(host: str) -> str:
     """No inline script or style, no plugins, no framing; sockets only back to this host."""
     sockets = f" ws://{host} wss://{host}" if _HOST_SAFE.fullmatch(host) else ""
@@ -376,16 +351,20 @@ class SecurityMiddleware:
             await receive()  # websocket.connect
             await send({"type": "websocket.close", "code": WS_REFUSED, "reason": "bad origin"})
             return
-        guard = FrameGuard(policy, self._clock)
-        # The server's direct read (ahiko.server.ws_protocol) hands text to the gateway, not
-        # to ``receive``: the gateway applies the same guard to it.
-        scope.setdefault("extensions", {})[FRAME_GUARD] = guard
+        frames = SlidingWindow(policy.ws_frames, self._clock, max_keys=1)
+        limit = policy.ws_max_frame_chars
 
         async def guarded_receive() -> Message:
             message = await receive()
             if message["type"] != "websocket.receive":
                 return message
-            problem = guard.problem(message.get("text"))
+            problem: tuple[int, str] | None = None
+            if message.get("text") is None:
+                problem = (WS_CLOSE_UNSUPPORTED, "frames are JSON text")
+            elif len(message["text"]) > limit:
+                problem = (WS_CLOSE_TOO_BIG, f"frames are at most {limit} characters")
+            elif not frames.allow("connection"):
+                problem = (WS_CLOSE_POLICY, "too many frames")
             if problem is None:
                 return message
             code, reason = problem
