@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import hashlib
 import itertools
 import json
 import os
@@ -57,7 +58,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "styles holdem",
         "bench/ladder.py",
         ["--styles", "--variants", "holdem", "--workers", "2"],
-        1,
+        3,
         "issue 18, sessions of 500 deals: Hard's 95% lower bound > 0 against each style; Hard >"
         " Normal > Easy in the means; against the any-two jammer Hard >= 85% of the best"
         " response's win rate on the same deals",
@@ -66,14 +67,14 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "styles draw",
         "bench/ladder.py",
         ["--styles", "--variants", "draw", "--workers", "2"],
-        1,
+        3,
         "issue 18, as styles holdem, five-card draw (big bets/100)",
     ),
     (
         "adaptation",
         "bench/ladder.py",
         ["--sessions", "--variants", "holdem,draw", "--workers", "2"],
-        1,
+        3,
         "issue 18, sessions of 2,000 deals: adaptive Hard minus memory-off Hard (same deals and"
         " bot rngs) against the maniac, the nit and the jammer, both variants, 95% lower bound > 0",
     ),
@@ -230,6 +231,80 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
 ]
 
 
+# Sections whose figures do not depend on how fast or busy the machine is (duplicate matches
+# over fixed deals and pair counts; only their run time does), with the code they measure.
+# Their runs are stored in bench/runs/ as they finish, and a later run of the same command on
+# the same code counts them (unless --fresh): an hour-long match need not be played three
+# times in one sitting, and a run cut short keeps the runs it finished.
+STORED_RUNS: dict[str, tuple[str, ...]] = {
+    label: ("src/ahiko/bots", "src/ahiko/poker", "bench/ladder.py")
+    for label in ("ladder", "styles holdem", "styles draw", "adaptation")
+}
+RUNS_DIR = ROOT / "bench" / "runs"
+
+
+def code_digest(paths: tuple[str, ...], root: Path | None = None) -> str:
+    """A digest of every file under ``paths`` (names and contents; caches left out)."""
+    root = ROOT if root is None else root
+    digest = hashlib.sha256()
+    for top in paths:
+        found = [root / top] if (root / top).is_file() else sorted((root / top).rglob("*"))
+        for path in found:
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def runs_file(label: str) -> Path:
+    return RUNS_DIR / f"{label.replace(' ', '-')}.jsonl"
+
+
+def stored_runs(label: str, command: str, code: str) -> list[dict[str, object]]:
+    """The stored results of ``command`` on code ``code``, newest first."""
+    path = runs_file(label)
+    if not path.exists():
+        return []
+    found = []
+    for line in path.read_text().splitlines():
+        run = json.loads(line)
+        if run["command"] == command and run["code"] == code:
+            found.append(run["result"])
+    return found[::-1]
+
+
+def store_run(label: str, command: str, code: str, result: dict[str, object]) -> None:
+    RUNS_DIR.mkdir(parents=True, exist_ok=True)
+    run = {
+        "command": command,
+        "code": code,
+        "finished": f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC",
+        "result": result,
+    }
+    with runs_file(label).open("a") as out:
+        out.write(json.dumps(run, separators=(",", ":")) + "\n")
+
+
+def section_runs(
+    label: str, script: str, extra: list[str], runs: int, *, fresh: bool = False
+) -> tuple[list[dict[str, object]], int]:
+    """``runs`` results for a section and how many of them were stored earlier. A section of
+    ``STORED_RUNS`` takes its stored runs on the same code first (unless ``fresh``) and
+    stores each new run as it finishes; any other section runs afresh every time."""
+    paths = STORED_RUNS.get(label)
+    if paths is None:
+        return [run_one(script, extra) for _ in range(runs)], 0
+    command = " ".join(["python", script, "--json", *extra])
+    code = code_digest(paths)
+    results = [] if fresh else stored_runs(label, command, code)[:runs]
+    earlier = len(results)
+    while len(results) < runs:
+        result = run_one(script, extra)
+        store_run(label, command, code, result)
+        results.append(result)
+    return results, earlier
+
+
 class Refused(RuntimeError):
     """A benchmark that measured nothing (exit status 2): it reports no figure."""
 
@@ -381,6 +456,11 @@ def main() -> int:
         help="run only the benchmarks whose label contains this text (engine, bots, bot threads, ladder, styles, adaptation, mtt, mtt live, load, cluster, failover, crash, attack, soak)",
     )
     parser.add_argument("--runs", type=int, help="runs of each benchmark (default: its own, >= 3)")
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="run the sections of STORED_RUNS afresh, not counting their stored runs",
+    )
     args = parser.parse_args()
     sections = []
     load_results: dict[int, list[dict[str, object]]] = {}
@@ -393,7 +473,7 @@ def main() -> int:
             sections.append(f"\n## {label}\n\nnot present yet.\n")
             continue
         try:
-            results = [run_one(script, extra) for _ in range(runs)]
+            results, earlier = section_runs(label, script, extra, runs, fresh=args.fresh)
         except Refused as exc:
             sections.append(f"\n## {label}\n\nGoal: {goal}\n\nRefused to report: {exc}\n")
             continue
@@ -407,8 +487,12 @@ def main() -> int:
         if label.startswith("load "):
             load_results[int(label.split()[1])] = results
         rows = "\n".join(f"| {k} | {_cell(m)} | {r} |" for k, m, r in summary_rows(results))
+        stored = ""
+        if earlier:
+            where = runs_file(label).relative_to(ROOT)
+            stored = f"; {earlier} of them stored earlier on the same code, in `{where}`"
         sections.append(
-            f"\n## {label}\n\nGoal: {goal}\n\nCommand: `{command}` ({runs} run(s))\n\n"
+            f"\n## {label}\n\nGoal: {goal}\n\nCommand: `{command}` ({runs} run(s){stored})\n\n"
             f"| figure | median | range |\n|---|---|---|\n{rows}\n"
         )
         print(f"{label}: done", file=sys.stderr)
