@@ -2,7 +2,8 @@
 
 Each benchmark is a script that prints one JSON object with ``--json``; it measures our figure
 and its reference side by side in the same run. This runner repeats each one ``--runs`` times
-(default 3) and records the median of every numeric field, with the exact command.
+(default 3) and records the median of every numeric field, with the exact command. The bot
+matches (``STORED_RUNS``) keep their runs in bench/runs/ and count those on unchanged code.
 """
 
 from __future__ import annotations
@@ -234,8 +235,8 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
 # Sections whose figures do not depend on how fast or busy the machine is (duplicate matches
 # over fixed deals and pair counts; only their run time does), with the code they measure.
 # Their runs are stored in bench/runs/ as they finish, and a later run of the same command on
-# the same code counts them (unless --fresh): an hour-long match need not be played three
-# times in one sitting, and a run cut short keeps the runs it finished.
+# the same code counts them (unless --fresh): a match already played on this code is not played
+# again, and a `make bench` cut short keeps the runs it finished.
 STORED_RUNS: dict[str, tuple[str, ...]] = {
     label: ("src/ahiko/bots", "src/ahiko/poker", "bench/ladder.py")
     for label in ("ladder", "styles holdem", "styles draw", "adaptation")
@@ -254,6 +255,11 @@ def code_digest(paths: tuple[str, ...], root: Path | None = None) -> str:
                 digest.update(path.relative_to(root).as_posix().encode() + b"\0")
                 digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
+
+
+def command_line(script: str, extra: list[str]) -> str:
+    """A section's command as BENCHMARKS.md shows it (and its stored runs are filed under)."""
+    return " ".join(["python", script, "--json", *extra])
 
 
 def runs_file(label: str) -> Path:
@@ -294,7 +300,7 @@ def section_runs(
     paths = STORED_RUNS.get(label)
     if paths is None:
         return [run_one(script, extra) for _ in range(runs)], 0
-    command = " ".join(["python", script, "--json", *extra])
+    command = command_line(script, extra)
     code = code_digest(paths)
     results = [] if fresh else stored_runs(label, command, code)[:runs]
     earlier = len(results)
@@ -468,7 +474,7 @@ def main() -> int:
         if args.only and args.only not in label:
             continue
         runs = args.runs or runs
-        command = " ".join(["python", script, "--json", *extra])
+        command = command_line(script, extra)
         if not (ROOT / script).exists():
             sections.append(f"\n## {label}\n\nnot present yet.\n")
             continue
