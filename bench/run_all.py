@@ -191,7 +191,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
             *("--duration", "30"),
             *("--warmup", "10", "--placement", "route"),
         ],
-        1,
+        3,
         "issue 14: the most players one node and two nodes (players sent to their table's"
         " owner) each hold at p99 action->broadcast < 50 ms with 0 errors and a clean ledger,"
         " and two's over one's (this machine has 2 cores shared with the players, PostgreSQL"
@@ -340,17 +340,19 @@ def summary_rows(results: list[dict[str, object]]) -> list[tuple[str, object, st
     """(figure, median, range) for every field: numbers get their median and min-max over
     the runs; anything else its value when every run agrees, else every run's value."""
     rows = []
-    for key in results[0]:
-        values = [r.get(key) for r in results]
+    keys = dict.fromkeys(key for r in results for key in r)  # a sweep stops where a run fails
+    for key in keys:
+        values = [r[key] for r in results if key in r]
+        some = "" if len(values) == len(results) else f" ({len(values)} of {len(results)} runs)"
         if all(_is_number(v) for v in values):
             numbers = [float(v) for v in values]  # type: ignore[arg-type]
             low, high = min(numbers), max(numbers)
             median = statistics.median(numbers)
-            rows.append((key, _num(median), f"{_num(low)} – {_num(high)}"))
+            rows.append((key, _num(median), f"{_num(low)} – {_num(high)}{some}"))
         elif all(v == values[0] for v in values):
-            rows.append((key, values[0], "same in every run"))
+            rows.append((key, values[0], f"same in every run{some}"))
         else:
-            rows.append((key, " / ".join(_cell(v) for v in values), "one value a run"))
+            rows.append((key, " / ".join(_cell(v) for v in values), f"one value a run{some}"))
     return rows
 
 

@@ -97,3 +97,16 @@ def test_the_default_sections_store_the_bot_matches() -> None:
     assert {"ladder", "styles holdem", "styles draw", "adaptation"} == set(run_all.STORED_RUNS)
     for paths in run_all.STORED_RUNS.values():
         assert all((run_all.ROOT / path).exists() for path in paths)
+
+
+def test_a_figure_only_some_runs_reached_is_reported_with_how_many() -> None:
+    """A sweep stops at the first size that misses its goal, so runs differ in their keys:
+    a figure from some runs only is summarised over those, and says so."""
+    runs: list[dict[str, object]] = [
+        {"two_3000_p99_ms": 31.5},
+        {"two_3000_p99_ms": 11.6, "two_6000_p99_ms": 40.0},
+        {"two_3000_p99_ms": 13.7, "two_6000_p99_ms": 30.0},
+    ]
+    rows = {key: (median, spread) for key, median, spread in run_all.summary_rows(runs)}
+    assert rows["two_3000_p99_ms"] == ("13.7", "11.6 – 31.5")
+    assert rows["two_6000_p99_ms"] == ("35", "30 – 40 (2 of 3 runs)")
