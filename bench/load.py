@@ -93,6 +93,7 @@ class Stats:
     latencies_ms: list[float] = field(default_factory=list)
     by_kind: dict[str, list[float]] = field(default_factory=dict)  # a probe's breakdown
     frames: int = 0
+    frame_chars: int = 0  # the frames' JSON (ASCII: bytes)
     errors: int = 0
     error_samples: list[str] = field(default_factory=list)
     actions: int = 0
@@ -323,6 +324,7 @@ class LoadRun:
         try:
             async for raw in player.ws:
                 self.stats.frames += 1
+                self.stats.frame_chars += len(raw)
                 frame = orjson.loads(raw)
                 kind = frame["t"]
                 if kind == "hand":
@@ -451,6 +453,7 @@ async def measure(
         pauses0 = await asyncio.to_thread(pauses_of, server.base)
     spy = start_py_spy(server, py_spy, duration) if py_spy is not None else None
     frames0, cpu0, wall0 = run.stats.frames, server.cpu_seconds(), time.perf_counter()
+    chars0 = run.stats.frame_chars
     sys0 = _system_cpu(server)
     client_cpu0 = time.process_time()
     client_lag.start()
@@ -468,6 +471,7 @@ async def measure(
         pauses = pause_window([pauses0], [await asyncio.to_thread(pauses_of, server.base)])
     memory = server.memory_kib()
     frames = run.stats.frames - frames0
+    frame_chars = run.stats.frame_chars - chars0
     assert client_lag.task is not None
     client_lag.task.cancel()
     if spy is not None:
@@ -496,6 +500,7 @@ async def measure(
             for what, found in s.by_kind.items()
         },
         "frames_per_s": round(frames / wall, 1),
+        "bytes_per_frame": round(frame_chars / max(frames, 1)),
         "errors": s.errors,
         "error_samples": s.error_samples,
         "server_cpu_pct": round(100 * cpu / wall, 1),

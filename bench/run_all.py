@@ -95,6 +95,17 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         " (8 seats, 2 spectators); the load bench's server_cpu_us_per_frame <= 30 us is the goal",
     ),
     (
+        "fan-out floor",
+        "bench/floor.py",
+        ["--players", "4000", "--duration", "40", "--warmup", "15", "--with-load"],
+        3,
+        "issue 21: the least server CPU a delivered frame can cost on the stack `ahiko serve` runs"
+        " (uvicorn, uvloop, websockets-sansio) with the load bench's traffic (tables of 8, 1 s"
+        " think, an acknowledgement and 8 frames an action), by a server with no rules, views or"
+        " store (direct write, and Starlette's send_text), beside the Ahiko server at the same"
+        " size: the goal of <= 30 us a frame against this floor",
+    ),
+    (
         "mtt",
         "bench/mtt.py",
         ["--levels", "4"],

@@ -41,6 +41,22 @@ def test_fanout_bench_measures_cpu_per_delivered_frame() -> None:
     positive(result, "frames_delivered", "cpu_us_per_frame")
 
 
+def test_floor_bench_measures_the_bare_stack_beside_the_ahiko_server() -> None:
+    result = run_bench(
+        "floor.py", "--players", "16", "--seats", "2", "--think", "0.3", "--warmup", "8",
+        "--duration", "8", "--with-load",
+    )  # fmt: skip
+    for write in ("direct", "asgi"):
+        positive(result, f"floor_{write}_server_cpu_us_per_frame", f"floor_{write}_p99_ms")
+        assert result[f"floor_{write}_errors"] == 0
+        # an action is the actor's acknowledgement and one frame for each of the 2 seats
+        per_action = result[f"floor_{write}_frames_per_action"]
+        assert isinstance(per_action, float) and 2.5 <= per_action <= 3.5
+        positive(result, f"ahiko_over_floor_{write}")
+    positive(result, "ahiko_server_cpu_us_per_frame", "ahiko_bytes_per_frame")
+    assert result["ahiko_ledger_ok"] is True
+
+
 def test_engine_bench_measures_ours_beside_pokerkit_and_eval7() -> None:
     result = run_bench("engine.py", "--repeats", "1", "--hands", "20")
     positive(result, "mild_ratio", "phh_replay_ratio", "phh_files_ratio", "ours_vs_eval7")

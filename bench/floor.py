@@ -1,0 +1,371 @@
+"""The floor under the server's CPU per delivered frame (issue 21): the load bench's traffic
+served by a server that does nothing but move the frames.
+
+    python bench/floor.py --players 4000 --think 1 --duration 40 --warmup 15 [--with-load] [--json]
+
+The players sit at tables of eight, as in ``bench/load.py``. The one whose turn it is thinks
+0.5-1.5 s (times ``--think``) and sends one small text message; the server answers it with an
+acknowledgement and sends each seat of the table a frame of ``--frame-bytes`` of JSON naming
+the next seat to act: nine frames for one action, about what one action costs the Ahiko server
+(9.7). The server is a separate process on the stack ``ahiko serve`` runs (uvicorn, uvloop, the
+``websockets-sansio`` protocol with the gateway's direct write, no compression), with no rules,
+views, store or JSON encoding: its frames are made once at start, and its only work per
+message is the ASGI read, one ``orjson.loads`` and a turn check. The figure is what any
+application on this stack and with this traffic must spend at least, kernel included.
+
+Two floors: ``direct`` writes each connection's frames with one call of the gateway's direct
+write (``ahiko.server.ws_protocol``); ``asgi`` sends each through Starlette's
+``send_text``, the framework's own path (``../shared/design/FACTS.md``'s 12.8 us a message is
+that path, at a broadcast to 200 clients). ``--with-load`` then runs ``bench/load.py`` at the
+same size, so the Ahiko server's figure stands beside its floor from the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import wsclient
+from load_server import (
+    ServerProcess,
+    percentile,
+    process_system_cpu_seconds,
+    run_clients,
+    running_server,
+)
+
+from load import NothingMeasured
+
+SEATS = 8  # a table, as in bench/load.py
+SCRIPT = Path(__file__).resolve()
+WRITES = ("direct", "asgi")
+
+
+# --- the server ----------------------------------------------------------------------------
+
+
+def hand_payload(to_act: int, size: int) -> bytes:
+    """A frame's JSON when seat ``to_act`` is next, padded to ``size`` bytes.
+
+    >>> len(hand_payload(3, 1700)), orjson.loads(hand_payload(3, 1700))["to_act"]
+    (1700, 3)
+    """
+    bare = orjson.dumps({"t": "hand", "to_act": to_act, "pad": ""})
+    return orjson.dumps({"t": "hand", "to_act": to_act, "pad": "x" * max(0, size - len(bare))})
+
+
+def floor_app(write: str, frame_bytes: int, seats: int) -> Any:
+    """The floor's ASGI app: ``/api/health`` and one WebSocket route, ``/ws?table=T&seat=S``."""
+    from starlette.applications import Starlette
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route, WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    from ahiko.rooms.outbox import utf8_text_frame
+    from ahiko.server.ws_protocol import RAW_WRITE
+
+    payloads = [hand_payload(k, frame_bytes) for k in range(seats)]
+    ack = b'{"t":"ack"}'
+    texts = [p.decode() for p in payloads]
+    wires = [utf8_text_frame(p) for p in payloads]
+    ack_wire = utf8_text_frame(ack)
+    tables: dict[int, dict[str, Any]] = {}
+
+    async def broadcast(table: dict[str, Any], acked: int | None) -> None:
+        to_act = table["to_act"]
+        for seat, (socket, raw_write) in list(table["seats"].items()):
+            if write == "direct":
+                data = wires[to_act]
+                raw_write(ack_wire + data if seat == acked else data)
+            else:
+                if seat == acked:
+                    await socket.send_text(ack.decode())
+                await socket.send_text(texts[to_act])
+
+    async def health(_request: Any) -> PlainTextResponse:
+        return PlainTextResponse("ok")
+
+    async def play(socket: WebSocket) -> None:
+        table_no, seat = int(socket.query_params["table"]), int(socket.query_params["seat"])
+        await socket.accept()
+        table = tables.setdefault(table_no, {"seats": {}, "to_act": 0})
+        table["seats"][seat] = (socket, socket.scope["extensions"].get(RAW_WRITE))
+        if len(table["seats"]) == seats:
+            await broadcast(table, None)
+        try:
+            while True:
+                message = orjson.loads(await socket.receive_text())
+                if message.get("seat") != table["to_act"]:
+                    await socket.send_text('{"t":"error","code":"not_your_turn"}')
+                    continue
+                table["to_act"] = (seat + 1) % seats
+                await broadcast(table, seat)
+        except WebSocketDisconnect:
+            table["seats"].pop(seat, None)
+
+    return Starlette(routes=[Route("/api/health", health), WebSocketRoute("/ws", play)])
+
+
+def serve(port: int) -> None:
+    import uvicorn
+
+    from ahiko.server.cli import WS_MAX_BYTES, tune_gc
+    from ahiko.server.ws_protocol import AhikoWebSocketProtocol
+
+    app = floor_app(
+        os.environ["AHIKO_FLOOR_WRITE"],
+        int(os.environ["AHIKO_FLOOR_BYTES"]),
+        int(os.environ["AHIKO_FLOOR_SEATS"]),
+    )
+    tune_gc()
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws=AhikoWebSocketProtocol,
+        ws_max_size=WS_MAX_BYTES,
+        ws_per_message_deflate=False,
+    )
+
+
+# --- the players ---------------------------------------------------------------------------
+
+
+@dataclass
+class FloorTable:
+    # seat that acted -> (sent at, seats still to receive the frame after it)
+    pending: dict[int, tuple[float, set[int]]] = field(default_factory=dict)
+
+
+@dataclass
+class FloorRun:
+    base: str
+    players: int
+    seats: int
+    think: float
+    rng: random.Random
+    frames: int = 0
+    frame_bytes: int = 0
+    errors: list[str] = field(default_factory=list)
+    latencies_ms: list[float] = field(default_factory=list)
+    measuring: bool = False
+    stopping: bool = False
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    async def seat_everyone(self) -> list[Any]:
+        sockets: list[Any] = []
+        tables = [FloorTable() for _ in range(self.players // self.seats)]
+        for first in range(0, self.players, 200):
+            batch = range(first, min(first + 200, self.players))
+            opened = await asyncio.gather(
+                *(
+                    wsclient.connect(
+                        f"{self.base}/ws?table={n // self.seats}&seat={n % self.seats}"
+                    )
+                    for n in batch
+                )
+            )
+            for n, socket in zip(batch, opened, strict=True):
+                sockets.append(socket)
+                self._spawn(self.play(socket, tables[n // self.seats], n % self.seats))
+        return sockets
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def play(self, socket: Any, table: FloorTable, seat: int) -> None:
+        try:
+            async for raw in socket:
+                if self.measuring:
+                    self.frames += 1
+                    self.frame_bytes += len(raw)
+                frame = orjson.loads(raw)
+                if frame["t"] == "error":
+                    self.errors.append(raw)
+                if frame["t"] != "hand":
+                    continue
+                actor = (frame["to_act"] - 1) % self.seats
+                if actor in table.pending:
+                    sent_at, waiting = table.pending[actor]
+                    waiting.discard(seat)
+                    if not waiting:
+                        del table.pending[actor]
+                        if self.measuring:
+                            self.latencies_ms.append((time.perf_counter() - sent_at) * 1000)
+                if frame["to_act"] == seat:
+                    self._spawn(self.act(socket, table, seat))
+        except websockets.ConnectionClosed as exc:
+            if not self.stopping:
+                self.errors.append(f"seat {seat}: {exc!r}")
+
+    async def act(self, socket: Any, table: FloorTable, seat: int) -> None:
+        await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+        if self.stopping:
+            return
+        table.pending[seat] = (time.perf_counter(), set(range(self.seats)))
+        await socket.send(f'{{"t":"act","seat":{seat}}}')
+
+
+async def measure(server: ServerProcess, shape: Shape) -> dict[str, Any]:
+    assert server.proc is not None
+    pid = server.proc.pid
+    base = server.base.replace("http://", "ws://")
+    run = FloorRun(base, shape.players, shape.seats, shape.think, random.Random(shape.seed))
+    started = time.perf_counter()
+    sockets = await run.seat_everyone()
+    setup_s = time.perf_counter() - started
+    await asyncio.sleep(shape.warmup)
+    run.measuring = True
+    cpu0, sys0, wall0 = server.cpu_seconds(), process_system_cpu_seconds(pid), time.perf_counter()
+    client0 = time.process_time()
+    await asyncio.sleep(shape.duration)
+    wall = time.perf_counter() - wall0
+    cpu = server.cpu_seconds() - cpu0
+    sys_cpu = process_system_cpu_seconds(pid) - sys0
+    client_cpu = time.process_time() - client0
+    run.measuring, run.stopping = False, True
+    frames = run.frames
+    for socket in sockets:
+        await socket.close()
+    for task in list(run.tasks):
+        task.cancel()
+    if frames == 0 or not run.latencies_ms:
+        raise NothingMeasured(f"the floor measured nothing: {run.errors[:3]}")
+    return {
+        "setup_s": round(setup_s, 1),
+        "frames_per_s": round(frames / wall, 1),
+        "bytes_per_frame": round(run.frame_bytes / frames),
+        "actions_measured": len(run.latencies_ms),
+        "frames_per_action": round(frames / len(run.latencies_ms), 2),
+        "p50_ms": round(percentile(run.latencies_ms, 50), 1),
+        "p99_ms": round(percentile(run.latencies_ms, 99), 1),
+        "errors": len(run.errors),
+        "error_samples": run.errors[:3],
+        "server_cpu_pct": round(100 * cpu / wall, 1),
+        "server_cpu_us_per_frame": round(1e6 * cpu / frames, 1),
+        "server_sys_cpu_us_per_frame": round(1e6 * sys_cpu / frames, 1),
+        "client_cpu_us_per_frame": round(1e6 * client_cpu / frames, 1),
+    }
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The traffic: ``players`` at tables of ``seats``, each action's think time and the
+    frames' size, the measured window."""
+
+    players: int
+    seats: int
+    think: float
+    frame_bytes: int
+    duration: float
+    warmup: float
+    seed: int
+
+
+def run_floor(write: str, shape: Shape) -> dict[str, Any]:
+    env = {
+        "AHIKO_FLOOR_WRITE": write,
+        "AHIKO_FLOOR_BYTES": str(shape.frame_bytes),
+        "AHIKO_FLOOR_SEATS": str(shape.seats),
+    }
+    with running_server(env=env, script=SCRIPT) as server:
+        return run_clients(measure(server, shape))
+
+
+# what the Ahiko server's run reports beside its floors
+AHIKO_KEYS = (
+    "server_cpu_us_per_frame",
+    "server_sys_cpu_us_per_frame",
+    "frames_per_s",
+    "bytes_per_frame",
+    "p99_ms",
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--serve"]:  # running_server's child: --serve DATA PORT
+        serve(int(argv[2]))
+        return 0
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--players", type=int, default=4000)
+    parser.add_argument("--seats", type=int, default=SEATS, help="players a frame goes to")
+    parser.add_argument("--think", type=float, default=1.0, help="mean think time, seconds")
+    parser.add_argument("--duration", type=float, default=40.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=15.0, help="seconds before measuring")
+    parser.add_argument("--frame-bytes", type=int, default=1500, help="a frame's JSON size")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--write", choices=(*WRITES, "both"), default="both")
+    parser.add_argument(
+        "--with-load", action="store_true", help="then bench/load.py at the same players"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON line")
+    args = parser.parse_args(argv)
+    if args.players % args.seats:
+        parser.error("--players must be a multiple of --seats: every table full")
+    shape = Shape(
+        args.players,
+        args.seats,
+        args.think,
+        args.frame_bytes,
+        args.duration,
+        args.warmup,
+        args.seed,
+    )
+    writes = WRITES if args.write == "both" else (args.write,)
+    result: dict[str, Any] = {"players": args.players, "seats": args.seats, "think_s": args.think}
+    try:
+        for write in writes:
+            floor = run_floor(write, shape)
+            result.update({f"floor_{write}_{key}": value for key, value in floor.items()})
+        if args.with_load:
+            from load import run_load
+
+            ours = run_load(
+                args.players,
+                args.players // args.seats,  # the same tables as the floor
+                args.think,
+                args.duration,
+                args.seed,
+                args.warmup,
+            )
+            result.update({f"ahiko_{key}": ours[key] for key in AHIKO_KEYS})
+            result["ahiko_errors"], result["ahiko_ledger_ok"] = ours["errors"], ours["ledger_ok"]
+            for write in writes:
+                floor_us = result[f"floor_{write}_server_cpu_us_per_frame"]
+                result[f"ahiko_over_floor_{write}"] = round(
+                    ours["server_cpu_us_per_frame"] / floor_us, 2
+                )
+    except NothingMeasured as exc:
+        print(f"bench/floor.py: {exc}", file=sys.stderr)
+        return 2
+    result["load_average_1m"] = round(os.getloadavg()[0], 2)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:>42}: {value}")
+    errors = sum(v for k, v in result.items() if k.endswith("_errors"))
+    return 1 if errors or result.get("ahiko_ledger_ok") is False else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
