@@ -7,23 +7,28 @@ The players sit at tables of eight, as in ``bench/load.py``. The one whose turn 
 0.5-1.5 s (times ``--think``) and sends one small text message; the server answers it with an
 acknowledgement and sends each seat of the table a frame of ``--frame-bytes`` of JSON naming
 the next seat to act: nine frames for one action, about what one action costs the Ahiko server
-(9.7). The server is a separate process on the stack ``ahiko serve`` runs (uvicorn, uvloop, the
-``websockets-sansio`` protocol with the gateway's direct write, no compression), with no rules,
-views, store or JSON encoding: its frames are made once at start, and its only work per
-message is the ASGI read, one ``orjson.loads`` and a turn check. The figure is what any
-application on this stack and with this traffic must spend at least, kernel included.
+(9.7). The server is a separate process with no rules, views, store or JSON encoding: its
+frames are made once at start, and its only work per message is to read it, one
+``orjson.loads`` and a turn check. Its CPU per frame, kernel included, is the least any
+application must spend with this traffic on that server stack.
 
-Two floors: ``direct`` writes each connection's frames with one call of the gateway's direct
-write (``ahiko.server.ws_protocol``); ``asgi`` sends each through Starlette's
-``send_text``, the framework's own path (``../shared/design/FACTS.md``'s 12.8 us a message is
-that path, at a broadcast to 200 clients). ``--with-load`` then runs ``bench/load.py`` at the
-same size, so the Ahiko server's figure stands beside its floor from the same run.
+Three floors, from the least work to the framework's: ``raw`` is RFC 6455 by hand on a bare
+``asyncio.Protocol`` on uvloop, no server framework (the least a Python server can do);
+``direct`` is uvicorn and Starlette reading, and each connection's frames written with one call
+of the gateway's direct write (``ahiko.server.ws_protocol``), as the Ahiko server does;
+``asgi`` sends each frame through Starlette's ``send_text``, the framework's own path
+(``../shared/design/FACTS.md``'s 12.8 us a message is that path, at a broadcast to 200 clients:
+``--seats 200`` here). ``--with-load`` then runs ``bench/load.py`` with the same players and
+tables, so the Ahiko server's figure stands beside its floors from the same run.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
+import contextlib
+import hashlib
 import json
 import os
 import random
@@ -36,6 +41,8 @@ from typing import Any
 
 import orjson
 import websockets
+
+from ahiko.rooms.outbox import utf8_text_frame
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wsclient
@@ -51,7 +58,10 @@ from load import NothingMeasured
 
 SEATS = 8  # a table, as in bench/load.py
 SCRIPT = Path(__file__).resolve()
-WRITES = ("direct", "asgi")
+WRITES = ("raw", "direct", "asgi")
+WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455 §1.3
+ACK = b'{"t":"ack"}'
+ACK_WIRE = utf8_text_frame(ACK)
 
 
 # --- the server ----------------------------------------------------------------------------
@@ -74,14 +84,11 @@ def floor_app(write: str, frame_bytes: int, seats: int) -> Any:
     from starlette.routing import Route, WebSocketRoute
     from starlette.websockets import WebSocket, WebSocketDisconnect
 
-    from ahiko.rooms.outbox import utf8_text_frame
     from ahiko.server.ws_protocol import RAW_WRITE
 
     payloads = [hand_payload(k, frame_bytes) for k in range(seats)]
-    ack = b'{"t":"ack"}'
     texts = [p.decode() for p in payloads]
     wires = [utf8_text_frame(p) for p in payloads]
-    ack_wire = utf8_text_frame(ack)
     tables: dict[int, dict[str, Any]] = {}
 
     async def broadcast(table: dict[str, Any], acked: int | None) -> None:
@@ -89,10 +96,10 @@ def floor_app(write: str, frame_bytes: int, seats: int) -> Any:
         for seat, (socket, raw_write) in list(table["seats"].items()):
             if write == "direct":
                 data = wires[to_act]
-                raw_write(ack_wire + data if seat == acked else data)
+                raw_write(ACK_WIRE + data if seat == acked else data)
             else:
                 if seat == acked:
-                    await socket.send_text(ack.decode())
+                    await socket.send_text(ACK.decode())
                 await socket.send_text(texts[to_act])
 
     async def health(_request: Any) -> PlainTextResponse:
@@ -119,17 +126,125 @@ def floor_app(write: str, frame_bytes: int, seats: int) -> Any:
     return Starlette(routes=[Route("/api/health", health), WebSocketRoute("/ws", play)])
 
 
+class RawSeat(asyncio.Protocol):
+    """The ``raw`` floor's connection: RFC 6455 by hand on a bare ``asyncio.Protocol`` (the
+    opening handshake, masked client frames in, one ``transport.write`` of unmasked frames
+    out), no server framework at all: the least a Python server on uvloop can do."""
+
+    def __init__(self, tables: dict[int, dict[str, Any]], wires: list[bytes], seats: int) -> None:
+        self.tables, self.wires, self.seats = tables, wires, seats
+        self.transport: Any = None
+        self.buffer = bytearray()
+        self.table: dict[str, Any] | None = None
+        self.seat = -1
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if self.table is None:
+            self._handshake()
+        else:
+            self._read_frames()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.table is not None:
+            self.table["seats"].pop(self.seat, None)
+
+    def _handshake(self) -> None:
+        end = self.buffer.find(b"\r\n\r\n")
+        if end < 0:
+            return
+        lines = bytes(self.buffer[:end]).decode().split("\r\n")
+        del self.buffer[: end + 4]
+        target = lines[0].split(" ")[1]
+        if target.startswith("/api/health"):
+            self.transport.write(
+                b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
+            )
+            self.transport.close()
+            return
+        headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+        accept = base64.b64encode(
+            hashlib.sha1((headers["sec-websocket-key"] + WS_GUID).encode()).digest()
+        ).decode()
+        self.transport.write(
+            b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + f"Sec-WebSocket-Accept: {accept}\r\n\r\n".encode()
+        )
+        query = dict(part.split("=") for part in target.partition("?")[2].split("&"))
+        self.seat = int(query["seat"])
+        self.table = self.tables.setdefault(int(query["table"]), {"seats": {}, "to_act": 0})
+        self.table["seats"][self.seat] = self.transport
+        if len(self.table["seats"]) == self.seats:
+            self._broadcast(None)
+
+    def _read_frames(self) -> None:
+        buffer, start = self.buffer, 0
+        while len(buffer) - start >= 6:  # a client's frame: 2 bytes, the mask, the payload
+            opcode, size, head = buffer[start] & 0x0F, buffer[start + 1] & 0x7F, 2
+            if size == 126:
+                size, head = int.from_bytes(buffer[start + 2 : start + 4], "big"), 4
+            if len(buffer) - start < head + 4 + size:
+                break
+            mask = bytes(buffer[start + head : start + head + 4])
+            payload = bytes(buffer[start + head + 4 : start + head + 4 + size])
+            start += head + 4 + size
+            if opcode == 0x8:  # close: echo it, and hang up
+                self.transport.write(b"\x88\x00")
+                self.transport.close()
+                return
+            self._on_text(wsclient.mask_payload(payload, mask))
+        del buffer[:start]
+
+    def _on_text(self, text: bytes) -> None:
+        table = self.table
+        assert table is not None
+        if orjson.loads(text).get("seat") != table["to_act"]:
+            self.transport.write(utf8_text_frame(b'{"t":"error","code":"not_your_turn"}'))
+            return
+        table["to_act"] = (self.seat + 1) % self.seats
+        self._broadcast(self.seat)
+
+    def _broadcast(self, acked: int | None) -> None:
+        assert self.table is not None
+        data = self.wires[self.table["to_act"]]
+        for seat, transport in self.table["seats"].items():
+            transport.write(ACK_WIRE + data if seat == acked else data)
+
+
+def serve_raw(port: int, frame_bytes: int, seats: int) -> None:
+    import uvloop
+
+    from ahiko.server.cli import tune_gc
+
+    wires = [utf8_text_frame(hand_payload(k, frame_bytes)) for k in range(seats)]
+    tables: dict[int, dict[str, Any]] = {}
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        server = await loop.create_server(lambda: RawSeat(tables, wires, seats), "127.0.0.1", port)
+        async with server:
+            await server.serve_forever()
+
+    tune_gc()
+    with contextlib.suppress(KeyboardInterrupt):
+        uvloop.run(main())
+
+
 def serve(port: int) -> None:
     import uvicorn
 
     from ahiko.server.cli import WS_MAX_BYTES, tune_gc
     from ahiko.server.ws_protocol import AhikoWebSocketProtocol
 
-    app = floor_app(
-        os.environ["AHIKO_FLOOR_WRITE"],
-        int(os.environ["AHIKO_FLOOR_BYTES"]),
-        int(os.environ["AHIKO_FLOOR_SEATS"]),
-    )
+    write, frame_bytes = os.environ["AHIKO_FLOOR_WRITE"], int(os.environ["AHIKO_FLOOR_BYTES"])
+    seats = int(os.environ["AHIKO_FLOOR_SEATS"])
+    if write == "raw":
+        serve_raw(port, frame_bytes, seats)
+        return
+    app = floor_app(write, frame_bytes, seats)
     tune_gc()
     uvicorn.run(
         app,
