@@ -426,7 +426,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=1.0, help="mean think time, seconds")
     parser.add_argument("--duration", type=float, default=40.0, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=15.0, help="seconds before measuring")
-    parser.add_argument("--frame-bytes", type=int, default=1500, help="a frame's JSON size")
+    parser.add_argument(
+        "--frame-bytes",
+        type=int,
+        default=1950,
+        help="a hand frame's JSON size: with the acknowledgements, frames average about the"
+        " Ahiko server's (bench/load.py's bytes_per_frame: 1,762 at 4,000 players)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--write", choices=(*WRITES, "both"), default="both")
     parser.add_argument(

@@ -472,7 +472,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
         "--only",
-        help="run only the benchmarks whose label contains this text (engine, bots, bot threads, ladder, styles, adaptation, mtt, mtt live, load, cluster, failover, crash, attack, soak)",
+        help="run only the benchmarks whose label contains this text (engine, bots, bot threads, ladder, styles, adaptation, fanout, fan-out floor, mtt, mtt live, load, cluster, failover, crash, attack, soak)",
     )
     parser.add_argument("--runs", type=int, help="runs of each benchmark (default: its own, >= 3)")
     parser.add_argument(
