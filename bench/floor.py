@@ -12,8 +12,11 @@ frames are made once at start, and its only work per message is to read it, one
 ``orjson.loads`` and a turn check. Its CPU per frame, kernel included, is the least any
 application must spend with this traffic on that server stack.
 
-Three floors, from the least work to the framework's: ``raw`` is RFC 6455 by hand on a bare
+Four floors, from the least work to the framework's: ``raw`` is RFC 6455 by hand on a bare
 ``asyncio.Protocol`` on uvloop, no server framework (the least a Python server can do);
+``uws`` is uWebSockets, a C++ WebSocket server, through socketify's binding: it reads, frames
+and writes in C++ and fans each table's frame out to its seats by publishing it once to the
+table's topic, so Python runs once a message (a compiled fan-out tier in front of Python);
 ``direct`` is uvicorn and Starlette reading, and each connection's frames written with one call
 of the gateway's direct write (``ahiko.server.ws_protocol``), as the Ahiko server does;
 ``asgi`` sends each frame through Starlette's ``send_text``, the framework's own path
@@ -58,7 +61,7 @@ from load import NothingMeasured
 
 SEATS = 8  # a table, as in bench/load.py
 SCRIPT = Path(__file__).resolve()
-WRITES = ("raw", "direct", "asgi")
+WRITES = ("raw", "direct", "asgi", "uws")
 WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455 §1.3
 ACK = b'{"t":"ack"}'
 ACK_WIRE = utf8_text_frame(ACK)
@@ -233,6 +236,69 @@ def serve_raw(port: int, frame_bytes: int, seats: int) -> None:
         uvloop.run(main())
 
 
+def serve_uws(port: int, frame_bytes: int, seats: int) -> None:
+    """The ``uws`` floor: uWebSockets (C++, through socketify's cffi binding) reads, frames and
+    writes; Python sees each message once and publishes one frame to the table's topic, which
+    uWS writes to every subscriber in C++ (a compiled fan-out tier in front of Python)."""
+    from socketify import App, CompressOptions, OpCode
+
+    payloads = [hand_payload(k, frame_bytes) for k in range(seats)]
+    tables: dict[int, dict[str, Any]] = {}
+    app = App()
+
+    def upgrade(res: Any, req: Any, context: Any) -> None:
+        where = (int(req.get_query("table")), int(req.get_query("seat")))
+        res.upgrade(
+            req.get_header("sec-websocket-key"),
+            req.get_header("sec-websocket-protocol"),
+            req.get_header("sec-websocket-extensions"),
+            context,
+            where,
+        )
+
+    def opened(ws: Any) -> None:
+        table_no, seat = ws.get_user_data()
+        table = tables.setdefault(table_no, {"seats": set(), "to_act": 0})
+        table["seats"].add(seat)
+        ws.subscribe(str(table_no))
+        if len(table["seats"]) == seats:
+            app.publish(str(table_no), payloads[table["to_act"]], OpCode.TEXT)
+
+    def message(ws: Any, text: Any, _opcode: Any) -> None:
+        table_no, seat = ws.get_user_data()
+        table = tables[table_no]
+        if orjson.loads(text).get("seat") != table["to_act"]:
+            ws.send(b'{"t":"error","code":"not_your_turn"}', OpCode.TEXT)
+            return
+        table["to_act"] = (seat + 1) % seats
+        ws.send(ACK, OpCode.TEXT)
+        app.publish(str(table_no), payloads[table["to_act"]], OpCode.TEXT)
+
+    def closed(ws: Any, _code: Any, _message: Any) -> None:
+        table_no, seat = ws.get_user_data()
+        tables.get(table_no, {"seats": set()})["seats"].discard(seat)
+
+    app.get("/api/health", lambda res, _req: res.end("ok"))
+    app.ws(
+        "/ws",
+        {
+            "compression": CompressOptions.DISABLED,
+            "max_payload_length": 64 * 1024,
+            "idle_timeout": 0,
+            "max_backpressure": 1 << 20,
+            "upgrade": upgrade,
+            "open": opened,
+            "message": message,
+            "close": closed,
+        },
+    )
+    app.listen(port, lambda _config: None)
+    # socketify's own run() interleaves libuv with asyncio by polling libuv without blocking, a
+    # spin that costs CPU with no work to do: every handler here is synchronous, so libuv's own
+    # blocking loop runs them with no asyncio at all
+    app.loop.uv_loop.run()
+
+
 def serve(port: int) -> None:
     import uvicorn
 
@@ -243,6 +309,9 @@ def serve(port: int) -> None:
     seats = int(os.environ["AHIKO_FLOOR_SEATS"])
     if write == "raw":
         serve_raw(port, frame_bytes, seats)
+        return
+    if write == "uws":
+        serve_uws(port, frame_bytes, seats)
         return
     app = floor_app(write, frame_bytes, seats)
     tune_gc()

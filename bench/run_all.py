@@ -102,7 +102,8 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "issue 21: the least server CPU a delivered frame can cost on the stack `ahiko serve` runs"
         " (uvicorn, uvloop, websockets-sansio) with the load bench's traffic (tables of 8, 1 s"
         " think, an acknowledgement and 8 frames an action), by a server with no rules, views or"
-        " store (direct write, and Starlette's send_text), beside the Ahiko server at the same"
+        " store (direct write, and Starlette's send_text), with no framework (raw) and on a"
+        " compiled C++ WebSocket server (uws, uWebSockets), beside the Ahiko server at the same"
         " size: the goal of <= 30 us a frame against this floor",
     ),
     (

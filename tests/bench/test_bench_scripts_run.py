@@ -46,7 +46,7 @@ def test_floor_bench_measures_the_bare_stack_beside_the_ahiko_server() -> None:
         "floor.py", "--players", "16", "--seats", "2", "--think", "0.3", "--warmup", "8",
         "--duration", "8", "--with-load",
     )  # fmt: skip
-    for write in ("raw", "direct", "asgi"):
+    for write in ("raw", "direct", "asgi", "uws"):
         positive(result, f"floor_{write}_server_cpu_us_per_frame", f"floor_{write}_p99_ms")
         assert result[f"floor_{write}_errors"] == 0
         # an action is the actor's acknowledgement and one frame for each of the 2 seats
