@@ -65,6 +65,7 @@ WRITES = ("raw", "direct", "asgi", "uws")
 WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455 §1.3
 ACK = b'{"t":"ack"}'
 ACK_WIRE = utf8_text_frame(ACK)
+NOT_YOUR_TURN = b'{"t":"error","code":"not_your_turn"}'
 
 
 # --- the server ----------------------------------------------------------------------------
@@ -119,7 +120,7 @@ def floor_app(write: str, frame_bytes: int, seats: int) -> Any:
             while True:
                 message = orjson.loads(await socket.receive_text())
                 if message.get("seat") != table["to_act"]:
-                    await socket.send_text('{"t":"error","code":"not_your_turn"}')
+                    await socket.send_text(NOT_YOUR_TURN.decode())
                     continue
                 table["to_act"] = (seat + 1) % seats
                 await broadcast(table, seat)
@@ -205,7 +206,7 @@ class RawSeat(asyncio.Protocol):
         table = self.table
         assert table is not None
         if orjson.loads(text).get("seat") != table["to_act"]:
-            self.transport.write(utf8_text_frame(b'{"t":"error","code":"not_your_turn"}'))
+            self.transport.write(utf8_text_frame(NOT_YOUR_TURN))
             return
         table["to_act"] = (self.seat + 1) % self.seats
         self._broadcast(self.seat)
@@ -247,7 +248,8 @@ def serve_uws(port: int, frame_bytes: int, seats: int) -> None:
     app = App()
 
     def upgrade(res: Any, req: Any, context: Any) -> None:
-        where = (int(req.get_query("table")), int(req.get_query("seat")))
+        table_no = req.get_query("table")
+        where = (int(table_no), int(req.get_query("seat")), table_no)  # the topic: its table
         res.upgrade(
             req.get_header("sec-websocket-key"),
             req.get_header("sec-websocket-protocol"),
@@ -257,26 +259,26 @@ def serve_uws(port: int, frame_bytes: int, seats: int) -> None:
         )
 
     def opened(ws: Any) -> None:
-        table_no, seat = ws.get_user_data()
+        table_no, seat, topic = ws.get_user_data()
         table = tables.setdefault(table_no, {"seats": set(), "to_act": 0})
         table["seats"].add(seat)
-        ws.subscribe(str(table_no))
+        ws.subscribe(topic)
         if len(table["seats"]) == seats:
-            app.publish(str(table_no), payloads[table["to_act"]], OpCode.TEXT)
+            app.publish(topic, payloads[table["to_act"]], OpCode.TEXT)
 
     def message(ws: Any, text: Any, _opcode: Any) -> None:
-        table_no, seat = ws.get_user_data()
+        table_no, seat, topic = ws.get_user_data()
         table = tables[table_no]
         if orjson.loads(text).get("seat") != table["to_act"]:
-            ws.send(b'{"t":"error","code":"not_your_turn"}', OpCode.TEXT)
+            ws.send(NOT_YOUR_TURN, OpCode.TEXT)
             return
         table["to_act"] = (seat + 1) % seats
         ws.send(ACK, OpCode.TEXT)
-        app.publish(str(table_no), payloads[table["to_act"]], OpCode.TEXT)
+        app.publish(topic, payloads[table["to_act"]], OpCode.TEXT)
 
     def closed(ws: Any, _code: Any, _message: Any) -> None:
-        table_no, seat = ws.get_user_data()
-        tables.get(table_no, {"seats": set()})["seats"].discard(seat)
+        table_no, seat, _topic = ws.get_user_data()
+        tables[table_no]["seats"].discard(seat)  # opened made the table
 
     app.get("/api/health", lambda res, _req: res.end("ok"))
     app.ws(
