@@ -6,8 +6,8 @@ NLHE: easy-random >= 100, normal-easy >= 20, hard-normal >= 10 bb/100; five-card
 hard-normal >= 3. ``--json`` prints one JSON line; ``--workers`` splits each match over
 processes (the machine is shared: default 1). ``--only draw:hard-normal`` runs one rung;
 ``--seed`` deals every rung from another seed (a check that a result is not the seed's) and
-``--secret`` fixes the bots' rngs (random by default), so two versions of a bot can be
-compared on the same deals and rngs.
+``--secret`` fixes the decks and the bots' rngs (random by default), so two versions of a bot
+can be compared on the same deals and rngs.
 
 ``--styles`` (issue 18): Hard, Normal and Easy against each opponent style of
 ahiko.bots.styles, both variants, in session mode (the bots keep their memory over sessions
@@ -52,7 +52,7 @@ LADDER = [
 
 SESSION = 500  # deals per session in --styles
 ADAPT_SESSION = 2_000  # deals per session in --sessions
-BOT_SECRET = "ladder-18"  # fixed so the figures can be reproduced; no bot sees it
+BOT_SECRET = "ladder-18"  # fixed so the figures reproduce; our own levels never see it
 # (variant, style) -> (Hard's pairs, Normal's and Easy's pairs, seed)
 STYLE_PAIRS: dict[tuple[str, str], tuple[int, int, int]] = {
     ("holdem", "station"): (150, 800, 301),
@@ -168,7 +168,7 @@ def main() -> int:
         "--seed", type=int, help="ladder: deal every rung from this seed instead of its own"
     )
     parser.add_argument(
-        "--secret", help="ladder: seed the bots' rngs from this secret (default: random)"
+        "--secret", help="ladder: deal and seed the bots' rngs from this secret (default: random)"
     )
     parser.add_argument("--json", action="store_true")
     mode = parser.add_mutually_exclusive_group()
@@ -191,7 +191,7 @@ def main() -> int:
         n = max(2, round(pairs * args.scale))
         seed = seed if args.seed is None else args.seed
         t0 = time.perf_counter()
-        r = run_match(variant, a, b, n, seed, 100, args.workers, bot_secret=args.secret)
+        r = run_match(variant, a, b, n, seed, 100, args.workers, secret=args.secret)
         seconds = time.perf_counter() - t0
         key = f"{variant}_{a}_vs_{b}"
         figures[f"{key}_pairs"] = n

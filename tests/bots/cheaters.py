@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 import random
 import sys
-from typing import Any
+from typing import Any, ClassVar
 
 from ahiko.poker.actions import Action
 from ahiko.poker.draw import DrawHand
@@ -99,3 +99,94 @@ class Folder:
 
     def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
         return _act(view, None)
+
+
+class ProcReader:
+    """The attack on the arena's command line: reads every process it can see under
+    ``/proc`` (command lines, and environments where readable) for an arena's ``--seed`` and
+    ``--secret`` (or ``AHIKO_ARENA_SECRET``), and rebuilds the decks from them. The arena
+    makes a fresh bot every hand, two hands a deal, so the n-th instance plays deal n // 2; a
+    guess that gives the hole cards of at least two of its hands, and of every one, is the
+    match's deal (one hand could match by chance, 1 in 1,326), and then it plays knowing the
+    other seat's cards. It appends what it saw (its pid, the pids it could see, the guesses,
+    whether it derived the deck) to ``proc_reader.jsonl`` in its working directory."""
+
+    made: ClassVar[int] = 0
+    dealt: ClassVar[dict[int, tuple[int, list[int]]]] = {}  # hand index -> (seat, hole cards)
+
+    def __init__(self) -> None:
+        self.hand_index = ProcReader.made
+        ProcReader.made += 1
+
+    def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
+        import json
+        import os
+
+        me, own = view["viewer"], os.getpid()
+        ProcReader.dealt[self.hand_index] = (me, sorted(_own_cards(view)))
+        seen = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+        guesses = {guess for pid in seen for guess in _arena_guesses(pid)}
+        found = None
+        for seed, secret in guesses:
+            if len(ProcReader.dealt) >= 2 and all(
+                sorted(_holes(view["variant"], seed, secret, i)[seat]) == cards
+                for i, (seat, cards) in ProcReader.dealt.items()
+            ):
+                found = _holes(view["variant"], seed, secret, self.hand_index)[1 - me]
+        with open("proc_reader.jsonl", "a") as report:
+            report.write(json.dumps({"hand": self.hand_index, "pid": own, "seen": seen,
+                                     "guesses": sorted(guesses),
+                                     "derived": found is not None}) + "\n")  # fmt: skip
+        return _act(view, found, _ViewHand(view) if found is not None else None)
+
+
+def _own_cards(view: dict[str, Any]) -> list[int]:
+    from ahiko.bots.cards7 import parse_view_cards
+
+    mine = next(s for s in view["seats"] if s["seat"] == view["viewer"])
+    return list(parse_view_cards(mine["cards"]))
+
+
+def _arena_guesses(pid: int) -> set[tuple[int, str]]:
+    """(seed, secret) pairs an arena command line or environment gives away."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            argv = f.read().decode(errors="replace").split("\0")
+    except OSError:
+        return set()
+    if "arena" not in argv or "--seed" not in argv:
+        return set()
+    seed = int(argv[argv.index("--seed") + 1])
+    secrets = {""}
+    for flag in ("--secret", "--bot-secret"):
+        if flag in argv:
+            secrets.add(argv[argv.index(flag) + 1])
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            env = dict(e.split("=", 1) for e in f.read().decode().split("\0") if "=" in e)
+        secrets.add(env.get("AHIKO_ARENA_SECRET", ""))
+    except OSError:
+        pass
+    return {(seed, s) for s in secrets}
+
+
+def _holes(variant: str, seed: int, secret: str, hand_index: int) -> dict[int, list[int]]:
+    """Both seats' hole cards in the deal of the arena's ``hand_index``-th hand."""
+    from ahiko.bots.arena import SEATS, _start, deal_deck
+
+    deal = hand_index // 2
+    hand = _start(variant, deal_deck(secret, seed, deal), SEATS[deal % 2], 200)
+    return {s: list(hand.hole_cards(s)) for s in SEATS}
+
+
+class _ViewHand:
+    """Enough of a hand for ``_ahead``: the cheat's own cards and the board, from its view."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        from ahiko.bots.cards7 import parse_view_cards
+
+        self._mine = tuple(_own_cards(view))
+        self.community = tuple(parse_view_cards(view.get("board")))
+
+    def hole_cards(self, seat: int) -> tuple[int, ...]:
+        return self._mine

@@ -34,8 +34,8 @@ class CheatingRaiseBot:
 
 @pytest.mark.parametrize("variant", ["holdem", "draw"])
 def test_R_AI_02_R_AI_05_easy_beats_random_in_a_deterministic_smoke_match(variant: str) -> None:
-    first = run_match(variant, "easy", "random", pairs=50, seed=7, bot_secret="s")
-    again = run_match(variant, "easy", "random", pairs=50, seed=7, bot_secret="s")
+    first = run_match(variant, "easy", "random", pairs=50, seed=7, secret="s")
+    again = run_match(variant, "easy", "random", pairs=50, seed=7, secret="s")
     assert first == again
     assert first.pairs == 50 and len(first.pair_results) == 50
     assert first.bb_per_100 > 0

@@ -1,12 +1,17 @@
-"""Isolation of bots (issue 18, R-AI-01): strategy modules cannot reach their caller, a bot
-loaded by import path runs in its own process on the serialised view (a cheat that reads
-the caller's frame or walks ``gc`` finds nothing), and the arena seeds bots' rngs from a
-secret rather than from the match seed."""
+"""Isolation of bots (R-AI-01): strategy modules cannot reach their caller, a bot loaded by
+import path runs in its own process on the serialised view (a cheat that reads the caller's
+frame or walks ``gc`` finds nothing) and in a PID namespace of its own (a cheat that reads
+other processes' command lines under ``/proc`` finds none), and the arena deals and seeds
+bots' rngs from a secret rather than from the public match seed."""
 
 from __future__ import annotations
 
 import ast
+import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +20,7 @@ from cheaters import FrameReader, GcWalker
 from ahiko.bots.arena import SEATS, _start, deal_deck, play_hand, run_match
 from ahiko.bots.protocol import BotLoadError, load_bot
 from ahiko.bots.random_bot import RandomBot
-from ahiko.bots.sandbox import SandboxedBot, SandboxedBots
+from ahiko.bots.sandbox import SandboxedBot, SandboxedBots, process_isolation
 from ahiko.poker.view import view
 
 BOTS_DIR = Path(__file__).resolve().parents[2] / "src" / "ahiko" / "bots"
@@ -63,7 +68,7 @@ def test_the_reach_check_catches_a_cheat() -> None:
 
 def _mid_hand(variant: str, seed: int) -> tuple[object, dict[str, object], int]:
     """A hand waiting for seat 0 or 1 to act, and that seat's view."""
-    hand = _start(variant, deal_deck(seed, 0), 0, 200)
+    hand = _start(variant, deal_deck("s", seed, 0), 0, 200)
     seat = hand.to_act
     assert seat is not None
     return hand, view(hand, seat), seat
@@ -126,23 +131,115 @@ def test_R_AI_01_load_bot_names_a_bad_outside_path() -> None:
 
 def test_R_AI_01_a_cheat_by_import_path_in_the_arena_plays_like_a_folder() -> None:
     """Through the arena a cheat's results are exactly a plain folder's on the same deals;
-    handed the objects directly it would have won."""
-    cheat = run_match("holdem", "cheaters:GcWalker", "random", pairs=6, seed=3, bot_secret="s")
-    folder = run_match("holdem", "cheaters:Folder", "random", pairs=6, seed=3, bot_secret="s")
+    handed the objects directly it sees the other seat's cards at every decision."""
+    cheat = run_match("holdem", "cheaters:GcWalker", "random", pairs=6, seed=3, secret="s")
+    folder = run_match("holdem", "cheaters:Folder", "random", pairs=6, seed=3, secret="s")
     assert cheat.pair_results == folder.pair_results
     assert cheat.bb_per_100 < 0
-    won = 0.0
+    decided = []
     for deal in range(12):
         for a_seat in SEATS:
-            bots = {a_seat: GcWalker(), 1 - a_seat: RandomBot()}
+            cheat_bot = GcWalker()
+            bots = {a_seat: cheat_bot, 1 - a_seat: RandomBot()}
             rngs = {s: random.Random(f"{deal}:{s}") for s in SEATS}
-            won += play_hand("holdem", bots, rngs, deal_deck(3, deal), deal % 2, 200)[a_seat]
-    assert won > 0  # in-process, where it sees the other hand, the cheat moves in and wins
+            play_hand("holdem", bots, rngs, deal_deck("s", 3, deal), deal % 2, 200)
+            if "found" in vars(cheat_bot):  # it had a decision to make in this hand
+                decided.append(cheat_bot.found)
+    assert decided and all(len(found) == 2 for found in decided if found is not None)
+    assert None not in decided  # in-process it found the live hand every time
 
 
 def test_R_AI_01_the_arena_seeds_bots_from_a_secret_not_the_match_seed() -> None:
     first = run_match("holdem", "random", "easy", pairs=30, seed=9)
     second = run_match("holdem", "random", "easy", pairs=30, seed=9)
-    assert first.pair_results != second.pair_results  # same deals, different secret rngs
-    fixed = run_match("holdem", "random", "easy", pairs=30, seed=9, bot_secret="k")
-    assert fixed == run_match("holdem", "random", "easy", pairs=30, seed=9, bot_secret="k")
+    assert first.pair_results != second.pair_results  # different secrets: other decks, rngs
+    fixed = run_match("holdem", "random", "easy", pairs=30, seed=9, secret="k")
+    assert fixed == run_match("holdem", "random", "easy", pairs=30, seed=9, secret="k")
+
+
+BOTS_TESTS = Path(__file__).resolve().parent
+
+
+def _python(code: str, *argv: str, cwd: Path) -> str:
+    """Run ``code`` in a fresh interpreter whose command line ends with ``argv`` (what a cheat
+    reading ``/proc/<pid>/cmdline`` would see), with the cheats importable."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(BOTS_TESTS), *sys.path])}
+    done = subprocess.run(
+        [sys.executable, "-c", code, *argv], cwd=cwd, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _reports(cwd: Path) -> list[dict[str, object]]:
+    lines = (cwd / "proc_reader.jsonl").read_text().splitlines()
+    assert lines, "the cheat never decided"
+    return [json.loads(line) for line in lines]
+
+
+def test_R_AI_01_a_sandboxed_bot_sees_no_other_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sandbox runs alone in a PID namespace with its own /proc: the only process it can
+    see is itself, so neither its parent's command line nor anyone's environment."""
+    assert process_isolation(), "this machine must give the sandbox a PID namespace"
+    monkeypatch.chdir(tmp_path)
+    _, seat_view, _ = _mid_hand("holdem", 6)
+    box = SandboxedBots("cheaters:ProcReader")
+    try:
+        box.new().decide(seat_view, random.Random(0))
+    finally:
+        box.close()
+    (report,) = _reports(tmp_path)
+    assert report["seen"] == [report["pid"]]
+    assert os.getpid() not in report["seen"]
+
+
+ARENA_IN_PROCESS = """
+from cheaters import ProcReader
+from ahiko.bots.arena import play_pair
+from ahiko.bots.random_bot import RandomBot
+print(sum(play_pair("holdem", ProcReader, RandomBot, 3, d, 100, "s") for d in range(8)))
+"""
+
+
+def test_R_AI_01_the_arenas_command_line_gives_a_sandboxed_bot_nothing(tmp_path: Path) -> None:
+    """The audit's attack: a bot read ``--seed`` from the arena's command line and rebuilt
+    every deck. Where it can read that command line (here, in the arena's own process) it
+    does rebuild them; sandboxed, it sees no arena and plays exactly like a folder on the
+    same deals."""
+    control = tmp_path / "in_process"
+    control.mkdir()
+    _python(ARENA_IN_PROCESS, "arena", "--seed", "3", "--secret", "s", cwd=control)
+    later = [r["derived"] for r in _reports(control) if r["hand"] >= 1]  # type: ignore[operator]
+    assert later and all(later)  # from its second hand on it knows the other seat's cards
+    results = {}
+    for bot in ("ProcReader", "Folder"):
+        out = _python(
+            "from ahiko.cli import main; raise SystemExit(main())",
+            *("arena", "--a", f"cheaters:{bot}", "--b", "random", "--pairs", "8"),
+            *("--seed", "3", "--secret", "s", "--json"),
+            cwd=tmp_path,
+        )
+        results[bot] = json.loads(out)["bb_per_100"]
+    assert results["ProcReader"] == results["Folder"]
+    assert not any(r["derived"] for r in _reports(tmp_path))
+
+
+ARENA_WITHOUT_NAMESPACE = """
+import ahiko.bots.sandbox as sandbox
+sandbox.process_isolation = lambda: ()
+from ahiko.bots.arena import run_match
+print(run_match("holdem", "cheaters:ProcReader", "random", pairs=6, seed=3).bb_per_100)
+"""
+
+
+def test_R_AI_01_the_public_match_seed_does_not_give_the_deck(tmp_path: Path) -> None:
+    """Even a bot that can read the arena's command line (the namespace turned off) learns
+    only the seed: the decks come from the match's secret, random when none is given."""
+    _python(ARENA_WITHOUT_NAMESPACE, "arena", "--seed", "3", cwd=tmp_path)
+    reports = _reports(tmp_path)
+    assert all([3, ""] in r["guesses"] for r in reports)  # type: ignore[operator]  # the seed...
+    assert not any(r["derived"] for r in reports)  # ...and no deck from it
+    decks = {tuple(deal_deck(secret, 3, 0)) for secret in ("", "a", "b")}
+    assert len(decks) == 3

@@ -177,7 +177,7 @@ def test_session_mode_keeps_memory_within_a_session_and_mirrors_it() -> None:
 
 
 def test_a_bot_against_itself_is_even_in_session_mode_too() -> None:
-    r = run_match("holdem", "easy", "easy", pairs=12, seed=3, session=6, bot_secret="x")
+    r = run_match("holdem", "easy", "easy", pairs=12, seed=3, session=6, secret="x")
     assert r.pair_results == (0.0,) * 12
 
 

@@ -1,8 +1,10 @@
 """Duplicate matches between two bots (heads-up), the yardstick of the bot levels.
 
 Each deal is played twice with the seats swapped, so both bots play both hands of the same
-cards. A bot's rng is seeded from a secret (``bot_secret``, random unless given), the deal and
-its seat: never from the match seed alone, which identifies the deal. Every hand gets fresh bot
+cards. The match's secret (``secret``, random unless given) seeds both the deck of every deal
+and each bot's rng (with the deal and the seat): the public match seed only names the match,
+so a bot that learns it (from a log, a command line) can rebuild neither the decks nor the
+other bot's rng. Every hand gets fresh bot
 instances (no memory between the halves), unless the match is in session mode
 (``session=HANDS``): then the same two bots play HANDS consecutive deals, keeping what they
 learnt (``observe`` gets each bot's final view of every hand), and the mirror session plays
@@ -180,9 +182,10 @@ def showdown_equities(
     return {s1: won / total, s2: 1.0 - won / total}
 
 
-def deal_deck(seed: int, deal: int) -> list[Card]:
+def deal_deck(secret: str, seed: int, deal: int) -> list[Card]:
+    """The deck of one deal: the match seed and the deal number alone do not give it."""
     deck = list(range(DECK_SIZE))
-    random.Random(f"arena:{seed}:{deal}").shuffle(deck)
+    random.Random(f"deck:{secret}:{seed}:{deal}").shuffle(deck)
     return deck
 
 
@@ -204,7 +207,7 @@ def play_pair(
 ) -> float:
     """A's net over both halves of one duplicate deal, in big blinds (fresh bots each hand)."""
     bb = big_blind_of(variant)
-    deck = deal_deck(seed, deal)
+    deck = deal_deck(secret, seed, deal)
     button = SEATS[deal % 2]
     total = 0.0
     for a_seat in SEATS:
@@ -232,7 +235,7 @@ def play_session(
         b_seat = 1 - a_seat
         bots = {a_seat: a(), b_seat: b()}
         for i, deal in enumerate(deals):
-            deck = deal_deck(seed, deal)
+            deck = deal_deck(secret, seed, deal)
             button = SEATS[deal % 2]
             net = play_hand(variant, bots, bot_rngs(secret, deal), deck, button, stack_bb * bb)
             totals[i] += net[a_seat] / bb
@@ -308,11 +311,11 @@ def run_match(
     stack_bb: int = 100,
     workers: int = 1,
     session: int = 0,
-    bot_secret: str | None = None,
+    secret: str | None = None,
 ) -> MatchResult:
     """A duplicate match of ``pairs`` deals; bots by level name or ``package.module:Class``.
     ``session``: deals per session with memory kept (0: fresh bots every hand)."""
-    per_pair = _match_pairs(variant, a, b, pairs, seed, stack_bb, workers, session, bot_secret)
+    per_pair = _match_pairs(variant, a, b, pairs, seed, stack_bb, workers, session, secret)
     return summarise(a, b, variant, per_pair)
 
 
@@ -325,7 +328,7 @@ def _match_pairs(
     stack_bb: int,
     workers: int,
     session: int,
-    bot_secret: str | None,
+    given_secret: str | None,
 ) -> list[float]:
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; use one of {', '.join(VARIANTS)}")
@@ -337,7 +340,7 @@ def _match_pairs(
         bot_path(name)
         if not is_outside(name):
             load_bot_class(name)
-    secret = secrets.token_hex(16) if bot_secret is None else bot_secret
+    secret = secrets.token_hex(16) if given_secret is None else given_secret
     unit = session or 1
     if workers <= 1:
         return _play_range((variant, a, b, seed, 0, pairs, stack_bb, session, secret))
@@ -362,11 +365,11 @@ def run_paired(
     stack_bb: int = 100,
     workers: int = 1,
     session: int = 0,
-    bot_secret: str | None = None,
+    secret: str | None = None,
 ) -> tuple[MatchResult, MatchResult, MatchResult]:
     """``a`` and ``a2`` each against ``b`` on the same deals and bot rngs, and the difference
     a − a2 per pair (its interval is much narrower than either match's)."""
-    secret = secrets.token_hex(16) if bot_secret is None else bot_secret
+    secret = secrets.token_hex(16) if secret is None else secret
     first = _match_pairs(variant, a, b, pairs, seed, stack_bb, workers, session, secret)
     second = _match_pairs(variant, a2, b, pairs, seed, stack_bb, workers, session, secret)
     diff = [x - y for x, y in zip(first, second, strict=True)]

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from .protocol import LEVELS, VARIANTS
+
+SECRET_ENV = "AHIKO_ARENA_SECRET"  # the environment, unlike argv, is not world-readable
 
 # The arena (eval7, numpy) and the sandbox are imported only when a match runs: `ahiko
 # --version` and the other commands start without them.
@@ -36,10 +39,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "memory, and the mirror session swaps the seats (0: fresh bots every hand)",
     )
     p.add_argument(
+        "--secret",
         "--bot-secret",
-        default=None,
-        help="secret the bots' rngs are seeded from (default: a random one; the match seed "
-        "alone never seeds them)",
+        dest="secret",
+        default=os.environ.get(SECRET_ENV) or None,
+        help="the match's secret, which seeds the decks and the bots' rngs, to replay a match "
+        f"exactly (default: ${SECRET_ENV}, else a random one; the seed alone gives neither)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_arena)
@@ -60,7 +65,7 @@ def _arena(args: argparse.Namespace) -> int:
             args.stack_bb,
             args.workers,
             session=args.session,
-            bot_secret=args.bot_secret,
+            secret=args.secret,
         )
     except (BotLoadError, ValueError, ArenaError, SandboxError) as exc:
         print(f"arena: {exc}", file=sys.stderr)

@@ -7,6 +7,11 @@ for its rng, and at the end of a hand the seat's final view (``observe``). A bot
 reads its caller's frame or walks ``gc.get_objects()`` finds the sandbox loop and the view,
 never the deck, the other seats' cards or a room's keys.
 
+Where the kernel allows it (Linux with ``unshare`` from util-linux: as root, or with
+unprivileged user namespaces), the process runs in a PID namespace of its own with a ``/proc``
+of its own: it sees no other process, so it cannot read its parent's command line,
+environment or memory maps. Elsewhere it runs as a plain child, and a warning says so once.
+
 Requests: ``{"op": "new"}`` (a fresh instance), ``{"op": "decide", "view", "seed"}`` →
 ``{"action": {"kind", "amount", "cards"}}`` or ``{"error"}``, ``{"op": "observe", "view"}``
 (no answer).
@@ -18,9 +23,12 @@ is one bot with a process of its own, which ends when the bot is closed or dropp
 
 from __future__ import annotations
 
+import functools
 import json
+import logging
 import os
 import random
+import shutil
 import subprocess
 import sys
 import threading
@@ -29,6 +37,8 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from ahiko.poker.actions import Action, ActionKind
+
+log = logging.getLogger(__name__)
 
 DECIDE_TIMEOUT_S = 10.0
 CLOSE_WAIT_S = 0.5  # a room closes a bot on its loop: never wait long
@@ -51,6 +61,31 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         raise SandboxError(f"the bot answered an action that is not one: {data!r}") from exc
 
 
+@functools.cache
+def process_isolation() -> tuple[str, ...]:
+    """The prefix that starts a command alone in its own PID namespace with its own ``/proc``
+    (``--kill-child``: it dies with us, even when we are killed), or ``()`` where this
+    machine cannot; probed once per process."""
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        log.warning("bot sandbox: no unshare command; outside bots can see other processes")
+        return ()
+    flags: tuple[str, ...] = ("--pid", "--fork", "--mount-proc", "--kill-child")
+    if os.geteuid() != 0:
+        flags = ("--user", "--map-root-user", *flags)
+    try:
+        probe = subprocess.run([unshare, *flags, "true"], capture_output=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        probe_error = str(exc)
+    else:
+        if probe.returncode == 0:
+            return (unshare, *flags)
+        probe_error = probe.stderr.decode(errors="replace").strip()
+    log.warning("bot sandbox: no PID namespace here (%s); outside bots can see other processes",
+                probe_error)  # fmt: skip
+    return ()
+
+
 class SandboxedBots:
     """One process running the bot class at ``path``; ``new()`` gives a fresh instance."""
 
@@ -59,7 +94,7 @@ class SandboxedBots:
         self.name = path.rpartition(":")[2] or path
         env = {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ahiko.bots.sandbox", path],
+            [*process_isolation(), sys.executable, "-m", "ahiko.bots.sandbox", path],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
