@@ -6,6 +6,9 @@ STAMP := $(VENV)/.installed
 # `make run` installs only what the site needs; the test toolchain (pytest, mypy, Playwright,
 # pokerkit...) comes with `make test` / `make check` (STAMP).
 RUN_STAMP := $(VENV)/.installed-run
+# `make bench` adds the `bench` extra (socketify for bench/floor.py's uws floor, matplotlib
+# for the plots); neither the site nor the test suite needs it.
+BENCH_STAMP := $(VENV)/.installed-bench
 
 .PHONY: run test check bench lint screenshots venv clean cluster
 
@@ -23,6 +26,10 @@ $(RUN_STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e .
 	touch $(RUN_STAMP)
 
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev,bench]'
+	touch $(BENCH_STAMP)
+
 # The port: `make run PORT=8080` (or AHIKO_PORT=8080 make run).
 run: $(RUN_STAMP)
 	$(BIN)/ahiko admin migrate
@@ -35,7 +42,7 @@ test: $(STAMP)
 check: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q -m "not browser and not postgres and not slow and not cluster"
 
-bench: $(STAMP)
+bench: $(BENCH_STAMP)
 	$(BIN)/python bench/run_all.py
 
 # A throwaway cluster on this machine (issue 14, docs/deploy.md): PostgreSQL, redis-server and

@@ -484,6 +484,14 @@ AHIKO_KEYS = (
 )
 
 
+def _floors(text: str) -> tuple[str, ...]:
+    floors = tuple(text.split(","))
+    unknown = [f for f in floors if f not in WRITES]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"no floor {', '.join(unknown)}; use {', '.join(WRITES)}")
+    return floors
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--serve"]:  # running_server's child: --serve DATA PORT
@@ -505,7 +513,14 @@ def main(argv: list[str] | None = None) -> int:
         " Ahiko server's (bench/load.py's bytes_per_frame: 1,762 at 4,000 players)",
     )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--write", choices=(*WRITES, "both"), default="both")
+    parser.add_argument(
+        "--write",
+        type=_floors,
+        default=WRITES,
+        metavar="FLOOR[,FLOOR...]",
+        help=f"the floors to measure, of {', '.join(WRITES)} (default: all; uws needs the "
+        "bench extra and libuv1)",
+    )
     parser.add_argument(
         "--with-load", action="store_true", help="then bench/load.py at the same players"
     )
@@ -522,7 +537,7 @@ def main(argv: list[str] | None = None) -> int:
         args.warmup,
         args.seed,
     )
-    writes = WRITES if args.write == "both" else (args.write,)
+    writes = args.write
     result: dict[str, Any] = {"players": args.players, "seats": args.seats, "think_s": args.think}
     try:
         for write in writes:

@@ -20,6 +20,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from summary import with_summary
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "BENCHMARKS.md"
 
@@ -518,7 +520,7 @@ def main() -> int:
         print(f"{label}: done", file=sys.stderr)
     if load_results:
         sections.append(knee_section(load_results))
-    OUT.write_text(render(_keep_previous(sections, args.only)))
+    OUT.write_text(with_summary(render(_keep_previous(sections, args.only))))
     print(f"wrote {OUT.relative_to(ROOT)}")
     return 0
 
