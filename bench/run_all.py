@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 from summary import with_summary
+from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "BENCHMARKS.md"
@@ -486,9 +487,11 @@ def main() -> int:
     args = parser.parse_args()
     sections = []
     load_results: dict[int, list[dict[str, object]]] = {}
-    for label, script, extra, runs, goal in BENCHMARKS:
-        if args.only and args.only not in label:
-            continue
+    chosen = [b for b in BENCHMARKS if not args.only or args.only in b[0]]
+    # A bar on a terminal (sections done, the one running), quiet when logged to a file.
+    bar = tqdm(chosen, desc="make bench", unit="section", disable=not sys.stderr.isatty())
+    for label, script, extra, runs, goal in bar:
+        bar.set_postfix_str(label)
         runs = args.runs or runs
         command = command_line(script, extra)
         if not (ROOT / script).exists():
@@ -504,7 +507,7 @@ def main() -> int:
             sections.append(
                 f"\n## {label}\n\nGoal: {goal}\n\nFailed to run:\n\n```\n{crash}\n```\n"
             )
-            print(f"{label}: failed", file=sys.stderr)
+            tqdm.write(f"{label}: failed", file=sys.stderr)
             continue
         if label.startswith("load "):
             load_results[int(label.split()[1])] = results
@@ -517,7 +520,7 @@ def main() -> int:
             f"\n## {label}\n\nGoal: {goal}\n\nCommand: `{command}` ({runs} run(s){stored})\n\n"
             f"| figure | median | range |\n|---|---|---|\n{rows}\n"
         )
-        print(f"{label}: done", file=sys.stderr)
+        tqdm.write(f"{label}: done", file=sys.stderr)
     if load_results:
         sections.append(knee_section(load_results))
     OUT.write_text(with_summary(render(_keep_previous(sections, args.only))))

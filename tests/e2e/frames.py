@@ -1,6 +1,6 @@
 """Recorded table frames for the fixture page (tests only, never shipped).
 
-Views follow docs/helpers/CONTRACT.md; commitments and card openings are real, made by
+Views are what ``ahiko.poker.view`` gives; commitments and card openings are real, made by
 ``ahiko.fairness.deal.DealCommitter`` over a deck arranged so the hands read well in
 screenshots, so the browser verifier can check them."""
 

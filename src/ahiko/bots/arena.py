@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -48,6 +48,9 @@ SEATS = (0, 1)
 HOLDEM_BLINDS = (1, 2)
 DRAW_STAKES = DrawConfig(ante=1, small_bet=2, big_bet=4)
 PREFLOP_ALLIN_SAMPLES = 40_000
+PROGRESS_PAIRS = 50  # at most this many pairs between two progress reports
+
+Progress = Callable[[int], object]
 
 
 class ArenaError(RuntimeError):
@@ -312,10 +315,14 @@ def run_match(
     workers: int = 1,
     session: int = 0,
     secret: str | None = None,
+    progress: Progress | None = None,
 ) -> MatchResult:
     """A duplicate match of ``pairs`` deals; bots by level name or ``package.module:Class``.
-    ``session``: deals per session with memory kept (0: fresh bots every hand)."""
-    per_pair = _match_pairs(variant, a, b, pairs, seed, stack_bb, workers, session, secret)
+    ``session``: deals per session with memory kept (0: fresh bots every hand);
+    ``progress(n)`` is called as each n more pairs are played."""
+    per_pair = _match_pairs(
+        variant, a, b, pairs, seed, stack_bb, workers, session, secret, progress
+    )
     return summarise(a, b, variant, per_pair)
 
 
@@ -329,6 +336,7 @@ def _match_pairs(
     workers: int,
     session: int,
     given_secret: str | None,
+    progress: Progress | None = None,
 ) -> list[float]:
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; use one of {', '.join(VARIANTS)}")
@@ -341,18 +349,29 @@ def _match_pairs(
         if not is_outside(name):
             load_bot_class(name)
     secret = secrets.token_hex(16) if given_secret is None else given_secret
+    # Whole sessions a chunk, and chunks small enough to report progress by: a pair's result
+    # depends only on its deal and the secret, so the chunking never changes a figure.
     unit = session or 1
-    if workers <= 1:
-        return _play_range((variant, a, b, seed, 0, pairs, stack_bb, session, secret))
-    import multiprocessing
-
-    step = unit * math.ceil(pairs / unit / workers)
+    step = unit * max(1, math.ceil(min(PROGRESS_PAIRS, pairs / max(1, workers)) / unit))
     chunks = [
         (variant, a, b, seed, i, min(pairs, i + step), stack_bb, session, secret)
         for i in range(0, pairs, step)
     ]
+    if workers <= 1:
+        return _collect(map(_play_range, chunks), progress)
+    import multiprocessing
+
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        return [x for part in pool.map(_play_range, chunks) for x in part]
+        return _collect(pool.imap(_play_range, chunks), progress)
+
+
+def _collect(parts: Iterable[list[float]], progress: Progress | None) -> list[float]:
+    out: list[float] = []
+    for part in parts:
+        out.extend(part)
+        if progress is not None:
+            progress(len(part))
+    return out
 
 
 def run_paired(

@@ -51,25 +51,32 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _arena(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
     from .arena import ArenaError, run_match
     from .protocol import BotLoadError
     from .sandbox import SandboxError
 
-    try:
-        r = run_match(
-            args.variant,
-            args.a,
-            args.b,
-            args.pairs,
-            args.seed,
-            args.stack_bb,
-            args.workers,
-            session=args.session,
-            secret=args.secret,
-        )
-    except (BotLoadError, ValueError, ArenaError, SandboxError) as exc:
-        print(f"arena: {exc}", file=sys.stderr)
-        return 2
+    # A bar on a terminal only: quiet when piped, logged or asked for JSON.
+    quiet = args.json or not sys.stderr.isatty()
+    with tqdm(total=args.pairs, unit="pair", file=sys.stderr, disable=quiet) as bar:
+        try:
+            r = run_match(
+                args.variant,
+                args.a,
+                args.b,
+                args.pairs,
+                args.seed,
+                args.stack_bb,
+                args.workers,
+                session=args.session,
+                secret=args.secret,
+                progress=bar.update,
+            )
+        except (BotLoadError, ValueError, ArenaError, SandboxError) as exc:
+            bar.close()
+            print(f"arena: {exc}", file=sys.stderr)
+            return 2
     if args.json:
         print(json.dumps(r.to_json_dict()))
     else:
