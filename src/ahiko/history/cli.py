@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -42,14 +44,19 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"ahiko hh replay: {exc}", file=sys.stderr)
         return 1
     failures = 0
-    for path in files:
+    say: Callable[[str], object] = partial(print, flush=True)
+    each: Iterable[Path] = files
+    if not args.json and sys.stderr.isatty() and len(files) > 1:
+        # A bar on a terminal, for a large folder; tqdm only then (the --json path starts fast).
+        from tqdm import tqdm
+
+        bar = tqdm(files, unit="file", file=sys.stderr, leave=False)
+        each, say = bar, bar.write
+    for path in each:
         outcome = replay_file(path)
         if not outcome.passed(strict=args.strict):
             failures += 1
-        if args.json:
-            print(json.dumps(outcome.to_json()), flush=True)
-        else:
-            print(_describe(outcome), flush=True)
+        say(json.dumps(outcome.to_json()) if args.json else _describe(outcome))
     if not args.json:
         print(f"{len(files)} file(s), {failures} failed", file=sys.stderr)
     return 1 if failures else 0
