@@ -124,9 +124,8 @@ class BaseHand(Generic[ConfigT]):
         self.street = ""
         self.round: BettingRound | None = None
         self.result: HandResult | None = None
-        # ``result is not None``, kept as a plain attribute: a player's loop reads it before
-        # every decision, and a property's call cost more than the test.
-        self.is_over = False
+        self.is_over = False  # ``result is not None``, read before every decision: no property
+        self.forfeits: list[int] = []  # log indices of R-TM-04 forfeits (folds the export marks)
         self.halted = False  # R-TM-06 D: betting stopped; the hand runs out to the pots
         self.log: list[Event] = []
         self._seats_given = seats
@@ -227,6 +226,7 @@ class BaseHand(Generic[ConfigT]):
             self._apply(i, _FORFEIT)
         else:
             self._withdraw(i)
+        self.forfeits.append(mark)  # the fold just logged
         return self.log[mark:]
 
     def _withdraw(self, i: int) -> None:
