@@ -7,7 +7,9 @@ that acts by the timeout rule (a leaver, a withdrawn absentee, a room out of tim
 or fold at once. A late answer for a turn that is over is dropped (``_turn`` numbers them).
 When a person's clock runs out their time bank (issue 19, ``ahiko.rooms.timebank``) starts
 by itself, or earlier by its button (``use_time_bank``); when it is spent the timeout rule
-answers (R-TM-01).
+answers (R-TM-01). A withdrawn absentee with chips folds the moment the absence deadline
+passes, out of turn if need be (R-TM-04 D); in a tournament an absent player is dealt in and
+their hand folded at their turn (R-TN-07 D).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ class Turns:
         self._turn = 0  # bumped at every turn: a late answer for an older one is dropped
         self._thinking: Request | None = None  # the bot request of the current turn
         self._auto_act: set[int] = set()  # seats that act by the timeout rule at once
-        self._forfeiting: set[int] = set()  # withdrawn absentees: they fold (R-TM-04)
+        self._forfeiting: set[int] = set()  # they fold, not check (R-TM-04, R-TN-07 D)
         self.expiring = False  # R-TM-06: out of time; the current hand is run out
 
     def new_hand(self) -> None:
