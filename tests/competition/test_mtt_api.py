@@ -69,7 +69,10 @@ def test_mtt_routes_register_unregister_refuse_and_start(site: TestClient) -> No
     mine = next(m for m in site.get("/api/mtt", cookies=bia).json()["mtts"] if m["id"] == mid)
     assert mine["room_id"] == room_id and mine["pool"] == 200
     room = site.get(f"/api/rooms/{room_id}").json()
-    assert sorted(s["stack"] for s in room["seats"] if s) == [1000, 1000]
+    # R-TN-07 D: players not connected yet are dealt in and their hands folded, so the
+    # first hands may already have moved the blinds; the chips are the field's 2 x 1,000
+    stacks = [s["stack"] for s in room["seats"] if s]
+    assert len(stacks) == 2 and sum(stacks) == 2000
     left = site.post(f"/api/mtt/{mid}/unregister", cookies=bia)
     assert left.status_code == 409 and left.json()["error"] == "already_started"
     assert check_ledger(engine) == []

@@ -177,9 +177,13 @@ def test_R_TN_03_R_TN_04_a_heads_up_sit_and_go_raises_the_blinds_and_pays_the_wi
     asyncio.run(asyncio.wait_for(scenario(), 60))
 
 
-def test_R_TN_05_an_entrant_who_never_comes_is_withdrawn_and_ranked_last(
+def test_R_TN_07_D_an_entrant_who_never_comes_is_blinded_off_and_ranked_last(
     engine: Engine, clock: ManualClock, service: SitGoRooms
 ) -> None:
+    """An entrant who never opens the table is absent from the start: R-TN-07 D keeps them
+    in the field past the absence deadline (no withdrawal, so no R-TN-05 elimination with
+    chips); they are dealt in, pay their blinds and their hand is folded until their chips
+    run out (R-TN-04), and the sit & go still ends with one winner."""
     people = [add_person(engine, f"q{n}") for n in range(2)]
 
     async def scenario() -> None:
@@ -188,13 +192,16 @@ def test_R_TN_05_an_entrant_who_never_comes_is_withdrawn_and_ranked_last(
         (sng,) = service.lobby.running()
         actor = service.registry.get(service.room_of[sng.id])
         assert actor is not None
-        here = Scripted(str(people[0]))
+        here = Scripted(str(people[0]), passive=True)
         await here.join(actor)  # people[1] never opens the table
-        clock.advance(121)  # R-TM-03: withdrawn after two minutes away -> R-TN-05
+        clock.advance(121)  # past R-TM-03's two minutes: still in the field
         await asyncio.sleep(0)
-        assert actor.summary()["status"] == "finished"
+        assert actor.summary()["status"] == "running"
+        hands = await play_to_the_end(service, clock, actor, [here])
+        assert hands > 1  # blinded off over several hands, not withdrawn
         assert sng.places == [people[0], people[1]] and sng.paid == {}
-        assert [p.user_id for p in places_of(engine, actor.room_id)] == sng.places
+        placed = places_of(engine, actor.room_id)
+        assert [p.user_id for p in placed] == sng.places
 
     asyncio.run(asyncio.wait_for(scenario(), 60))
 

@@ -221,23 +221,22 @@ def test_R_DR_03_deck_layout_for_replacements() -> None:
     assert deck[10] == parse_cards("As")[0]
 
 
-def test_R_TM_04_a_draw_forfeit_waits_for_the_betting_turn() -> None:
+def test_R_TM_04_D_a_draw_forfeit_leaves_the_draw_at_once_and_replays() -> None:
+    """R-TM-04 D: the absentee folds when the deadline passes, in the draw as well: the
+    seat to draw leaves the draw queue (it drew nothing), and so does one further down it."""
     hand = draw([100, 100, 100])
     while not hand.legal_actions().is_draw_phase:
         legal = hand.legal_actions()
         hand.act(legal.seat, Action.check() if legal.can_check else Action.call())
     seat = hand.to_act
     assert seat is not None
-    with pytest.raises(IllegalAction, match="it is the draw"):
-        hand.forfeit(seat)
-    hand.act(seat, Action.discard(()))
-    while hand.legal_actions().is_draw_phase:
-        hand.act(hand.legal_actions().seat, Action.discard(()))
-    first = hand.legal_actions().seat
-    hand.forfeit(first)
-    assert view(hand, None)["seats"][hand.dealt_seats.index(first)]["status"] == "folded"
-    again = DrawHand.from_events(hand.events)
-    assert again.events == hand.events
+    hand.forfeit(seat)
+    assert view(hand, None)["seats"][hand.dealt_seats.index(seat)]["status"] == "folded"
+    assert hand.to_act != seat and hand.legal_actions().is_draw_phase
+    later = next(s for s in hand.dealt_seats if s not in (seat, hand.to_act))
+    hand.forfeit(later)  # out of turn: the last one left takes the pot unseen
+    assert hand.is_over and hand.result is not None and not hand.result.showdown
+    assert DrawHand.from_events(hand.events).events == hand.events
 
 
 def test_R_TM_06_D_stop_betting_in_draw_goes_to_the_showdown_and_replays() -> None:

@@ -463,8 +463,6 @@ def test_R_TM_04_forfeit_folds_where_a_check_was_possible_and_replays() -> None:
     assert hand.to_act == 0 and hand.legal_actions().can_check
     with pytest.raises(IllegalAction, match="nothing to call"):
         hand.act(0, Action.fold())
-    with pytest.raises(IllegalAction, match="turn"):
-        hand.forfeit(1)
     events = hand.forfeit(0)
     assert [(e.kind, getattr(e, "action", None)) for e in events] == [("action", "fold")]
     assert hand.to_act == 1
@@ -472,3 +470,32 @@ def test_R_TM_04_forfeit_folds_where_a_check_was_possible_and_replays() -> None:
     assert hand.result is not None and all(0 not in p.eligible for p in hand.result.pots)
     again = HoldemHand.from_events(hand.events)
     assert again.events == hand.events and again.result == hand.result
+
+
+def test_R_TM_04_D_a_forfeit_out_of_turn_folds_at_once_and_replays() -> None:
+    """R-TM-04 D: the absentee folds when the deadline passes, not at a turn that may never
+    come: seat 2 bets and is withdrawn while seat 0 thinks; seat 2 leaves the hand there,
+    its bet stays in the pot for the others to match or not (what nobody matches goes back,
+    R-PT-03), and an all-in has nothing to forfeit."""
+    hand = holdem([1000, 1000, 1000])
+    check_to_flop(hand)
+    hand.act(0, Action.check())
+    hand.act(1, Action.check())
+    hand.act(2, Action.bet(100))
+    assert hand.to_act == 0
+    events = hand.forfeit(2)
+    assert [(e.kind, getattr(e, "seat", None)) for e in events] == [("action", 2)]
+    assert hand.to_act == 0 and hand.legal_actions().call_cost == 100
+    hand.act(0, Action.fold())
+    assert hand.is_over and hand.result is not None and not hand.result.showdown
+    assert hand.result.stacks == {0: 980, 1: 1040, 2: 980}  # 2's unmatched bet came back
+    with pytest.raises(IllegalAction, match=r"hand is over|no chips"):
+        hand.forfeit(1)
+    assert HoldemHand.from_events(hand.events).events == hand.events
+
+    shove = holdem([1000, 200, 1000])
+    shove.act(2, Action.call())
+    shove.act(0, Action.call())
+    shove.act(1, Action.raise_to(200))  # the big blind all-in
+    with pytest.raises(IllegalAction, match="no chips"):
+        shove.forfeit(1)

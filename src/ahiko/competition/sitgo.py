@@ -71,6 +71,13 @@ QUEUES: tuple[SitGoSpec, ...] = (
 )
 
 
+def queue_of(sng_id: str) -> SitGoSpec | None:
+    """The queue a sit & go's id belongs to: ids are the queue's key, a dash, then the run's
+    mark and a number ("hu-100-48fa08-2" is a "Heads-up 100")."""
+    matches = [spec for spec in QUEUES if sng_id.startswith(f"{spec.key}-")]
+    return max(matches, key=lambda spec: len(spec.key), default=None)
+
+
 def prizes(pool: int, seats: int) -> list[int]:
     """The pool split by place (best first) for a table of ``seats``; sums to ``pool``."""
     shares = PAYOUTS[seats]

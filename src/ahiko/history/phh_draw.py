@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ahiko.poker.actions import ActionKind
 from ahiko.poker.cards import Card
 from ahiko.poker.config import (
     DRAW_DEFAULT_RAISE_CAP,
@@ -20,16 +19,20 @@ from ahiko.poker.config import (
     DrawConfig,
 )
 from ahiko.poker.draw import DrawHand
-from ahiko.poker.events import ActionTaken, CardsShown, Discarded, Mucked
+from ahiko.poker.events import ActionTaken, BettingStopped, CardsShown, Discarded, Mucked
 
 from .deck_rebuild import draw_deck
 from .hand_log import HandLog, VisibleCards
 from .phh import DRAW_VARIANT, PhhDocument, PhhError, PlayerMove, format_phh_cards, player_label
 from .phh_moves import (
+    BETTING_STOPPED_FIELD,
     apply_move,
     apply_voluntary_shows,
+    betting_line,
+    forfeit_line,
     per_player,
     seats_in_table_order,
+    stop_if_stopped,
     table_seats,
     whole_chips,
 )
@@ -93,6 +96,7 @@ def draw_from_phh(doc: PhhDocument) -> DrawHand:
             held = hand.hole_cards(setup.seats[action.player])
             discard = _resolve_discard(action.cards, held, position_of, unknown_positions, line)
         apply_move(hand, action, setup.seats, line, discard)
+    stop_if_stopped(hand, doc.fields)
     if not hand.is_over:
         raise PhhError(f"the actions end before the hand does ({len(doc.actions)} actions)")
     apply_voluntary_shows(hand, shows, setup.seats)
@@ -117,9 +121,14 @@ def draw_to_phh(
     order = log.dealt_seats
     label = {seat: player_label(j) for j, seat in enumerate(order)}
     actions = [f"d dh {label[seat]} {format_phh_cards(cards.hole(seat))}" for seat in order]
-    for event in hand.events:
+    forfeits = set(hand.forfeits)
+    stopped: str | None = None
+    for index, event in enumerate(hand.events):
         if isinstance(event, ActionTaken):
-            actions.append(f"{label[event.seat]} {_verb(event.action, event.amount)}")
+            line = betting_line(label[event.seat], event.action, event.amount)
+            actions.append(forfeit_line(label[event.seat]) if index in forfeits else line)
+        elif isinstance(event, BettingStopped):
+            stopped = event.reason
         elif isinstance(event, Discarded):
             thrown, new = cards.discarded(event.seat)
             actions.append(f"{label[event.seat]} sd {format_phh_cards(thrown)}".rstrip())
@@ -142,18 +151,12 @@ def draw_to_phh(
         "finishing_stacks": [hand.stacks[s] for s in order],
         "seats": [s + 1 for s in order],
     }
+    if stopped is not None:
+        fields[BETTING_STOPPED_FIELD] = stopped
     if players is not None:
         fields["players"] = list(players)
     fields.update(extra_fields or {})
     return PhhDocument(DRAW_VARIANT, list(starting), actions, fields)
-
-
-def _verb(kind: str, amount: int) -> str:
-    if kind == ActionKind.FOLD:
-        return "f"
-    if kind in (ActionKind.CHECK, ActionKind.CALL):
-        return "cc"
-    return f"cbr {amount}"
 
 
 def _resolve_discard(

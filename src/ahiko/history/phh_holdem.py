@@ -20,10 +20,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
 
-from ahiko.poker.actions import ActionKind
 from ahiko.poker.cards import DECK_SIZE, FULL_DECK, Card
 from ahiko.poker.config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
-from ahiko.poker.events import ActionTaken, CardsShown, Mucked, StreetDealt
+from ahiko.poker.events import ActionTaken, BettingStopped, CardsShown, Mucked, StreetDealt
 from ahiko.poker.fast_init import fast_constructor, fast_init
 from ahiko.poker.holdem import HoldemHand
 from ahiko.poker.layout import HOLDEM_BOARD_CARDS
@@ -47,11 +46,15 @@ from .phh import (
     usual_bet,
 )
 from .phh_moves import (
+    BETTING_STOPPED_FIELD,
     apply_holdem_moves,
     apply_voluntary_shows,
+    betting_line,
     chip_counts,
+    forfeit_line,
     per_player,
     seats_in_table_order,
+    stop_if_stopped,
     table_seats,
 )
 
@@ -149,6 +152,7 @@ def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
         ordered_seats, ordered_stacks = seats_in_table_order(seats, stacks)
         hand = start(setup.config, ordered_seats, ordered_stacks, button, deck)
     apply_holdem_moves(hand, moves, seats)
+    stop_if_stopped(hand, doc.fields)
     if not hand.is_over:
         raise PhhError(f"the actions end before the hand does ({len(doc.actions)} actions)")
     apply_voluntary_shows(hand, shows, seats)
@@ -312,11 +316,16 @@ def holdem_to_phh(
     label = {seat: player_label(j) for j, seat in enumerate(order)}
     n = len(order)
     actions = [f"d dh {label[seat]} {format_phh_cards(cards.hole(seat))}" for seat in order]
-    for event in hand.events:
+    forfeits = set(hand.forfeits)
+    stopped: str | None = None
+    for index, event in enumerate(hand.events):
         if isinstance(event, StreetDealt):
             actions.append(f"d db {format_phh_cards(event.cards)}")
         elif isinstance(event, ActionTaken):
-            actions.append(f"{label[event.seat]} {_phh_verb(event.action, event.amount)}")
+            line = betting_line(label[event.seat], event.action, event.amount)
+            actions.append(forfeit_line(label[event.seat]) if index in forfeits else line)
+        elif isinstance(event, BettingStopped):
+            stopped = event.reason
         elif isinstance(event, CardsShown):
             shown = cards.shown(event.seat) or (None,) * len(event.cards)
             actions.append(f"{label[event.seat]} sm {format_phh_cards(shown)}")
@@ -334,15 +343,9 @@ def holdem_to_phh(
         "finishing_stacks": [hand.stacks[s] for s in order],
         "seats": [s + 1 for s in order],  # table seats, 1-based, in position order
     }
+    if stopped is not None:
+        fields[BETTING_STOPPED_FIELD] = stopped
     if players is not None:
         fields["players"] = list(players)
     fields.update(extra_fields or {})
     return PhhDocument(HOLDEM_VARIANT, [starting[s] for s in order], actions, fields)
-
-
-def _phh_verb(kind: str, amount: int) -> str:
-    if kind == ActionKind.FOLD:
-        return "f"
-    if kind in (ActionKind.CHECK, ActionKind.CALL):
-        return "cc"
-    return f"cbr {amount}"

@@ -14,6 +14,43 @@ from .phh import PhhError, PlayerMove, player_label
 
 _FOLD, _CHECK, _CALL = Action.fold(), Action.check(), Action.call()
 
+# R-TM-04: a withdrawn absentee's fold, where a check was possible or out of turn, is written
+# ``pN f # forfeit``: PHH has no verb for it, and a comment is what other readers skip.
+FORFEIT_NOTE = "# forfeit"
+# R-TM-06 D: a betting round stopped where it stood (a room that expired) is our own field
+# (PHH's user-defined fields start with an underscore): its value is the reason.
+BETTING_STOPPED_FIELD = "_betting_stopped"
+
+
+def is_forfeit(line: str) -> bool:
+    return line.endswith(FORFEIT_NOTE)
+
+
+def forfeit_line(label: str) -> str:
+    return f"{label} f {FORFEIT_NOTE}"
+
+
+def betting_line(label: str, kind: str, amount: int) -> str:
+    """A logged betting action as PHH writes it: ``f``, ``cc`` or ``cbr TO``."""
+    if kind == ActionKind.FOLD:
+        return f"{label} f"
+    if kind in (ActionKind.CHECK, ActionKind.CALL):
+        return f"{label} cc"
+    return f"{label} cbr {amount}"
+
+
+class StoppableHand(Protocol):
+    @property
+    def is_over(self) -> bool: ...
+    def stop_betting(self, reason: str = ...) -> list[Event]: ...
+
+
+def stop_if_stopped(hand: StoppableHand, fields: dict[str, object]) -> None:
+    """After the moves: a hand whose betting was stopped (R-TM-06 D) runs out to its pots."""
+    reason = fields.get(BETTING_STOPPED_FIELD)
+    if reason is not None and not hand.is_over:
+        hand.stop_betting(str(reason))
+
 
 class PlayableHand(Protocol):
     @property
@@ -24,6 +61,7 @@ class PlayableHand(Protocol):
     def events(self) -> tuple[Event, ...]: ...
     def legal_actions(self) -> LegalActions: ...
     def act(self, seat: int, action: Action) -> list[Event]: ...
+    def forfeit(self, seat: int) -> list[Event]: ...
     def show(self, seat: int) -> list[Event]: ...
 
 
@@ -37,6 +75,9 @@ def apply_move(
     """Apply a f / cc / cbr / sd move of position ``move.player`` (seat ``seats[j]``) to a
     hand that may be in its draw. ``discard`` holds the real cards of an ``sd`` move
     (unknown ones already resolved)."""
+    if move.verb == "f" and is_forfeit(line):
+        _forfeit(hand, seats[move.player], line)
+        return
     seat = _seat_to_act(hand, move, seats, line)
     legal = hand.legal_actions()
     action: Action
@@ -63,7 +104,10 @@ def apply_holdem_moves(
         verb = move.verb
         try:
             if verb == "f":
-                fold(seat)
+                if line.endswith(FORFEIT_NOTE):  # is_forfeit, inlined: the commonest line
+                    _forfeit(hand, seat, line)
+                else:
+                    fold(seat)
             elif verb == "cc":
                 check_or_call(seat)
             else:
@@ -74,6 +118,13 @@ def apply_holdem_moves(
             if to_act != seat:  # out of turn: say so in positions, as for any other move
                 raise _turn_error(to_act, move, seats, line) from None
             raise PhhError(f"{line!r} is illegal here: {exc}") from exc
+
+
+def _forfeit(hand: PlayableHand, seat: int, line: str) -> None:
+    try:
+        hand.forfeit(seat)
+    except IllegalAction as exc:
+        raise PhhError(f"{line!r} is illegal here: {exc}") from exc
 
 
 def _seat_to_act(hand: PlayableHand, move: PlayerMove, seats: Sequence[int], line: str) -> int:

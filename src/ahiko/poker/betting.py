@@ -371,6 +371,17 @@ class BettingRound:
         self.queue = [j for j in self.others[i] if not folded[j] and stacks[j] > 0]
         return _new_action_taken(seat, name, to, added, stacks[i] == 0)
 
+    def withdraw(self, i: int) -> ActionTaken:
+        """R-TM-04 D: the player at ``i`` abandons the hand out of turn (a withdrawn
+        absentee): folded now, out of the queue wherever they stood in it. Their bets stay
+        in; what nobody matches goes back when the round closes (R-PT-03)."""
+        self._legal_cache = None
+        if i in self.queue:
+            self.queue.remove(i)
+        self.folded[i] = True
+        self.last_action[i] = _FOLD_LAST
+        return ActionTaken(self.seats[i], _FOLD._value_, 0, 0, False)
+
     def uncalled(self) -> tuple[int, int] | None:
         """(index, amount) of a bet nobody matched (R-PT-03), once the round is over."""
         if self.max_bet == 0:  # nobody bet (all checked, or nobody could act)

@@ -139,8 +139,27 @@ class DrawHand(BaseHand[DrawConfig]):
         self.log.append(Discarded(self.order[i], len(thrown), thrown, new, positions))
         self.draw_queue.pop(0)
         if not self.draw_queue:
-            self._deal_street("postdraw", ())
-            self._betting_round(self.config.big_bet)
+            self._after_draw()
+
+    def _after_draw(self) -> None:
+        self._deal_street("postdraw", ())
+        self._betting_round(self.config.big_bet)
+
+    def _withdraw(self, i: int) -> None:
+        """A forfeit in the draw (R-TM-04 D): the player leaves the draw queue as well."""
+        if not self.in_draw_phase:
+            super()._withdraw(i)
+            return
+        if self.folded[i] or self.chips[i] == 0:
+            raise IllegalAction(DISCARD_RULE, f"seat {self.order[i]} has no chips contesting")
+        assert self.round is not None
+        self.log.append(self.round.withdraw(i))
+        if i in self.draw_queue:
+            self.draw_queue.remove(i)
+        if self.folded.count(False) <= 1:
+            self._finish_uncontested()
+        elif not self.draw_queue:
+            self._after_draw()
 
     def _advance(self) -> None:
         if self._close_round() == 1:

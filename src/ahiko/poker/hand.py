@@ -33,6 +33,7 @@ from .events import (
     StreetDealt,
 )
 from .fast_init import fast_constructor
+from .layout import deck_from_events
 from .pots import Pot, build_pots, split_pot
 from .ranking import hand_strength, strength_ranks
 from .result import HandResult, PotResult
@@ -123,9 +124,8 @@ class BaseHand(Generic[ConfigT]):
         self.street = ""
         self.round: BettingRound | None = None
         self.result: HandResult | None = None
-        # ``result is not None``, kept as a plain attribute: a player's loop reads it before
-        # every decision, and a property's call cost more than the test.
-        self.is_over = False
+        self.is_over = False  # ``result is not None``, read before every decision: no property
+        self.forfeits: list[int] = []  # log indices of R-TM-04 forfeits (folds the export marks)
         self.halted = False  # R-TM-06 D: betting stopped; the hand runs out to the pots
         self.log: list[Event] = []
         self._seats_given = seats
@@ -217,17 +217,28 @@ class BaseHand(Generic[ConfigT]):
         return log[mark:]
 
     def forfeit(self, seat: int) -> list[Event]:
-        """R-TM-04: the seat to act abandons the hand (a withdrawn absentee): it folds even
-        with nothing to call, where a plain fold is refused. Logged as a fold; replays and
-        imports read a fold that could have been a check as a forfeit. Not in the draw phase
-        (a seat there draws; it forfeits at its next betting turn)."""
-        self._check_seat(seat)
-        i = self._turn_index(seat)
-        if self._legal(i).is_draw_phase:
-            raise IllegalAction(self.rules.actions, "it is the draw: discard, then forfeit")
+        """R-TM-04: a withdrawn absentee folds even with nothing to call and (D) at once, at
+        its turn or not, in the draw too; an all-in has nothing to forfeit. Logged as a fold:
+        a replayed fold that could have been a check, or out of turn, is a forfeit."""
+        i = self._seat_index(seat)
         mark = len(self.log)
-        self._apply(i, _FORFEIT)
+        if seat == self.to_act and not self._legal(i).is_draw_phase:
+            self._apply(i, _FORFEIT)
+        else:
+            self._withdraw(i)
+        self.forfeits.append(mark)  # the fold just logged
         return self.log[mark:]
+
+    def _withdraw(self, i: int) -> None:
+        """A forfeit out of turn: the player leaves the betting wherever they stood in it."""
+        betting = self.round
+        if self.result is not None or betting is None or self.folded[i] or self.chips[i] == 0:
+            raise IllegalAction(
+                self.rules.order, f"seat {self.order[i]} has no chips contesting this hand"
+            )
+        self.log.append(betting.withdraw(i))
+        if not betting.queue or self.folded.count(False) <= 1:
+            self._advance()
 
     def stop_betting(self, reason: str = "room_expired") -> list[Event]:
         """R-TM-06 D: the room expired. The betting round in progress stops where it
@@ -248,9 +259,10 @@ class BaseHand(Generic[ConfigT]):
     def fold_or_forfeit(self, seat: int) -> list[Event]:
         """A logged fold, replayed: a fold, or a forfeit where the seat could have checked."""
         self._check_seat(seat)
-        i = self._turn_index(seat)
-        legal = self._legal(i)
-        if legal.can_check and not legal.is_draw_phase:
+        if seat != self.to_act:
+            return self.forfeit(seat)  # R-TM-04 D: an absentee out of turn
+        legal = self._legal(self._turn_index(seat))
+        if legal.can_check or legal.is_draw_phase:
             return self.forfeit(seat)
         return self.act(seat, _FORFEIT)
 
@@ -289,7 +301,7 @@ class BaseHand(Generic[ConfigT]):
         started = events[0]
         if started.variant != cls.variant:
             raise ValueError(f"this log is a {started.variant} hand, not {cls.variant}")
-        hand = cls._from_started(started, _deck_from_events(events) if deck is None else deck)
+        hand = cls._from_started(started, deck_from_events(events) if deck is None else deck)
         for event in events[len(hand.log) :]:
             if isinstance(event, ActionTaken) and hand.to_act is not None:
                 if event.action == "fold":
@@ -586,15 +598,3 @@ def _seating(seats: tuple[int, ...], button: int) -> tuple[tuple[int, ...], dict
 def _private_positions(n: int, per_player: int) -> tuple[tuple[int, ...], ...]:
     """Deck positions of each dealt seat's private cards: card k of seat j at ``k*n + j``."""
     return tuple(tuple(range(j, per_player * n, n)) for j in range(n))
-
-
-def _deck_from_events(events: Sequence[Event]) -> tuple[Card, ...]:
-    """A deck consistent with every card the log dealt; unseen positions get unused cards."""
-    placed: dict[int, Card] = {}
-    for e in events:
-        if isinstance(e, HoleDealt | StreetDealt):
-            placed.update(zip(e.positions, e.cards, strict=True))
-        elif isinstance(e, Discarded):
-            placed.update(zip(e.positions, e.new_cards, strict=True))
-    spare = iter(sorted(set(range(52)) - set(placed.values())))
-    return tuple(placed[p] if p in placed else next(spare) for p in range(52))

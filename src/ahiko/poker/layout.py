@@ -7,7 +7,11 @@ which takes cards from the deck by them, and the fair-deal verifier, which check
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
+
+from .cards import Card
+from .events import Discarded, Event, HoleDealt, StreetDealt
 
 HOLDEM_LAYOUT = "holdem-noburn-v1"
 DRAW_LAYOUT = "draw5-v1"
@@ -58,3 +62,15 @@ def draw_replacement_position(n: int, replacements_before: int) -> int:
 def _check(ok: bool, what: str) -> None:
     if not ok:
         raise ValueError(f"invalid {what}")
+
+
+def deck_from_events(events: Sequence[Event]) -> tuple[Card, ...]:
+    """A deck consistent with every card the log dealt; unseen positions get unused cards."""
+    placed: dict[int, Card] = {}
+    for e in events:
+        if isinstance(e, HoleDealt | StreetDealt):
+            placed.update(zip(e.positions, e.cards, strict=True))
+        elif isinstance(e, Discarded):
+            placed.update(zip(e.positions, e.new_cards, strict=True))
+    spare = iter(sorted(set(range(52)) - set(placed.values())))
+    return tuple(placed[p] if p in placed else next(spare) for p in range(52))

@@ -45,7 +45,8 @@ class Dealer:
 
     def participants_ready(self) -> list[int]:
         room = self._room
-        seats = self._big_blind_waits_kept(room.seats.eligible_for_hand())
+        eligible = room.seats.eligible_for_hand(absent_too=room.kind.keeps_absent_in_field)
+        seats = self._big_blind_waits_kept(eligible)
         if len(seats) < 2:
             return []
         if room.kind.needs_a_person and not any(room.seats.get(s).is_person for s in seats):  # type: ignore[union-attr]
@@ -179,6 +180,7 @@ class Dealer:
                 occupant.waits_for_big_blind = False
         room.hooks.on_hand_start(room, hand.hand_no, hand.start_stacks)
         events = hand.deal()
+        room.turns.fold_absent_hands(hand)  # R-TN-07 D: a tournament's absent are folded
         room.hands_dealt += 1
         for seat, player_id in hand.players.items():
             occupant = room.seats.get(seat)

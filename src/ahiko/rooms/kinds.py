@@ -11,6 +11,7 @@ room each decide, asked by the room at fixed moments instead of ``if kind is ...
 | closes when empty (R-RM-09) | yes | no | no |
 | deals after the between-hands wait (R-RM-11) | no | no | yes |
 | a waiting list when full (issue 19) | yes | no | no |
+| absent players dealt in, hand folded (R-TN-07 D) | no | yes | no |
 | ``on_leave`` / ``on_hand_end`` / ``game_over`` | nothing | R-TN-04/05 | nothing here |
 
 A table of a multi-table tournament (``RoomConfig.part_of``) is a ``MttTable``: a tournament whose
@@ -45,6 +46,9 @@ class Recreational:
     closes_when_empty = True  # R-RM-09
     deals_after_wait = False
     has_wait_list = True  # issue 19: a full room's free seat goes to the first in line
+    # R-TN-07 D: absent players (timed out, sitting out, disconnected) stay in the field and
+    # are dealt in, their hand folded; no absence withdraws them
+    keeps_absent_in_field = False
 
     def new_ranking(self, rng: Random) -> TournamentRanking | None:
         return None
@@ -77,6 +81,7 @@ class Tournament(Recreational):
     may_take_bot_place = False
     closes_when_empty = False
     has_wait_list = False
+    keeps_absent_in_field = True
 
     def new_ranking(self, rng: Random) -> TournamentRanking | None:
         return TournamentRanking(0, rng)

@@ -99,11 +99,12 @@ class Presence:
             return
         occupant.connected = False
         occupant.disconnected_since = room.clock.now()
-        room.set_timer(
-            absence(player_id),
-            room.config.timing.absence_withdrawal_s,
-            lambda: self.withdraw(player_id),
-        )
+        if not room.kind.keeps_absent_in_field:  # R-TN-07 D: a tournament blinds them off
+            room.set_timer(
+                absence(player_id),
+                room.config.timing.absence_withdrawal_s,
+                lambda: self.withdraw(player_id),
+            )
         hand = room.hand
         if hand is not None and hand.to_act == seat:
             room.arm_turn()  # R-TM-02 clock when the room has no deadline

@@ -88,17 +88,17 @@ class Seats:
     def bots(self) -> list[tuple[int, Occupant]]:
         return [(s, o) for s, o in self.items() if o.is_bot]
 
-    def eligible_for_hand(self) -> list[int]:
+    def eligible_for_hand(self, *, absent_too: bool = False) -> list[int]:
         """Seats dealt into the next hand: chips, not leaving, not sitting out, and not a
-        disconnected person (R-TM-05)."""
+        disconnected person (R-TM-05); with ``absent_too`` (a tournament, R-TN-07 D) those
+        sitting out and the disconnected as well: they pay their blinds."""
         return [
             s
             for s, o in self.items()
             if o.stack > 0
             and not o.waiting
             and not o.leave_after_hand
-            and not o.sitting_out
-            and (o.is_bot or o.connected)
+            and (absent_too or (not o.sitting_out and (o.is_bot or o.connected)))
         ]
 
     # --- changes -------------------------------------------------------------------------

@@ -29,6 +29,9 @@ class SittingOut:
         self._room = room
         self._streak: dict[str, int] = {}
         self._timed_out: set[str] = set()  # people whose clock ran out in the current hand
+        # R-TM-08 D: when each person's absence clock started; kept across a come-back until
+        # they are dealt a hand, so switching sit-out off and on does not restart it
+        self._away_since: dict[str, float] = {}
 
     def command(self, cmd: c.SitOut) -> Reply:
         room = self._room
@@ -50,9 +53,14 @@ class SittingOut:
         room = self._room
         occupant.sitting_out = True
         player_id = occupant.player_id
+        if room.kind.keeps_absent_in_field:
+            room.emit_room()  # R-TN-07 D: a tournament deals them in and folds their hand
+            return
+        now = room.clock.now()
+        since = self._away_since.setdefault(player_id, now)
         room.set_timer(
             sit_out_timer(player_id),
-            room.config.timing.absence_withdrawal_s,  # R-TM-03
+            max(0.0, room.config.timing.absence_withdrawal_s - (now - since)),  # R-TM-03
             lambda: self._withdraw(player_id),
         )
         room.emit_room()  # the next hand is dealt without them (its start checks who is ready)
@@ -71,6 +79,7 @@ class SittingOut:
         occupant = room.seats.get(seat) if seat is not None else None
         if occupant is None or occupant.player_id != player_id or not occupant.sitting_out:
             return
+        self._away_since.pop(player_id, None)
         leave(room, player_id, reason="absent")  # R-TM-03: withdrawn as an absent player
 
     # --- the clock running out ---------------------------------------------------------------
@@ -78,13 +87,16 @@ class SittingOut:
         self._timed_out.add(player_id)
 
     def hand_finished(self, hand: TableHand) -> None:
-        """At the hand boundary: two hands in a row with the clock run out sit one out."""
+        """At the hand boundary: two hands in a row with the clock run out sit one out; one
+        dealt this hand who is not sitting out now has a fresh absence clock (R-TM-08 D)."""
         room = self._room
         timed_out, self._timed_out = self._timed_out, set()
         for seat, player_id in hand.players.items():
             occupant = room.seats.get(seat)
             if occupant is None or occupant.player_id != player_id or occupant.is_bot:
                 continue
+            if not occupant.sitting_out:
+                self._away_since.pop(player_id, None)
             streak = self._streak.get(player_id, 0) + 1 if player_id in timed_out else 0
             self._streak[player_id] = streak
             if streak >= CONSECUTIVE_TIMEOUTS and not occupant.sitting_out:

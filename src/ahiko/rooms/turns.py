@@ -7,7 +7,9 @@ that acts by the timeout rule (a leaver, a withdrawn absentee, a room out of tim
 or fold at once. A late answer for a turn that is over is dropped (``_turn`` numbers them).
 When a person's clock runs out their time bank (issue 19, ``ahiko.rooms.timebank``) starts
 by itself, or earlier by its button (``use_time_bank``); when it is spent the timeout rule
-answers (R-TM-01).
+answers (R-TM-01). A withdrawn absentee with chips folds the moment the absence deadline
+passes, out of turn if need be (R-TM-04 D); in a tournament an absent player is dealt in and
+their hand folded at their turn (R-TN-07 D).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ class Turns:
         self._turn = 0  # bumped at every turn: a late answer for an older one is dropped
         self._thinking: Request | None = None  # the bot request of the current turn
         self._auto_act: set[int] = set()  # seats that act by the timeout rule at once
-        self._forfeiting: set[int] = set()  # withdrawn absentees: they fold (R-TM-04)
+        self._forfeiting: set[int] = set()  # they fold, not check (R-TM-04, R-TN-07 D)
         self.expiring = False  # R-TM-06: out of time; the current hand is run out
 
     def new_hand(self) -> None:
@@ -166,17 +168,12 @@ class Turns:
         room = self._room
         if room.hand is not hand or hand.to_act != seat or room.status is not RoomStatus.RUNNING:
             return
+        if seat in self._forfeiting:  # R-TM-04: the absentee still contesting folds
+            self._forfeit(hand, seat)
+            return
         legal = hand.legal()
         if legal.is_draw_phase:
             action = Action.discard(())
-        elif seat in self._forfeiting:  # R-TM-04: the absentee still contesting folds
-            room.auto_action = {"seat": seat, "action": "fold", "reason": "away"}
-            before = hand.deal_state
-            try:
-                room.after_events(hand, hand.forfeit(seat), before)
-            finally:
-                room.auto_action = None
-            return
         elif legal.can_check:
             action = Action.check()
         else:
@@ -190,6 +187,15 @@ class Turns:
         room.auto_action = {"seat": seat, "action": action.kind.value, "reason": reason}
         try:
             room.apply_action(seat, action)
+        finally:
+            room.auto_action = None
+
+    def _forfeit(self, hand: TableHand, seat: int) -> None:
+        room = self._room
+        room.auto_action = {"seat": seat, "action": "fold", "reason": "away"}
+        before = hand.deal_state
+        try:
+            room.after_events(hand, hand.forfeit(seat), before)
         finally:
             room.auto_action = None
 
@@ -255,13 +261,48 @@ class Turns:
 
     def auto_act_for(self, seat: int, *, forfeit: bool = False) -> None:
         """From now on this seat's decisions follow the timeout rule at once (a leaver), or,
-        with ``forfeit`` (a withdrawn absentee, R-TM-04), it folds at its next betting turn
-        even where it could check. An all-in has no decisions left and is never cancelled:
-        it waits for the pots (R-TM-04)."""
+        with ``forfeit`` (a withdrawn absentee, R-TM-04), it folds now, its turn or not: the
+        deadline has passed, and waiting for a turn that may never come (the last opponent
+        all-in for less) would carry an absentee's chips to a showdown (R-TM-04 D). An all-in
+        has no decisions left and is never cancelled: it waits for the pots."""
         if forfeit:
             self._forfeiting.add(seat)
         self._auto_act.add(seat)
         room = self._room
         hand = room.hand
-        if hand is not None and hand.phase is Phase.DEALT and hand.to_act == seat:
-            room.later(lambda: self.auto_answer(hand, seat))
+        if hand is None or hand.phase is not Phase.DEALT or hand.is_over:
+            return
+        if hand.to_act == seat or (forfeit and self._still_contesting(hand, seat)):
+            room.later(lambda: self.auto_answer_or_forfeit(hand, seat))
+
+    def fold_absent_hands(self, hand: TableHand) -> None:
+        """R-TN-07 D: in a tournament an absent player (sitting out, their clock run out
+        twice, or disconnected) is dealt in and pays the blinds, and their hand is folded
+        when the action reaches them, as at a live table: a stack nobody plays is blinded
+        off, and no absence can stop the table from reaching one winner."""
+        room = self._room
+        if not room.kind.keeps_absent_in_field:
+            return
+        for seat, player_id in hand.players.items():
+            occupant = room.seats.get(seat)
+            if occupant is None or occupant.player_id != player_id or occupant.is_bot:
+                continue
+            if occupant.sitting_out or not occupant.connected:
+                self._forfeiting.add(seat)
+                self._auto_act.add(seat)
+
+    def _still_contesting(self, hand: TableHand, seat: int) -> bool:
+        """In the hand, not folded, with chips behind (an all-in waits for the pots)."""
+        engine = hand.engine
+        i = None if engine is None else engine.index.get(seat)
+        return engine is not None and i is not None and not engine.folded[i] and engine.chips[i] > 0
+
+    def auto_answer_or_forfeit(self, hand: TableHand, seat: int) -> None:
+        room = self._room
+        if room.hand is not hand or hand.is_over or room.status is not RoomStatus.RUNNING:
+            return
+        if seat in self._forfeiting and hand.to_act != seat:
+            if self._still_contesting(hand, seat):
+                self._forfeit(hand, seat)
+            return
+        self.auto_answer(hand, seat)

@@ -7,12 +7,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request
 
+from ahiko.competition.sitgo import queue_of
 from ahiko.server.accounts import User
 from ahiko.server.errors import error_responses
 from ahiko.server.paging import PageNumber, page_json
 from ahiko.server.services import current_user, services
 from ahiko.wallet.policy import CLAIM_AMOUNT, CLAIM_BELOW
-from ahiko.wallet.statement import MAX_PER_PAGE, StatementLine, statement
+from ahiko.wallet.statement import MAX_PER_PAGE, EventNames, StatementLine, statement
 
 router = APIRouter(prefix="/api/wallet", responses=error_responses(401))
 SignedIn = Annotated[User, Depends(current_user)]
@@ -71,8 +72,23 @@ def wallet_statement(
     page: PageNumber = 1,
     per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 20,
 ) -> dict[str, Any]:
-    found = statement(services(request).engine, user.id, page, per_page)
+    found = statement(services(request).engine, user.id, page, per_page, _event_names(request))
     return page_json(found, "lines", [_line_json(line) for line in found.items])
+
+
+def _event_names(request: Request) -> EventNames:
+    """A sit & go's name from its queue; a multi-table tournament's from the lobby that
+    holds it (one no longer held keeps its id)."""
+    mtts = getattr(getattr(getattr(request.app.state, "mtt", None), "lobby", None), "all", {})
+
+    def name_of(event_id: str) -> str | None:
+        queue = queue_of(event_id)
+        if queue is not None:
+            return queue.name
+        mtt = mtts.get(event_id) if isinstance(mtts, dict) else None
+        return None if mtt is None else str(mtt.name)
+
+    return name_of
 
 
 def _line_json(line: StatementLine) -> dict[str, Any]:
@@ -80,9 +96,12 @@ def _line_json(line: StatementLine) -> dict[str, Any]:
     return {
         "id": line.transaction_id,
         "kind": line.kind,
+        "label": line.labels,  # the kind's name, {"pt-BR": ..., "en": ...}
         "amount": line.amount,
         "at": line.created_at.isoformat(),
-        "reason": line.reason,
+        # what the line is about, in words: the tournament's name rather than its id
+        "reason": line.event_name or line.reason,
+        "event_id": line.reason if line.event_name else None,
         "balance": line.balance_after,
         "room_id": None if summary is None else summary.room_id,
         "room_name": None if summary is None else summary.room_name,

@@ -22,8 +22,10 @@ from ahiko.wallet.errors import (
     LedgerInvariantBroken,
     UnknownUser,
 )
+from ahiko.wallet.posting_kinds import PostingKind
 
 Clock = Callable[[], datetime]
+_KNOWN_KINDS = frozenset(PostingKind)
 MINT = "mint"
 BOT_RESERVE = "bot_reserve"
 
@@ -133,6 +135,8 @@ def post(
     ``movements`` are (account id, signed amount) and must sum to zero. Raises
     InsufficientFunds if an account other than the mint would go below zero; the caller's
     database transaction is then rolled back, so nothing is written."""
+    if request.kind not in _KNOWN_KINDS:  # the statement must know how to show it
+        raise LedgerInvariantBroken(f"{request.kind!r} is not a posting kind (PostingKind)")
     if sum(amount for _, amount in movements) != 0:
         raise LedgerInvariantBroken(f"entries of {request.kind} do not sum to zero: {movements}")
     merged: dict[int, int] = {}

@@ -1,14 +1,20 @@
 """The statement (Extrato): a user's wallet movements, newest first, each with the
 participation it belongs to (entry, reloads, exit and net result; zero exits included,
-R-RM-15)."""
+R-RM-15).
+
+A line's amount is what the posting did to the wallet account (its ledger entries), so its
+sign and the running balance are the wallet's own; its labels come from the posting kind
+(``ahiko.wallet.posting_kinds``), and a tournament's id is named by the caller's
+``event_name`` (the sit & go's "Heads-up 100", not ``hu-100-48fa08-2``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, func, or_, select
 
 from ahiko.store.engine import reading
 from ahiko.store.paging import Page
@@ -16,10 +22,10 @@ from ahiko.store.schema import ledger_entries, ledger_transactions, participatio
 from ahiko.wallet import ledger
 from ahiko.wallet.errors import InvalidRequest
 from ahiko.wallet.ledger import as_utc
+from ahiko.wallet.posting_kinds import TOURNAMENT_KINDS, PostingKind, kind_info
 
 MAX_PER_PAGE = 100
-# How each kind moves the wallet: +1 into it, -1 out of it.
-WALLET_SIGN = {"signup": 1, "grant": 1, "claim": 1, "cash_out": 1, "buy_in": -1, "reload": -1}
+EventNames = Callable[[str], str | None]  # a tournament's id -> its name, if known
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,12 +115,20 @@ class StatementLine:
     reason: str | None
     participation: ParticipationSummary | None
     balance_after: int  # the wallet's balance right after this line
+    labels: dict[str, str]  # the kind's name by language ("pt-BR", "en")
+    event_name: str | None = None  # the sit & go or tournament the line belongs to
 
 
 StatementPage = Page[StatementLine]
 
 
-def statement(engine: Engine, user_id: int, page: int = 1, per_page: int = 20) -> StatementPage:
+def statement(
+    engine: Engine,
+    user_id: int,
+    page: int = 1,
+    per_page: int = 20,
+    event_name: EventNames | None = None,
+) -> StatementPage:
     if isinstance(page, bool) or not isinstance(page, int) or page < 1:
         raise InvalidRequest(f"page must be a number from 1, got {page!r}")
     if (
@@ -125,28 +139,45 @@ def statement(engine: Engine, user_id: int, page: int = 1, per_page: int = 20) -
         raise InvalidRequest(
             f"per_page must be a number from 1 to {MAX_PER_PAGE}, got {per_page!r}"
         )
-    mine = ledger_transactions.c.user_id == user_id
-    query = (
-        select(ledger_transactions, *PARTICIPATION_COLUMNS)
-        .outerjoin(participations, participations.c.id == ledger_transactions.c.participation_id)
-        .outerjoin(rooms, ROOM_OF_PARTICIPATION)
-        .where(mine)
-        .order_by(ledger_transactions.c.id.desc())
-        .limit(per_page)
-        .offset((page - 1) * per_page)
-    )
     with reading(engine) as conn:
-        total = int(conn.execute(select(func.count()).where(mine)).scalar_one())
+        wallet_id = ledger.wallet_account(conn, user_id)
+        on_wallet = ledger_entries.c.account_id == wallet_id
+        # The user's own postings (a zero exit moves nothing, R-RM-15) and every posting
+        # that moved their wallet (a tournament's payout names no single user).
+        mine = or_(
+            ledger_transactions.c.user_id == user_id,
+            ledger_transactions.c.id.in_(select(ledger_entries.c.transaction_id).where(on_wallet)),
+        )
+        moved = (
+            select(func.coalesce(func.sum(ledger_entries.c.amount), 0))
+            .where(ledger_entries.c.transaction_id == ledger_transactions.c.id, on_wallet)
+            .scalar_subquery()
+            .label("wallet_moved")
+        )
+        query = (
+            select(ledger_transactions, moved, *PARTICIPATION_COLUMNS)
+            .outerjoin(
+                participations, participations.c.id == ledger_transactions.c.participation_id
+            )
+            .outerjoin(rooms, ROOM_OF_PARTICIPATION)
+            .where(mine)
+            .order_by(ledger_transactions.c.id.desc())
+            .limit(per_page)
+            .offset((page - 1) * per_page)
+        )
+        total = int(
+            conn.execute(
+                select(func.count()).select_from(ledger_transactions).where(mine)
+            ).scalar_one()
+        )
         rows = conn.execute(query).all()
         # Every wallet movement is a line of this statement, so the balance after the
         # newest line on the page is today's balance less what came later.
-        wallet_id = ledger.wallet_account(conn, user_id)
         later = 0
         if rows:
             later = conn.execute(
                 select(func.coalesce(func.sum(ledger_entries.c.amount), 0)).where(
-                    ledger_entries.c.account_id == wallet_id,
-                    ledger_entries.c.transaction_id > rows[0].id,
+                    on_wallet, ledger_entries.c.transaction_id > rows[0].id
                 )
             ).scalar_one()
         running = ledger.balance(conn, wallet_id) - int(later)
@@ -155,7 +186,11 @@ def statement(engine: Engine, user_id: int, page: int = 1, per_page: int = 20) -
         summary = None
         if row.participation_id is not None:
             summary = participation_summary(row, int(row.participation_id))
-        amount = WALLET_SIGN.get(str(row.kind), 1) * int(row.amount)
+        amount = int(row.wallet_moved)
+        info = kind_info(str(row.kind))
+        named = None
+        if PostingKind(str(row.kind)) in TOURNAMENT_KINDS and row.reason and event_name:
+            named = event_name(str(row.reason))
         lines.append(
             StatementLine(
                 transaction_id=int(row.id),
@@ -165,6 +200,8 @@ def statement(engine: Engine, user_id: int, page: int = 1, per_page: int = 20) -
                 reason=row.reason,
                 participation=summary,
                 balance_after=running,
+                labels={"pt-BR": info.pt_br, "en": info.en},
+                event_name=named,
             )
         )
         running -= amount

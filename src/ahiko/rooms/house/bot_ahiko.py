@@ -166,22 +166,22 @@ class BotAhiko:
 
 
 def eligible_people(room: Room) -> list[Occupant]:
-    """People who can play on: seated (or reserved) with chips, connected (a disconnected
-    person cannot be dealt in, R-TM-05, so is not eligible, R-BA-03 D), not on their way
-    out."""
-    return [
-        o
-        for _, o in room.seats.items()
-        if o.is_person and o.stack > 0 and o.connected and not o.leave_after_hand
-    ]
+    """People who can play on: seated (or reserved) with chips, not on their way out, and
+    dealt in at the next hand: neither disconnected (R-TM-05) nor sitting out (R-BA-03 D)."""
+    return [o for _, o in room.seats.items() if o.is_person and o.stack > 0 and _plays_on(o)]
 
 
 def lone_person(room: Room) -> Occupant | None:
-    """The connected person waiting with no one else to play (R-BA-01), if any."""
+    """The person waiting with no one else to play (R-BA-01), if any, as long as they would
+    be dealt in: the bot does not join a disconnected person or one sitting out (R-BA-03 D)."""
     players = [o for _, o in room.seats.items() if o.stack > 0 and not o.leave_after_hand]
-    if len(players) == 1 and players[0].is_person and players[0].connected:
+    if len(players) == 1 and players[0].is_person and _plays_on(players[0]):
         return players[0]
     return None
+
+
+def _plays_on(occupant: Occupant) -> bool:
+    return occupant.connected and not occupant.sitting_out and not occupant.leave_after_hand
 
 
 def _across_from(seat: int, free: list[int], size: int) -> int:
