@@ -49,6 +49,28 @@ def test_register_from_the_lobby_and_play_the_sit_and_go_in_chromium(browser, tm
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         ana.screenshot(path=str(SCREENSHOTS / "sitgo-lobby-1280.png"), full_page=True)
 
+        # The statement shows what the wallet did: the buy-in as -100, named by its label and
+        # its sit & go, every running balance right (registered, refunded, registered again).
+        ana.goto(f"{base}/#/wallet")
+        ana.wait_for_selector('.statement tr[data-kind="sng_refund"]')
+        rows = ana.eval_on_selector_all(
+            ".statement tbody tr", "trs => trs.map(tr => [...tr.cells].map(td => td.innerText))"
+        )
+        kinds = ana.eval_on_selector_all(
+            ".statement tbody tr", "trs => trs.map(tr => tr.dataset.kind)"
+        )
+        lines = dict(enumerate(zip(kinds, rows, strict=True)))
+        bought = [row for kind, row in lines.values() if kind == "sng_register"]
+        assert len(bought) == 2
+        for _, what, amount, balance in bought:
+            assert "Inscrição em torneio" in what and "Heads-up 100" in what, what
+            assert amount == "-100" and balance == "4.900", (amount, balance)
+        refund = next(row for kind, row in lines.values() if kind == "sng_refund")
+        assert refund[2] == "+100" and refund[3] == "5.000" and "Heads-up 100" in refund[1]
+        ana.screenshot(path=str(SCREENSHOTS / "sitgo-statement-1280.png"), full_page=True)
+        ana.goto(f"{base}/#/lobby/tournament")
+        ana.wait_for_selector(f'{row} [data-registered="1"]')
+
         bia = sign_up(browser, base, "bia")
         bia.goto(f"{base}/#/lobby/tournament")
         bia.wait_for_selector(f'{row} [data-registered="1"]')

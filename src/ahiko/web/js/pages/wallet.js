@@ -23,7 +23,9 @@ export function statementRoom(e) {
 /** "Entrada na mesa · Iniciante 1 · resultado +40" from a statement line (R-RM-15). */
 export function entryDescription(e) {
   const kind = pick(e, "kind", "type") ?? "";
-  const label = t(`wallet.kind.${kind}`);
+  // The server names every kind it can write, in both languages (wallet/posting_kinds.py).
+  const named = e.label?.[lang()] ?? e.label?.["pt-BR"];
+  const label = named ?? t(`wallet.kind.${kind}`);
   const parts = [label.startsWith("wallet.kind.") ? kind : label];
   const reason = pick(e, "reason", "description");
   const part = e.participation;
