@@ -45,6 +45,7 @@ from ahiko.server import (
 )
 from ahiko.server.accounts import Accounts, HashGate, token_hash
 from ahiko.server.collector import collect_young, young_interval
+from ahiko.server.cookie_guard import SessionCookieOnly
 from ahiko.server.errors import (
     AnswerBugsInJson,
     ApiError,
@@ -157,6 +158,7 @@ def create_app(
     app.add_middleware(AnswerBugsInJson)  # added first: the innermost
     app.add_middleware(RefuseKnownFloods)
     app.add_middleware(RequireCsrfHeader)
+    app.add_middleware(SessionCookieOnly)  # before any cookie parser, behind the header cap
     install_security(app, https=settings.secure_cookies)
     app.include_router(_core_router())
     app.include_router(api_accounts.router)
