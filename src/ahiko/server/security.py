@@ -43,6 +43,7 @@ API_DOCS_PATHS = ("/docs", "/redoc")
 WS_CLOSE_POLICY = 1008
 WS_CLOSE_UNSUPPORTED = 1003
 WS_CLOSE_TOO_BIG = 1009
+WS_MAX_FRAME_CHARS = 4096  # the largest client frame (a chat line is at most a few hundred)
 WS_REFUSED = 4403
 MAX_JSON_DEPTH = 32  # no request of ours nests deeper than a few levels
 _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
@@ -73,7 +74,10 @@ class SecurityPolicy:
     sign_up: RateLimit = RateLimit(20, 3600.0)  # per client address
     log_in: RateLimit = RateLimit(60, 300.0)  # per client address, successes included
     ws_frames: RateLimit = RateLimit(40, 2.0)  # per connection: 20/s with bursts
-    ws_max_frame_chars: int = 16_384  # the gateway refuses above 4 KiB with an error frame
+    # One limit for every client frame: below it each is answered (an ack or an error frame
+    # naming its id), above it each closes the socket 1009, 5 KB as 1 MB (the server's
+    # WebSocket layer closes 1009 itself above 64 KiB, before buffering).
+    ws_max_frame_chars: int = WS_MAX_FRAME_CHARS
     max_body_bytes: int = 65_536
     # All request header names and values together: a browser sends well under 4 KiB.
     max_header_bytes: int = 8_192
