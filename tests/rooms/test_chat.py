@@ -103,13 +103,14 @@ def test_chat_text_is_one_plain_line_of_at_most_200_characters() -> None:
         ("x" * 201, "chat_too_long"),
         ("oi\nbia", "chat_control_chars"),
         ("oi\x00", "chat_control_chars"),
-        ("oi\u202ebia", "chat_control_chars"),  # a right-to-left override
     ):
         assert say(table, "ana", text).code == code, text
+    # A right-to-left override draws nothing: removed, it cannot turn the line around.
+    assert say(table, "ana", "oi\u202ebia").data["text"] == "oibia"
     assert say(table, "ana", "x" * 200).ok
     markup = '<b>oi</b> <a href="http://x.y">site</a> http://x.y'
     assert say(table, "ana", markup).data["text"] == markup  # kept as text, shown as text
-    assert len(chats(bia)) == 2
+    assert len(chats(bia)) == 3
 
 
 def test_chat_mute_holds_for_the_muting_player_only() -> None:

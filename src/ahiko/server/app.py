@@ -24,7 +24,7 @@ import ahiko
 from ahiko.competition.live_mtt_lobby import MttService
 from ahiko.competition.live_sitgo import SitGoRooms
 from ahiko.fairness.keys import load_or_create_archive_key, load_or_create_signing_key
-from ahiko.rooms.chat_words import WordFilter
+from ahiko.rooms.chat_words import CHAT_WORDS_FILE, LiveWordFilter
 from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.clock import Clock as RoomClock
 from ahiko.rooms.finished.archive import HandArchive
@@ -314,11 +314,11 @@ def archiving_registry(app: FastAPI, clock: RoomClock | None = None) -> RoomRegi
     )
 
 
-def chat_words(settings: Settings) -> WordFilter:
+def chat_words(settings: Settings) -> LiveWordFilter:
     """The chat's word filter: the pt-BR and English defaults, plus the operator's file
-    (``AHIKO_CHAT_WORDS``, one word a line) when there is one."""
-    words = WordFilter()
-    return words if settings.chat_words_file is None else words.with_file(settings.chat_words_file)
+    (``AHIKO_CHAT_WORDS``, else ``chat_words.txt`` in the data folder; one word a line), read
+    again whenever it changes."""
+    return LiveWordFilter(settings.chat_words_file or settings.data_dir / CHAT_WORDS_FILE)
 
 
 class RequireCsrfHeader:
