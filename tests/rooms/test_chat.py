@@ -181,11 +181,12 @@ def _cards_of(table: Table) -> set[str]:
 def test_chat_no_card_in_any_chat_frame_in_either_variant() -> None:
     for config in (holdem_config(), draw_config()):
         table, ana, bia = two_seated_in(config)
-        say(table, "ana", "A♠ K♥ 🂡 que mão")
+        assert say(table, "ana", "A♠ K♥ 🂡 que mão").code == "chat_names_card"  # held back
         table.to_deal()
         say(table, "ana", "boa sorte")
         say(table, "bia", preset="good_luck")
         table.play_hand_passively()
+        assert say(table, "ana", "A♠ K♥ 🂡 que mão").ok  # the hand is over: masked
         say(table, "bia", preset="gg")
         cards = _cards_of(table)
         for rec in (ana, bia):
@@ -200,7 +201,7 @@ def test_chat_no_card_in_any_chat_frame_in_either_variant() -> None:
                 for msg in [frame["msg"]] if "msg" in frame else frame["chat"]["messages"]:
                     assert set(msg) == {"no", "at_ms", "player_id", "name", "seat", "kind", "text"}
                     assert not cards & set(msg["text"].split()), msg
-        assert chats(ana)[0]["text"] == "** ** * que mão"
+        assert chats(ana)[2]["text"] == "** ** * que mão"
 
 
 def two_seated_in(config: Any) -> tuple[Table, Recorder, Recorder]:
