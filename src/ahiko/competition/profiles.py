@@ -3,47 +3,28 @@ finishes, read from the hand archive for any player the same way."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from sqlalchemy import Engine
 
-from ahiko.competition.stats import HandForStats, PlayerStats, player_stats
+from ahiko.competition.player_figures import player_figures
+from ahiko.competition.stats import PlayerStats
 from ahiko.competition.tournaments import (
     MTT_TABLE_PREFIX,
     Finish,
     tournament_finishes,
     with_stored,
 )
-from ahiko.store.archive_reads import archive_seats, hands_played_by
+from ahiko.store.archive_reads import archive_seats
 from ahiko.store.tournament_places import stored_places
 
 BEST_FINISHES = 5
 
 
-def _hands_for_stats(engine: Engine, user_id: int) -> Iterator[tuple[str, HandForStats]]:
-    for hand in hands_played_by(engine, user_id):
-        seat = hand.seat_of_user(user_id)
-        if seat is None:
-            continue
-        net = next(p.net for p in hand.players if p.seat == seat)
-        yield (
-            hand.room_id,
-            HandForStats(
-                hand.room_kind, hand.variant, hand.events, seat, net, hand.ended_at.date()
-            ),
-        )
-
-
 def stats_of(engine: Engine, user_id: int) -> tuple[PlayerStats, set[str]]:
-    """The player's figures, and the tournament rooms they played in."""
-    tournaments: set[str] = set()
-    hands = []
-    for room_id, hand in _hands_for_stats(engine, user_id):
-        if hand.room_kind == "tournament":
-            tournaments.add(room_id)
-        hands.append(hand)
-    return player_stats(hands), tournaments
+    """The player's figures, and the tournament rooms they played in: one read of the stored
+    counts (``player_figures``), however many hands they played."""
+    return player_figures(engine, user_id)
 
 
 def finishes_of(engine: Engine, user_id: int) -> list[Finish]:

@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 import ahiko
 from ahiko.competition.live_mtt_lobby import MttService
 from ahiko.competition.live_sitgo import SitGoRooms
+from ahiko.competition.player_figures import keep_player_figures
 from ahiko.fairness.keys import load_or_create_archive_key, load_or_create_signing_key
 from ahiko.rooms.chat_words import CHAT_WORDS_FILE, LiveWordFilter
 from ahiko.rooms.clock import AsyncioClock
@@ -98,6 +99,7 @@ def create_app(
     private_folder(settings.data_dir)  # 0700, its files 0600 (issue 17)
     engine = make_engine(settings.resolved_database_url)
     install_sealer(engine, load_or_create_archive_key(settings.data_dir))
+    keep_player_figures(engine)  # each archived hand adds to its players' stored figures
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
