@@ -1,5 +1,6 @@
 """A player's page (issue 20): the numbers of ``stats``, tournaments played and best
-finishes, read from the hand archive for any player the same way."""
+finishes, the same way for any player: the figures from their stored counts (issue 40:
+``player_figures``), the places from the tournament rooms those name."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ from ahiko.store.archive_reads import archive_seats
 from ahiko.store.tournament_places import stored_places
 
 BEST_FINISHES = 5
+# Tournament rooms whose places are read from archived seat lines for one page (a room's
+# places stored when it ended are read apart, whatever their number).
+MAX_TOURNAMENT_ROOMS_READ = 200
 
 
 def stats_of(engine: Engine, user_id: int) -> tuple[PlayerStats, set[str]]:
@@ -27,8 +31,16 @@ def stats_of(engine: Engine, user_id: int) -> tuple[PlayerStats, set[str]]:
     return player_figures(engine, user_id)
 
 
-def finishes_of(engine: Engine, user_id: int) -> list[Finish]:
-    lines = archive_seats(engine, room_kind="tournament", user_id=user_id)
+def finishes_of(engine: Engine, user_id: int, rooms: set[str] | None = None) -> list[Finish]:
+    """The player's tournament places: stored ones (sit & go's, multi-table tournaments), and
+    those read from the seat lines of the other tournament rooms they played (``rooms``: from
+    the stored figures), at most ``MAX_TOURNAMENT_ROOMS_READ`` of them, so a page costs the
+    same however many hands the player has."""
+    if rooms is None:
+        rooms = stats_of(engine, user_id)[1]
+    chosen = sorted(r for r in rooms if not r.startswith(MTT_TABLE_PREFIX))
+    chosen = chosen[-MAX_TOURNAMENT_ROOMS_READ:]
+    lines = archive_seats(engine, room_kind="tournament", room_ids=chosen) if chosen else []
     finishes = with_stored(tournament_finishes(lines), stored_places(engine, user_id))
     return [f for f in finishes if f.user_id == user_id]
 
@@ -37,7 +49,7 @@ def profile(engine: Engine, user_id: int, name: str) -> dict[str, Any]:
     """``{user_id, name, hands, vpip, pfr, aggression, showdowns, showdown_win_rate, tiers,
     results, tournaments: {played, finished, best}}``."""
     stats, rooms = stats_of(engine, user_id)
-    finishes = finishes_of(engine, user_id)
+    finishes = finishes_of(engine, user_id, rooms)
     best = sorted(finishes, key=lambda f: (f.place, -f.entrants, f.ended_at))[:BEST_FINISHES]
     return {
         "user_id": user_id,
