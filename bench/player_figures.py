@@ -37,12 +37,13 @@ sys.path.insert(0, str(ROOT / "tests"))  # the archive factory
 
 from load_server import percentile, running_server  # noqa: E402
 
-from ahiko.competition.player_figures import rebuild_player_figures  # noqa: E402
-from ahiko.competition.stats import HandForStats, player_stats  # noqa: E402
+from ahiko.competition.player_figures import (  # noqa: E402
+    hand_by_hand_figures,
+    rebuild_player_figures,
+)
 from ahiko.fairness.keys import load_or_create_archive_key  # noqa: E402
 from ahiko.rooms.blinds import Stakes  # noqa: E402
 from ahiko.server.settings import Settings  # noqa: E402
-from ahiko.store.archive_reads import hands_played_by  # noqa: E402
 from ahiko.store.engine import make_engine  # noqa: E402
 from ahiko.store.hand_archive import install_sealer, seal_existing  # noqa: E402
 from ahiko.store.migrate import upgrade  # noqa: E402
@@ -91,14 +92,7 @@ def build_archive(engine: Engine, hands: int) -> int:
 def hand_by_hand_seconds(engine: Engine, user_id: int) -> float:
     """The reference: the figures computed from every archived hand, as profiles did before."""
     started = time.perf_counter()
-    hands = []
-    for hand in hands_played_by(engine, user_id):
-        seat = hand.seat_of_user(user_id)
-        assert seat is not None
-        net = next(p.net for p in hand.players if p.seat == seat)
-        day = hand.ended_at.date()
-        hands.append(HandForStats(hand.room_kind, hand.variant, hand.events, seat, net, day))
-    player_stats(hands)
+    hand_by_hand_figures(engine, user_id)
     return time.perf_counter() - started
 
 

@@ -16,11 +16,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, delete
 
-from ahiko.competition.player_figures import figures_from_archive, rebuild_player_figures
+from ahiko.competition.player_figures import (
+    figures_from_archive,
+    hand_by_hand_figures,
+    rebuild_player_figures,
+)
 from ahiko.competition.profiles import profile, stats_of, table_line
-from ahiko.competition.stats import HandForStats, player_stats
 from ahiko.rooms.blinds import Stakes
-from ahiko.store.archive_reads import hands_played_by
 from ahiko.store.engine import make_engine
 from ahiko.store.player_stats import stored_stats
 from ahiko.store.schema import player_stats as player_stats_table
@@ -79,18 +81,6 @@ def random_play(engine: Engine, seed: int) -> dict[str, int]:
     return people
 
 
-def hand_by_hand(engine: Engine, user_id: int) -> dict[str, object]:
-    """The figures as profiles computed them before: every archived hand, read and folded."""
-    hands = []
-    for hand in hands_played_by(engine, user_id):
-        seat = hand.seat_of_user(user_id)
-        assert seat is not None
-        net = next(p.net for p in hand.players if p.seat == seat)
-        day = hand.ended_at.date()
-        hands.append(HandForStats(hand.room_kind, hand.variant, hand.events, seat, net, day))
-    return player_stats(hands).to_json()
-
-
 @pytest.mark.parametrize("seed", [1, 2])
 def test_stored_figures_equal_a_rebuild_from_the_archive_after_random_play(
     engine: Engine, seed: int
@@ -102,7 +92,7 @@ def test_stored_figures_equal_a_rebuild_from_the_archive_after_random_play(
         stored = stored_stats(engine, user_id)
         assert asdict(stored) == asdict(rebuilt.get(user_id, stored)), name
         stats, rooms = stats_of(engine, user_id)
-        assert stats.to_json() == hand_by_hand(engine, user_id), name
+        assert stats.to_json() == hand_by_hand_figures(engine, user_id).to_json(), name
         assert rooms == stored.tournament_rooms
         line = table_line(engine, user_id, name)
         assert line["hands"] == stats.hands == stored.hands

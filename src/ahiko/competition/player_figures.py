@@ -14,8 +14,16 @@ from datetime import date
 
 from sqlalchemy import Connection, Engine, text
 
-from ahiko.competition.stats import PlayerStats, Ratio, TierResult, hand_facts, tier_label
-from ahiko.store.archive_reads import every_archived_hand
+from ahiko.competition.stats import (
+    HandForStats,
+    PlayerStats,
+    Ratio,
+    TierResult,
+    hand_facts,
+    player_stats,
+    tier_label,
+)
+from ahiko.store.archive_reads import every_archived_hand, hands_played_by
 from ahiko.store.hand_archive import ArchivedHand, install_archive_hook
 from ahiko.store.player_stats import (
     StatsDelta,
@@ -83,6 +91,20 @@ def rebuild_player_figures(engine: Engine) -> int:
         every = figures_from_archive(engine)
         replace_all_stats(conn, every)
     return len(every)
+
+
+def hand_by_hand_figures(engine: Engine, user_id: int) -> PlayerStats:
+    """The figures computed from every archived hand of ``user_id``, as profiles did before
+    they were stored: the cross-check of the stored counts (tests, ``bench/player_figures``)."""
+    hands = []
+    for hand in hands_played_by(engine, user_id):
+        seat = hand.seat_of_user(user_id)
+        if seat is None:
+            continue
+        net = next(p.net for p in hand.players if p.seat == seat)
+        day = hand.ended_at.date()
+        hands.append(HandForStats(hand.room_kind, hand.variant, hand.events, seat, net, day))
+    return player_stats(hands)
 
 
 def player_figures(engine: Engine, user_id: int) -> tuple[PlayerStats, set[str]]:
