@@ -43,6 +43,7 @@ from ahiko.server.login_throttle import (
     Refused,
     too_many_attempts,
 )
+from ahiko.server.sign_up_paths import require_counted_sign_up
 from ahiko.store import accounts as store
 from ahiko.wallet.ledger import Clock, as_utc
 from ahiko.wallet.operations import open_wallet
@@ -138,6 +139,7 @@ class Accounts:
         self._dummy_hash = self._hasher.hash(secrets.token_hex(16))
 
     def sign_up(self, username: str, password: str) -> User:
+        require_counted_sign_up()  # in a request, only through a rate-limited sign-up path
         username = unicodedata.normalize("NFC", username)
         if not USERNAME_PATTERN.fullmatch(username) or not username.isprintable():
             raise ApiError(

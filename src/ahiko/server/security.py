@@ -32,10 +32,12 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ahiko.server.sign_up_paths import ACCOUNTS_PATH, is_sign_up, mark_request
+
 MonotonicClock = Callable[[], float]
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-SIGN_UP_ROUTE = ("POST", "/api/accounts")
+SIGN_UP_ROUTE = ("POST", ACCOUNTS_PATH)  # one of the sign-up paths (``sign_up_paths``)
 LOG_IN_ROUTE = ("POST", "/api/session")
 # The interactive API pages (FastAPI's, loading their viewer from a CDN with inline script):
 # off unless AHIKO_API_DOCS=1, and only then exempt from the CSP.
@@ -261,7 +263,9 @@ class SecurityMiddleware:
                 f"request bodies are at most {policy.max_body_bytes} bytes",
             )
             return
-        limiter = {SIGN_UP_ROUTE: self.sign_ups, LOG_IN_ROUTE: self.log_ins}.get((method, path))
+        signing_up = is_sign_up(method, path)  # every sign-up path, one window per address
+        limiter = self.sign_ups if signing_up else {LOG_IN_ROUTE: self.log_ins}.get((method, path))
+        mark_request(signing_up)
         if limiter is not None:
             address = client_address(scope)
             allowed, wait = await self._allow(limiter, (method, path), address)
@@ -301,7 +305,7 @@ class SecurityMiddleware:
         Redis, ``ahiko.server.cluster.counters``), otherwise this process's own."""
         shared = self._shared_source()
         if shared is not None:
-            name = "sign_up" if route == SIGN_UP_ROUTE else "log_in"
+            name = "log_in" if route == LOG_IN_ROUTE else "sign_up"
             allowed, wait = await shared.allow(name, limiter.limit, address)
             return bool(allowed), int(wait)
         if limiter.allow(address):
@@ -386,7 +390,7 @@ def answers_before_routes(method: str, path: str) -> tuple[int, ...]:
         found.add(403)  # a foreign Origin or Sec-Fetch-Site
         found.add(400)  # JSON nested too deep
         found.add(422)  # a body that is not JSON
-    if (method, path) in (SIGN_UP_ROUTE, LOG_IN_ROUTE):
+    if (method, path) == LOG_IN_ROUTE or is_sign_up(method, path):
         found.add(429)
     return tuple(sorted(found))
 
