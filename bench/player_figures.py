@@ -138,10 +138,15 @@ def run(hands: int, requests: int, concurrency: int, reference: bool) -> dict[st
             ).json()
             assert profile["hands"] == hands, profile["hands"]
             path = "/api/players/grinder/profile"
+            cpu = server.cpu_seconds()
             one_by_one = timed_reads(server.base, cookie, path, requests)
+            # the server's CPU a profile costs: what a loaded machine cannot inflate
+            profile_cpu_ms = (server.cpu_seconds() - cpu) * 1000 / requests
             line = timed_reads(server.base, cookie, f"/api/players/by-id/{grinder}/line", 50)
             # the floor on this machine now: the cheapest signed-in read, the same way
+            cpu = server.cpu_seconds()
             floor = timed_reads(server.base, cookie, "/api/me", requests)
+            floor_cpu_ms = (server.cpu_seconds() - cpu) * 1000 / requests
             rss_before = server.memory_kib().get("VmRSS", 0)
             per_client = max(1, requests // concurrency)
             with ThreadPoolExecutor(concurrency) as pool:
@@ -159,6 +164,8 @@ def run(hands: int, requests: int, concurrency: int, reference: bool) -> dict[st
         "profile_p99_ms": round(percentile(one_by_one, 99) * 1000, 2),
         f"profile_p99_ms_{concurrency}_at_once": round(percentile(together, 99) * 1000, 2),
         "table_line_p99_ms": round(percentile(line, 99) * 1000, 2),
+        "server_cpu_ms_per_profile": round(profile_cpu_ms, 2),
+        "server_cpu_ms_per_me": round(floor_cpu_ms, 2),
         "floor_me_p50_ms": round(percentile(floor, 50) * 1000, 2),
         "floor_me_p99_ms": round(percentile(floor, 99) * 1000, 2),
         "server_rss_before_mib": round(rss_before / 1024, 1),
