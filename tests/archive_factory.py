@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlalchemy import Engine
 
+from ahiko.competition.player_figures import keep_player_figures
 from ahiko.fairness.deal import DealCommitter
 from ahiko.fairness.shuffle import shuffled_deck
 from ahiko.poker.actions import Action, ActionKind, LegalActions
@@ -136,6 +137,7 @@ def play_hand(
         started_at=ended_at - timedelta(minutes=1),
         ended_at=ended_at,
     )
+    keep_player_figures(engine)  # as the server does: the players' stored figures follow
     hand_id = insert_archived_hand(engine, record)
     return ArchivedHand(**{**_fields(record), "id": hand_id})
 

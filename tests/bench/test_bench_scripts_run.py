@@ -110,3 +110,13 @@ def test_mtt_live_bench_plays_a_small_mtt_over_websockets_with_nobody_stranded()
     positive(result, "reference_p99_ms", "reference_server_cpu_s_per_level", "moves")
     assert result["stranded_players"] == 0 and result["reference_stranded_players"] == 0
     assert result["ledger_ok"] is True and result["reference_ledger_ok"] is True
+
+
+def test_player_figures_bench_reads_a_profile_of_many_archived_hands() -> None:
+    result = run_bench(
+        "player_figures.py", "--hands", "600", "--requests", "20", "--concurrency", "2",
+        "--no-reference",
+    )  # fmt: skip
+    assert result["hands"] == 600
+    positive(result, "profile_p50_ms", "profile_p99_ms", "profile_p99_ms_2_at_once")
+    positive(result, "table_line_p99_ms", "floor_me_p99_ms", "server_peak_rss_mib", "rebuild_s")

@@ -82,6 +82,7 @@ def test_failed_log_ins_are_throttled_across_two_nodes_without_reading_the_datab
 
     with serving(a) as port_a, serving(b) as port_b:
         assert _sign_up(port_a, "ana") == 201
+        assert log_in(port_a, "10.0.0.1", "correct horse battery") == 200  # the owner's
         ports = [port_a, port_b] * 4
         guesses = [log_in(port, "10.6.6.6", f"guess-{n}") for n, port in enumerate(ports)]
         assert guesses == [401] * 5 + [429] * 3  # five for the account, whichever node
@@ -89,7 +90,9 @@ def test_failed_log_ins_are_throttled_across_two_nodes_without_reading_the_datab
         with account_statements(*engines) as seen:
             refused = [log_in(port, "10.6.6.6", "correct horse battery") for port in ports]
         assert refused == [429] * 8 and seen == []
-        # The owner from a clean address, on the other node.
+        # A new address waits for the account's window; the owner's known one, on the other
+        # node, does not.
+        assert log_in(port_a, "10.0.0.2", "correct horse battery") == 429
         assert log_in(port_b, "10.0.0.1", "correct horse battery") == 200
 
 

@@ -17,6 +17,8 @@ from fastapi.testclient import TestClient
 
 from ahiko.fairness.keys import load_or_create_signing_key
 from ahiko.rooms.blinds import Stakes
+from ahiko.server.figure_reads import FigureReads
+from ahiko.server.security import RateLimit
 from ahiko.server.services import CSRF_HEADER
 from ahiko.server.settings import Settings
 from ahiko.store.hand_archive import ArchivedHand
@@ -128,3 +130,23 @@ def test_profiles_boards_shared_hands_and_rabbit_through_the_app(
 
 def _board(hand: ArchivedHand) -> list[int]:
     return [c for e in hand.events if e.get("kind") == "street" for c in e["cards"]]
+
+
+def test_player_pages_are_rate_limited_per_account(site: TestClient) -> None:
+    """Issue 40: what is left of a profile's cost (the tournament places) is bounded by a
+    per-account rate; another account is not affected, and nothing is read when refused."""
+    site.app.state.figure_reads = FigureReads(RateLimit(3, 60.0))  # type: ignore[attr-defined]
+    ana_id, ana = sign_up(site, "ana")
+    _bia_id, bia = sign_up(site, "bia")
+    site.cookies.clear()
+    pages = [
+        site.get("/api/players/ana/profile", cookies=bia),
+        site.get(f"/api/players/by-id/{ana_id}/line", cookies=bia),
+        site.get("/api/players/ana/profile", cookies=bia),
+    ]
+    assert [page.status_code for page in pages] == [200] * 3
+    refused = site.get("/api/players/ana/profile", cookies=bia)
+    assert refused.status_code == 429 and refused.json()["error"] == "too_many_requests"
+    assert "at most 3 player pages every 60 s" in refused.json()["message"]
+    assert int(refused.headers["retry-after"]) >= 1
+    assert site.get("/api/players/ana/profile", cookies=ana).status_code == 200

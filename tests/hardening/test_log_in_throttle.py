@@ -18,6 +18,7 @@ from ahiko.server.app import create_app
 from ahiko.server.login_throttle import (
     MAX_FAILURES_PER_ACCOUNT,
     MAX_FAILURES_PER_ADDRESS,
+    Attempt,
     LocalLoginThrottle,
 )
 from ahiko.server.security import RateLimit
@@ -79,6 +80,8 @@ def test_a_throttled_log_in_reads_no_database_and_hashes_no_password(
         signed = client.post("/api/accounts", json={"username": "ana", "password": PASSWORD})
         assert signed.status_code == 201
         client.cookies.clear()
+        assert _log_in(client, "10.0.0.1", PASSWORD) == 200  # the owner's usual address
+        checked.clear()
         # By account: five wrong guesses from one address.
         for n in range(MAX_FAILURES_PER_ACCOUNT):
             assert _log_in(client, "10.6.6.6", f"guess-{n}") == 401
@@ -95,7 +98,7 @@ def test_a_throttled_log_in_reads_no_database_and_hashes_no_password(
         with account_statements(engine) as seen:
             refused = [_log_in(client, "10.6.6.6", "guess", f"someone{n}") for n in range(20)]
         assert refused == [429] * 20 and seen == [] and checked == []
-        # The owner, from a clean address: the lookup, one hash, a session.
+        # The owner, from their usual address: the lookup, one hash, a session.
         with account_statements(engine) as seen:
             assert _log_in(client, "10.0.0.1", PASSWORD) == 200
         assert any("users" in sql for sql in seen) and checked == [PASSWORD]
@@ -104,20 +107,24 @@ def test_a_throttled_log_in_reads_no_database_and_hashes_no_password(
 def test_the_window_frees_and_a_right_password_takes_its_failure_back() -> None:
     now = [1_000.0]
     throttle = LocalLoginThrottle(lambda: now[0])
+    owner = throttle.begin_now("ana", "10.0.0.1")  # the owner signs in from their address
+    assert isinstance(owner, Attempt)
+    throttle.succeeded_now(owner)
     attempts = [throttle.begin_now("ana", "10.6.6.6") for _ in range(MAX_FAILURES_PER_ACCOUNT)]
     assert throttle.failures("ana", "10.6.6.6") == (5, 5)
     refused = throttle.begin_now("Ana", "10.6.6.6")  # the same account, whatever its case
     assert getattr(refused, "retry_after", None) == 300
-    clean = throttle.begin_now("ana", "10.0.0.1")  # a clean address is let through
+    assert getattr(throttle.begin_now("ana", "10.5.5.5"), "retry_after", None) == 300
+    clean = throttle.begin_now("ana", "10.0.0.1")  # the owner's known address is let through
     assert getattr(clean, "id", None) is not None
     throttle.succeeded_now(clean)  # ... and its right password takes its failure back
     assert throttle.failures("ana", "10.0.0.1") == (0, 5)
     throttle.succeeded_now(attempts[0])  # one of the five was the owner after all
-    assert hasattr(throttle.begin_now("ana", "10.6.6.6"), "id")
+    assert hasattr(throttle.begin_now("ana", "10.6.6.6"), "id")  # now the owner's address
     now[0] += 200
-    assert getattr(throttle.begin_now("ana", "10.6.6.6"), "retry_after", None) == 100
+    assert getattr(throttle.begin_now("ana", "10.5.5.5"), "retry_after", None) == 100
     now[0] += 101  # the first failures left the window
-    assert hasattr(throttle.begin_now("ana", "10.6.6.6"), "id")
+    assert hasattr(throttle.begin_now("ana", "10.5.5.5"), "id")
 
 
 def test_a_failing_address_is_refused_before_routing_and_body_parsing(

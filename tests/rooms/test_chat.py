@@ -103,13 +103,14 @@ def test_chat_text_is_one_plain_line_of_at_most_200_characters() -> None:
         ("x" * 201, "chat_too_long"),
         ("oi\nbia", "chat_control_chars"),
         ("oi\x00", "chat_control_chars"),
-        ("oi\u202ebia", "chat_control_chars"),  # a right-to-left override
     ):
         assert say(table, "ana", text).code == code, text
+    # A right-to-left override draws nothing: removed, it cannot turn the line around.
+    assert say(table, "ana", "oi\u202ebia").data["text"] == "oibia"
     assert say(table, "ana", "x" * 200).ok
     markup = '<b>oi</b> <a href="http://x.y">site</a> http://x.y'
     assert say(table, "ana", markup).data["text"] == markup  # kept as text, shown as text
-    assert len(chats(bia)) == 2
+    assert len(chats(bia)) == 3
 
 
 def test_chat_mute_holds_for_the_muting_player_only() -> None:
@@ -180,11 +181,12 @@ def _cards_of(table: Table) -> set[str]:
 def test_chat_no_card_in_any_chat_frame_in_either_variant() -> None:
     for config in (holdem_config(), draw_config()):
         table, ana, bia = two_seated_in(config)
-        say(table, "ana", "A♠ K♥ 🂡 que mão")
+        assert say(table, "ana", "A♠ K♥ 🂡 que mão").code == "chat_names_card"  # held back
         table.to_deal()
         say(table, "ana", "boa sorte")
         say(table, "bia", preset="good_luck")
         table.play_hand_passively()
+        assert say(table, "ana", "A♠ K♥ 🂡 que mão").ok  # the hand is over: masked
         say(table, "bia", preset="gg")
         cards = _cards_of(table)
         for rec in (ana, bia):
@@ -199,7 +201,7 @@ def test_chat_no_card_in_any_chat_frame_in_either_variant() -> None:
                 for msg in [frame["msg"]] if "msg" in frame else frame["chat"]["messages"]:
                     assert set(msg) == {"no", "at_ms", "player_id", "name", "seat", "kind", "text"}
                     assert not cards & set(msg["text"].split()), msg
-        assert chats(ana)[0]["text"] == "** ** * que mão"
+        assert chats(ana)[2]["text"] == "** ** * que mão"
 
 
 def two_seated_in(config: Any) -> tuple[Table, Recorder, Recorder]:

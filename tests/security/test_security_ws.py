@@ -20,6 +20,8 @@ from live_table import (
 )
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from ahiko.server.security import WS_MAX_FRAME_CHARS
+
 pytestmark = pytest.mark.xdist_group("security_live")
 
 
@@ -98,13 +100,30 @@ def test_binary_frames_close_the_socket(server: ServerProcess, table: dict[str, 
         assert _closed_code(ws) == 1003
 
 
-def test_huge_frames_close_the_socket_and_big_ones_get_an_error(
-    server: ServerProcess, table: dict[str, Any]
+@pytest.mark.parametrize("size", [WS_MAX_FRAME_CHARS + 1, 5_000, 20_000, 70_000, 1_000_000])
+def test_every_frame_above_the_limit_is_refused_the_same_way_1009(
+    server: ServerProcess, table: dict[str, Any], size: int
+) -> None:
+    """The red team's 5 KB frame got an error without its id (so, to its client, no answer)
+    while 70 KB and 1 MB frames closed the socket: one limit now, one refusal."""
+    with open_socket(server, table["room_id"], table["cookie"]) as ws:
+        receive(ws)
+        frame = json.dumps({"t": "snapshot", "id": "big"})
+        ws.send(frame[:-1] + " " * (size - len(frame)) + "}")
+        assert _closed_code(ws) == 1009
+
+
+@pytest.mark.parametrize("size", [100, 1_000, 4_000, WS_MAX_FRAME_CHARS])
+def test_every_frame_below_the_limit_is_answered_with_its_id(
+    server: ServerProcess, table: dict[str, Any], size: int
 ) -> None:
     with open_socket(server, table["room_id"], table["cookie"]) as ws:
         receive(ws)
-        ws.send(json.dumps({"t": "snapshot", "id": "x" * 5000}))
-        error = until(ws, lambda f: f["t"] == "error")
-        assert error["code"] == "malformed"
-        ws.send("x" * 20_000)
-        assert _closed_code(ws) == 1009
+        frame = json.dumps({"t": "snapshot", "id": "fits"})
+        ws.send(frame[:-1] + " " * (size - len(frame)) + "}")
+        assert until(ws, lambda f: f.get("id") == "fits")["t"] == "ack"
+        chat = json.dumps({"t": "chat", "id": "words", "text": "y" * 3_000})
+        assert len(chat) <= WS_MAX_FRAME_CHARS
+        ws.send(chat)  # too long a line: an error naming its id
+        error = until(ws, lambda f: f.get("id") == "words")
+        assert error["t"] == "error" and error["code"] == "malformed"

@@ -84,8 +84,15 @@ def test_the_answers_in_front_of_the_routes_are_documented(schema):
         assert "413" in statuses, where  # body size, on every request
         assert ("403" in statuses) == (method in UNSAFE_METHODS), where  # origin, CSRF header
         assert "431" in statuses, where  # header size, on every request (issue 17)
-        # Rate limits: the wall's on sign-up and log-in, room creation's own (issue 17).
-        limited = (method, path) in (SIGN_UP_ROUTE, LOG_IN_ROUTE, ("POST", "/api/rooms"))
+        # Rate limits: the wall's on sign-up and log-in, room creation's own (issue 17),
+        # player pages' (issue 40).
+        limited = (method, path) in (
+            SIGN_UP_ROUTE,
+            LOG_IN_ROUTE,
+            ("POST", "/api/rooms"),
+            ("GET", "/api/players/{name}/profile"),
+            ("GET", "/api/players/by-id/{user_id}/line"),
+        )
         assert ("429" in statuses) == limited, where
         if (method, path) == ("POST", "/api/rooms"):  # a name the room refuses (invalid_text)
             assert "422" in statuses, where

@@ -1,53 +1,46 @@
 """A player's page (issue 20): the numbers of ``stats``, tournaments played and best
-finishes, read from the hand archive for any player the same way."""
+finishes, the same way for any player: the figures from their stored counts (issue 40:
+``player_figures``), the places from the tournament rooms those name."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from sqlalchemy import Engine
 
-from ahiko.competition.stats import HandForStats, PlayerStats, player_stats
+from ahiko.competition.player_figures import player_figures
+from ahiko.competition.stats import PlayerStats
 from ahiko.competition.tournaments import (
     MTT_TABLE_PREFIX,
     Finish,
     tournament_finishes,
     with_stored,
 )
-from ahiko.store.archive_reads import archive_seats, hands_played_by
+from ahiko.store.archive_reads import archive_seats
 from ahiko.store.tournament_places import stored_places
 
 BEST_FINISHES = 5
-
-
-def _hands_for_stats(engine: Engine, user_id: int) -> Iterator[tuple[str, HandForStats]]:
-    for hand in hands_played_by(engine, user_id):
-        seat = hand.seat_of_user(user_id)
-        if seat is None:
-            continue
-        net = next(p.net for p in hand.players if p.seat == seat)
-        yield (
-            hand.room_id,
-            HandForStats(
-                hand.room_kind, hand.variant, hand.events, seat, net, hand.ended_at.date()
-            ),
-        )
+# Tournament rooms whose places are read from archived seat lines for one page (a room's
+# places stored when it ended are read apart, whatever their number).
+MAX_TOURNAMENT_ROOMS_READ = 200
 
 
 def stats_of(engine: Engine, user_id: int) -> tuple[PlayerStats, set[str]]:
-    """The player's figures, and the tournament rooms they played in."""
-    tournaments: set[str] = set()
-    hands = []
-    for room_id, hand in _hands_for_stats(engine, user_id):
-        if hand.room_kind == "tournament":
-            tournaments.add(room_id)
-        hands.append(hand)
-    return player_stats(hands), tournaments
+    """The player's figures, and the tournament rooms they played in: one read of the stored
+    counts (``player_figures``), however many hands they played."""
+    return player_figures(engine, user_id)
 
 
-def finishes_of(engine: Engine, user_id: int) -> list[Finish]:
-    lines = archive_seats(engine, room_kind="tournament", user_id=user_id)
+def finishes_of(engine: Engine, user_id: int, rooms: set[str] | None = None) -> list[Finish]:
+    """The player's tournament places: stored ones (sit & go's, multi-table tournaments), and
+    those read from the seat lines of the other tournament rooms they played (``rooms``: from
+    the stored figures), at most ``MAX_TOURNAMENT_ROOMS_READ`` of them, so a page costs the
+    same however many hands the player has."""
+    if rooms is None:
+        rooms = stats_of(engine, user_id)[1]
+    chosen = sorted(r for r in rooms if not r.startswith(MTT_TABLE_PREFIX))
+    chosen = chosen[-MAX_TOURNAMENT_ROOMS_READ:]
+    lines = archive_seats(engine, room_kind="tournament", room_ids=chosen) if chosen else []
     finishes = with_stored(tournament_finishes(lines), stored_places(engine, user_id))
     return [f for f in finishes if f.user_id == user_id]
 
@@ -56,7 +49,7 @@ def profile(engine: Engine, user_id: int, name: str) -> dict[str, Any]:
     """``{user_id, name, hands, vpip, pfr, aggression, showdowns, showdown_win_rate, tiers,
     results, tournaments: {played, finished, best}}``."""
     stats, rooms = stats_of(engine, user_id)
-    finishes = finishes_of(engine, user_id)
+    finishes = finishes_of(engine, user_id, rooms)
     best = sorted(finishes, key=lambda f: (f.place, -f.entrants, f.ended_at))[:BEST_FINISHES]
     return {
         "user_id": user_id,

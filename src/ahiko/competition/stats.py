@@ -127,10 +127,13 @@ class TierResult:
     label: str
     hands: int = 0
     net: int = 0
-    big_blinds: float = 0.0  # the result in big blinds, hand by hand
+    big_unit: int = 0  # one per tier: its label names it (an Ahiko tier, or the stakes)
 
     def bb_per_100(self) -> float | None:
-        return None if self.hands == 0 else round(100 * self.big_blinds / self.hands, 2)
+        if self.hands == 0:
+            return None
+        big_blinds = self.net / self.big_unit if self.big_unit > 0 else 0.0
+        return round(100 * big_blinds / self.hands, 2)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -164,11 +167,9 @@ class PlayerStats:
             self.showdowns.add(facts.won_showdown)
         if room_kind == "tournament":
             return
-        result = self.tiers.setdefault(tier, TierResult(tier))
+        result = self.tiers.setdefault(tier, TierResult(tier, big_unit=facts.big_unit))
         result.hands += 1
         result.net += facts.net
-        if facts.big_unit > 0:
-            result.big_blinds += facts.net / facts.big_unit
         if room_kind == "ahiko":
             self.coins_by_day[day] = self.coins_by_day.get(day, 0) + facts.net
 

@@ -6,8 +6,11 @@ may turn chat off (``OFF``). Ahiko rooms have no host: chat is on for seated pla
 Bots never chat. A message is plain text (``ahiko.rooms.chat_words``) or a preset/emote id
 from ``PRESETS``/``EMOTES``, which say nothing about a hand. Chat frames are built only from
 the message, its author and their seat, never from a hand: no card can travel in one. The
-dealer's lines (actions, results) are the hand frames' history, apart from chat. Each
-viewer's own mutes (``Moderation.mutes_of``) are applied to their frames only.
+dealer's lines (actions, results) are the hand frames' history, apart from chat. While a hand
+runs, a line from a player dealt into it that names a card (``chat_cards``: a rank and a suit,
+in letters, words or glyphs) is held back, its writer told why; the same line is taken once
+the hand is over. Each viewer's own mutes (``Moderation.mutes_of``) are applied to their
+frames only.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.exc import OperationalError
 
 from ahiko.rooms import commands as c
+from ahiko.rooms.chat_cards import names_a_card
 from ahiko.rooms.chat_words import ChatTextError, clean_text, mask_cards
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.moderation import ChatRecord, Moderation, until_text
@@ -76,6 +80,11 @@ class TableChat:
                 text = clean_text(cmd.text)
             except ChatTextError as exc:
                 raise Refusal(exc.code, exc.message) from None
+            if self._dealt_in_running_hand(seat) and names_a_card(cmd.text):
+                raise Refusal(
+                    "chat_names_card",
+                    "a message that names a card waits until the hand is over: it was not sent",
+                )
             text = mask_cards(self.moderation.words.apply(text))
         self._take_rate(cmd.player_id)
         self._no += 1
@@ -193,6 +202,17 @@ class TableChat:
         if seat is None and self.mode is not ChatMode.EVERYONE:
             raise Refusal("chat_seated_only", "only seated players chat at this table")
         return seat
+
+    def _dealt_in_running_hand(self, seat: int | None) -> bool:
+        """Whether the speaker holds cards of a hand still being played (folded or not: a
+        folded hand still tells the others something)."""
+        hand = self._room.hand
+        return (
+            seat is not None
+            and hand is not None
+            and not hand.is_over
+            and (seat in hand.dealt_seats)
+        )
 
     def _take_rate(self, player_id: str) -> None:
         now = self._room.clock.now()

@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Engine
 
-from ahiko.rooms.chat_words import WordFilter
+from ahiko.rooms.chat_words import LiveWordFilter, WordFilter
 from ahiko.store import chat as store
 from ahiko.store.writer import InlineWriter, Outcome, StoreWriter
 
@@ -52,8 +52,8 @@ def _moment(ms: int) -> datetime:
 
 
 class Moderation:
-    def __init__(self, words: WordFilter | None = None) -> None:
-        self.words = words or WordFilter()
+    def __init__(self, words: WordFilter | LiveWordFilter | None = None) -> None:
+        self.words: WordFilter | LiveWordFilter = words or WordFilter()
         self._mutes: dict[str, set[str]] = {}  # muting player -> muted players
         self._site: dict[str, int | None] = {}  # player -> muted until (wall ms), None: for good
         self.kept: list[ChatRecord] = []
@@ -120,7 +120,10 @@ class StoredModeration(Moderation):
     """Messages, reports and site mutes in the database; personal mutes in memory."""
 
     def __init__(
-        self, engine: Engine, words: WordFilter | None = None, writer: StoreWriter | None = None
+        self,
+        engine: Engine,
+        words: WordFilter | LiveWordFilter | None = None,
+        writer: StoreWriter | None = None,
     ) -> None:
         super().__init__(words)
         self.engine = engine

@@ -5,9 +5,9 @@ Log-in throttling (issue 17) counts failures by address and by account separatel
 (``login_throttle``; in Redis on a cluster), decided and counted in one step *before* any
 database read or password hash: a refused guess costs no query, and concurrent guesses cannot
 all slip under the limit; a right password takes its failure back. An address that has failed
-too often is refused; an account that has been guessed at too often refuses only addresses
-that have themselves been failing, so a guessing storm never locks out the owner signing in
-from a clean address.
+too often is refused; an account that has been guessed at too often refuses every address
+but those it has signed in from before, so a storm spread over many addresses gets no more
+passwords checked than the account's limit, and the owner at a usual address still signs in.
 
 Password hashes (argon2 takes 64 MiB each) run in a small bounded pool: at most
 ``HashGate.workers`` at once, a few more waiting, and the rest refused at once with 429 and
@@ -43,6 +43,7 @@ from ahiko.server.login_throttle import (
     Refused,
     too_many_attempts,
 )
+from ahiko.server.sign_up_paths import require_counted_sign_up
 from ahiko.store import accounts as store
 from ahiko.wallet.ledger import Clock, as_utc
 from ahiko.wallet.operations import open_wallet
@@ -138,6 +139,7 @@ class Accounts:
         self._dummy_hash = self._hasher.hash(secrets.token_hex(16))
 
     def sign_up(self, username: str, password: str) -> User:
+        require_counted_sign_up()  # in a request, only through a rate-limited sign-up path
         username = unicodedata.normalize("NFC", username)
         if not USERNAME_PATTERN.fullmatch(username) or not username.isprintable():
             raise ApiError(

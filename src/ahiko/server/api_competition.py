@@ -39,6 +39,7 @@ from ahiko.rooms.finished.archive import ArchiveCorrupt
 from ahiko.server.accounts import User
 from ahiko.server.api_hands import MAX_ID, NO_HAND, attachment, find_my_hand
 from ahiko.server.errors import ApiError, error_responses
+from ahiko.server.figure_reads import figure_reads
 from ahiko.server.services import current_user, services
 from ahiko.store.accounts import find_user, find_user_by_name
 from ahiko.store.archive_reads import user_at_seat
@@ -61,8 +62,14 @@ class ShareRequest(BaseModel):
     rabbit: bool = False  # the rabbit hunt's cards are in the link
 
 
-@players.get("/{name}/profile", responses=error_responses(404, notes={404: "`no_player`"}))
+FIGURE_ERRORS = error_responses(
+    404, 429, notes={404: "`no_player`", 429: "Too many player pages (`too_many_requests`)."}
+)
+
+
+@players.get("/{name}/profile", responses=FIGURE_ERRORS)
 def player_profile(name: str, request: Request, user: SignedIn) -> dict[str, Any]:
+    figure_reads(request.app).take(user.id)
     engine = services(request).engine
     found = find_user_by_name(engine, name) if len(name) <= 64 else None
     if found is None:
@@ -70,8 +77,9 @@ def player_profile(name: str, request: Request, user: SignedIn) -> dict[str, Any
     return profile(engine, found.id, found.username)
 
 
-@players.get("/by-id/{user_id}/line", responses=error_responses(404, notes={404: "`no_player`"}))
+@players.get("/by-id/{user_id}/line", responses=FIGURE_ERRORS)
 def player_line(user_id: int, request: Request, user: SignedIn) -> dict[str, Any]:
+    figure_reads(request.app).take(user.id)
     engine = services(request).engine
     found = find_user(engine, user_id) if 1 <= user_id <= MAX_ID else None
     if found is None:

@@ -23,8 +23,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 import ahiko
 from ahiko.competition.live_mtt_lobby import MttService
 from ahiko.competition.live_sitgo import SitGoRooms
+from ahiko.competition.player_figures import keep_player_figures
 from ahiko.fairness.keys import load_or_create_archive_key, load_or_create_signing_key
-from ahiko.rooms.chat_words import WordFilter
+from ahiko.rooms.chat_words import CHAT_WORDS_FILE, LiveWordFilter
 from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.clock import Clock as RoomClock
 from ahiko.rooms.finished.archive import HandArchive
@@ -45,6 +46,7 @@ from ahiko.server import (
 )
 from ahiko.server.accounts import Accounts, HashGate, token_hash
 from ahiko.server.collector import collect_young, young_interval
+from ahiko.server.cookie_guard import SessionCookieOnly
 from ahiko.server.errors import (
     AnswerBugsInJson,
     ApiError,
@@ -97,6 +99,7 @@ def create_app(
     private_folder(settings.data_dir)  # 0700, its files 0600 (issue 17)
     engine = make_engine(settings.resolved_database_url)
     install_sealer(engine, load_or_create_archive_key(settings.data_dir))
+    keep_player_figures(engine)  # each archived hand adds to its players' stored figures
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -157,6 +160,7 @@ def create_app(
     app.add_middleware(AnswerBugsInJson)  # added first: the innermost
     app.add_middleware(RefuseKnownFloods)
     app.add_middleware(RequireCsrfHeader)
+    app.add_middleware(SessionCookieOnly)  # before any cookie parser, behind the header cap
     install_security(app, https=settings.secure_cookies)
     app.include_router(_core_router())
     app.include_router(api_accounts.router)
@@ -312,11 +316,11 @@ def archiving_registry(app: FastAPI, clock: RoomClock | None = None) -> RoomRegi
     )
 
 
-def chat_words(settings: Settings) -> WordFilter:
+def chat_words(settings: Settings) -> LiveWordFilter:
     """The chat's word filter: the pt-BR and English defaults, plus the operator's file
-    (``AHIKO_CHAT_WORDS``, one word a line) when there is one."""
-    words = WordFilter()
-    return words if settings.chat_words_file is None else words.with_file(settings.chat_words_file)
+    (``AHIKO_CHAT_WORDS``, else ``chat_words.txt`` in the data folder; one word a line), read
+    again whenever it changes."""
+    return LiveWordFilter(settings.chat_words_file or settings.data_dir / CHAT_WORDS_FILE)
 
 
 class RequireCsrfHeader:

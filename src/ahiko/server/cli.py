@@ -1,5 +1,5 @@
 """`ahiko serve` and `ahiko admin …` (migrate, check-ledger, reserve add/statement, grant,
-chat mute/unmute/reports/purge)."""
+chat mute/unmute/reports/purge, rebuild-stats)."""
 
 from __future__ import annotations
 
@@ -53,6 +53,12 @@ def register(subparsers: Any) -> None:
         "check-ledger", parents=[common], help="verify every ledger invariant (exit 1 if broken)"
     )
     check.set_defaults(func=_check_ledger)
+    rebuild = commands.add_parser(
+        "rebuild-stats",
+        parents=[common],
+        help="recompute every player's stored figures from the hand archive",
+    )
+    rebuild.set_defaults(func=_rebuild_stats)
     reserve = commands.add_parser("reserve", help="the Bot Ahiko reserve")
     reserve_commands = reserve.add_subparsers(
         dest="reserve_command", metavar="ACTION", required=True
@@ -270,6 +276,21 @@ def _check_ledger(args: argparse.Namespace) -> int:
     for violation in violations:
         print(f"- {violation}", file=sys.stderr)
     return 1
+
+
+def _rebuild_stats(args: argparse.Namespace) -> int:
+    from ahiko.competition.player_figures import rebuild_player_figures
+    from ahiko.fairness.keys import load_or_create_archive_key
+    from ahiko.store.engine import make_engine
+    from ahiko.store.hand_archive import install_sealer
+
+    settings = _settings(args)
+    engine = make_engine(settings.resolved_database_url)
+    install_sealer(engine, load_or_create_archive_key(settings.data_dir))  # to open the hands
+    players = rebuild_player_figures(engine)
+    engine.dispose()
+    print(f"player figures rebuilt from the archive: {players} player(s)")
+    return 0
 
 
 def _reserve_add(args: argparse.Namespace) -> int:

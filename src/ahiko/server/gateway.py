@@ -29,13 +29,15 @@ from ahiko.server.accounts import token_hash
 from ahiko.server.competition_calls import answer_for
 from ahiko.server.errors import ApiError
 from ahiko.server.limits import WS_SIGNED_OUT, WS_TOO_MANY, site_limits
-from ahiko.server.security import MAX_JSON_DEPTH, json_too_deep
+from ahiko.server.security import MAX_JSON_DEPTH, WS_MAX_FRAME_CHARS, json_too_deep
 from ahiko.server.services import SESSION_COOKIE, Player, room_registry, websocket_player
 from ahiko.server.ws_protocol import RAW_WRITE
 
 router = APIRouter()
 
-MAX_FRAME_BYTES = 4096
+# The security wall closes a socket 1009 for a longer frame (``WS_MAX_FRAME_CHARS``); this
+# answer is only for a policy that raised that limit.
+MAX_FRAME_BYTES = WS_MAX_FRAME_CHARS
 _EPOCH_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
 SIGNED_OUT = "\x00signed out"  # a writer sentinel (compared by identity), never sent as is
 

@@ -7,8 +7,10 @@ is checked, in one atomic step with the decision, so concurrent guesses cannot a
 the limit; a right password then takes its failure back (``succeeded``). Refused:
 
 - an address with ``per_address`` failures in the window, whatever the account;
-- an account with ``per_account`` failures, but only from an address that has itself been
-  failing: a storm against an account never locks its owner out of a clean address.
+- an account with ``per_account`` failures, from any address but one the account has
+  signed in from before (``succeeded`` remembers it for ``KNOWN_ADDRESS_DAYS``). A storm
+  spread over 40 addresses, one guess each, gets ``per_account`` passwords checked, not 40;
+  the owner, at an address they have used, still signs in during it.
 
 ``LocalLoginThrottle`` keeps the counts in this process: the single server (one server per
 database, ``store/server_lock.py``). A node of a cluster uses the same rule on counts shared
@@ -33,6 +35,11 @@ MAX_FAILURES_PER_ACCOUNT = 5
 MAX_FAILURES_PER_ADDRESS = 20  # higher: several people may share one address
 MAX_KEYS = 100_000  # addresses and accounts remembered (the least recently used forgotten)
 MAX_PER_KEY = 1_000  # failures remembered per key: far above any limit that refuses
+# An address an account signed in from is its owner's for this long: an account under a
+# guessing storm stays open to it.
+KNOWN_ADDRESS_DAYS = 30
+KNOWN_ADDRESS_SECONDS = KNOWN_ADDRESS_DAYS * 86_400.0
+MAX_KNOWN_ADDRESSES = 100_000  # (account, address) pairs remembered, least recent forgotten
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +110,7 @@ class LocalLoginThrottle:
         self._ids = itertools.count(1)
         self._by_address: OrderedDict[str, OrderedDict[str, float]] = OrderedDict()
         self._by_account: OrderedDict[str, OrderedDict[str, float]] = OrderedDict()
+        self._known: OrderedDict[tuple[str, str], float] = OrderedDict()  # signed in from
 
     async def begin(self, username: str, address: str) -> Attempt | Refused:
         return self.begin_now(username, address)
@@ -119,7 +127,9 @@ class LocalLoginThrottle:
             if len(from_address) >= limits.per_address:
                 return self._refused(from_address, now)
             of_account = self._window(self._by_account, account_key, now)
-            if from_address and len(of_account) >= limits.per_account:
+            if len(of_account) >= limits.per_account and not self._known_address(
+                account_key, address_key, now
+            ):
                 return self._refused(of_account, now)
             attempt = Attempt(str(next(self._ids)), address_key, account_key)
             for found in (from_address, of_account):
@@ -142,6 +152,11 @@ class LocalLoginThrottle:
 
     def succeeded_now(self, attempt: Attempt) -> None:
         with self._lock:
+            pair = (attempt.account, attempt.address)
+            self._known.pop(pair, None)
+            self._known[pair] = self._clock()
+            if len(self._known) > MAX_KNOWN_ADDRESSES:
+                self._known.popitem(last=False)
             for table, key in (
                 (self._by_address, attempt.address),
                 (self._by_account, attempt.account),
@@ -177,6 +192,10 @@ class LocalLoginThrottle:
         if len(table) > MAX_KEYS:
             table.popitem(last=False)
         return found
+
+    def _known_address(self, account_key: str, address_key: str, now: float) -> bool:
+        since = self._known.get((account_key, address_key))
+        return since is not None and now - since < KNOWN_ADDRESS_SECONDS
 
     def _refused(self, failures: OrderedDict[str, float], now: float) -> Refused:
         oldest = next(iter(failures.values()))

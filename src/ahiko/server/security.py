@@ -32,10 +32,12 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ahiko.server.sign_up_paths import ACCOUNTS_PATH, is_sign_up, mark_request
+
 MonotonicClock = Callable[[], float]
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-SIGN_UP_ROUTE = ("POST", "/api/accounts")
+SIGN_UP_ROUTE = ("POST", ACCOUNTS_PATH)  # one of the sign-up paths (``sign_up_paths``)
 LOG_IN_ROUTE = ("POST", "/api/session")
 # The interactive API pages (FastAPI's, loading their viewer from a CDN with inline script):
 # off unless AHIKO_API_DOCS=1, and only then exempt from the CSP.
@@ -43,6 +45,7 @@ API_DOCS_PATHS = ("/docs", "/redoc")
 WS_CLOSE_POLICY = 1008
 WS_CLOSE_UNSUPPORTED = 1003
 WS_CLOSE_TOO_BIG = 1009
+WS_MAX_FRAME_CHARS = 4096  # the largest client frame (a chat line is at most a few hundred)
 WS_REFUSED = 4403
 MAX_JSON_DEPTH = 32  # no request of ours nests deeper than a few levels
 _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
@@ -73,7 +76,10 @@ class SecurityPolicy:
     sign_up: RateLimit = RateLimit(20, 3600.0)  # per client address
     log_in: RateLimit = RateLimit(60, 300.0)  # per client address, successes included
     ws_frames: RateLimit = RateLimit(40, 2.0)  # per connection: 20/s with bursts
-    ws_max_frame_chars: int = 16_384  # the gateway refuses above 4 KiB with an error frame
+    # One limit for every client frame: below it each is answered (an ack or an error frame
+    # naming its id), above it each closes the socket 1009, 5 KB as 1 MB (the server's
+    # WebSocket layer closes 1009 itself above 64 KiB, before buffering).
+    ws_max_frame_chars: int = WS_MAX_FRAME_CHARS
     max_body_bytes: int = 65_536
     # All request header names and values together: a browser sends well under 4 KiB.
     max_header_bytes: int = 8_192
@@ -257,7 +263,9 @@ class SecurityMiddleware:
                 f"request bodies are at most {policy.max_body_bytes} bytes",
             )
             return
-        limiter = {SIGN_UP_ROUTE: self.sign_ups, LOG_IN_ROUTE: self.log_ins}.get((method, path))
+        signing_up = is_sign_up(method, path)  # every sign-up path, one window per address
+        limiter = self.sign_ups if signing_up else {LOG_IN_ROUTE: self.log_ins}.get((method, path))
+        mark_request(signing_up)
         if limiter is not None:
             address = client_address(scope)
             allowed, wait = await self._allow(limiter, (method, path), address)
@@ -297,7 +305,7 @@ class SecurityMiddleware:
         Redis, ``ahiko.server.cluster.counters``), otherwise this process's own."""
         shared = self._shared_source()
         if shared is not None:
-            name = "sign_up" if route == SIGN_UP_ROUTE else "log_in"
+            name = "log_in" if route == LOG_IN_ROUTE else "sign_up"
             allowed, wait = await shared.allow(name, limiter.limit, address)
             return bool(allowed), int(wait)
         if limiter.allow(address):
@@ -382,7 +390,7 @@ def answers_before_routes(method: str, path: str) -> tuple[int, ...]:
         found.add(403)  # a foreign Origin or Sec-Fetch-Site
         found.add(400)  # JSON nested too deep
         found.add(422)  # a body that is not JSON
-    if (method, path) in (SIGN_UP_ROUTE, LOG_IN_ROUTE):
+    if (method, path) == LOG_IN_ROUTE or is_sign_up(method, path):
         found.add(429)
     return tuple(sorted(found))
 

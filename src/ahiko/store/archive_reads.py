@@ -9,12 +9,12 @@ period. Storage only: the figures are computed in ``ahiko.competition``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Connection, Engine, select
 
 from ahiko.store.engine import reading
 from ahiko.store.hand_archive import ArchivedHand, archived_hand_from, as_utc
@@ -67,17 +67,43 @@ def hands_played_by(engine: Engine, user_id: int) -> Iterator[ArchivedHand]:
                 .where(archived_hands.c.id.in_(ids))
                 .order_by(archived_hands.c.id)
             ).all()
-            seats = conn.execute(
-                select(archived_hand_players)
-                .where(archived_hand_players.c.hand_id.in_(ids))
-                .order_by(archived_hand_players.c.hand_id, archived_hand_players.c.seat)
-            ).all()
-        by_hand: dict[int, list[Any]] = {}
-        for p in seats:
-            by_hand.setdefault(int(p.hand_id), []).append(p)
-        for row in rows:
-            yield archived_hand_from(engine, row, by_hand.get(int(row.id), ()), with_deal=False)
+            hands = _with_players(engine, conn, rows)
+        yield from hands
         last = ids[-1]
+
+
+def every_archived_hand(engine: Engine) -> Iterator[ArchivedHand]:
+    """Every archived hand, oldest first, read in batches (events opened from their seal)."""
+    last = 0
+    while True:
+        with reading(engine) as conn:
+            rows = conn.execute(
+                select(archived_hands)
+                .where(archived_hands.c.id > last)
+                .order_by(archived_hands.c.id)
+                .limit(BATCH)
+            ).all()
+            if not rows:
+                return
+            hands = _with_players(engine, conn, rows)
+        yield from hands
+        last = int(rows[-1].id)
+
+
+def _with_players(engine: Engine, conn: Connection, rows: Sequence[Any]) -> list[ArchivedHand]:
+    """The archived hands of ``rows`` with their players (their deal records not opened)."""
+    seats = conn.execute(
+        select(archived_hand_players)
+        .where(archived_hand_players.c.hand_id.in_([int(row.id) for row in rows]))
+        .order_by(archived_hand_players.c.hand_id, archived_hand_players.c.seat)
+    ).all()
+    by_hand: dict[int, list[Any]] = {}
+    for p in seats:
+        by_hand.setdefault(int(p.hand_id), []).append(p)
+    return [
+        archived_hand_from(engine, row, by_hand.get(int(row.id), ()), with_deal=False)
+        for row in rows
+    ]
 
 
 def archive_seats(

@@ -19,13 +19,13 @@ from __future__ import annotations
 import json
 import os
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy import Connection, Engine, func, insert, select, update
 
 from ahiko.store.engine import reading
 from ahiko.store.fences import check_fence
@@ -66,6 +66,19 @@ _sealers: weakref.WeakKeyDictionary[Engine, ArchiveSealer] = weakref.WeakKeyDict
 def install_sealer(engine: Engine, key: bytes) -> None:
     """From now on the archive on ``engine`` is sealed with ``key`` (``create_app`` does it)."""
     _sealers[engine] = ArchiveSealer(key)
+
+
+ArchiveHook = Callable[[Connection, "ArchivedHand"], None]
+_hooks: weakref.WeakKeyDictionary[Engine, list[ArchiveHook]] = weakref.WeakKeyDictionary()
+
+
+def install_archive_hook(engine: Engine, hook: ArchiveHook) -> None:
+    """From now on ``hook`` runs inside the transaction that archives each hand on ``engine``
+    (the players' stored figures, ``ahiko.competition.player_figures``): the hand and what it
+    adds are written together or not at all. Installing the same hook again changes nothing."""
+    hooks = _hooks.setdefault(engine, [])
+    if hook not in hooks:
+        hooks.append(hook)
 
 
 def is_sealed(stored: Any) -> bool:
@@ -227,6 +240,8 @@ def insert_archived_hand(engine: Engine, hand: ArchivedHand) -> int:
                 for p in hand.players
             ],
         )
+        for hook in _hooks.get(engine, ()):
+            hook(conn, hand)
     return int(hand_id)
 
 

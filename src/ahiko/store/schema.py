@@ -313,3 +313,48 @@ tournament_places = Table(
     CheckConstraint("place >= 1", name="place_positive"),
     CheckConstraint("prize >= 0", name="prize_not_negative"),
 )
+
+# A player's figures (issue 40), kept up to date as each hand is archived (in the archive's own
+# transaction) and rebuilt from the archive by ``ahiko admin rebuild-stats``: a profile is one
+# read, however many hands the player has. Counts only; the figures are computed from them in
+# ``ahiko.competition``.
+player_stats = Table(
+    "player_stats",
+    metadata,
+    Column("user_id", ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("hands", BigInteger, nullable=False),
+    Column("vpip", BigInteger, nullable=False),  # hands with a voluntary first-round chip
+    Column("pfr", BigInteger, nullable=False),  # hands with a first-round bet or raise
+    Column("bets_raises", BigInteger, nullable=False),
+    Column("calls", BigInteger, nullable=False),
+    Column("showdowns", BigInteger, nullable=False),
+    Column("showdowns_won", BigInteger, nullable=False),
+)
+
+# The result per tier (an Ahiko tier, or a room's stakes): one big unit per tier label.
+player_tier_results = Table(
+    "player_tier_results",
+    metadata,
+    Column("user_id", ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("tier", String(64), primary_key=True),
+    Column("big_unit", Chips, nullable=False),
+    Column("hands", BigInteger, nullable=False),
+    Column("net", Chips, nullable=False),
+)
+
+# Ahiko-room coins won or lost per day (UTC date, ISO text).
+player_daily_coins = Table(
+    "player_daily_coins",
+    metadata,
+    Column("user_id", ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("day", String(10), primary_key=True),
+    Column("net", Chips, nullable=False),
+)
+
+# The tournament rooms a player was dealt a hand in.
+player_tournament_rooms = Table(
+    "player_tournament_rooms",
+    metadata,
+    Column("user_id", ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("room_id", String(64), primary_key=True),
+)

@@ -15,7 +15,14 @@ import os
 from typing import Any
 
 from ahiko.server.cluster.lease import PREFIX
-from ahiko.server.login_throttle import MAX_PER_KEY, Attempt, LoginLimits, Refused, keys
+from ahiko.server.login_throttle import (
+    KNOWN_ADDRESS_SECONDS,
+    MAX_PER_KEY,
+    Attempt,
+    LoginLimits,
+    Refused,
+    keys,
+)
 from ahiko.server.security import RateLimit
 
 _WINDOW = """
@@ -53,9 +60,12 @@ class SharedWindows:
         return bool(allowed), 0 if allowed else max(1, round(int(wait_ms) / 1000))
 
 
-# KEYS: the address's failures, the account's; ARGV: window ms, per address, per account,
-# the attempt's member, the most failures kept per key. Answers {1, 0} (counted) or
+# KEYS: the address's failures, the account's, the account's known addresses (signed in
+# from: not refused by the account's limit); ARGV: window ms, per address, per account,
+# the attempt's member, the most failures kept per key, the address, how long an address
+# stays known (ms). Answers {1, 0} (counted) or
 # {0, ms until the refusing failure leaves the window}.
+MAX_KNOWN_PER_ACCOUNT = 50  # the addresses an account signed in from, most recent kept
 _LOG_IN = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -70,10 +80,13 @@ if from_address >= tonumber(ARGV[2]) then
     return refused(KEYS[1])
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
-if from_address > 0 and redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then
-    return refused(KEYS[2])
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then
+    local since = redis.call('ZSCORE', KEYS[3], ARGV[6])
+    if not since or now - tonumber(since) >= tonumber(ARGV[7]) then
+        return refused(KEYS[2])
+    end
 end
-for _, key in ipairs(KEYS) do
+for _, key in ipairs({KEYS[1], KEYS[2]}) do
     redis.call('ZADD', key, now, ARGV[4])
     redis.call('ZREMRANGEBYRANK', key, 0, -tonumber(ARGV[5]) - 1)
     redis.call('PEXPIRE', key, window)
@@ -104,6 +117,8 @@ class SharedLoginThrottle:
                 limits.per_account,
                 attempt.id,
                 MAX_PER_KEY,
+                attempt.address,
+                round(KNOWN_ADDRESS_SECONDS * 1000),
             ],
         )
         if counted:
@@ -114,9 +129,13 @@ class SharedLoginThrottle:
         return None  # the counts are in Redis: the route's one script decides
 
     async def succeeded(self, attempt: Attempt) -> None:
+        failures_of_address, failures_of_account, known = _keys(attempt)
         async with self._redis.pipeline(transaction=True) as pipe:
-            for key in _keys(attempt):
+            for key in (failures_of_address, failures_of_account):
                 pipe.zrem(key, attempt.id)
+            pipe.zadd(known, {attempt.address: await _redis_ms(self._redis)})
+            pipe.zremrangebyrank(known, 0, -MAX_KNOWN_PER_ACCOUNT - 1)
+            pipe.pexpire(known, round(KNOWN_ADDRESS_SECONDS * 1000))
             await pipe.execute()
 
 
@@ -124,4 +143,11 @@ def _keys(attempt: Attempt) -> list[str]:
     return [
         f"{PREFIX}log_in_failures:address:{attempt.address}",
         f"{PREFIX}log_in_failures:account:{attempt.account}",
+        f"{PREFIX}log_in_known:account:{attempt.account}",
     ]
+
+
+async def _redis_ms(redis: Any) -> int:
+    """Redis's clock in ms, the one the log-in script reads."""
+    seconds, micros = await redis.time()
+    return int(seconds) * 1000 + int(micros) // 1000

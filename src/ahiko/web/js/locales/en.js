@@ -153,6 +153,7 @@ export const EN = {
   "menu.chat.everyone": "Everyone (spectators too)",
   "menu.chat.seated": "Seated players only",
   "menu.chat.off": "Off",
+  "error.chat_names_card": "Not sent: a message that names a card waits until the hand is over.",
   "error.chat_empty": "Write something before sending.",
   "error.chat_too_long": "A message is at most 200 characters.",
   "error.chat_control_chars": "A message is one line of plain text.",

@@ -161,6 +161,7 @@ export const PT = {
   "menu.chat.everyone": "Todos (espectadores também)",
   "menu.chat.seated": "Só jogadores sentados",
   "menu.chat.off": "Desligado",
+  "error.chat_names_card": "Não enviada: uma mensagem que cita uma carta espera o fim da mão.",
   "error.chat_empty": "Escreva alguma coisa antes de enviar.",
   "error.chat_too_long": "Uma mensagem tem no máximo 200 caracteres.",
   "error.chat_control_chars": "Uma mensagem é uma linha de texto simples.",
