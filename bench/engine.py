@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
+import os
 import pstats
 import random
 import statistics
@@ -36,7 +37,13 @@ from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PHH_DIR = Path(__file__).resolve().parents[2] / "shared" / "phh" / "pluribus"  # ../shared
+# The Pluribus samples live in the shared folder beside the repository; a worktree elsewhere
+# names it through AHIKO_PHH_DIR.
+PHH_DIR = Path(
+    os.environ.get(
+        "AHIKO_PHH_DIR", Path(__file__).resolve().parents[2] / "shared" / "phh" / "pluribus"
+    )
+)
 PLAYERS = 6
 SMALL_BLIND, BIG_BLIND = 50, 100
 STACK = 100 * BIG_BLIND

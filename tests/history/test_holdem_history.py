@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,10 @@ from ahiko.poker.cards import parse_cards, validate_deck
 from ahiko.poker.config import HoldemConfig
 from ahiko.poker.holdem import HoldemHand
 
-SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "phh"  # ../shared beside the repo
+# ../shared beside the repository; a worktree elsewhere names it through AHIKO_SHARED_DIR
+SAMPLES = (
+    Path(os.environ.get("AHIKO_SHARED_DIR", Path(__file__).resolve().parents[3] / "shared")) / "phh"
+)
 
 SPLIT_WITH_ODD_CHIP = """
 variant = "NT"

@@ -1,4 +1,5 @@
-"""One betting round, no-limit or fixed-limit: whose turn, what is legal, what an action does.
+"""One betting round, no-limit, pot-limit or fixed-limit: whose turn, what is legal, what an
+action does.
 
 Players are indexed 0..n-1 in button order (first seat after the button first); the round
 reads and writes the hand's ``stacks`` list and reads ``folded``.
@@ -10,6 +11,11 @@ raise — the largest raise of the round, never less than the big blind — so o
 does not reopen raising but several that add up to a full raise do (R-HE-08, with its **D**:
 a call of the big blind then an all-in for less than a raise does not reopen it). A player
 who has not acted yet in the round may always raise.
+
+Pot limit: as no-limit, but the most a bet or raise may reach is the pot after the player's
+call (every chip already in the middle, the bets of this round and the call) on top of the
+call: ``2 * highest bet - own bet + pot``, never below the least raise, never above the stack
+(pokerkit's ``pot_completion_betting_or_raising_to_amount``).
 
 Fixed limit (R-DR-03/04/08): bets and raises go up one fixed size at a time to the next
 "level"; the number of bets and raises is capped unless only two players remain. An all-in
@@ -39,6 +45,10 @@ from .actions import (
 )
 from .events import ActionTaken
 from .fast_init import fast_constructor
+from .games import BettingStructure
+
+_FIXED_LIMIT = BettingStructure.FIXED_LIMIT
+_POT_LIMIT = BettingStructure.POT_LIMIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +84,7 @@ class BettingRound:
         "acted_level",
         "bets",
         "cap",
+        "collected",
         "fixed_limit",
         "folded",
         "last_action",
@@ -84,6 +95,7 @@ class BettingRound:
         "min_bet",
         "n",
         "others",
+        "pot_limit",
         "queue",
         "raise_count",
         "rules",
@@ -97,9 +109,10 @@ class BettingRound:
         stacks: list[int],
         folded: list[bool],
         min_bet: int,
-        fixed_limit: bool,
+        structure: BettingStructure,
         cap: int | None,
         rules: Rules,
+        collected: int = 0,
     ) -> None:
         self.seats = seats
         self.n = n = len(seats)
@@ -107,7 +120,10 @@ class BettingRound:
         self.stacks = stacks
         self.folded = folded
         self.min_bet = min_bet  # NL: the big blind; limit: the fixed bet size
-        self.fixed_limit = fixed_limit
+        # the structure as two flags: every decision tests them
+        self.fixed_limit = structure is _FIXED_LIMIT
+        self.pot_limit = structure is _POT_LIMIT
+        self.collected = collected  # chips in the middle from earlier rounds (and antes)
         self.cap = cap
         self.rules = rules
         self.bets = [0] * self.n
@@ -229,9 +245,16 @@ class BettingRound:
         else:
             raise_by = self.max_raise if self.max_raise > self.min_bet else self.min_bet
             lo = max_bet + raise_by
+            if self.pot_limit:
+                hi = min(hi, max(lo, self.pot_raise_to(i)))
             if lo > hi:
                 lo = hi
         return (_BET if max_bet == 0 else _RAISE), lo, hi
+
+    def pot_raise_to(self, i: int) -> int:
+        """The street total of a raise the size of the pot after seat i's call."""
+        bets = self.bets
+        return 2 * self.max_bet - bets[i] + self.collected + sum(bets)
 
     def legal(self, i: int) -> LegalActions:
         cached = self._legal_cache
@@ -248,7 +271,8 @@ class BettingRound:
             if bounds is not None:
                 kind, lo, hi = bounds
         elif stack > to_call:
-            # No-limit: ``bet_bounds`` and ``_raise_block`` inlined (every decision asks).
+            # No-limit and pot-limit: ``bet_bounds`` and ``_raise_block`` inlined (every
+            # decision asks).
             folded = self.folded
             for j in self.others[i]:
                 if not folded[j] and stacks[j] + bets[j] > max_bet:  # someone could call
@@ -258,6 +282,8 @@ class BettingRound:
                         kind = _BET if max_bet == 0 else _RAISE
                         hi = stack + bet
                         lo = max_bet + full
+                        if self.pot_limit:
+                            hi = min(hi, max(lo, self.pot_raise_to(i)))
                         if lo > hi:
                             lo = hi
                     break

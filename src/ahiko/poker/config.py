@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-HOLDEM_MIN_PLAYERS = 2
-HOLDEM_MAX_PLAYERS = 9  # R-HE-01
-DRAW_MIN_PLAYERS = 2
-DRAW_MAX_PLAYERS = 6  # R-DR-01
-DRAW_MAX_DISCARDS = 3  # R-DR-05
+from .games import DRAW, HOLDEM
+
+HOLDEM_MIN_PLAYERS = HOLDEM.min_players
+HOLDEM_MAX_PLAYERS = HOLDEM.max_players  # R-HE-01
+DRAW_MIN_PLAYERS = DRAW.min_players
+DRAW_MAX_PLAYERS = DRAW.max_players  # R-DR-01
+DRAW_MAX_DISCARDS = max(street.max_discards for street in DRAW.streets)  # R-DR-05
 DRAW_DEFAULT_RAISE_CAP = 4  # R-DR-04: a bet and three raises per round
 
 

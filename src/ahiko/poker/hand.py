@@ -33,6 +33,7 @@ from .events import (
     StreetDealt,
 )
 from .fast_init import fast_constructor
+from .games import Game
 from .pots import Pot, build_pots, split_pot
 from .ranking import hand_strength, strength_ranks
 from .result import HandResult, PotResult
@@ -58,14 +59,26 @@ _FOLD_KIND = ActionKind.FOLD
 
 
 class BaseHand(Generic[ConfigT]):
-    """A hand of a variant whose stakes are a ``ConfigT`` (HoldemConfig, DrawConfig)."""
+    """A hand of a game whose stakes are a ``ConfigT`` (HoldemConfig, DrawConfig). What the
+    game is (cards, streets, betting, seats, layout) is its ``game``'s data; the names below
+    are read from it once, for the hot paths and the older callers."""
 
+    game: ClassVar[Game]
     variant: ClassVar[str]
     layout: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     rules: ClassVar[Rules]
     show_rule: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        played = cls.__dict__.get("game")
+        if played is not None:
+            cls.variant = played.name
+            cls.layout = played.layout
+            cls.min_players = played.min_players
+            cls.max_players = played.max_players
 
     def __init__(
         self,
@@ -425,9 +438,18 @@ class BaseHand(Generic[ConfigT]):
         self.street = name
         self.log.append(_new_street_dealt(name, cards, positions))
 
-    def _new_round(self, min_bet: int, fixed_limit: bool, cap: int | None) -> BettingRound:
+    def _new_round(self, min_bet: int, cap: int | None = None) -> BettingRound:
+        """A betting round of this game's structure; the chips already in the middle (earlier
+        rounds, antes) count towards a pot-limit maximum."""
         self.round = betting = BettingRound(
-            self.order, self.chips, self.folded, min_bet, fixed_limit, cap, self.rules
+            self.order,
+            self.chips,
+            self.folded,
+            min_bet,
+            self.game.betting,
+            cap,
+            self.rules,
+            sum(self.total),
         )
         return betting
 

@@ -25,16 +25,16 @@ from .betting import (
     _FOLD_LAST,
     _FOLDED,
     _SHARED_EVENT_SEATS,
-    BettingRound,
     Rules,
     _new_action_taken,
 )
 from .cards import Card
-from .config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
+from .config import HoldemConfig
 from .events import BlindPosted, Event, HoleDealt
 from .fast_init import fast_constructor
+from .games import HOLDEM
 from .hand import BaseHand, _private_positions, check_chips
-from .layout import HOLDEM_LAYOUT, holdem_positions
+from .layout import holdem_positions
 from .ranking import holdem_strengths
 
 _FOLD, _CHECK, _CALL = Action.fold(), Action.check(), Action.call()
@@ -56,10 +56,7 @@ def _next_deal(n: int) -> dict[str, tuple[str, tuple[int, ...]]]:
 
 
 class HoldemHand(BaseHand[HoldemConfig]):
-    variant = "holdem"
-    layout = HOLDEM_LAYOUT
-    min_players = HOLDEM_MIN_PLAYERS
-    max_players = HOLDEM_MAX_PLAYERS
+    game = HOLDEM
     rules = Rules(order="R-HE-05", actions="R-HE-06", size="R-HE-07", reopen="R-HE-08", cap="")
     show_rule = "R-HE-12"
 
@@ -290,9 +287,7 @@ class HoldemHand(BaseHand[HoldemConfig]):
         if cfg.ante:
             self._post_antes(cfg.ante)
         n, chips, total, log, order = self.n, self.chips, self.total, self.log, self.order
-        self.round = betting = BettingRound(
-            order, chips, self.folded, cfg.big_blind, False, None, self.rules
-        )
+        self.round = betting = self._new_round(cfg.big_blind)
         sb, bb = (n - 1, 0) if n == 2 else (0, 1)  # _blind_indices
         if chips[sb] > 0:
             posted = betting.post(sb, cfg.small_blind)
@@ -315,7 +310,6 @@ class HoldemHand(BaseHand[HoldemConfig]):
             self._advance()
 
     def _advance(self) -> None:
-        folded = self.folded
         while True:
             if self._close_round() == 1:
                 self._finish_uncontested()
@@ -326,9 +320,7 @@ class HoldemHand(BaseHand[HoldemConfig]):
                 return
             name, positions = _next_deal(self.n)[street]
             self._deal_street(name, positions)
-            self.round = betting = BettingRound(
-                self.order, self.chips, folded, self.config.big_blind, False, None, self.rules
-            )
+            betting = self._new_round(self.config.big_blind)
             betting.begin(0)
             if self.halted:
                 betting.queue = []  # R-TM-06 D: the rest of the board, without betting

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-HOLDEM_LAYOUT = "holdem-noburn-v1"
-DRAW_LAYOUT = "draw5-v1"
+from .games import DRAW, HOLDEM
+
+HOLDEM_LAYOUT = HOLDEM.layout
+DRAW_LAYOUT = DRAW.layout
 KNOWN_LAYOUTS = (HOLDEM_LAYOUT, DRAW_LAYOUT)
 
-HOLDEM_HOLE_CARDS = 2
-HOLDEM_BOARD_CARDS = 5
-DRAW_HAND_CARDS = 5
+HOLDEM_HOLE_CARDS = HOLDEM.hole_cards
+HOLDEM_BOARD_CARDS = HOLDEM.board_cards
+DRAW_HAND_CARDS = DRAW.hole_cards
 
 
 def holdem_hole_position(n: int, j: int, k: int) -> int:
