@@ -15,7 +15,7 @@ from operator import sub
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from .actions import Action, ActionKind, IllegalAction, LegalActions
-from .betting import BettingRound, Rules, _rotation
+from .betting import BettingRound, Rules, rotation
 from .cards import Card, validate_deck
 from .events import (
     ActionTaken,
@@ -239,7 +239,7 @@ class BaseHand(Generic[ConfigT]):
         if self._legal(i).is_draw_phase:
             raise IllegalAction(self.rules.actions, "it is the draw: discard, then forfeit")
         mark = len(self.log)
-        self._apply(i, _FORFEIT)
+        self._act(i, _FORFEIT, forced=True)
         return self.log[mark:]
 
     def stop_betting(self, reason: str = "room_expired") -> list[Event]:
@@ -253,8 +253,7 @@ class BaseHand(Generic[ConfigT]):
         self.halted = True
         self.log.append(BettingStopped(reason))
         if self.round is not None:
-            self.round.queue = []
-            self.round._legal_cache = None
+            self.round.stop()
         self._advance()
         return self.log[mark:]
 
@@ -363,17 +362,12 @@ class BaseHand(Generic[ConfigT]):
         assert self.round is not None
         return self.round.legal(i)
 
-    def _act(self, i: int, action: Action) -> None:
+    def _act(self, i: int, action: Action, *, forced: bool = False) -> None:
+        """Take a betting action of the seat at index i (the round checks it, unless it is a
+        ``forced`` fold: a forfeit) and move the hand on."""
         betting = self.round
         assert betting is not None
-        betting.check_action(i, action)
-        self._apply(i, action)
-
-    def _apply(self, i: int, action: Action) -> None:
-        """Apply a betting action already checked (or a forfeit) and move the hand on."""
-        betting = self.round
-        assert betting is not None
-        event = betting.apply(i, action)
+        event = betting.fold(i) if forced else betting.take(i, action)
         self.total[i] += event.added
         self.log.append(event)
         # Only a fold can leave one player in: other actions need not count the live ones.
@@ -426,7 +420,7 @@ class BaseHand(Generic[ConfigT]):
         n, deck, order, log = self.n, self.deck, self.order, self.log
         end = per_player * n
         self.holes = holes = []
-        for j, positions in enumerate(_private_positions(n, per_player)):
+        for j, positions in enumerate(private_positions(n, per_player)):
             cards = deck[j:end:n]  # the same positions, as one slice of the deck tuple
             holes.append(list(cards))
             log.append(_new_hole_dealt(order[j], cards, positions))
@@ -548,7 +542,7 @@ class BaseHand(Generic[ConfigT]):
         folded = self.folded
         if first is None or folded[first]:
             first = live[0]
-        return [j for j in _rotation(self.n, first) if not folded[j]]
+        return [j for j in rotation(self.n, first) if not folded[j]]
 
     def _finish(
         self, awards: list[PotResult], names: dict[int, dict[str, Any]], *, showdown: bool
@@ -605,7 +599,7 @@ def _seating(seats: tuple[int, ...], button: int) -> tuple[tuple[int, ...], dict
 
 
 @lru_cache(maxsize=64)
-def _private_positions(n: int, per_player: int) -> tuple[tuple[int, ...], ...]:
+def private_positions(n: int, per_player: int) -> tuple[tuple[int, ...], ...]:
     """Deck positions of each dealt seat's private cards: card k of seat j at ``k*n + j``."""
     return tuple(tuple(range(j, per_player * n, n)) for j in range(n))
 

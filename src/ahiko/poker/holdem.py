@@ -19,21 +19,13 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from .actions import Action, ActionKind, LegalActions
-from .betting import (
-    _CHECK_LAST,
-    _CHECKED,
-    _FOLD_LAST,
-    _FOLDED,
-    _SHARED_EVENT_SEATS,
-    Rules,
-    _new_action_taken,
-)
+from .betting import Rules
 from .cards import Card
 from .config import HoldemConfig
 from .events import BlindPosted, Event, HoleDealt
 from .fast_init import fast_constructor
 from .games import HOLDEM
-from .hand import BaseHand, _private_positions, check_chips
+from .hand import BaseHand, check_chips, private_positions
 from .layout import holdem_positions
 from .ranking import holdem_strengths
 
@@ -42,8 +34,6 @@ _new_action = fast_constructor(Action)  # the same objects as Action(...), built
 _new_blind_posted = fast_constructor(BlindPosted)
 _new_hole_dealt = fast_constructor(HoleDealt)
 _BET, _RAISE = ActionKind.BET, ActionKind.RAISE
-_FOLD_KIND, _CHECK_KIND, _CALL_KIND = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
-_FOLD_NAME, _CHECK_NAME, _CALL_NAME = _FOLD_KIND._value_, _CHECK_KIND._value_, _CALL_KIND._value_
 _NEXT_STREET = {"preflop": "flop", "flop": "turn", "turn": "river"}
 _STREET_BOARD = {"flop": slice(0, 3), "turn": slice(3, 4), "river": slice(4, 5)}
 
@@ -111,100 +101,6 @@ class HoldemHand(BaseHand[HoldemConfig]):
             return betting.legal(betting.queue[0])
         return super().legal_actions(seat)
 
-    def act(self, seat: int, action: Action) -> list[Event]:
-        """``BaseHand.act`` (the same checks, in the same order, and the same effect) with
-        the turn and the move on inlined: a player's loop calls it for every decision."""
-        if type(seat) is not int:
-            self._check_seat(seat)
-        if type(action) is not Action:
-            return super().act(seat, action)  # refused there, with the same message
-        kind = action.kind
-        amount = action.amount
-        cards = action.cards
-        if (
-            type(kind) is not ActionKind
-            or type(amount) is not int
-            or amount < 0
-            or type(cards) is not tuple
-            or cards
-        ):
-            return super().act(seat, action)  # refused there, or a discard refused later
-        betting = self.round
-        if self.result is None and betting is not None and betting.queue:
-            i = betting.queue[0]
-            if seat != self.order[i]:
-                i = super()._turn_index(seat)  # raises: out of turn, or not in the hand
-        else:
-            i = super()._turn_index(seat)  # raises: the hand is over
-        log = self.log
-        mark = len(log)
-        self._act(i, action)
-        return log[mark:]
-
-    def _act(self, i: int, action: Action) -> None:
-        """``BaseHand._act`` and ``_apply`` in one call; the round's ``check_action`` is
-        asked only about bets and raises (their bounds) and about refusals (it words them):
-        a fold or a call is legal facing a bet, a check when there is none. A fold, a check
-        and a call are applied here as the round's ``apply`` would (its no-limit branches,
-        the same state and the same event); bets and raises go through ``apply``."""
-        betting = self.round
-        assert betting is not None
-        kind = action.kind
-        bets = betting.bets
-        to_call = betting.max_bet - bets[i]
-        queue = betting.queue
-        if kind is _FOLD_KIND:
-            if to_call <= 0:
-                betting.check_action(i, action)  # raises: nothing to call
-            betting._legal_cache = None
-            del queue[0]
-            folded = self.folded  # the round's own list
-            folded[i] = True
-            betting.last_action[i] = _FOLD_LAST
-            seat = self.order[i]
-            self.log.append(
-                _FOLDED[seat]
-                if 0 <= seat < _SHARED_EVENT_SEATS
-                else _new_action_taken(seat, _FOLD_NAME, 0, 0, False)
-            )
-            # Only a fold can leave one player in: other actions need not count the live ones.
-            if not queue or folded.count(False) <= 1:
-                self._advance()
-            return
-        if kind is _CALL_KIND:
-            if to_call <= 0:
-                betting.check_action(i, action)  # raises: nothing to call
-            betting._legal_cache = None
-            del queue[0]
-            betting.acted_level[i] = 0
-            chips = self.chips  # the round's stacks
-            stack = chips[i]
-            added = to_call if to_call <= stack else stack
-            chips[i] = stack - added
-            to = bets[i] = bets[i] + added
-            betting.last_action[i] = (_CALL_NAME, to)
-            self.total[i] += added
-            self.log.append(_new_action_taken(self.order[i], _CALL_NAME, to, added, stack == added))
-        elif kind is _CHECK_KIND and to_call <= 0:
-            betting._legal_cache = None
-            del queue[0]
-            betting.acted_level[i] = 0
-            betting.last_action[i] = _CHECK_LAST
-            seat = self.order[i]
-            self.log.append(
-                _CHECKED[seat]
-                if 0 <= seat < _SHARED_EVENT_SEATS
-                else _new_action_taken(seat, _CHECK_NAME, 0, 0, False)
-            )
-        else:
-            betting.check_action(i, action)  # a bet or a raise (or a check refused)
-            event = betting.apply(i, action)
-            self.total[i] += event.added
-            self.log.append(event)
-            queue = betting.queue  # a bet or a raise queues the others anew
-        if not queue:
-            self._advance()
-
     def _turn_index(self, seat: int) -> int:
         betting = self.round  # the usual case without a call: hold'em's turn is the queue's
         if self.result is None and betting is not None and betting.queue:
@@ -217,37 +113,17 @@ class HoldemHand(BaseHand[HoldemConfig]):
         """``act`` with a fold (PHH's ``f``), without ``act``'s checks of the action itself."""
         if type(seat) is not int:
             self._check_seat(seat)
-        betting = self.round  # the turn: the queue's head (else _turn_index raises, says why)
-        queue = betting.queue if self.result is None and betting is not None else None
-        i = queue[0] if queue and seat == self.order[queue[0]] else self._turn_index(seat)
-        assert betting is not None and queue is not None
-        if betting.max_bet <= betting.bets[i]:
-            betting.check_action(i, _FOLD)  # raises: nothing to call
-        # ``_act``'s fold, inlined (PHH's most frequent line)
-        betting._legal_cache = None
-        del queue[0]
-        folded = self.folded  # the round's own list
-        folded[i] = True
-        betting.last_action[i] = _FOLD_LAST
-        seat = self.order[i]
-        log = self.log
-        mark = len(log)
-        log.append(
-            _FOLDED[seat]
-            if 0 <= seat < _SHARED_EVENT_SEATS
-            else _new_action_taken(seat, _FOLD_NAME, 0, 0, False)
-        )
-        if not queue or folded.count(False) <= 1:
-            self._advance()
-        return log[mark:]
+        i = self._turn_index(seat)
+        mark = len(self.log)
+        self._act(i, _FOLD)
+        return self.log[mark:]
 
     def check_or_call(self, seat: int) -> list[Event]:
         """``act`` with a check, or a call if the seat faces a bet (PHH's ``cc``)."""
         if type(seat) is not int:
             self._check_seat(seat)
-        betting = self.round  # the turn: the queue's head (else _turn_index raises, says why)
-        queue = betting.queue if self.result is None and betting is not None else None
-        i = queue[0] if queue and seat == self.order[queue[0]] else self._turn_index(seat)
+        i = self._turn_index(seat)
+        betting = self.round
         assert betting is not None
         mark = len(self.log)
         self._act(i, _CALL if betting.max_bet > betting.bets[i] else _CHECK)
@@ -260,9 +136,8 @@ class HoldemHand(BaseHand[HoldemConfig]):
             self._check_seat(seat)
         if type(amount) is not int or amount < 0:
             check_chips(self.rules.size, "the amount", amount)
-        betting = self.round  # the turn: the queue's head (else _turn_index raises, says why)
-        queue = betting.queue if self.result is None and betting is not None else None
-        i = queue[0] if queue and seat == self.order[queue[0]] else self._turn_index(seat)
+        i = self._turn_index(seat)
+        betting = self.round
         assert betting is not None
         mark = len(self.log)
         self._act(i, _new_action(_RAISE if betting.max_bet else _BET, amount))
@@ -300,7 +175,7 @@ class HoldemHand(BaseHand[HoldemConfig]):
         # The deal (``_deal_private(2)`` for two cards: each player's pair read directly)
         deck, new_hole_dealt = self.deck, _new_hole_dealt
         self.holes = holes = []
-        for j, positions in enumerate(_private_positions(n, 2)):
+        for j, positions in enumerate(private_positions(n, 2)):
             first, second = deck[j], deck[j + n]
             holes.append([first, second])
             log.append(new_hole_dealt(order[j], (first, second), positions))
