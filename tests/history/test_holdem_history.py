@@ -106,9 +106,6 @@ def test_R_HE_07_replay_rejects_an_illegal_raise_with_the_rule() -> None:
 
 
 def test_replay_refuses_what_our_rules_cannot_play() -> None:
-    straddle = SPLIT_WITH_ODD_CHIP.replace("[5, 10, 0]", "[5, 10, 20]")
-    with pytest.raises(PhhError, match="straddles are not supported"):
-        holdem_from_phh(loads(straddle))
     uneven = SPLIT_WITH_ODD_CHIP.replace("antes = [1, 1, 1]", "antes = [0, 0, 1]")
     with pytest.raises(PhhError, match="differ between players"):
         holdem_from_phh(loads(uneven))

@@ -8,6 +8,7 @@ import doctest
 import pytest
 
 import ahiko.poker.games
+import ahiko.poker.hands
 from ahiko.poker.config import DRAW_MAX_DISCARDS, DRAW_MAX_PLAYERS, HOLDEM_MAX_PLAYERS
 from ahiko.poker.draw import DrawHand
 from ahiko.poker.games import (
@@ -16,12 +17,14 @@ from ahiko.poker.games import (
     DRAW,
     GAMES,
     HOLDEM,
+    POT_LIMIT_OMAHA,
     BettingStructure,
     Evaluator,
     UnknownGame,
     game,
 )
-from ahiko.poker.holdem import HoldemHand
+from ahiko.poker.hands import HAND_CLASSES, hand_class
+from ahiko.poker.holdem import HoldemHand, OmahaHand
 from ahiko.poker.layout import DRAW_HAND_CARDS, HOLDEM_BOARD_CARDS, HOLDEM_HOLE_CARDS
 
 
@@ -31,12 +34,12 @@ def test_the_games_docstring_example_runs() -> None:
 
 
 def test_R_HE_01_R_DR_01_the_hands_take_their_seats_and_layout_from_their_game() -> None:
-    assert (HoldemHand.game, DrawHand.game) == (HOLDEM, DRAW)
-    for hand_class in (HoldemHand, DrawHand):
-        played = hand_class.game
-        assert hand_class.variant == played.name
-        assert hand_class.layout == played.layout
-        assert (hand_class.min_players, hand_class.max_players) == (
+    assert (HoldemHand.game, DrawHand.game, OmahaHand.game) == (HOLDEM, DRAW, POT_LIMIT_OMAHA)
+    for plays in (HoldemHand, DrawHand, OmahaHand):
+        played = plays.game
+        assert plays.variant == played.name
+        assert plays.layout == played.layout
+        assert (plays.min_players, plays.max_players) == (
             played.min_players,
             played.max_players,
         )
@@ -63,3 +66,11 @@ def test_every_name_layout_and_code_is_unique() -> None:
 def test_an_unknown_game_is_refused_naming_the_choices() -> None:
     with pytest.raises(UnknownGame, match="unknown game 'Holdem': one of holdem, draw"):
         game("Holdem")
+
+
+def test_every_game_has_a_hand_class_that_plays_it() -> None:
+    result = doctest.testmod(ahiko.poker.hands, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 1 and result.failed == 0
+    assert set(HAND_CLASSES) == set(GAMES)
+    for name, played in GAMES.items():
+        assert hand_class(name).game is played

@@ -1,4 +1,4 @@
-"""No-Limit Texas Hold'em, 2-9 players (SPEC §2-3).
+"""No-Limit Texas Hold'em, 2-9 players (SPEC §2-3), and Pot-Limit Omaha, its four-card kin.
 
     hand, events = HoldemHand.start(HoldemConfig(10, 20), seats=[0, 2, 5],
                                     stacks=[1000, 800, 1200], button=5, deck=deck)
@@ -11,6 +11,13 @@ blind, R-HE-03), each short stack posting what it has. Hole cards and the board 
 deck by the ``holdem-noburn-v1`` layout. Pre-flop the seat after the big blind acts first;
 later streets start with the first seat after the button still able to act (R-HE-05). When no
 more than one player can still bet, the rest of the board is dealt without betting (R-HE-11).
+
+A straddle (``HoldemConfig.straddle``, as pokerkit and PHH write blinds-or-straddles) is a
+third blind posted by the seat after the big blind; pre-flop the seat after the largest forced
+bet then acts first. Heads-up nobody straddles. Pot-Limit Omaha (``OmahaHand``) is the same
+hand with what its game says differently: four hole cards (``omaha4-noburn-v1``: hole card k
+of the j-th seat at k*n + j, the board from 4n on), pot-limit bets, and hands of exactly two
+hole cards and three of the board.
 """
 
 from __future__ import annotations
@@ -19,15 +26,15 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from .actions import Action, ActionKind, LegalActions
-from .betting import Rules
+from .betting import BettingRound, Rules
 from .cards import Card
 from .config import HoldemConfig
 from .events import BlindPosted, Event, HoleDealt
 from .fast_init import fast_constructor
-from .games import HOLDEM
+from .games import HOLDEM, POT_LIMIT_OMAHA
 from .hand import BaseHand, check_chips, private_positions
-from .layout import holdem_positions
-from .ranking import holdem_strengths
+from .layout import board_game_positions
+from .ranking import holdem_strengths, omaha_strengths
 
 _FOLD, _CHECK, _CALL = Action.fold(), Action.check(), Action.call()
 _new_action = fast_constructor(Action)  # the same objects as Action(...), built for less
@@ -38,10 +45,10 @@ _NEXT_STREET = {"preflop": "flop", "flop": "turn", "turn": "river"}
 _STREET_BOARD = {"flop": slice(0, 3), "turn": slice(3, 4), "river": slice(4, 5)}
 
 
-@lru_cache(maxsize=16)
-def _next_deal(n: int) -> dict[str, tuple[str, tuple[int, ...]]]:
+@lru_cache(maxsize=32)
+def _next_deal(n: int, hole_cards: int) -> dict[str, tuple[str, tuple[int, ...]]]:
     """Street -> (the next street, its board cards' deck positions), for n players."""
-    _, board = holdem_positions(n)
+    _, board = board_game_positions(n, hole_cards)
     return {street: (name, board[_STREET_BOARD[name]]) for street, name in _NEXT_STREET.items()}
 
 
@@ -67,12 +74,24 @@ class HoldemHand(BaseHand[HoldemConfig]):
         return hand
 
     @classmethod
+    def start_hand(
+        cls,
+        config: HoldemConfig,
+        seats: Sequence[int],
+        stacks: Sequence[int],
+        button: int,
+        deck: Sequence[Card],
+    ) -> HoldemHand:
+        """``start``, the hand only (its events are ``hand.events``)."""
+        hand, _ = cls.start(config, seats, stacks, button, deck)
+        return hand
+
+    @classmethod
     def _config_from(cls, values: dict[str, int]) -> HoldemConfig:
         return HoldemConfig(**values)
 
     def stakes(self) -> dict[str, int]:
-        cfg = self.config
-        return {"small_blind": cfg.small_blind, "big_blind": cfg.big_blind, "ante": cfg.ante}
+        return self.config.stakes()
 
     def betting_now(self) -> tuple[int, int, int] | None:
         """(seat to act, the round's highest bet, that seat's street bet), or None when
@@ -156,9 +175,7 @@ class HoldemHand(BaseHand[HoldemConfig]):
 
     def _begin(self) -> None:
         cfg = self.config
-        self._start_log(
-            {"small_blind": cfg.small_blind, "big_blind": cfg.big_blind, "ante": cfg.ante}
-        )
+        self._start_log(cfg.stakes())
         if cfg.ante:
             self._post_antes(cfg.ante)
         n, chips, total, log, order = self.n, self.chips, self.total, self.log, self.order
@@ -172,17 +189,39 @@ class HoldemHand(BaseHand[HoldemConfig]):
             posted = betting.post(bb, cfg.big_blind)
             total[bb] += posted
             log.append(_new_blind_posted(order[bb], posted, "bb", chips[bb] == 0))
-        # The deal (``_deal_private(2)`` for two cards: each player's pair read directly)
-        deck, new_hole_dealt = self.deck, _new_hole_dealt
-        self.holes = holes = []
-        for j, positions in enumerate(private_positions(n, 2)):
-            first, second = deck[j], deck[j + n]
-            holes.append([first, second])
-            log.append(new_hole_dealt(order[j], (first, second), positions))
+        first = (bb + 1) % n
+        if cfg.straddle and n > 2:  # heads-up nobody straddles (pokerkit: two blinds only)
+            first = self._post_straddle(betting, cfg.straddle)
+        if self.game.hole_cards == 2:
+            # The deal (``_deal_private(2)``: each player's pair read directly)
+            deck, new_hole_dealt = self.deck, _new_hole_dealt
+            self.holes = holes = []
+            for j, positions in enumerate(private_positions(n, 2)):
+                pair = deck[j], deck[j + n]
+                holes.append(list(pair))
+                log.append(new_hole_dealt(order[j], pair, positions))
+        else:
+            self._deal_private(self.game.hole_cards)
         self.street = "preflop"
-        betting.begin((bb + 1) % n)
+        betting.begin(first)
         if betting.is_done():
             self._advance()
+
+    def _post_straddle(self, betting: BettingRound, amount: int) -> int:
+        """The seat left of the big blind posts the straddle (what it has, if short); returns
+        the index of the first to act pre-flop: left of the largest forced bet, the later
+        seat on a tie (pokerkit's opener), so a short straddle leaves the big blind's bet
+        the one to answer."""
+        chips, straddler = self.chips, 2
+        if chips[straddler] > 0:
+            posted = betting.post(straddler, amount)
+            self.total[straddler] += posted
+            self.log.append(
+                _new_blind_posted(self.order[straddler], posted, "straddle", chips[straddler] == 0)
+            )
+        bets = betting.bets
+        largest = max(range(self.n), key=lambda i: (bets[i], i))
+        return (largest + 1) % self.n
 
     def _advance(self) -> None:
         while True:
@@ -193,7 +232,7 @@ class HoldemHand(BaseHand[HoldemConfig]):
             if street == "river":
                 self._showdown()
                 return
-            name, positions = _next_deal(self.n)[street]
+            name, positions = _next_deal(self.n, self.game.hole_cards)[street]
             self._deal_street(name, positions)
             betting = self._new_round(self.config.big_blind)
             betting.begin(0)
@@ -208,3 +247,14 @@ class HoldemHand(BaseHand[HoldemConfig]):
     def _strengths(self, live: list[int]) -> list[int]:
         holes = self.holes
         return holdem_strengths([holes[i] for i in live], self.community)
+
+
+class OmahaHand(HoldemHand):
+    """Pot-Limit Omaha: hold'em's deal, streets and blinds with four hole cards, pot-limit
+    betting and a hand made of exactly two hole cards and three of the board (its ``game``)."""
+
+    game = POT_LIMIT_OMAHA
+
+    def _strengths(self, live: list[int]) -> list[int]:
+        holes = self.holes
+        return omaha_strengths([holes[i] for i in live], self.community)

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .games import DRAW, HOLDEM
+from .games import DRAW, HOLDEM, POT_LIMIT_OMAHA
 
 HOLDEM_LAYOUT = HOLDEM.layout
 DRAW_LAYOUT = DRAW.layout
-KNOWN_LAYOUTS = (HOLDEM_LAYOUT, DRAW_LAYOUT)
+OMAHA_LAYOUT = POT_LIMIT_OMAHA.layout
+KNOWN_LAYOUTS = (HOLDEM_LAYOUT, DRAW_LAYOUT, OMAHA_LAYOUT)
 
 HOLDEM_HOLE_CARDS = HOLDEM.hole_cards
 HOLDEM_BOARD_CARDS = HOLDEM.board_cards
@@ -32,14 +33,22 @@ def holdem_board_position(n: int, b: int) -> int:
     return 2 * n + b
 
 
-@lru_cache(maxsize=16)
 def holdem_positions(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """Every position of an n-player hold'em deal, ``(hole, board)``: hole card k of the j-th
     dealt seat at ``hole[j][k]``, board card b at ``board[b]``. Computed once per table size."""
-    hole = tuple(
-        tuple(holdem_hole_position(n, j, k) for k in range(HOLDEM_HOLE_CARDS)) for j in range(n)
-    )
-    board = tuple(holdem_board_position(n, b) for b in range(HOLDEM_BOARD_CARDS))
+    return board_game_positions(n, HOLDEM_HOLE_CARDS)
+
+
+@lru_cache(maxsize=32)
+def board_game_positions(
+    n: int, hole_cards: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """``(hole, board)`` positions of a board game dealing ``hole_cards`` to each of n seats
+    without burns (``holdem-noburn-v1``, ``omaha4-noburn-v1``): hole card k of the j-th dealt
+    seat at ``k*n + j``, then board card b at ``hole_cards*n + b``."""
+    _check(n > 0 and hole_cards * n + HOLDEM_BOARD_CARDS <= 52, "table size")
+    hole = tuple(tuple(k * n + j for k in range(hole_cards)) for j in range(n))
+    board = tuple(hole_cards * n + b for b in range(HOLDEM_BOARD_CARDS))
     return hole, board
 
 

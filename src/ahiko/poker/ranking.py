@@ -74,6 +74,39 @@ def holdem_strengths(holes: Sequence[Sequence[Card]], board: Sequence[Card]) -> 
     return [evaluate([cards[first], cards[second], *common]) for first, second in holes]
 
 
+# Omaha's hands: two of the hole cards with three of the five board cards (ten triples).
+_BOARD_TRIPLES = tuple(combinations(range(5), 3))
+
+
+def omaha_strengths(holes: Sequence[Sequence[Card]], board: Sequence[Card]) -> list[int]:
+    """The showdown value of each Omaha hand of ``holes`` on a full ``board``: the best five
+    of exactly two hole cards and three board cards. The board's ten triples are built once
+    for every hand; a hand is then 60 five-card evaluations."""
+    cards = _EVAL7_CARDS
+    common = [cards[c] for c in board]
+    triples = [[common[a], common[b], common[c]] for a, b, c in _BOARD_TRIPLES]
+    evaluate = eval7.evaluate
+    values = []
+    for hole in holes:
+        pairs = combinations([cards[c] for c in hole], 2)
+        values.append(max(evaluate([x, y, *triple]) for x, y in pairs for triple in triples))
+    return values
+
+
+def omaha_value(hole: Sequence[Card], board: Sequence[Card]) -> HandValue:
+    """The best Omaha hand (exactly two of ``hole``, three of ``board``) as a
+    :class:`HandValue`, its five cards those two and three (what a player is told they hold)."""
+    if len(board) != 5 or not len(hole) >= 2 or len(set(hole) | set(board)) != len(hole) + 5:
+        raise ValueError("an Omaha hand is distinct hole cards and a board of five")
+    best = max(
+        (hand_strength(five), five)
+        for pair in combinations(hole, 2)
+        for triple in combinations(board, 3)
+        for five in [(*pair, *triple)]
+    )[1]
+    return hand_value(best)
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class HandValue:
     """The best five-card hand out of some cards. Compares by value only (R-RK-04)."""
