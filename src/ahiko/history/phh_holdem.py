@@ -319,16 +319,26 @@ def holdem_to_phh(
     label = {seat: player_label(j) for j, seat in enumerate(order)}
     n = len(order)
     actions = [f"d dh {label[seat]} {format_phh_cards(cards.hole(seat))}" for seat in order]
+    # A hand mucked at the showdown and shown after it is written once, shown, where it was
+    # mucked: PHH has one showdown line a player (pokerkit refuses a second).
+    shown_later = {
+        e.seat: e for e in hand.events if isinstance(e, CardsShown) and e.reason == "voluntary"
+    }
+    mucked = {e.seat for e in hand.events if isinstance(e, Mucked)}
     for event in hand.events:
         if isinstance(event, StreetDealt):
             actions.append(f"d db {format_phh_cards(event.cards)}")
         elif isinstance(event, ActionTaken):
             actions.append(f"{label[event.seat]} {_phh_verb(event.action, event.amount)}")
         elif isinstance(event, CardsShown):
-            shown = cards.shown(event.seat) or (None,) * len(event.cards)
-            actions.append(f"{label[event.seat]} sm {format_phh_cards(shown)}")
+            if event.reason != "voluntary" or event.seat not in mucked:
+                actions.append(_show_line(label[event.seat], event, cards))
         elif isinstance(event, Mucked):
-            actions.append(f"{label[event.seat]} sm")
+            later = shown_later.get(event.seat)
+            if later is None:
+                actions.append(f"{label[event.seat]} sm")
+            else:
+                actions.append(_show_line(label[event.seat], later, cards))
     starting = log.starting_stacks
     fields: dict[str, object] = {
         "variant": hand.game.phh_code,
@@ -345,6 +355,11 @@ def holdem_to_phh(
         fields["players"] = list(players)
     fields.update(extra_fields or {})
     return PhhDocument(hand.game.phh_code, [starting[s] for s in order], actions, fields)
+
+
+def _show_line(label: str, event: CardsShown, cards: VisibleCards) -> str:
+    shown = cards.shown(event.seat) or (None,) * len(event.cards)
+    return f"{label} sm {format_phh_cards(shown)}"
 
 
 def _blinds_or_straddles(config: HoldemConfig, n: int) -> list[int]:
