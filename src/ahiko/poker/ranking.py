@@ -21,6 +21,7 @@ from typing import Any
 import eval7
 
 from .cards import Card, format_card
+from .games import Evaluator
 
 
 class HandCategory(IntEnum):
@@ -95,9 +96,14 @@ def omaha_strengths(holes: Sequence[Sequence[Card]], board: Sequence[Card]) -> l
 
 def omaha_value(hole: Sequence[Card], board: Sequence[Card]) -> HandValue:
     """The best Omaha hand (exactly two of ``hole``, three of ``board``) as a
-    :class:`HandValue`, its five cards those two and three (what a player is told they hold)."""
-    if len(board) != 5 or not len(hole) >= 2 or len(set(hole) | set(board)) != len(hole) + 5:
-        raise ValueError("an Omaha hand is distinct hole cards and a board of five")
+    :class:`HandValue`, its five cards those two and three (what a player is told they hold).
+    The board may be a flop or a turn (a hand shown all-in before the river)."""
+    if (
+        not 3 <= len(board) <= 5
+        or len(hole) < 2
+        or len(set(hole) | set(board)) != len(hole) + len(board)
+    ):
+        raise ValueError("an Omaha hand is distinct hole cards and a board of three to five")
     best = max(
         (hand_strength(five), five)
         for pair in combinations(hole, 2)
@@ -105,6 +111,17 @@ def omaha_value(hole: Sequence[Card], board: Sequence[Card]) -> HandValue:
         for five in [(*pair, *triple)]
     )[1]
     return hand_value(best)
+
+
+def game_hand_value(
+    evaluator: Evaluator, own: Sequence[Card], board: Sequence[Card]
+) -> HandValue | None:
+    """The value of a player's cards as ``evaluator`` (a game's) counts them, or None while
+    there are not yet enough cards to make five."""
+    if evaluator is Evaluator.OMAHA:
+        return omaha_value(own, board) if len(board) >= 3 else None
+    cards = [*own, *board]
+    return hand_value(cards) if len(cards) >= 5 else None
 
 
 @dataclass(frozen=True, slots=True, order=True)
