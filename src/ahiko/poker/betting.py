@@ -348,18 +348,26 @@ class BettingRound:
 
     # --- doing it -----------------------------------------------------------------------
 
-    def take(self, i: int, action: Action) -> ActionTaken:
+    def take(self, i: int, action: Action, forced: bool = False) -> ActionTaken:
         """Seat i's action: refused with IllegalAction (nothing changed), or applied; returns
         its event. The one way an action changes the round. A fold or a call is legal facing
         a bet and a check when there is none, so only bets, raises and refusals ask
-        ``check_action`` (it words the refusals)."""
+        ``check_action`` (it words the refusals). ``forced``: a fold the seat makes whatever
+        it faces, a forfeit (R-TM-04)."""
         kind = action.kind
         bets = self.bets
         to_call = self.max_bet - bets[i]
         if kind is FOLD:
-            if to_call <= 0:
+            if to_call <= 0 and not forced:
                 self.check_action(i, action)  # raises: nothing to call
-            return self.fold(i)
+            self._legal_cache = None
+            del self.queue[0]
+            self.folded[i] = True
+            self.last_action[i] = _FOLD_LAST
+            seat = self.seats[i]
+            if 0 <= seat < _SHARED_EVENT_SEATS:
+                return _FOLDED[seat]
+            return _new_action_taken(seat, _FOLD_NAME, 0, 0, False)
         if kind is CALL:
             if to_call <= 0:
                 self.check_action(i, action)  # raises: nothing to call
@@ -384,17 +392,6 @@ class BettingRound:
             return _new_action_taken(seat, _CHECK_NAME, 0, 0, False)
         self.check_action(i, action)  # a bet or a raise (or a check refused)
         return self._bet_or_raise(i, kind, action.amount)
-
-    def fold(self, i: int) -> ActionTaken:
-        """Seat i folds, whatever it faces: a fold ``take`` accepted, or a forfeit (R-TM-04)."""
-        self._legal_cache = None
-        del self.queue[0]
-        self.folded[i] = True
-        self.last_action[i] = _FOLD_LAST
-        seat = self.seats[i]
-        if 0 <= seat < _SHARED_EVENT_SEATS:
-            return _FOLDED[seat]
-        return _new_action_taken(seat, _FOLD_NAME, 0, 0, False)
 
     def stop(self) -> None:
         """Nobody acts any more in this round (R-TM-06 D: the room expired)."""

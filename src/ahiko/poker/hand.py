@@ -223,7 +223,12 @@ class BaseHand(Generic[ConfigT]):
             raise IllegalAction(
                 self.rules.actions, f"cards must be a tuple of cards (0..51), got {cards!r}"
             )
-        i = self._turn_index(seat)
+        # The usual turn, read here without a call: the head of the betting queue. (A draw
+        # is taken while no betting round is open, its queue empty: ``_turn_index`` knows it.)
+        betting = self.round
+        queue = betting.queue if betting is not None and self.result is None else None
+        # else another turn, or a refusal that says why
+        i = queue[0] if queue and seat == self.order[queue[0]] else self._turn_index(seat)
         log = self.log
         mark = len(log)
         self._act(i, action)
@@ -367,7 +372,7 @@ class BaseHand(Generic[ConfigT]):
         ``forced`` fold: a forfeit) and move the hand on."""
         betting = self.round
         assert betting is not None
-        event = betting.fold(i) if forced else betting.take(i, action)
+        event = betting.take(i, action, forced)
         self.total[i] += event.added
         self.log.append(event)
         # Only a fold can leave one player in: other actions need not count the live ones.

@@ -132,7 +132,9 @@ class HoldemHand(BaseHand[HoldemConfig]):
         """``act`` with a fold (PHH's ``f``), without ``act``'s checks of the action itself."""
         if type(seat) is not int:
             self._check_seat(seat)
-        i = self._turn_index(seat)
+        betting = self.round  # the turn: the queue's head (else _turn_index raises, says why)
+        queue = betting.queue if self.result is None and betting is not None else None
+        i = queue[0] if queue and seat == self.order[queue[0]] else self._turn_index(seat)
         mark = len(self.log)
         self._act(i, _FOLD)
         return self.log[mark:]
@@ -141,8 +143,9 @@ class HoldemHand(BaseHand[HoldemConfig]):
         """``act`` with a check, or a call if the seat faces a bet (PHH's ``cc``)."""
         if type(seat) is not int:
             self._check_seat(seat)
-        i = self._turn_index(seat)
-        betting = self.round
+        betting = self.round  # the turn: the queue's head (else _turn_index raises, says why)
+        queue = betting.queue if self.result is None and betting is not None else None
+        i = queue[0] if queue and seat == self.order[queue[0]] else self._turn_index(seat)
         assert betting is not None
         mark = len(self.log)
         self._act(i, _CALL if betting.max_bet > betting.bets[i] else _CHECK)
@@ -155,8 +158,9 @@ class HoldemHand(BaseHand[HoldemConfig]):
             self._check_seat(seat)
         if type(amount) is not int or amount < 0:
             check_chips(self.rules.size, "the amount", amount)
-        i = self._turn_index(seat)
-        betting = self.round
+        betting = self.round  # the turn: the queue's head (else _turn_index raises, says why)
+        queue = betting.queue if self.result is None and betting is not None else None
+        i = queue[0] if queue and seat == self.order[queue[0]] else self._turn_index(seat)
         assert betting is not None
         mark = len(self.log)
         self._act(i, _new_action(_RAISE if betting.max_bet else _BET, amount))
