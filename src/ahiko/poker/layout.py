@@ -21,16 +21,16 @@ HOLDEM_BOARD_CARDS = HOLDEM.board_cards
 DRAW_HAND_CARDS = DRAW.hole_cards
 
 
-def holdem_hole_position(n: int, j: int, k: int) -> int:
-    """Hole card k (0/1) of the j-th dealt seat of n."""
-    _check(0 <= k < HOLDEM_HOLE_CARDS and 0 <= j < n, "hole card index")
+def holdem_hole_position(n: int, j: int, k: int, hole_cards: int = HOLDEM_HOLE_CARDS) -> int:
+    """Hole card k (0/1; Omaha 0..3) of the j-th dealt seat of n."""
+    _check(0 <= k < hole_cards and 0 <= j < n, "hole card index")
     return k * n + j
 
 
-def holdem_board_position(n: int, b: int) -> int:
-    """Board card b (0..4): flop 0-2, turn 3, river 4."""
+def holdem_board_position(n: int, b: int, hole_cards: int = HOLDEM_HOLE_CARDS) -> int:
+    """Board card b (0..4): flop 0-2, turn 3, river 4, after every hole card."""
     _check(0 <= b < HOLDEM_BOARD_CARDS, "board card index")
-    return 2 * n + b
+    return hole_cards * n + b
 
 
 def holdem_positions(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
