@@ -27,7 +27,7 @@ ahiko.poker.games.UnknownGame: unknown game 'stud': one of holdem, draw, plo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 
@@ -129,15 +129,13 @@ DRAW = Game(
     pokerstars_name="5 Card Draw Limit",
 )
 
-POT_LIMIT_OMAHA = Game(
-    "plo",
+# Hold'em's deal, streets and blinds with four hole cards, pot-limit bets and the Omaha hand.
+POT_LIMIT_OMAHA = replace(
+    HOLDEM,
+    name="plo",
     hole_cards=4,
-    streets=BOARD_STREETS,
     betting=BettingStructure.POT_LIMIT,
-    forced_bets=BLINDS_ANTE_STRADDLE,
     evaluator=Evaluator.OMAHA,
-    min_players=2,
-    max_players=9,
     layout="omaha4-noburn-v1",
     phh_code="PO",
     pokerstars_name="Omaha Pot Limit",
