@@ -8,9 +8,7 @@ The attributes without a leading underscore are read by ``view.py``; treat them 
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Sequence
-from functools import lru_cache
 from operator import sub
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -31,12 +29,15 @@ from .events import (
     Mucked,
     PotAwarded,
     StreetDealt,
+    deck_from_events,
 )
 from .fast_init import fast_constructor
 from .games import Game
+from .layout import private_positions
 from .pots import Pot, build_pots, split_pot
 from .ranking import hand_strength, strength_ranks
 from .result import HandResult, PotResult
+from .seating import seating
 
 ConfigT = TypeVar("ConfigT")
 
@@ -119,7 +120,7 @@ class BaseHand(Generic[ConfigT]):
             deck if _deck_checked and type(deck) is tuple else validate_deck(deck)
         )
         self.button = button
-        order, self.index, first = _seating(seats, button)
+        order, self.index, first = seating(seats, button)
         self.order = order
         if first >= 0:  # the usual case: seats given ascending, stacks follow
             self.starting = [*stacks[first:], *stacks[:first]]
@@ -306,7 +307,7 @@ class BaseHand(Generic[ConfigT]):
         started = events[0]
         if started.variant != cls.variant:
             raise ValueError(f"this log is a {started.variant} hand, not {cls.variant}")
-        hand = cls._from_started(started, _deck_from_events(events) if deck is None else deck)
+        hand = cls._from_started(started, deck_from_events(events) if deck is None else deck)
         for event in events[len(hand.log) :]:
             if isinstance(event, ActionTaken) and hand.to_act is not None:
                 if event.action == "fold":
@@ -588,34 +589,3 @@ def check_chips(rule: str, what: str, value: object) -> None:
         )
     if value < 0:
         raise IllegalAction(rule, f"{what} cannot be negative, got {value}")
-
-
-@lru_cache(maxsize=1024)
-def _seating(seats: tuple[int, ...], button: int) -> tuple[tuple[int, ...], dict[int, int], int]:
-    """(order, index, first) of distinct int ``seats``: the seats clockwise from the first
-    after the button (the button last), each seat's index in that order, and where the
-    order starts in ``seats`` if they ascend (else -1). Tables deal many hands with the same
-    seats and button, so this is computed once for them; the dict is shared: read-only."""
-    ordered = sorted(seats)
-    first = bisect_right(ordered, button)
-    order = (*ordered[first:], *ordered[:first])
-    index = dict(zip(order, range(len(order)), strict=True))
-    return order, index, first if ordered == list(seats) else -1
-
-
-@lru_cache(maxsize=64)
-def private_positions(n: int, per_player: int) -> tuple[tuple[int, ...], ...]:
-    """Deck positions of each dealt seat's private cards: card k of seat j at ``k*n + j``."""
-    return tuple(tuple(range(j, per_player * n, n)) for j in range(n))
-
-
-def _deck_from_events(events: Sequence[Event]) -> tuple[Card, ...]:
-    """A deck consistent with every card the log dealt; unseen positions get unused cards."""
-    placed: dict[int, Card] = {}
-    for e in events:
-        if isinstance(e, HoleDealt | StreetDealt):
-            placed.update(zip(e.positions, e.cards, strict=True))
-        elif isinstance(e, Discarded):
-            placed.update(zip(e.positions, e.new_cards, strict=True))
-    spare = iter(sorted(set(range(52)) - set(placed.values())))
-    return tuple(placed[p] if p in placed else next(spare) for p in range(52))

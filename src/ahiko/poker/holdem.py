@@ -32,8 +32,8 @@ from .config import HoldemConfig
 from .events import BlindPosted, Event, HoleDealt
 from .fast_init import fast_constructor
 from .games import HOLDEM, POT_LIMIT_OMAHA
-from .hand import BaseHand, check_chips, private_positions
-from .layout import board_game_positions
+from .hand import BaseHand, check_chips
+from .layout import board_game_positions, private_positions
 from .ranking import holdem_strengths, omaha_strengths
 
 _FOLD, _CHECK, _CALL = Action.fold(), Action.check(), Action.call()

@@ -69,3 +69,9 @@ def draw_replacement_position(n: int, replacements_before: int) -> int:
 def _check(ok: bool, what: str) -> None:
     if not ok:
         raise ValueError(f"invalid {what}")
+
+
+@lru_cache(maxsize=64)
+def private_positions(n: int, per_player: int) -> tuple[tuple[int, ...], ...]:
+    """Deck positions of each dealt seat's private cards: card k of seat j at ``k*n + j``."""
+    return tuple(tuple(range(j, per_player * n, n)) for j in range(n))
