@@ -1,6 +1,8 @@
 """Engine benchmark: our No-Limit Hold'em engine against pokerkit 0.7.7, side by side.
 
 Measures, in one run and on the same machine state:
+- random-play six-max Pot-Limit Omaha hands per second (the mild policy), ours against
+  pokerkit's ``PotLimitOmahaHoldem``, a figure beside the hold'em ones (no goal of its own);
 - random-play six-max hands per second under two decision policies, each in both engines
   (100 bb stacks; pokerkit with every automation on, dealing its own shuffled cards): an
   all-in-heavy one (a quarter of the decisions raise, half of those all-in: ~95% of the hands
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
+import os
 import pstats
 import random
 import statistics
@@ -36,7 +39,13 @@ from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PHH_DIR = Path(__file__).resolve().parents[2] / "shared" / "phh" / "pluribus"  # ../shared
+# The Pluribus samples live in the shared folder beside the repository; a worktree elsewhere
+# names it through AHIKO_PHH_DIR.
+PHH_DIR = Path(
+    os.environ.get(
+        "AHIKO_PHH_DIR", Path(__file__).resolve().parents[2] / "shared" / "phh" / "pluribus"
+    )
+)
 PLAYERS = 6
 SMALL_BLIND, BIG_BLIND = 50, 100
 STACK = 100 * BIG_BLIND
@@ -61,11 +70,13 @@ def choose(rng: random.Random, can_fold: bool, can_raise: bool, policy: str) -> 
     return "call"
 
 
-def ours_random_hands(count: int, seed: int, policy: str = "allin") -> int:
-    """Plays ``count`` hands; returns how many reached a showdown."""
+def ours_random_hands(count: int, seed: int, policy: str = "allin", game: str = "holdem") -> int:
+    """Plays ``count`` hands of ``game`` (holdem or plo); returns how many reached a showdown."""
     from ahiko.poker.actions import Action, ActionKind
     from ahiko.poker.config import HoldemConfig
-    from ahiko.poker.holdem import HoldemHand
+    from ahiko.poker.holdem import HoldemHand, OmahaHand
+
+    plays = OmahaHand if game == "plo" else HoldemHand
 
     rng = random.Random(seed)
     config = HoldemConfig(SMALL_BLIND, BIG_BLIND)
@@ -75,7 +86,7 @@ def ours_random_hands(count: int, seed: int, policy: str = "allin") -> int:
     showdowns = 0
     for i in range(count):
         rng.shuffle(deck)
-        hand, _ = HoldemHand.start(config, seats, [STACK] * PLAYERS, i % PLAYERS, deck)
+        hand, _ = plays.start(config, seats, [STACK] * PLAYERS, i % PLAYERS, deck)
         while not hand.is_over:
             seat = hand.to_act
             assert seat is not None
@@ -95,13 +106,16 @@ def ours_random_hands(count: int, seed: int, policy: str = "allin") -> int:
     return showdowns
 
 
-def pokerkit_random_hands(count: int, seed: int, policy: str = "allin") -> None:
-    from pokerkit import Automation, Mode, NoLimitTexasHoldem
+def pokerkit_random_hands(
+    count: int, seed: int, policy: str = "allin", game: str = "holdem"
+) -> None:
+    from pokerkit import Automation, Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem
 
     automations = tuple(Automation)
     rng = random.Random(seed)
+    plays = PotLimitOmahaHoldem if game == "plo" else NoLimitTexasHoldem
     for _ in range(count):
-        state = NoLimitTexasHoldem.create_state(
+        state = plays.create_state(
             automations,
             True,
             0,
@@ -238,6 +252,9 @@ def measure(repeats: int, hands: int) -> dict[str, float | int | str]:
     for policy in POLICIES:
         work[f"ours_{policy}"] = (partial(_ours_hands, hands, policy), hands)
         work[f"pk_{policy}"] = (partial(_pk_hands, pk_hands, policy), pk_hands)
+    # Pot-Limit Omaha, the mild policy (pot-limit bets make the all-in one mostly mild too)
+    work["ours_plo"] = (partial(_ours_hands, hands, "mild", game="plo"), hands)
+    work["pk_plo"] = (partial(_pk_hands, pk_hands, "mild", game="plo"), pk_hands)
     work |= {
         "ours_phh": (lambda r: ours_replay(texts), len(texts)),
         "pk_phh": (lambda r: pokerkit_replay(texts), len(texts)),
@@ -272,6 +289,11 @@ def measure(repeats: int, hands: int) -> dict[str, float | int | str]:
         result[f"{policy}_pokerkit_hands_per_s"] = round(pk, 1)
         result[f"{policy}_ratio"] = round(ours / pk, 2)
     result |= {
+        "plo_ours_hands_per_s": round(med["ours_plo"], 1),
+        "plo_pokerkit_hands_per_s": round(med["pk_plo"], 1),
+        "plo_ratio": round(med["ours_plo"] / med["pk_plo"], 2),
+    }
+    result |= {
         "ours_phh_replay_per_s": round(med["ours_phh"], 1),
         "pokerkit_phh_replay_per_s": round(med["pk_phh"], 1),
         "phh_replay_ratio": round(med["ours_phh"] / med["pk_phh"], 2),
@@ -289,12 +311,12 @@ def measure(repeats: int, hands: int) -> dict[str, float | int | str]:
     return result
 
 
-def _ours_hands(count: int, policy: str, seed: int) -> None:
-    ours_random_hands(count, seed, policy)
+def _ours_hands(count: int, policy: str, seed: int, game: str = "holdem") -> None:
+    ours_random_hands(count, seed, policy, game)
 
 
-def _pk_hands(count: int, policy: str, seed: int) -> None:
-    pokerkit_random_hands(count, seed, policy)
+def _pk_hands(count: int, policy: str, seed: int, game: str = "holdem") -> None:
+    pokerkit_random_hands(count, seed, policy, game)
 
 
 def main() -> int:

@@ -31,7 +31,9 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK_SIZE = 52
 DEPTH = 6
-HOLDEM, DRAW = "holdem-noburn-v1", "draw5-v1"
+HOLDEM, DRAW, OMAHA = "holdem-noburn-v1", "draw5-v1", "omaha4-noburn-v1"
+# board layouts: hole cards a seat (round the table, k*n + j), then five board cards
+BOARD_LAYOUT_HOLE_CARDS = {HOLDEM: 2, OMAHA: 4}
 ROLES = ("hole", "board", "showdown", "draw")
 MAX_SAFE_INTEGER = 2**53 - 1
 CAVEAT = (
@@ -234,16 +236,16 @@ def check_shape(com, draws):
     n = len(seats)
     if com["deck_size"] != DECK_SIZE:
         raise Wrong(f"deck_size is {com['deck_size']}, not {DECK_SIZE}")
-    if layout not in (HOLDEM, DRAW):
+    if layout not in (HOLDEM, DRAW, OMAHA):
         raise Wrong(f"unknown layout {layout!r}")
     if n < 2:
         raise Wrong(f"a deal needs at least 2 seats, got {n}")
     if len(set(seats)) != n:
         raise Wrong(f"dealt seats repeat: {seats}")
-    if layout == HOLDEM:
+    if layout in BOARD_LAYOUT_HOLE_CARDS:
         if draws:
-            raise Wrong("a hold'em deal has no draw")
-        if 2 * n + 5 > DECK_SIZE:
+            raise Wrong(f"a {layout} deal has no draw")
+        if BOARD_LAYOUT_HOLE_CARDS[layout] * n + 5 > DECK_SIZE:
             raise Wrong(f"{n} seats do not fit in the deck")
         return
     order = [seat for seat, _ in draws]
@@ -260,19 +262,20 @@ def check_shape(com, draws):
 def layout_position(com, draws, role, seat, k):
     layout, seats = com["layout"], com["dealt_seats"]
     n = len(seats)
+    holes = BOARD_LAYOUT_HOLE_CARDS.get(layout)
     if role == "board":
-        if layout != HOLDEM:
+        if holes is None:
             raise Wrong(f"layout {layout} has no board")
         if seat is not None:
             raise Wrong("a board card belongs to no seat")
         if k >= 5:
             raise Wrong(f"board card {k} is outside the layout")
-        return 2 * n + k
+        return holes * n + k
     if seat is None or seat not in seats:
         raise Wrong(f"seat {seat} was not dealt in")
     j = seats.index(seat)
     if role in ("hole", "showdown"):
-        if k >= (2 if layout == HOLDEM else 5):
+        if k >= (5 if holes is None else holes):
             raise Wrong(f"hole card {k} is outside the layout")
         return k * n + j
     if layout != DRAW:

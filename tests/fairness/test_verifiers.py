@@ -64,7 +64,7 @@ def test_R_FD_03_vector_files_get_their_verdict_from_both_python_verifiers(
     ]
 
 
-@pytest.fixture(scope="module", params=["holdem", "draw"])
+@pytest.fixture(scope="module", params=["holdem", "draw", "plo"])
 def demo_dir(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp(f"demo-{request.param}")
     data_dir = out / "data"

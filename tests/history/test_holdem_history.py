@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,10 @@ from ahiko.poker.cards import parse_cards, validate_deck
 from ahiko.poker.config import HoldemConfig
 from ahiko.poker.holdem import HoldemHand
 
-SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "phh"  # ../shared beside the repo
+# ../shared beside the repository; a worktree elsewhere names it through AHIKO_SHARED_DIR
+SAMPLES = (
+    Path(os.environ.get("AHIKO_SHARED_DIR", Path(__file__).resolve().parents[3] / "shared")) / "phh"
+)
 
 SPLIT_WITH_ODD_CHIP = """
 variant = "NT"
@@ -102,9 +106,6 @@ def test_R_HE_07_replay_rejects_an_illegal_raise_with_the_rule() -> None:
 
 
 def test_replay_refuses_what_our_rules_cannot_play() -> None:
-    straddle = SPLIT_WITH_ODD_CHIP.replace("[5, 10, 0]", "[5, 10, 20]")
-    with pytest.raises(PhhError, match="straddles are not supported"):
-        holdem_from_phh(loads(straddle))
     uneven = SPLIT_WITH_ODD_CHIP.replace("antes = [1, 1, 1]", "antes = [0, 0, 1]")
     with pytest.raises(PhhError, match="differ between players"):
         holdem_from_phh(loads(uneven))

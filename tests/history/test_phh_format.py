@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 
@@ -26,7 +27,10 @@ from ahiko.history.replay import find_phh_files, replay_text, stacks_match
 from ahiko.history.toml_writer import TomlWriteError, dumps_table
 from ahiko.poker.cards import format_card, parse_card, parse_cards
 
-SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "phh"  # ../shared beside the repo
+# ../shared beside the repository; a worktree elsewhere names it through AHIKO_SHARED_DIR
+SAMPLES = (
+    Path(os.environ.get("AHIKO_SHARED_DIR", Path(__file__).resolve().parents[3] / "shared")) / "phh"
+)
 
 
 def test_toml_writer_round_trips_through_tomllib() -> None:

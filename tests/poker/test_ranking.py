@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import random
 from itertools import pairwise
 
 import pytest
 from poker_testkit import holdem
 
 from ahiko.poker.actions import Action
-from ahiko.poker.cards import parse_cards
-from ahiko.poker.ranking import HandCategory, hand_value
+from ahiko.poker.cards import format_cards, parse_cards
+from ahiko.poker.ranking import HandCategory, hand_value, omaha_strengths, omaha_value
 
 
 def hv(text: str):  # type: ignore[no-untyped-def]
@@ -84,3 +85,38 @@ def test_R_RK_07_board_plays_and_players_split() -> None:
     assert hand.result is not None
     (pot,) = hand.result.pots
     assert pot.winners == (0, 1) and pot.shares == {0: 20, 1: 20}
+
+
+def test_R_RK_06_omaha_uses_exactly_two_hole_cards_and_three_of_the_board() -> None:
+    """Four hearts on the board and one in the hand is no flush in Omaha, and four of a
+    rank in the hand is only a pair of them: two from the hand, three from the board."""
+    board = parse_cards("2h 5h 9h Kh 3c")
+    flushless = omaha_value(parse_cards("Ah Ac Ad Qs"), board)
+    assert flushless.category is HandCategory.PAIR and flushless.ranks[0] == 12  # aces
+    assert set(flushless.cards) <= set(parse_cards("Ah Ac Ad Qs")) | set(board)
+    held = set(flushless.cards) & set(parse_cards("Ah Ac Ad Qs"))
+    assert len(held) == 2
+    quads = omaha_value(parse_cards("7c 7d 7h 7s"), parse_cards("2c 5d 9s Kh Qd"))
+    assert quads.category is HandCategory.PAIR and quads.ranks[0] == 5  # sevens
+    assert omaha_strengths([parse_cards("7c 7d 7h 7s")], parse_cards("2c 5d 9s Kh Qd")) == [
+        quads.value
+    ]
+
+
+def test_R_RK_04_omaha_strengths_order_hands_as_pokerkit_does() -> None:
+    """2,000 random pairs of Omaha hands on random boards: our values order them as
+    pokerkit 0.7.7's ``OmahaHoldemHand`` does (better, worse or tied)."""
+    from pokerkit import OmahaHoldemHand
+
+    rng = random.Random(7)
+    for _ in range(2000):
+        cards = rng.sample(range(52), 13)
+        first, second, board = cards[:4], cards[4:8], cards[8:]
+        ours = omaha_strengths([first, second], board)
+        theirs = [
+            OmahaHoldemHand.from_game(format_cards(hole, ""), format_cards(board, ""))
+            for hole in (first, second)
+        ]
+        expected = (theirs[0] > theirs[1]) - (theirs[0] < theirs[1])
+        assert (ours[0] > ours[1]) - (ours[0] < ours[1]) == expected, (first, second, board)
+        assert omaha_value(first, board).value == ours[0]

@@ -9,6 +9,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ahiko.poker.games import GAMES
+
 if TYPE_CHECKING:  # the commands import what they use when they run (fast `ahiko` start)
     from ahiko.fairness.verify import VerificationResult
 
@@ -30,7 +32,7 @@ def register(subparsers: Any) -> None:
     demo = commands.add_parser("demo", help="deal one random hand and write its proof files")
     demo.add_argument("--out", type=Path, required=True)
     demo.add_argument("--players", type=int, default=4)
-    demo.add_argument("--variant", choices=("holdem", "draw"), default="holdem")
+    demo.add_argument("--variant", choices=tuple(GAMES), default="holdem")
     demo.add_argument(
         "--data-dir",
         help="sign with the server key kept here (default: a throwaway key for this demo)",

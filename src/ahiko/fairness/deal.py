@@ -20,7 +20,7 @@ from ahiko.fairness.positions import (
 )
 from ahiko.fairness.shuffle import TokenBytes, fresh_salts
 from ahiko.poker.cards import Card, validate_deck
-from ahiko.poker.layout import DRAW_HAND_CARDS, DRAW_LAYOUT, HOLDEM_HOLE_CARDS
+from ahiko.poker.games import BY_LAYOUT
 
 
 class DealCommitter:
@@ -78,7 +78,7 @@ class DealCommitter:
 
     @property
     def hole_card_count(self) -> int:
-        return DRAW_HAND_CARDS if self.layout == DRAW_LAYOUT else HOLDEM_HOLE_CARDS
+        return BY_LAYOUT[self.layout].hole_cards
 
     def record_draw(self, seat: int, count: int) -> tuple[int, ...]:
         """Append ``seat``'s draw of ``count`` cards to the public order; its positions."""

@@ -23,12 +23,13 @@ from ahiko.fairness.release import (
     release_openings,
 )
 from ahiko.fairness.shuffle import RandBelow, shuffled_deck
-from ahiko.poker.layout import DRAW_LAYOUT, HOLDEM_BOARD_CARDS, HOLDEM_LAYOUT
+from ahiko.poker.games import GAMES, game
 
 TABLE_SEATS = 8
 MAX_DRAW_DISCARDS = 3
 COMMITMENT_LEAD_MS = 2000  # R-FD-02: cards no earlier than 2 s after the commitment
-MAX_PLAYERS = {"holdem": TABLE_SEATS, "draw": 6}  # 6 x (5 + 3) = 48 cards fit in one deck
+# at most the table's seats; draw 6: 6 x (5 + 3) = 48 cards fit in one deck
+MAX_PLAYERS = {name: min(TABLE_SEATS, g.max_players) for name, g in GAMES.items()}
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,8 @@ def deal_demo_hand(
     now_ms: int | None = None,
 ) -> DemoHand:
     if variant not in MAX_PLAYERS:
-        raise ValueError(f"variant must be holdem or draw, not {variant!r}")
+        raise ValueError(f"variant must be one of {', '.join(MAX_PLAYERS)}, not {variant!r}")
+    played = game(variant)
     if not 2 <= players <= MAX_PLAYERS[variant]:
         raise ValueError(f"{variant} demo takes 2 to {MAX_PLAYERS[variant]} players, not {players}")
     seats = sorted(_pick(list(range(TABLE_SEATS)), players, randbelow))
@@ -60,7 +62,7 @@ def deal_demo_hand(
     deal = DealCommitter(
         table_id=table_id,
         hand_no=hand_no,
-        layout=HOLDEM_LAYOUT if variant == "holdem" else DRAW_LAYOUT,
+        layout=played.layout,
         button_seat=button,
         dealt_seats=dealt_seats,
         deck=shuffled_deck(randbelow),
@@ -70,12 +72,12 @@ def deal_demo_hand(
     state = DealState()
     for seat in dealt_seats:
         state = state.with_dealt(hole_slots(deal, seat))
-    if variant == "holdem":
-        state = state.with_dealt(board_slots(deal, range(HOLDEM_BOARD_CARDS)))
+    if played.has_board:
+        state = state.with_dealt(board_slots(deal, range(played.board_cards)))
     shown: list[int] = []
     for seat in dealt_seats:
         kept = [slot.position for slot in hole_slots(deal, seat)]
-        if variant == "draw":
+        if played.has_draw:
             discarded = _pick(kept, randbelow(MAX_DRAW_DISCARDS + 1), randbelow)
             kept = [p for p in kept if p not in discarded]
             deal.record_draw(seat, len(discarded))

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 from ahiko.poker import layout as lay
 from ahiko.poker.cards import DECK_SIZE
+from ahiko.poker.games import BY_LAYOUT
 
 ROLE_HOLE = "hole"
 ROLE_BOARD = "board"
@@ -27,17 +28,18 @@ class LayoutError(ValueError):
 def check_deal_shape(layout: str, dealt_seats: Sequence[int], draws: Draws = ()) -> None:
     """Check 1 of FAIRNESS.md for the deal itself: known layout, 2 <= n, distinct seats, and
     every card the layout can use fits in the deck."""
-    if layout not in lay.KNOWN_LAYOUTS:
+    played = BY_LAYOUT.get(layout)
+    if played is None:
         raise LayoutError(f"unknown layout {layout!r}")
     n = len(dealt_seats)
     if n < 2:
         raise LayoutError(f"a deal needs at least 2 seats, got {n}")
     if len(set(dealt_seats)) != n:
         raise LayoutError(f"dealt seats repeat: {list(dealt_seats)}")
-    if layout == lay.HOLDEM_LAYOUT:
+    if played.has_board:
         if draws:
-            raise LayoutError("a hold'em deal has no draw")
-        if 2 * n + lay.HOLDEM_BOARD_CARDS > DECK_SIZE:
+            raise LayoutError(f"a {layout} deal has no draw")
+        if played.hole_cards * n + played.board_cards > DECK_SIZE:
             raise LayoutError(f"{n} seats do not fit in the deck")
         return
     _check_draw_order(dealt_seats, draws)
@@ -64,21 +66,25 @@ def expected_position(
 ) -> int:
     """The deal position the layout assigns to card ``k`` of ``role`` (and ``seat``)."""
     n = len(dealt_seats)
+    played = BY_LAYOUT.get(layout)
+    if played is None:
+        raise LayoutError(f"unknown layout {layout!r}")
+    holes = played.hole_cards
     if role == ROLE_BOARD:
-        if layout != lay.HOLDEM_LAYOUT:
+        if not played.has_board:
             raise LayoutError(f"layout {layout} has no board")
         if seat is not None:
             raise LayoutError("a board card belongs to no seat")
-        return _in_layout(lambda: lay.holdem_board_position(n, k), f"board card {k}")
+        return _in_layout(lambda: lay.holdem_board_position(n, k, holes), f"board card {k}")
     if seat is None or seat not in dealt_seats:
         raise LayoutError(f"seat {seat} was not dealt in")
     j = list(dealt_seats).index(seat)
     if role in (ROLE_HOLE, ROLE_SHOWDOWN):
-        if layout == lay.HOLDEM_LAYOUT:
-            return _in_layout(lambda: lay.holdem_hole_position(n, j, k), f"hole card {k}")
+        if played.has_board:
+            return _in_layout(lambda: lay.holdem_hole_position(n, j, k, holes), f"hole card {k}")
         return _in_layout(lambda: lay.draw_hole_position(n, j, k), f"hole card {k}")
     if role == ROLE_DRAW:
-        if layout != lay.DRAW_LAYOUT:
+        if not played.has_draw:
             raise LayoutError(f"layout {layout} has no draw")
         before = 0
         for drawing_seat, count in draws:

@@ -17,9 +17,9 @@ from ahiko.poker.layout import (
     DRAW_HAND_CARDS,
     HOLDEM_BOARD_CARDS,
     HOLDEM_HOLE_CARDS,
+    board_game_positions,
     draw_hole_position,
     draw_replacement_position,
-    holdem_positions,
 )
 
 from .phh import DealBoard, DealHole, PhhAction, PhhError, player_label
@@ -59,14 +59,23 @@ class _Placement:
 
 
 class HoldemDealing:
-    """``holdem-noburn-v1``: hole card k of position j at ``k*n + j``, board b at ``2n + b``.
-    Takes the dealing lines one at a time, so a reader can place cards as it parses."""
+    """``holdem-noburn-v1`` (and ``omaha4-noburn-v1`` with four hole cards): hole card k of
+    position j at ``k*n + j``, board b at ``hole_cards*n + b``. Takes the dealing lines one
+    at a time, so a reader can place cards as it parses."""
 
-    __slots__ = ("_board", "_board_count", "_hole", "_hole_counts", "_placement")
+    __slots__ = (
+        "_board",
+        "_board_count",
+        "_hole",
+        "_hole_cards",
+        "_hole_counts",
+        "_placement",
+    )
 
-    def __init__(self, player_count: int) -> None:
+    def __init__(self, player_count: int, hole_cards: int = HOLDEM_HOLE_CARDS) -> None:
         self._placement = _Placement()
-        self._hole, self._board = holdem_positions(player_count)
+        self._hole, self._board = board_game_positions(player_count, hole_cards)
+        self._hole_cards = hole_cards
         self._hole_counts = [0] * player_count
         self._board_count = 0
 
@@ -74,8 +83,8 @@ class HoldemDealing:
         j = deal.player
         k = self._hole_counts[j]
         end = k + len(deal.cards)
-        if end > HOLDEM_HOLE_CARDS:
-            raise PhhError(f"{player_label(j)} is dealt more than 2 cards")
+        if end > self._hole_cards:
+            raise PhhError(f"{player_label(j)} is dealt more than {self._hole_cards} cards")
         self._placement.put(self._hole[j][k:end], deal.cards)
         self._hole_counts[j] = end
 
@@ -83,7 +92,13 @@ class HoldemDealing:
         """Both known hole cards of position ``j`` at once (the usual ``d dh`` line)."""
         placement = self._placement
         placed = placement.placed
-        if self._hole_counts[j] or placed[first] or placed[second] or first == second:
+        if (
+            self._hole_counts[j]
+            or placed[first]
+            or placed[second]
+            or first == second
+            or self._hole_cards != HOLDEM_HOLE_CARDS
+        ):
             self.hole(DealHole(j, (first, second)))  # the general path names the error
             return
         hole = self._hole[j]
@@ -104,9 +119,11 @@ class HoldemDealing:
         return self._placement.deck()
 
 
-def holdem_deck(actions: Sequence[PhhAction], player_count: int) -> tuple[Card, ...]:
-    """The deck of a hold'em hand from its parsed lines (see :class:`HoldemDealing`)."""
-    dealing = HoldemDealing(player_count)
+def holdem_deck(
+    actions: Sequence[PhhAction], player_count: int, hole_cards: int = HOLDEM_HOLE_CARDS
+) -> tuple[Card, ...]:
+    """The deck of a board game's hand from its parsed lines (see :class:`HoldemDealing`)."""
+    dealing = HoldemDealing(player_count, hole_cards)
     for action in actions:
         if isinstance(action, DealHole):
             dealing.hole(action)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from ahiko.poker.games import BY_PHH_CODE
 from ahiko.poker.hand import AnyHand
 
 from .hand_log import VisibleCards
-from .phh import DRAW_VARIANT, dumps, loads
+from .phh import dumps, loads
 from .phh_draw import draw_from_phh, draw_to_phh
 from .phh_holdem import holdem_from_phh, holdem_to_phh
 from .pokerstars import TableInfo, to_pokerstars
@@ -20,7 +21,8 @@ def export_text(phh_text: str, fmt: str, viewer: int | None = None) -> str:
     doc = loads(phh_text)
     players = doc.players
     hand: AnyHand
-    if doc.variant == DRAW_VARIANT:
+    played = BY_PHH_CODE.get(doc.variant)
+    if played is not None and played.has_draw:
         draw = draw_from_phh(doc)
         if fmt == "phh":
             return dumps(draw_to_phh(draw, _visible(draw, viewer), players=players))

@@ -23,6 +23,7 @@ from ahiko.poker.events import (
     HoleDealt,
     Mucked,
 )
+from ahiko.poker.games import Game, game
 from ahiko.poker.hand import AnyHand
 from ahiko.poker.view import seat_history, view
 
@@ -43,6 +44,11 @@ class HandLog:
     @property
     def variant(self) -> str:
         return self.started.variant
+
+    @property
+    def game(self) -> Game:
+        """What the hand's variant is (its cards, streets, names)."""
+        return game(self.started.variant)
 
     @property
     def dealt_seats(self) -> list[int]:
@@ -121,7 +127,8 @@ class VisibleCards:
         cards = self.log.initial_cards(seat)
         if self.everything or seat == self.own_seat:
             return cards
-        if self.log.variant == "holdem" and seat in self.visible_seats:
+        # the cards a board game's player showed are the ones first dealt (no draw)
+        if not self.log.game.has_draw and seat in self.visible_seats:
             shown = self.shown(seat)
             if shown is not None:
                 return shown

@@ -18,13 +18,14 @@ from typing import Any
 
 from ahiko.poker.cards import DECK_SIZE, Card, CardError, format_card, parse_card
 from ahiko.poker.fast_init import fast_constructor, fast_init
+from ahiko.poker.games import DRAW, HOLDEM
 
 from .flat_toml import loads_flat
 from .toml_writer import dumps_table
 
 UNKNOWN_CARD = "??"
-HOLDEM_VARIANT = "NT"  # PHH code for No-Limit Texas Hold'em
-DRAW_VARIANT = "FD-AHIKO"  # our code for fixed-limit five-card draw (docs/history-formats.md)
+HOLDEM_VARIANT = HOLDEM.phh_code  # No-Limit Texas Hold'em
+DRAW_VARIANT = DRAW.phh_code  # ours for fixed-limit five-card draw (docs/history-formats.md)
 
 # Fields written first, in this order; any other field keeps the order it was given in.
 _FIELD_ORDER = (

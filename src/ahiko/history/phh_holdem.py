@@ -1,4 +1,6 @@
-"""No-Limit Hold'em (PHH variant ``NT``) to and from our engine.
+"""The board games, No-Limit Hold'em (PHH variant ``NT``) and Pot-Limit Omaha (``PO``), to
+and from our engine. A straddle is the third entry of ``blinds_or_straddles`` (pokerkit's
+notation), every later entry zero.
 
 Position mapping: PHH names players ``p1..pn`` in position order, p1 first after the button
 and pn on the button (heads-up p1 is the big blind, p2 the button and small blind). That is
@@ -6,7 +8,8 @@ exactly our ``dealt_seats`` order, so ``p(j+1)`` is ``dealt_seats[j]``. On impor
 sit at the file's ``seats`` (1-based, written by our export) or else at seats ``0..n-1`` with
 the button on seat ``n-1``.
 
-Import rebuilds the deck from the dealt cards at their ``holdem-noburn-v1`` positions; unknown
+Import rebuilds the deck from the dealt cards at their ``holdem-noburn-v1`` (Omaha:
+``omaha4-noburn-v1``) positions; unknown
 cards (``????``) and undealt positions are filled with the unused cards in ascending order,
 so a replay is deterministic. Player moves are then fed to the engine one by one; the engine
 deals the board and runs the showdown itself.
@@ -21,16 +24,16 @@ from functools import lru_cache
 from itertools import islice
 
 from ahiko.poker.cards import DECK_SIZE, FULL_DECK, Card
-from ahiko.poker.config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
+from ahiko.poker.config import HOLDEM_MAX_PLAYERS, HoldemConfig
 from ahiko.poker.events import ActionTaken, BettingStopped, CardsShown, Mucked, StreetDealt
 from ahiko.poker.fast_init import fast_constructor, fast_init
-from ahiko.poker.holdem import HoldemHand
-from ahiko.poker.layout import HOLDEM_BOARD_CARDS
+from ahiko.poker.games import HOLDEM, POT_LIMIT_OMAHA
+from ahiko.poker.holdem import HoldemHand, OmahaHand
+from ahiko.poker.layout import HOLDEM_BOARD_CARDS, HOLDEM_HOLE_CARDS
 
 from .deck_rebuild import HoldemDealing
 from .hand_log import HandLog, VisibleCards
 from .phh import (
-    HOLDEM_VARIANT,
     HOLE_LINE_PREFIXES,
     KNOWN_CARD_CODES,
     PLAYER_INDEX,
@@ -62,28 +65,40 @@ from .phh_moves import (
 @fast_init
 @dataclass(frozen=True, slots=True)
 class HoldemSetup:
-    """What ``HoldemHand.start`` needs, read from a PHH document."""
+    """What ``HoldemHand.start`` (or ``OmahaHand.start``: ``plays``) needs, read from a PHH
+    document."""
 
     config: HoldemConfig
     seats: tuple[int, ...]
     stacks: tuple[int, ...]
     button: int
+    plays: type[HoldemHand] = HoldemHand
 
 
 _new_holdem_setup = fast_constructor(HoldemSetup)  # HoldemSetup(...), built for less
+# PHH code -> the hand class that plays it
+BOARD_HANDS: dict[str, type[HoldemHand]] = {
+    HOLDEM.phh_code: HoldemHand,
+    POT_LIMIT_OMAHA.phh_code: OmahaHand,
+}
 _ONLY_INT = {int}
 _DEFAULT_SEATS = [tuple(range(n)) for n in range(HOLDEM_MAX_PLAYERS + 1)]
 _new_player_move = fast_constructor(PlayerMove)
 
 
 def holdem_setup(doc: PhhDocument) -> HoldemSetup:
-    """Stakes and seating of an ``NT`` document; refuses what our rules cannot play."""
-    if doc.variant != HOLDEM_VARIANT:
-        raise PhhError(f"variant {doc.variant!r} is not No-Limit Hold'em ({HOLDEM_VARIANT!r})")
+    """Stakes and seating of an ``NT`` or ``PO`` document; refuses what our rules cannot play."""
+    plays = BOARD_HANDS.get(doc.variant)
+    if plays is None:
+        codes = " or ".join(repr(code) for code in BOARD_HANDS)
+        raise PhhError(f"variant {doc.variant!r} is not a board game we play ({codes})")
     starting = doc.starting_stacks
     n = len(starting)
-    if not HOLDEM_MIN_PLAYERS <= n <= HOLDEM_MAX_PLAYERS:
-        raise PhhError(f"{n} players; No-Limit Hold'em takes 2..9 (R-HE-01)")
+    if not plays.min_players <= n <= plays.max_players:
+        raise PhhError(
+            f"{n} players; {plays.game.pokerstars_name} takes "
+            f"{plays.min_players}..{plays.max_players} (R-HE-01)"
+        )
     stacks: tuple[int, ...]
     if set(map(type, starting)) == _ONLY_INT and min(starting) >= 0:  # the usual: whole chips
         stacks = tuple(starting)  # type: ignore[arg-type]  # ints, checked just above
@@ -103,18 +118,19 @@ def holdem_setup(doc: PhhDocument) -> HoldemSetup:
         and antes.count(antes[0]) == n
         and blinds.count(0) >= n - 2 + (not blinds[0]) + (not blinds[1])
     ):
-        small_blind, big_blind, ante = blinds[0], blinds[1], antes[0]
+        small_blind, big_blind, ante, straddle = blinds[0], blinds[1], antes[0], 0
     else:  # per_player names the first value that is wrong, and each rule its own case
         antes = per_player(antes, n, "antes")
         if len(set(antes)) != 1:
             raise PhhError(f"antes {antes} differ between players; only an equal ante is supported")
         blinds = per_player(blinds, n, "blinds_or_straddles")
         small_blind, big_blind, *rest = blinds
-        if any(rest):
-            raise PhhError(f"blinds_or_straddles {blinds}: straddles are not supported")
+        straddle = rest[0] if rest else 0
+        if any(rest[1:]):
+            raise PhhError(f"blinds_or_straddles {blinds}: only one straddle is supported")
         ante = antes[0]
     try:
-        config = _holdem_config(small_blind, big_blind, ante)
+        config = _holdem_config(small_blind, big_blind, ante, straddle)
     except ValueError as exc:
         raise PhhError(f"blinds_or_straddles {blinds}: {exc}") from exc
     min_bet = fields.get("min_bet", big_blind)
@@ -124,26 +140,28 @@ def holdem_setup(doc: PhhDocument) -> HoldemSetup:
         seats, button = table_seats(fields, n)
     else:  # table_seats without the field: p(j+1) at seat j, the button on the last
         seats, button = _DEFAULT_SEATS[n], n - 1
-    return _new_holdem_setup(config, seats, stacks, button)
+    return _new_holdem_setup(config, seats, stacks, button, plays)
 
 
 @lru_cache(maxsize=64)
-def _holdem_config(small_blind: int, big_blind: int, ante: int) -> HoldemConfig:
+def _holdem_config(small_blind: int, big_blind: int, ante: int, straddle: int) -> HoldemConfig:
     """Configs are frozen: files with the same stakes share one."""
-    return HoldemConfig(small_blind=small_blind, big_blind=big_blind, ante=ante)
+    return HoldemConfig(small_blind, big_blind, ante, straddle)
 
 
 def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
-    """Replay an ``NT`` document through our engine; the returned hand is over."""
+    """Replay an ``NT`` or ``PO`` document through our engine; the returned hand is over."""
     setup = holdem_setup(doc)
     n = doc.player_count
-    usual = _read_usual_lines(doc.actions, n)
+    plays = setup.plays
+    hole_cards = plays.game.hole_cards
+    usual = _read_usual_lines(doc.actions, n) if hole_cards == HOLDEM_HOLE_CARDS else None
     if usual is not None:  # its deck is a checked one: each of the 52 cards once, plain ints
         deck, moves, shows = usual
-        start = HoldemHand._start_checked
+        start = plays._start_checked
     else:
-        deck, moves, shows = _read_lines(doc.actions, n)
-        start = _start
+        deck, moves, shows = _read_lines(doc.actions, n, hole_cards)
+        start = plays.start_hand
     seats, stacks, button = setup.seats, setup.stacks, setup.button
     # Seats ascend already when the button is the highest (always without a ``seats`` field).
     if button == max(seats):
@@ -156,17 +174,6 @@ def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
     if not hand.is_over:
         raise PhhError(f"the actions end before the hand does ({len(doc.actions)} actions)")
     apply_voluntary_shows(hand, shows, seats)
-    return hand
-
-
-def _start(
-    config: HoldemConfig,
-    seats: Sequence[int],
-    stacks: Sequence[int],
-    button: int,
-    deck: tuple[Card, ...],
-) -> HoldemHand:
-    hand, _ = HoldemHand.start(config, seats, stacks, button, deck)
     return hand
 
 
@@ -251,11 +258,11 @@ def _read_usual_lines(actions: list[str], n: int) -> _Lines | None:
     return (*known, *unused), moves, shows
 
 
-def _read_lines(actions: list[str], n: int) -> _Lines:
+def _read_lines(actions: list[str], n: int, hole_cards: int = HOLDEM_HOLE_CARDS) -> _Lines:
     """The deck, the moves and the shows of any file, naming the first line that is wrong."""
     # One pass over the lines: dealt cards go straight to their deck positions, player
     # moves wait for the deck to be complete.
-    dealing = HoldemDealing(n)
+    dealing = HoldemDealing(n, hole_cards)
     moves: list[tuple[PlayerMove, str]] = []
     shows: list[PlayerMove] = []
     betting, hole_prefixes, cards = betting_lines(n), HOLE_LINE_PREFIXES, KNOWN_CARD_CODES
@@ -283,7 +290,7 @@ def _read_lines(actions: list[str], n: int) -> _Lines:
             if verb == "sm":
                 shows.append(action)
             elif verb == "sd":
-                raise PhhError(f"{line!r}: there is no draw in hold'em")
+                raise PhhError(f"{line!r}: there is no draw in a board game")
             else:
                 moves.append((action, line))
         elif type(action) is DealHole:
@@ -307,7 +314,7 @@ def holdem_to_phh(
     players: Sequence[str] | None = None,
     extra_fields: dict[str, object] | None = None,
 ) -> PhhDocument:
-    """Export a hand as an ``NT`` document. ``cards`` says which private cards may be written
+    """Export a hand as an ``NT`` or ``PO`` document (its game's PHH code). ``cards`` says which private cards may be written
     (``VisibleCards.for_viewer`` or ``.all_cards`` for a private archive); hidden ones are
     written ``??``."""
     log = HandLog(hand.events)
@@ -318,6 +325,12 @@ def holdem_to_phh(
     actions = [f"d dh {label[seat]} {format_phh_cards(cards.hole(seat))}" for seat in order]
     forfeits = set(hand.forfeits)
     stopped: str | None = None
+    # A hand mucked at the showdown and shown after it is written once, shown, where it was
+    # mucked: PHH has one showdown line a player (pokerkit refuses a second).
+    shown_later = {
+        e.seat: e for e in hand.events if isinstance(e, CardsShown) and e.reason == "voluntary"
+    }
+    mucked = {e.seat for e in hand.events if isinstance(e, Mucked)}
     for index, event in enumerate(hand.events):
         if isinstance(event, StreetDealt):
             actions.append(f"d db {format_phh_cards(event.cards)}")
@@ -327,16 +340,20 @@ def holdem_to_phh(
         elif isinstance(event, BettingStopped):
             stopped = event.reason
         elif isinstance(event, CardsShown):
-            shown = cards.shown(event.seat) or (None,) * len(event.cards)
-            actions.append(f"{label[event.seat]} sm {format_phh_cards(shown)}")
+            if event.reason != "voluntary" or event.seat not in mucked:
+                actions.append(_show_line(label[event.seat], event, cards))
         elif isinstance(event, Mucked):
-            actions.append(f"{label[event.seat]} sm")
+            later = shown_later.get(event.seat)
+            if later is None:
+                actions.append(f"{label[event.seat]} sm")
+            else:
+                actions.append(_show_line(label[event.seat], later, cards))
     starting = log.starting_stacks
     fields: dict[str, object] = {
-        "variant": HOLDEM_VARIANT,
+        "variant": hand.game.phh_code,
         "ante_trimming_status": True,
         "antes": [config.ante] * n,
-        "blinds_or_straddles": [config.small_blind, config.big_blind] + [0] * (n - 2),
+        "blinds_or_straddles": _blinds_or_straddles(config, n),
         "min_bet": config.big_blind,
         "starting_stacks": [starting[s] for s in order],
         "actions": actions,
@@ -348,4 +365,18 @@ def holdem_to_phh(
     if players is not None:
         fields["players"] = list(players)
     fields.update(extra_fields or {})
-    return PhhDocument(HOLDEM_VARIANT, [starting[s] for s in order], actions, fields)
+    return PhhDocument(hand.game.phh_code, [starting[s] for s in order], actions, fields)
+
+
+def _show_line(label: str, event: CardsShown, cards: VisibleCards) -> str:
+    shown = cards.shown(event.seat) or (None,) * len(event.cards)
+    return f"{label} sm {format_phh_cards(shown)}"
+
+
+def _blinds_or_straddles(config: HoldemConfig, n: int) -> list[int]:
+    """PHH's ``blinds_or_straddles`` in position order: the small and big blind, the straddle
+    third (never heads-up: nobody straddles there), zero for the others."""
+    forced = [config.small_blind, config.big_blind]
+    if config.straddle and n > 2:
+        forced.append(config.straddle)
+    return forced + [0] * (n - len(forced))

@@ -30,7 +30,7 @@ from ahiko.poker.events import (
     StreetDealt,
 )
 from ahiko.poker.hand import AnyHand
-from ahiko.poker.ranking import hand_value
+from ahiko.poker.ranking import game_hand_value
 
 from .hand_log import HandLog, VisibleCards
 from .hand_names import hand_name
@@ -38,6 +38,7 @@ from .phh_moves import describe_cards
 
 HOLDEM_STREET_TITLES = {"flop": "Flop", "turn": "Turn", "river": "River"}
 DRAW_FIRST_DRAW = "draw"
+_BLIND_WORDS = {"sb": "small blind", "bb": "big blind", "straddle": "straddle"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +62,7 @@ class _Writer:
         self.log = HandLog(events)
         self.cards = cards
         self.table = table
-        self.draw = self.log.variant == "draw"
+        self.draw = self.log.game.has_draw
         self.lines: list[str] = []
         self.board: list[Card] = []
         self.street = "predraw" if self.draw else "preflop"
@@ -86,12 +87,13 @@ class _Writer:
 
     def _header(self) -> None:
         when = self.table.started_at.strftime("%Y/%m/%d %H:%M:%S")
+        name = self.log.game.pokerstars_name  # "Hold'em No Limit", "Omaha Pot Limit", ...
         if self.draw:
             cfg = self.log.draw_config
-            game = f"5 Card Draw Limit ({cfg.small_bet}/{cfg.big_bet})"
+            game = f"{name} ({cfg.small_bet}/{cfg.big_bet})"
         else:
             hcfg = self.log.holdem_config
-            game = f"Hold'em No Limit ({hcfg.small_blind}/{hcfg.big_blind})"
+            game = f"{name} ({hcfg.small_blind}/{hcfg.big_blind})"
         self.lines.append(
             f"PokerStars Hand #{self.table.hand_number}:  {game} - {when} {self.table.time_zone}"
         )
@@ -117,7 +119,7 @@ class _Writer:
                 f"{self.n(event.seat)}: posts the ante {event.amount}{_allin(event.all_in)}"
             )
         elif isinstance(event, BlindPosted):
-            kind = "small blind" if event.blind == "sb" else "big blind"
+            kind = _BLIND_WORDS[event.blind]
             self.blinds[event.seat] = kind
             self.street_max = max(self.street_max, event.amount)
             self.lines.append(
@@ -205,10 +207,8 @@ class _Writer:
         self.lines.append(f"{self.n(e.seat)}: shows [{describe_cards(shown)}]{self._named(shown)}")
 
     def _named(self, cards: Sequence[Card]) -> str:
-        all_cards = list(cards) + ([] if self.draw else self.board)
-        if len(all_cards) < 5:
-            return ""
-        return f" ({hand_name(hand_value(all_cards), 'en')})"
+        value = game_hand_value(self.log.game.evaluator, cards, self.board)
+        return "" if value is None else f" ({hand_name(value, 'en')})"
 
     def _pot(self, e: PotAwarded) -> None:
         self.pots.append(e.amount)

@@ -13,8 +13,9 @@ from typing import Any
 from ahiko.poker.actions import IllegalAction
 from ahiko.poker.cards import CardError
 from ahiko.poker.fast_init import fast_constructor, fast_init
+from ahiko.poker.games import BY_PHH_CODE
 
-from .phh import DRAW_VARIANT, HOLDEM_VARIANT, PhhDocument, PhhError, loads
+from .phh import PhhDocument, PhhError, loads
 from .phh_draw import draw_finishing_stacks, draw_from_phh
 from .phh_holdem import holdem_finishing_stacks, holdem_from_phh
 
@@ -26,7 +27,6 @@ HALF_CHIP_TOLERANCE = 0.5
 FOREIGN_VARIANTS = {
     "FT": "fixed-limit Texas hold'em",
     "NS": "no-limit short-deck hold'em",
-    "PO": "pot-limit Omaha",
     "FO/8": "fixed-limit Omaha hi-lo",
     "F7S": "fixed-limit seven-card stud",
     "F7S/8": "fixed-limit seven-card stud hi-lo",
@@ -98,11 +98,12 @@ def stacks_match(ours: Sequence[int], expected: Sequence[float]) -> bool:
 
 def replay_document(doc: PhhDocument) -> list[int]:
     """Finishing stacks (position order p1..pn) of the document replayed by our engine."""
-    if doc.variant == HOLDEM_VARIANT:
-        return holdem_finishing_stacks(holdem_from_phh(doc))
-    if doc.variant == DRAW_VARIANT:
+    played = BY_PHH_CODE.get(doc.variant)
+    if played is None:
+        raise PhhError(f"variant {doc.variant!r} is not supported")
+    if played.has_draw:
         return draw_finishing_stacks(draw_from_phh(doc))
-    raise PhhError(f"variant {doc.variant!r} is not supported")
+    return holdem_finishing_stacks(holdem_from_phh(doc))
 
 
 def replay_text(text: str, file: str) -> ReplayOutcome:
@@ -111,9 +112,12 @@ def replay_text(text: str, file: str) -> ReplayOutcome:
         expected = doc.finishing_stacks
     except PhhError as exc:
         return ReplayOutcome(file, None, None, None, error=str(exc))
-    if doc.variant not in (HOLDEM_VARIANT, DRAW_VARIANT):
+    if doc.variant not in BY_PHH_CODE:
         name = FOREIGN_VARIANTS.get(doc.variant, "an unknown variant")
         reason = f"variant {doc.variant!r} ({name}) is not a game Ahiko plays"
+        return ReplayOutcome(file, None, expected, None, skipped=reason)
+    if any(type(stack) is float and not stack.is_integer() for stack in doc.starting_stacks):
+        reason = "the stacks are in fractions of a chip: Ahiko plays whole chips"
         return ReplayOutcome(file, None, expected, None, skipped=reason)
     try:
         stacks = replay_document(doc)

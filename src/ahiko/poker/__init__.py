@@ -34,22 +34,26 @@ from .cards import Card, CardError, format_card, format_cards, parse_card, parse
 from .config import DrawConfig, HoldemConfig
 from .draw import DrawHand
 from .events import Event, event_from_dict, event_to_dict, public_event_dict
+from .games import GAMES, BettingStructure, Game, game
 from .hand import AnyHand, BaseHand
-from .holdem import HoldemHand
+from .holdem import HoldemHand, OmahaHand
 from .ranking import HandCategory, HandValue, hand_value
 from .result import HandResult, PotResult
 from .view import public_history, view
 
 __all__ = [
+    "GAMES",
     "Action",
     "ActionKind",
     "AnyHand",
     "BaseHand",
+    "BettingStructure",
     "Card",
     "CardError",
     "DrawConfig",
     "DrawHand",
     "Event",
+    "Game",
     "HandCategory",
     "HandResult",
     "HandValue",
@@ -57,11 +61,13 @@ __all__ = [
     "HoldemHand",
     "IllegalAction",
     "LegalActions",
+    "OmahaHand",
     "PotResult",
     "event_from_dict",
     "event_to_dict",
     "format_card",
     "format_cards",
+    "game",
     "hand_value",
     "parse_card",
     "parse_cards",

@@ -36,23 +36,23 @@ class Action:
 
     @classmethod
     def fold(cls) -> Action:
-        return _new_action(_FOLD) if cls is Action else cls(ActionKind.FOLD)
+        return _new_action(FOLD) if cls is Action else cls(ActionKind.FOLD)
 
     @classmethod
     def check(cls) -> Action:
-        return _new_action(_CHECK) if cls is Action else cls(ActionKind.CHECK)
+        return _new_action(CHECK) if cls is Action else cls(ActionKind.CHECK)
 
     @classmethod
     def call(cls) -> Action:
-        return _new_action(_CALL) if cls is Action else cls(ActionKind.CALL)
+        return _new_action(CALL) if cls is Action else cls(ActionKind.CALL)
 
     @classmethod
     def bet(cls, to: int) -> Action:
-        return _new_action(_BET, to) if cls is Action else cls(ActionKind.BET, to)
+        return _new_action(BET, to) if cls is Action else cls(ActionKind.BET, to)
 
     @classmethod
     def raise_to(cls, to: int) -> Action:
-        return _new_action(_RAISE, to) if cls is Action else cls(ActionKind.RAISE, to)
+        return _new_action(RAISE, to) if cls is Action else cls(ActionKind.RAISE, to)
 
     @classmethod
     def discard(cls, cards: tuple[Card, ...] = ()) -> Action:
@@ -62,7 +62,7 @@ class Action:
 _new_action = fast_constructor(Action)
 # The kinds as module constants: an enum member read through its class costs a metaclass
 # lookup (``betting`` compares them on every action).
-_FOLD, _CHECK, _CALL, _BET, _RAISE = (
+FOLD, CHECK, CALL, BET, RAISE = (
     ActionKind.FOLD,
     ActionKind.CHECK,
     ActionKind.CALL,

@@ -1,4 +1,5 @@
-"""One betting round, no-limit or fixed-limit: whose turn, what is legal, what an action does.
+"""One betting round, no-limit, pot-limit or fixed-limit: whose turn, what is legal, what an
+action does.
 
 Players are indexed 0..n-1 in button order (first seat after the button first); the round
 reads and writes the hand's ``stacks`` list and reads ``folded``.
@@ -10,6 +11,11 @@ raise — the largest raise of the round, never less than the big blind — so o
 does not reopen raising but several that add up to a full raise do (R-HE-08, with its **D**:
 a call of the big blind then an all-in for less than a raise does not reopen it). A player
 who has not acted yet in the round may always raise.
+
+Pot limit: as no-limit, but the most a bet or raise may reach is the pot after the player's
+call (every chip already in the middle, the bets of this round and the call) on top of the
+call: ``2 * highest bet - own bet + pot``, never below the least raise, never above the stack
+(pokerkit's ``pot_completion_betting_or_raising_to_amount``).
 
 Fixed limit (R-DR-03/04/08): bets and raises go up one fixed size at a time to the next
 "level"; the number of bets and raises is capped unless only two players remain. An all-in
@@ -24,14 +30,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from operator import add
 
-# _BET.._RAISE: the kinds as module constants (an enum member read through its class costs a
+# FOLD..RAISE: the kinds as module constants (an enum member read through its class costs a
 # metaclass lookup, and these comparisons run on every action).
 from .actions import (
-    _BET,
-    _CALL,
-    _CHECK,
-    _FOLD,
-    _RAISE,
+    BET,
+    CALL,
+    CHECK,
+    FOLD,
+    RAISE,
     Action,
     ActionKind,
     IllegalAction,
@@ -39,6 +45,10 @@ from .actions import (
 )
 from .events import ActionTaken
 from .fast_init import fast_constructor
+from .games import BettingStructure
+
+_FIXED_LIMIT = BettingStructure.FIXED_LIMIT
+_POT_LIMIT = BettingStructure.POT_LIMIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,14 +68,15 @@ _new_legal_actions = fast_constructor(LegalActions)
 _new_action_taken = fast_constructor(ActionTaken)
 
 # A fold's and a check's last action (``last_action``), the same for every seat.
-_FOLD_LAST = (_FOLD._value_, 0)
-_CHECK_LAST = (_CHECK._value_, 0)
+_FOLD_NAME, _CHECK_NAME, _CALL_NAME = FOLD._value_, CHECK._value_, CALL._value_
+_FOLD_LAST = (_FOLD_NAME, 0)
+_CHECK_LAST = (_CHECK_NAME, 0)
 
 # Folds and checks carry no amount: their events are the same for every hand, and events are
 # frozen, so one object per seat serves every log (a third of all actions, one less object).
 _SHARED_EVENT_SEATS = 16
-_FOLDED = tuple(ActionTaken(s, _FOLD._value_, 0, 0, False) for s in range(_SHARED_EVENT_SEATS))
-_CHECKED = tuple(ActionTaken(s, _CHECK._value_, 0, 0, False) for s in range(_SHARED_EVENT_SEATS))
+_FOLDED = tuple(ActionTaken(s, FOLD._value_, 0, 0, False) for s in range(_SHARED_EVENT_SEATS))
+_CHECKED = tuple(ActionTaken(s, CHECK._value_, 0, 0, False) for s in range(_SHARED_EVENT_SEATS))
 
 
 class BettingRound:
@@ -74,6 +85,7 @@ class BettingRound:
         "acted_level",
         "bets",
         "cap",
+        "collected",
         "fixed_limit",
         "folded",
         "last_action",
@@ -84,6 +96,7 @@ class BettingRound:
         "min_bet",
         "n",
         "others",
+        "pot_limit",
         "queue",
         "raise_count",
         "rules",
@@ -97,9 +110,10 @@ class BettingRound:
         stacks: list[int],
         folded: list[bool],
         min_bet: int,
-        fixed_limit: bool,
+        structure: BettingStructure,
         cap: int | None,
         rules: Rules,
+        collected: int = 0,
     ) -> None:
         self.seats = seats
         self.n = n = len(seats)
@@ -107,7 +121,10 @@ class BettingRound:
         self.stacks = stacks
         self.folded = folded
         self.min_bet = min_bet  # NL: the big blind; limit: the fixed bet size
-        self.fixed_limit = fixed_limit
+        # the structure as two flags: every decision tests them
+        self.fixed_limit = structure is _FIXED_LIMIT
+        self.pot_limit = structure is _POT_LIMIT
+        self.collected = collected  # chips in the middle from earlier rounds (and antes)
         self.cap = cap
         self.rules = rules
         self.bets = [0] * self.n
@@ -136,17 +153,17 @@ class BettingRound:
     def begin(self, first: int) -> None:
         """Queue every seat that can still act, starting at index ``first``."""
         n, folded, stacks, bets, max_bet = self.n, self.folded, self.stacks, self.bets, self.max_bet
-        rotation = _rotation(n, first)
+        turn_order = rotation(n, first)
         if max_bet == 0:
             # No bet yet (a new street, or antes only): every bet is 0, so a live seat with
             # chips can act exactly when another live seat has chips too (the rule below).
-            queue = [j for j in rotation if not folded[j] and stacks[j] > 0]
+            queue = [j for j in turn_order if not folded[j] and stacks[j] > 0]
             self.queue = queue if len(queue) > 1 else []
             return
         if True not in folded and min(map(add, bets, stacks)) > max_bet:
             # The usual start of a hand: everyone can put in more than the highest bet, so
             # everyone can lose more (the rule below), in turn from ``first``.
-            self.queue = list(rotation)
+            self.queue = list(turn_order)
             return
         # A seat can lose more only if another live seat reaches past its bet: compare each
         # seat with the largest reach (bet + stack) among the others.
@@ -160,7 +177,7 @@ class BettingRound:
                 elif reach > second:
                     second = reach
         queue = []
-        for j in rotation:
+        for j in turn_order:
             if not folded[j] and stacks[j] > 0 and (second if j == best_at else best) > bets[j]:
                 queue.append(j)
         # Nobody can respond to a lone player who has already matched: no betting (R-HE-11).
@@ -229,9 +246,16 @@ class BettingRound:
         else:
             raise_by = self.max_raise if self.max_raise > self.min_bet else self.min_bet
             lo = max_bet + raise_by
+            if self.pot_limit:
+                hi = min(hi, max(lo, self.pot_raise_to(i)))
             if lo > hi:
                 lo = hi
-        return (_BET if max_bet == 0 else _RAISE), lo, hi
+        return (BET if max_bet == 0 else RAISE), lo, hi
+
+    def pot_raise_to(self, i: int) -> int:
+        """The street total of a raise the size of the pot after seat i's call."""
+        bets = self.bets
+        return 2 * self.max_bet - bets[i] + self.collected + sum(bets)
 
     def legal(self, i: int) -> LegalActions:
         cached = self._legal_cache
@@ -248,16 +272,19 @@ class BettingRound:
             if bounds is not None:
                 kind, lo, hi = bounds
         elif stack > to_call:
-            # No-limit: ``bet_bounds`` and ``_raise_block`` inlined (every decision asks).
+            # No-limit and pot-limit: ``bet_bounds`` and ``_raise_block`` inlined (every
+            # decision asks).
             folded = self.folded
             for j in self.others[i]:
                 if not folded[j] and stacks[j] + bets[j] > max_bet:  # someone could call
                     min_bet, max_raise = self.min_bet, self.max_raise
                     full = max_raise if max_raise > min_bet else min_bet
                     if to_call >= full or self.acted_level[i] is None:  # R-HE-08 (and D)
-                        kind = _BET if max_bet == 0 else _RAISE
+                        kind = BET if max_bet == 0 else RAISE
                         hi = stack + bet
                         lo = max_bet + full
+                        if self.pot_limit:
+                            hi = min(hi, max(lo, self.pot_raise_to(i)))
                         if lo > hi:
                             lo = hi
                     break
@@ -279,18 +306,18 @@ class BettingRound:
         """Raise IllegalAction if seat i may not take ``action`` now; change nothing."""
         to_call = self.max_bet - self.bets[i]
         kind = action.kind
-        if kind is _FOLD:
+        if kind is FOLD:
             if to_call <= 0:
                 raise IllegalAction(self.rules.actions, "nothing to call: check instead of fold")
-        elif kind is _CHECK:
+        elif kind is CHECK:
             if to_call > 0:
                 raise IllegalAction(
                     self.rules.actions, f"cannot check facing a bet: call {to_call} or fold"
                 )
-        elif kind is _CALL:
+        elif kind is CALL:
             if to_call <= 0:
                 raise IllegalAction(self.rules.actions, "nothing to call: check instead")
-        elif kind is _BET or kind is _RAISE:
+        elif kind is BET or kind is RAISE:
             legal = self._legal_cache  # the player usually asked before acting
             if legal is not None and legal.seat == self.seats[i]:
                 kind_now = legal.bet_kind
@@ -303,14 +330,14 @@ class BettingRound:
                 raise IllegalAction(*block)
             expected, lo, hi = bounds
             if kind is not expected:
-                word = "bet" if expected is _BET else "raise"
+                word = "bet" if expected is BET else "raise"
                 raise IllegalAction(
                     self.rules.actions,
-                    f"{'no bet yet' if expected is _BET else 'there is a bet'}: "
+                    f"{'no bet yet' if expected is BET else 'there is a bet'}: "
                     f"{word} instead (to {lo}..{hi})",
                 )
             if not lo <= action.amount <= hi:
-                word = "bet" if kind is _BET else "raise"
+                word = "bet" if kind is BET else "raise"
                 if lo == hi:
                     msg = f"{word} must be to exactly {lo}"
                 else:
@@ -321,38 +348,61 @@ class BettingRound:
 
     # --- doing it -----------------------------------------------------------------------
 
-    def apply(self, i: int, action: Action) -> ActionTaken:
-        """Apply an action already accepted by ``check_action``; returns its event.
-        (``HoldemHand._act`` applies a no-limit fold, check and call itself, and
-        ``HoldemHand.fold`` a fold, as written here: a change to those branches is a change
-        there too.)"""
+    def take(self, i: int, action: Action, forced: bool = False) -> ActionTaken:
+        """Seat i's action: refused with IllegalAction (nothing changed), or applied; returns
+        its event. The one way an action changes the round. A fold or a call is legal facing
+        a bet and a check when there is none, so only bets, raises and refusals ask
+        ``check_action`` (it words the refusals). ``forced``: a fold the seat makes whatever
+        it faces, a forfeit (R-TM-04)."""
         kind = action.kind
-        name = kind._value_
-        seat = self.seats[i]
-        self._legal_cache = None
-        del self.queue[0]
-        if kind is _FOLD:
+        bets = self.bets
+        to_call = self.max_bet - bets[i]
+        if kind is FOLD:
+            if to_call <= 0 and not forced:
+                self.check_action(i, action)  # raises: nothing to call
+            self._legal_cache = None
+            del self.queue[0]
             self.folded[i] = True
             self.last_action[i] = _FOLD_LAST
+            seat = self.seats[i]
             if 0 <= seat < _SHARED_EVENT_SEATS:
                 return _FOLDED[seat]
-            return _new_action_taken(seat, name, 0, 0, False)
-        self.acted_level[i] = self.level if self.fixed_limit else 0
-        if kind is _CHECK:
+            return _new_action_taken(seat, _FOLD_NAME, 0, 0, False)
+        if kind is CALL:
+            if to_call <= 0:
+                self.check_action(i, action)  # raises: nothing to call
+            self._legal_cache = None
+            del self.queue[0]
+            self.acted_level[i] = self.level if self.fixed_limit else 0
+            stacks = self.stacks
+            stack = stacks[i]
+            added = to_call if to_call <= stack else stack
+            stacks[i] = stack - added
+            to = bets[i] = bets[i] + added
+            self.last_action[i] = (_CALL_NAME, to)
+            return _new_action_taken(self.seats[i], _CALL_NAME, to, added, stack == added)
+        if kind is CHECK and to_call <= 0:
+            self._legal_cache = None
+            del self.queue[0]
+            self.acted_level[i] = self.level if self.fixed_limit else 0
             self.last_action[i] = _CHECK_LAST
+            seat = self.seats[i]
             if 0 <= seat < _SHARED_EVENT_SEATS:
                 return _CHECKED[seat]
-            return _new_action_taken(seat, name, 0, 0, False)
+            return _new_action_taken(seat, _CHECK_NAME, 0, 0, False)
+        self.check_action(i, action)  # a bet or a raise (or a check refused)
+        return self._bet_or_raise(i, kind, action.amount)
+
+    def stop(self) -> None:
+        """Nobody acts any more in this round (R-TM-06 D: the room expired)."""
+        self._legal_cache = None
+        self.queue = []
+
+    def _bet_or_raise(self, i: int, kind: ActionKind, to: int) -> ActionTaken:
+        """A bet or raise to ``to`` that ``check_action`` accepted."""
+        name = kind._value_
+        self._legal_cache = None
         stacks, bets = self.stacks, self.bets
-        if kind is _CALL:
-            added = self.max_bet - bets[i]
-            if stacks[i] < added:
-                added = stacks[i]
-            stacks[i] -= added
-            to = bets[i] = bets[i] + added
-            self.last_action[i] = (name, to)
-            return _new_action_taken(seat, name, to, added, stacks[i] == 0)
-        to = action.amount
         added = to - bets[i]
         increment = to - self.max_bet
         stacks[i] -= added
@@ -363,13 +413,16 @@ class BettingRound:
                 self.level += self.min_bet
                 self.raise_count += 1
             self.acted_level[i] = self.level
-        elif increment > self.max_raise:
-            self.max_raise = increment
+        else:
+            self.acted_level[i] = 0
+            if increment > self.max_raise:
+                self.max_raise = increment
         self.last_aggressor = i
         self.last_action[i] = (name, to)
         folded = self.folded
+        # everyone else still able to act answers the new bet (the queue starts anew)
         self.queue = [j for j in self.others[i] if not folded[j] and stacks[j] > 0]
-        return _new_action_taken(seat, name, to, added, stacks[i] == 0)
+        return _new_action_taken(self.seats[i], name, to, added, stacks[i] == 0)
 
     def withdraw(self, i: int) -> ActionTaken:
         """R-TM-04 D: the player at ``i`` abandons the hand out of turn (a withdrawn
@@ -380,7 +433,7 @@ class BettingRound:
             self.queue.remove(i)
         self.folded[i] = True
         self.last_action[i] = _FOLD_LAST
-        return ActionTaken(self.seats[i], _FOLD._value_, 0, 0, False)
+        return _new_action_taken(self.seats[i], _FOLD_NAME, 0, 0, False)
 
     def uncalled(self) -> tuple[int, int] | None:
         """(index, amount) of a bet nobody matched (R-PT-03), once the round is over."""
@@ -398,7 +451,7 @@ class BettingRound:
 
 
 @lru_cache(maxsize=256)
-def _rotation(n: int, first: int) -> tuple[int, ...]:
+def rotation(n: int, first: int) -> tuple[int, ...]:
     """Indices ``first..n-1`` then ``0..first-1``: everyone once, clockwise from ``first``."""
     return (*range(first, n), *range(first))
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-HOLDEM_MIN_PLAYERS = 2
-HOLDEM_MAX_PLAYERS = 9  # R-HE-01
-DRAW_MIN_PLAYERS = 2
-DRAW_MAX_PLAYERS = 6  # R-DR-01
-DRAW_MAX_DISCARDS = 3  # R-DR-05
+from .games import DRAW, HOLDEM
+
+HOLDEM_MIN_PLAYERS = HOLDEM.min_players
+HOLDEM_MAX_PLAYERS = HOLDEM.max_players  # R-HE-01
+DRAW_MIN_PLAYERS = DRAW.min_players
+DRAW_MAX_PLAYERS = DRAW.max_players  # R-DR-01
+DRAW_MAX_DISCARDS = max(street.max_discards for street in DRAW.streets)  # R-DR-05
 DRAW_DEFAULT_RAISE_CAP = 4  # R-DR-04: a bet and three raises per round
 
 
@@ -23,14 +25,34 @@ def _whole(**values: object) -> None:
 
 @dataclass(frozen=True, slots=True)
 class HoldemConfig:
+    """The stakes of a board game (hold'em, Omaha). ``straddle``: a third blind, posted by
+    the seat left of the big blind before the cards (0: none; pokerkit's and PHH's third
+    ``blinds_or_straddles`` entry, usually twice the big blind)."""
+
     small_blind: int
     big_blind: int
     ante: int = 0
+    straddle: int = 0
 
     def __post_init__(self) -> None:
-        _whole(small_blind=self.small_blind, big_blind=self.big_blind, ante=self.ante)
+        _whole(
+            small_blind=self.small_blind,
+            big_blind=self.big_blind,
+            ante=self.ante,
+            straddle=self.straddle,
+        )
         if not (0 < self.small_blind <= self.big_blind) or self.ante < 0:
             raise ValueError("blinds must satisfy 0 < small <= big, ante >= 0")
+        if self.straddle < 0 or 0 < self.straddle < self.big_blind:
+            raise ValueError("a straddle is at least the big blind (or 0: no straddle)")
+
+    def stakes(self) -> dict[str, int]:
+        """The stakes as a hand's log and view carry them (a straddle only if there is one,
+        so hands without one read as they always did)."""
+        values = {"small_blind": self.small_blind, "big_blind": self.big_blind, "ante": self.ante}
+        if self.straddle:
+            values["straddle"] = self.straddle
+        return values
 
 
 @dataclass(frozen=True, slots=True)

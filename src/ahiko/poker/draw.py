@@ -20,19 +20,17 @@ from collections.abc import Sequence
 from .actions import Action, ActionKind, IllegalAction, LegalActions
 from .betting import Rules
 from .cards import DECK_SIZE, Card, format_card
-from .config import DRAW_MAX_DISCARDS, DRAW_MAX_PLAYERS, DRAW_MIN_PLAYERS, DrawConfig
+from .config import DRAW_MAX_DISCARDS, DrawConfig
 from .events import Discarded, StreetDealt
+from .games import DRAW
 from .hand import BaseHand
-from .layout import DRAW_HAND_CARDS, DRAW_LAYOUT, draw_replacement_position
+from .layout import DRAW_HAND_CARDS, draw_replacement_position
 
 DISCARD_RULE = "R-DR-05"
 
 
 class DrawHand(BaseHand[DrawConfig]):
-    variant = "draw"
-    layout = DRAW_LAYOUT
-    min_players = DRAW_MIN_PLAYERS
-    max_players = DRAW_MAX_PLAYERS
+    game = DRAW
     rules = Rules(
         order="R-DR-03", actions="R-DR-04", size="R-DR-04", reopen="R-DR-08", cap="R-DR-04"
     )
@@ -75,7 +73,7 @@ class DrawHand(BaseHand[DrawConfig]):
         self._betting_round(self.config.small_bet)
 
     def _betting_round(self, size: int) -> None:
-        betting = self._new_round(size, True, self.config.raise_cap)
+        betting = self._new_round(size, self.config.raise_cap)
         betting.begin(0)
         if betting.is_done():
             self._advance()
@@ -102,11 +100,11 @@ class DrawHand(BaseHand[DrawConfig]):
             is_draw_phase=True,
         )
 
-    def _act(self, i: int, action: Action) -> None:
+    def _act(self, i: int, action: Action, *, forced: bool = False) -> None:
         if not self.in_draw_phase:
             if action.kind is ActionKind.DISCARD:
                 raise IllegalAction(DISCARD_RULE, "the draw comes after the first betting round")
-            super()._act(i, action)
+            super()._act(i, action, forced=forced)
             return
         self._check_discard(i, action)
         self._discard(i, action.cards)

@@ -32,6 +32,7 @@ Kinds, in the order a hand emits them:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -262,3 +263,15 @@ def event_from_dict(data: dict[str, Any]) -> Event:
         kwargs[f.name] = value
     event: Event = cls(**kwargs)
     return event
+
+
+def deck_from_events(events: Sequence[Event]) -> tuple[Card, ...]:
+    """A deck consistent with every card the log dealt; unseen positions get unused cards."""
+    placed: dict[int, Card] = {}
+    for e in events:
+        if isinstance(e, HoleDealt | StreetDealt):
+            placed.update(zip(e.positions, e.cards, strict=True))
+        elif isinstance(e, Discarded):
+            placed.update(zip(e.positions, e.new_cards, strict=True))
+    spare = iter(sorted(set(range(52)) - set(placed.values())))
+    return tuple(placed[p] if p in placed else next(spare) for p in range(52))

@@ -8,14 +8,12 @@ The attributes without a leading underscore are read by ``view.py``; treat them 
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Sequence
-from functools import lru_cache
 from operator import sub
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from .actions import Action, ActionKind, IllegalAction, LegalActions
-from .betting import BettingRound, Rules, _rotation
+from .betting import BettingRound, Rules, rotation
 from .cards import Card, validate_deck
 from .events import (
     ActionTaken,
@@ -31,12 +29,15 @@ from .events import (
     Mucked,
     PotAwarded,
     StreetDealt,
+    deck_from_events,
 )
 from .fast_init import fast_constructor
-from .layout import deck_from_events
+from .games import Game
+from .layout import private_positions
 from .pots import Pot, build_pots, split_pot
 from .ranking import hand_strength, strength_ranks
 from .result import HandResult, PotResult
+from .seating import seating
 
 ConfigT = TypeVar("ConfigT")
 
@@ -59,14 +60,26 @@ _FOLD_KIND = ActionKind.FOLD
 
 
 class BaseHand(Generic[ConfigT]):
-    """A hand of a variant whose stakes are a ``ConfigT`` (HoldemConfig, DrawConfig)."""
+    """A hand of a game whose stakes are a ``ConfigT`` (HoldemConfig, DrawConfig). What the
+    game is (cards, streets, betting, seats, layout) is its ``game``'s data; the names below
+    are read from it once, for the hot paths and the older callers."""
 
+    game: ClassVar[Game]
     variant: ClassVar[str]
     layout: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     rules: ClassVar[Rules]
     show_rule: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        played = cls.__dict__.get("game")
+        if played is not None:
+            cls.variant = played.name
+            cls.layout = played.layout
+            cls.min_players = played.min_players
+            cls.max_players = played.max_players
 
     def __init__(
         self,
@@ -107,7 +120,7 @@ class BaseHand(Generic[ConfigT]):
             deck if _deck_checked and type(deck) is tuple else validate_deck(deck)
         )
         self.button = button
-        order, self.index, first = _seating(seats, button)
+        order, self.index, first = seating(seats, button)
         self.order = order
         if first >= 0:  # the usual case: seats given ascending, stacks follow
             self.starting = [*stacks[first:], *stacks[:first]]
@@ -210,7 +223,12 @@ class BaseHand(Generic[ConfigT]):
             raise IllegalAction(
                 self.rules.actions, f"cards must be a tuple of cards (0..51), got {cards!r}"
             )
-        i = self._turn_index(seat)
+        # The usual turn, read here without a call: the head of the betting queue. (A draw
+        # is taken while no betting round is open, its queue empty: ``_turn_index`` knows it.)
+        betting = self.round
+        queue = betting.queue if betting is not None and self.result is None else None
+        # else another turn, or a refusal that says why
+        i = queue[0] if queue and seat == self.order[queue[0]] else self._turn_index(seat)
         log = self.log
         mark = len(log)
         self._act(i, action)
@@ -223,7 +241,7 @@ class BaseHand(Generic[ConfigT]):
         i = self._seat_index(seat)
         mark = len(self.log)
         if seat == self.to_act and not self._legal(i).is_draw_phase:
-            self._apply(i, _FORFEIT)
+            self._act(i, _FORFEIT, forced=True)
         else:
             self._withdraw(i)
         self.forfeits.append(mark)  # the fold just logged
@@ -251,8 +269,7 @@ class BaseHand(Generic[ConfigT]):
         self.halted = True
         self.log.append(BettingStopped(reason))
         if self.round is not None:
-            self.round.queue = []
-            self.round._legal_cache = None
+            self.round.stop()
         self._advance()
         return self.log[mark:]
 
@@ -362,17 +379,12 @@ class BaseHand(Generic[ConfigT]):
         assert self.round is not None
         return self.round.legal(i)
 
-    def _act(self, i: int, action: Action) -> None:
+    def _act(self, i: int, action: Action, *, forced: bool = False) -> None:
+        """Take a betting action of the seat at index i (the round checks it, unless it is a
+        ``forced`` fold: a forfeit) and move the hand on."""
         betting = self.round
         assert betting is not None
-        betting.check_action(i, action)
-        self._apply(i, action)
-
-    def _apply(self, i: int, action: Action) -> None:
-        """Apply a betting action already checked (or a forfeit) and move the hand on."""
-        betting = self.round
-        assert betting is not None
-        event = betting.apply(i, action)
+        event = betting.take(i, action, forced)
         self.total[i] += event.added
         self.log.append(event)
         # Only a fold can leave one player in: other actions need not count the live ones.
@@ -425,7 +437,7 @@ class BaseHand(Generic[ConfigT]):
         n, deck, order, log = self.n, self.deck, self.order, self.log
         end = per_player * n
         self.holes = holes = []
-        for j, positions in enumerate(_private_positions(n, per_player)):
+        for j, positions in enumerate(private_positions(n, per_player)):
             cards = deck[j:end:n]  # the same positions, as one slice of the deck tuple
             holes.append(list(cards))
             log.append(_new_hole_dealt(order[j], cards, positions))
@@ -437,9 +449,18 @@ class BaseHand(Generic[ConfigT]):
         self.street = name
         self.log.append(_new_street_dealt(name, cards, positions))
 
-    def _new_round(self, min_bet: int, fixed_limit: bool, cap: int | None) -> BettingRound:
+    def _new_round(self, min_bet: int, cap: int | None = None) -> BettingRound:
+        """A betting round of this game's structure; the chips already in the middle (earlier
+        rounds, antes) count towards a pot-limit maximum."""
         self.round = betting = BettingRound(
-            self.order, self.chips, self.folded, min_bet, fixed_limit, cap, self.rules
+            self.order,
+            self.chips,
+            self.folded,
+            min_bet,
+            self.game.betting,
+            cap,
+            self.rules,
+            sum(self.total),
         )
         return betting
 
@@ -538,7 +559,7 @@ class BaseHand(Generic[ConfigT]):
         folded = self.folded
         if first is None or folded[first]:
             first = live[0]
-        return [j for j in _rotation(self.n, first) if not folded[j]]
+        return [j for j in rotation(self.n, first) if not folded[j]]
 
     def _finish(
         self, awards: list[PotResult], names: dict[int, dict[str, Any]], *, showdown: bool
@@ -579,22 +600,3 @@ def check_chips(rule: str, what: str, value: object) -> None:
         )
     if value < 0:
         raise IllegalAction(rule, f"{what} cannot be negative, got {value}")
-
-
-@lru_cache(maxsize=1024)
-def _seating(seats: tuple[int, ...], button: int) -> tuple[tuple[int, ...], dict[int, int], int]:
-    """(order, index, first) of distinct int ``seats``: the seats clockwise from the first
-    after the button (the button last), each seat's index in that order, and where the
-    order starts in ``seats`` if they ascend (else -1). Tables deal many hands with the same
-    seats and button, so this is computed once for them; the dict is shared: read-only."""
-    ordered = sorted(seats)
-    first = bisect_right(ordered, button)
-    order = (*ordered[first:], *ordered[:first])
-    index = dict(zip(order, range(len(order)), strict=True))
-    return order, index, first if ordered == list(seats) else -1
-
-
-@lru_cache(maxsize=64)
-def _private_positions(n: int, per_player: int) -> tuple[tuple[int, ...], ...]:
-    """Deck positions of each dealt seat's private cards: card k of seat j at ``k*n + j``."""
-    return tuple(tuple(range(j, per_player * n, n)) for j in range(n))

@@ -1,4 +1,4 @@
-"""No-Limit Texas Hold'em, 2-9 players (SPEC §2-3).
+"""No-Limit Texas Hold'em, 2-9 players (SPEC §2-3), and Pot-Limit Omaha, its four-card kin.
 
     hand, events = HoldemHand.start(HoldemConfig(10, 20), seats=[0, 2, 5],
                                     stacks=[1000, 800, 1200], button=5, deck=deck)
@@ -11,6 +11,13 @@ blind, R-HE-03), each short stack posting what it has. Hole cards and the board 
 deck by the ``holdem-noburn-v1`` layout. Pre-flop the seat after the big blind acts first;
 later streets start with the first seat after the button still able to act (R-HE-05). When no
 more than one player can still bet, the rest of the board is dealt without betting (R-HE-11).
+
+A straddle (``HoldemConfig.straddle``, as pokerkit and PHH write blinds-or-straddles) is a
+third blind posted by the seat after the big blind; pre-flop the seat after the largest forced
+bet then acts first. Heads-up nobody straddles. Pot-Limit Omaha (``OmahaHand``) is the same
+hand with what its game says differently: four hole cards (``omaha4-noburn-v1``: hole card k
+of the j-th seat at k*n + j, the board from 4n on), pot-limit bets, and hands of exactly two
+hole cards and three of the board.
 """
 
 from __future__ import annotations
@@ -19,47 +26,34 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from .actions import Action, ActionKind, LegalActions
-from .betting import (
-    _CHECK_LAST,
-    _CHECKED,
-    _FOLD_LAST,
-    _FOLDED,
-    _SHARED_EVENT_SEATS,
-    BettingRound,
-    Rules,
-    _new_action_taken,
-)
+from .betting import BettingRound, Rules
 from .cards import Card
-from .config import HOLDEM_MAX_PLAYERS, HOLDEM_MIN_PLAYERS, HoldemConfig
+from .config import HoldemConfig
 from .events import BlindPosted, Event, HoleDealt
 from .fast_init import fast_constructor
-from .hand import BaseHand, _private_positions, check_chips
-from .layout import HOLDEM_LAYOUT, holdem_positions
-from .ranking import holdem_strengths
+from .games import HOLDEM, POT_LIMIT_OMAHA
+from .hand import BaseHand, check_chips
+from .layout import board_game_positions, private_positions
+from .ranking import holdem_strengths, omaha_strengths
 
 _FOLD, _CHECK, _CALL = Action.fold(), Action.check(), Action.call()
 _new_action = fast_constructor(Action)  # the same objects as Action(...), built for less
 _new_blind_posted = fast_constructor(BlindPosted)
 _new_hole_dealt = fast_constructor(HoleDealt)
 _BET, _RAISE = ActionKind.BET, ActionKind.RAISE
-_FOLD_KIND, _CHECK_KIND, _CALL_KIND = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
-_FOLD_NAME, _CHECK_NAME, _CALL_NAME = _FOLD_KIND._value_, _CHECK_KIND._value_, _CALL_KIND._value_
 _NEXT_STREET = {"preflop": "flop", "flop": "turn", "turn": "river"}
 _STREET_BOARD = {"flop": slice(0, 3), "turn": slice(3, 4), "river": slice(4, 5)}
 
 
-@lru_cache(maxsize=16)
-def _next_deal(n: int) -> dict[str, tuple[str, tuple[int, ...]]]:
+@lru_cache(maxsize=32)
+def _next_deal(n: int, hole_cards: int) -> dict[str, tuple[str, tuple[int, ...]]]:
     """Street -> (the next street, its board cards' deck positions), for n players."""
-    _, board = holdem_positions(n)
+    _, board = board_game_positions(n, hole_cards)
     return {street: (name, board[_STREET_BOARD[name]]) for street, name in _NEXT_STREET.items()}
 
 
 class HoldemHand(BaseHand[HoldemConfig]):
-    variant = "holdem"
-    layout = HOLDEM_LAYOUT
-    min_players = HOLDEM_MIN_PLAYERS
-    max_players = HOLDEM_MAX_PLAYERS
+    game = HOLDEM
     rules = Rules(order="R-HE-05", actions="R-HE-06", size="R-HE-07", reopen="R-HE-08", cap="")
     show_rule = "R-HE-12"
 
@@ -80,12 +74,24 @@ class HoldemHand(BaseHand[HoldemConfig]):
         return hand
 
     @classmethod
+    def start_hand(
+        cls,
+        config: HoldemConfig,
+        seats: Sequence[int],
+        stacks: Sequence[int],
+        button: int,
+        deck: Sequence[Card],
+    ) -> HoldemHand:
+        """``start``, the hand only (its events are ``hand.events``)."""
+        hand, _ = cls.start(config, seats, stacks, button, deck)
+        return hand
+
+    @classmethod
     def _config_from(cls, values: dict[str, int]) -> HoldemConfig:
         return HoldemConfig(**values)
 
     def stakes(self) -> dict[str, int]:
-        cfg = self.config
-        return {"small_blind": cfg.small_blind, "big_blind": cfg.big_blind, "ante": cfg.ante}
+        return self.config.stakes()
 
     def betting_now(self) -> tuple[int, int, int] | None:
         """(seat to act, the round's highest bet, that seat's street bet), or None when
@@ -114,100 +120,6 @@ class HoldemHand(BaseHand[HoldemConfig]):
             return betting.legal(betting.queue[0])
         return super().legal_actions(seat)
 
-    def act(self, seat: int, action: Action) -> list[Event]:
-        """``BaseHand.act`` (the same checks, in the same order, and the same effect) with
-        the turn and the move on inlined: a player's loop calls it for every decision."""
-        if type(seat) is not int:
-            self._check_seat(seat)
-        if type(action) is not Action:
-            return super().act(seat, action)  # refused there, with the same message
-        kind = action.kind
-        amount = action.amount
-        cards = action.cards
-        if (
-            type(kind) is not ActionKind
-            or type(amount) is not int
-            or amount < 0
-            or type(cards) is not tuple
-            or cards
-        ):
-            return super().act(seat, action)  # refused there, or a discard refused later
-        betting = self.round
-        if self.result is None and betting is not None and betting.queue:
-            i = betting.queue[0]
-            if seat != self.order[i]:
-                i = super()._turn_index(seat)  # raises: out of turn, or not in the hand
-        else:
-            i = super()._turn_index(seat)  # raises: the hand is over
-        log = self.log
-        mark = len(log)
-        self._act(i, action)
-        return log[mark:]
-
-    def _act(self, i: int, action: Action) -> None:
-        """``BaseHand._act`` and ``_apply`` in one call; the round's ``check_action`` is
-        asked only about bets and raises (their bounds) and about refusals (it words them):
-        a fold or a call is legal facing a bet, a check when there is none. A fold, a check
-        and a call are applied here as the round's ``apply`` would (its no-limit branches,
-        the same state and the same event); bets and raises go through ``apply``."""
-        betting = self.round
-        assert betting is not None
-        kind = action.kind
-        bets = betting.bets
-        to_call = betting.max_bet - bets[i]
-        queue = betting.queue
-        if kind is _FOLD_KIND:
-            if to_call <= 0:
-                betting.check_action(i, action)  # raises: nothing to call
-            betting._legal_cache = None
-            del queue[0]
-            folded = self.folded  # the round's own list
-            folded[i] = True
-            betting.last_action[i] = _FOLD_LAST
-            seat = self.order[i]
-            self.log.append(
-                _FOLDED[seat]
-                if 0 <= seat < _SHARED_EVENT_SEATS
-                else _new_action_taken(seat, _FOLD_NAME, 0, 0, False)
-            )
-            # Only a fold can leave one player in: other actions need not count the live ones.
-            if not queue or folded.count(False) <= 1:
-                self._advance()
-            return
-        if kind is _CALL_KIND:
-            if to_call <= 0:
-                betting.check_action(i, action)  # raises: nothing to call
-            betting._legal_cache = None
-            del queue[0]
-            betting.acted_level[i] = 0
-            chips = self.chips  # the round's stacks
-            stack = chips[i]
-            added = to_call if to_call <= stack else stack
-            chips[i] = stack - added
-            to = bets[i] = bets[i] + added
-            betting.last_action[i] = (_CALL_NAME, to)
-            self.total[i] += added
-            self.log.append(_new_action_taken(self.order[i], _CALL_NAME, to, added, stack == added))
-        elif kind is _CHECK_KIND and to_call <= 0:
-            betting._legal_cache = None
-            del queue[0]
-            betting.acted_level[i] = 0
-            betting.last_action[i] = _CHECK_LAST
-            seat = self.order[i]
-            self.log.append(
-                _CHECKED[seat]
-                if 0 <= seat < _SHARED_EVENT_SEATS
-                else _new_action_taken(seat, _CHECK_NAME, 0, 0, False)
-            )
-        else:
-            betting.check_action(i, action)  # a bet or a raise (or a check refused)
-            event = betting.apply(i, action)
-            self.total[i] += event.added
-            self.log.append(event)
-            queue = betting.queue  # a bet or a raise queues the others anew
-        if not queue:
-            self._advance()
-
     def _turn_index(self, seat: int) -> int:
         betting = self.round  # the usual case without a call: hold'em's turn is the queue's
         if self.result is None and betting is not None and betting.queue:
@@ -223,26 +135,9 @@ class HoldemHand(BaseHand[HoldemConfig]):
         betting = self.round  # the turn: the queue's head (else _turn_index raises, says why)
         queue = betting.queue if self.result is None and betting is not None else None
         i = queue[0] if queue and seat == self.order[queue[0]] else self._turn_index(seat)
-        assert betting is not None and queue is not None
-        if betting.max_bet <= betting.bets[i]:
-            betting.check_action(i, _FOLD)  # raises: nothing to call
-        # ``_act``'s fold, inlined (PHH's most frequent line)
-        betting._legal_cache = None
-        del queue[0]
-        folded = self.folded  # the round's own list
-        folded[i] = True
-        betting.last_action[i] = _FOLD_LAST
-        seat = self.order[i]
-        log = self.log
-        mark = len(log)
-        log.append(
-            _FOLDED[seat]
-            if 0 <= seat < _SHARED_EVENT_SEATS
-            else _new_action_taken(seat, _FOLD_NAME, 0, 0, False)
-        )
-        if not queue or folded.count(False) <= 1:
-            self._advance()
-        return log[mark:]
+        mark = len(self.log)
+        self._act(i, _FOLD)
+        return self.log[mark:]
 
     def check_or_call(self, seat: int) -> list[Event]:
         """``act`` with a check, or a call if the seat faces a bet (PHH's ``cc``)."""
@@ -284,15 +179,11 @@ class HoldemHand(BaseHand[HoldemConfig]):
 
     def _begin(self) -> None:
         cfg = self.config
-        self._start_log(
-            {"small_blind": cfg.small_blind, "big_blind": cfg.big_blind, "ante": cfg.ante}
-        )
+        self._start_log(cfg.stakes())
         if cfg.ante:
             self._post_antes(cfg.ante)
         n, chips, total, log, order = self.n, self.chips, self.total, self.log, self.order
-        self.round = betting = BettingRound(
-            order, chips, self.folded, cfg.big_blind, False, None, self.rules
-        )
+        self.round = betting = self._new_round(cfg.big_blind)
         sb, bb = (n - 1, 0) if n == 2 else (0, 1)  # _blind_indices
         if chips[sb] > 0:
             posted = betting.post(sb, cfg.small_blind)
@@ -302,20 +193,41 @@ class HoldemHand(BaseHand[HoldemConfig]):
             posted = betting.post(bb, cfg.big_blind)
             total[bb] += posted
             log.append(_new_blind_posted(order[bb], posted, "bb", chips[bb] == 0))
-        # The deal (``_deal_private(2)`` for two cards: each player's pair read directly)
-        deck, new_hole_dealt = self.deck, _new_hole_dealt
-        self.holes = holes = []
-        for j, positions in enumerate(_private_positions(n, 2)):
-            first, second = deck[j], deck[j + n]
-            holes.append([first, second])
-            log.append(new_hole_dealt(order[j], (first, second), positions))
+        first = (bb + 1) % n
+        if cfg.straddle and n > 2:  # heads-up nobody straddles (pokerkit: two blinds only)
+            first = self._post_straddle(betting, cfg.straddle)
+        if self.game.hole_cards == 2:
+            # The deal (``_deal_private(2)``: each player's pair read directly)
+            deck, new_hole_dealt = self.deck, _new_hole_dealt
+            self.holes = holes = []
+            for j, positions in enumerate(private_positions(n, 2)):
+                pair = deck[j], deck[j + n]
+                holes.append(list(pair))
+                log.append(new_hole_dealt(order[j], pair, positions))
+        else:
+            self._deal_private(self.game.hole_cards)
         self.street = "preflop"
-        betting.begin((bb + 1) % n)
+        betting.begin(first)
         if betting.is_done():
             self._advance()
 
+    def _post_straddle(self, betting: BettingRound, amount: int) -> int:
+        """The seat left of the big blind posts the straddle (what it has, if short); returns
+        the index of the first to act pre-flop: left of the largest forced bet, the later
+        seat on a tie (pokerkit's opener), so a short straddle leaves the big blind's bet
+        the one to answer."""
+        chips, straddler = self.chips, 2
+        if chips[straddler] > 0:
+            posted = betting.post(straddler, amount)
+            self.total[straddler] += posted
+            self.log.append(
+                _new_blind_posted(self.order[straddler], posted, "straddle", chips[straddler] == 0)
+            )
+        bets = betting.bets
+        largest = max(range(self.n), key=lambda i: (bets[i], i))
+        return (largest + 1) % self.n
+
     def _advance(self) -> None:
-        folded = self.folded
         while True:
             if self._close_round() == 1:
                 self._finish_uncontested()
@@ -324,11 +236,9 @@ class HoldemHand(BaseHand[HoldemConfig]):
             if street == "river":
                 self._showdown()
                 return
-            name, positions = _next_deal(self.n)[street]
+            name, positions = _next_deal(self.n, self.game.hole_cards)[street]
             self._deal_street(name, positions)
-            self.round = betting = BettingRound(
-                self.order, self.chips, folded, self.config.big_blind, False, None, self.rules
-            )
+            betting = self._new_round(self.config.big_blind)
             betting.begin(0)
             if self.halted:
                 betting.queue = []  # R-TM-06 D: the rest of the board, without betting
@@ -341,3 +251,14 @@ class HoldemHand(BaseHand[HoldemConfig]):
     def _strengths(self, live: list[int]) -> list[int]:
         holes = self.holes
         return holdem_strengths([holes[i] for i in live], self.community)
+
+
+class OmahaHand(HoldemHand):
+    """Pot-Limit Omaha: hold'em's deal, streets and blinds with four hole cards, pot-limit
+    betting and a hand made of exactly two hole cards and three of the board (its ``game``)."""
+
+    game = POT_LIMIT_OMAHA
+
+    def _strengths(self, live: list[int]) -> list[int]:
+        holes = self.holes
+        return omaha_strengths([holes[i] for i in live], self.community)

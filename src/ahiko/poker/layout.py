@@ -7,41 +7,48 @@ which takes cards from the deck by them, and the fair-deal verifier, which check
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
 
-from .cards import Card
-from .events import Discarded, Event, HoleDealt, StreetDealt
+from .games import DRAW, HOLDEM, POT_LIMIT_OMAHA
 
-HOLDEM_LAYOUT = "holdem-noburn-v1"
-DRAW_LAYOUT = "draw5-v1"
-KNOWN_LAYOUTS = (HOLDEM_LAYOUT, DRAW_LAYOUT)
+HOLDEM_LAYOUT = HOLDEM.layout
+DRAW_LAYOUT = DRAW.layout
+OMAHA_LAYOUT = POT_LIMIT_OMAHA.layout
+KNOWN_LAYOUTS = (HOLDEM_LAYOUT, DRAW_LAYOUT, OMAHA_LAYOUT)
 
-HOLDEM_HOLE_CARDS = 2
-HOLDEM_BOARD_CARDS = 5
-DRAW_HAND_CARDS = 5
+HOLDEM_HOLE_CARDS = HOLDEM.hole_cards
+HOLDEM_BOARD_CARDS = HOLDEM.board_cards
+DRAW_HAND_CARDS = DRAW.hole_cards
 
 
-def holdem_hole_position(n: int, j: int, k: int) -> int:
-    """Hole card k (0/1) of the j-th dealt seat of n."""
-    _check(0 <= k < HOLDEM_HOLE_CARDS and 0 <= j < n, "hole card index")
+def holdem_hole_position(n: int, j: int, k: int, hole_cards: int = HOLDEM_HOLE_CARDS) -> int:
+    """Hole card k (0/1; Omaha 0..3) of the j-th dealt seat of n."""
+    _check(0 <= k < hole_cards and 0 <= j < n, "hole card index")
     return k * n + j
 
 
-def holdem_board_position(n: int, b: int) -> int:
-    """Board card b (0..4): flop 0-2, turn 3, river 4."""
+def holdem_board_position(n: int, b: int, hole_cards: int = HOLDEM_HOLE_CARDS) -> int:
+    """Board card b (0..4): flop 0-2, turn 3, river 4, after every hole card."""
     _check(0 <= b < HOLDEM_BOARD_CARDS, "board card index")
-    return 2 * n + b
+    return hole_cards * n + b
 
 
-@lru_cache(maxsize=16)
 def holdem_positions(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """Every position of an n-player hold'em deal, ``(hole, board)``: hole card k of the j-th
     dealt seat at ``hole[j][k]``, board card b at ``board[b]``. Computed once per table size."""
-    hole = tuple(
-        tuple(holdem_hole_position(n, j, k) for k in range(HOLDEM_HOLE_CARDS)) for j in range(n)
-    )
-    board = tuple(holdem_board_position(n, b) for b in range(HOLDEM_BOARD_CARDS))
+    return board_game_positions(n, HOLDEM_HOLE_CARDS)
+
+
+@lru_cache(maxsize=32)
+def board_game_positions(
+    n: int, hole_cards: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """``(hole, board)`` positions of a board game dealing ``hole_cards`` to each of n seats
+    without burns (``holdem-noburn-v1``, ``omaha4-noburn-v1``): hole card k of the j-th dealt
+    seat at ``k*n + j``, then board card b at ``hole_cards*n + b``."""
+    _check(n > 0 and hole_cards * n + HOLDEM_BOARD_CARDS <= 52, "table size")
+    hole = tuple(tuple(k * n + j for k in range(hole_cards)) for j in range(n))
+    board = tuple(hole_cards * n + b for b in range(HOLDEM_BOARD_CARDS))
     return hole, board
 
 
@@ -64,13 +71,7 @@ def _check(ok: bool, what: str) -> None:
         raise ValueError(f"invalid {what}")
 
 
-def deck_from_events(events: Sequence[Event]) -> tuple[Card, ...]:
-    """A deck consistent with every card the log dealt; unseen positions get unused cards."""
-    placed: dict[int, Card] = {}
-    for e in events:
-        if isinstance(e, HoleDealt | StreetDealt):
-            placed.update(zip(e.positions, e.cards, strict=True))
-        elif isinstance(e, Discarded):
-            placed.update(zip(e.positions, e.new_cards, strict=True))
-    spare = iter(sorted(set(range(52)) - set(placed.values())))
-    return tuple(placed[p] if p in placed else next(spare) for p in range(52))
+@lru_cache(maxsize=64)
+def private_positions(n: int, per_player: int) -> tuple[tuple[int, ...], ...]:
+    """Deck positions of each dealt seat's private cards: card k of seat j at ``k*n + j``."""
+    return tuple(tuple(range(j, per_player * n, n)) for j in range(n))

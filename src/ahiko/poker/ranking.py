@@ -21,6 +21,7 @@ from typing import Any
 import eval7
 
 from .cards import Card, format_card
+from .games import Evaluator
 
 
 class HandCategory(IntEnum):
@@ -72,6 +73,55 @@ def holdem_strengths(holes: Sequence[Sequence[Card]], board: Sequence[Card]) -> 
     common = [cards[c] for c in board]
     evaluate = eval7.evaluate
     return [evaluate([cards[first], cards[second], *common]) for first, second in holes]
+
+
+# Omaha's hands: two of the hole cards with three of the five board cards (ten triples).
+_BOARD_TRIPLES = tuple(combinations(range(5), 3))
+
+
+def omaha_strengths(holes: Sequence[Sequence[Card]], board: Sequence[Card]) -> list[int]:
+    """The showdown value of each Omaha hand of ``holes`` on a full ``board``: the best five
+    of exactly two hole cards and three board cards. The board's ten triples are built once
+    for every hand; a hand is then 60 five-card evaluations."""
+    cards = _EVAL7_CARDS
+    common = [cards[c] for c in board]
+    triples = [[common[a], common[b], common[c]] for a, b, c in _BOARD_TRIPLES]
+    evaluate = eval7.evaluate
+    values = []
+    for hole in holes:
+        pairs = combinations([cards[c] for c in hole], 2)
+        values.append(max(evaluate([x, y, *triple]) for x, y in pairs for triple in triples))
+    return values
+
+
+def omaha_value(hole: Sequence[Card], board: Sequence[Card]) -> HandValue:
+    """The best Omaha hand (exactly two of ``hole``, three of ``board``) as a
+    :class:`HandValue`, its five cards those two and three (what a player is told they hold).
+    The board may be a flop or a turn (a hand shown all-in before the river)."""
+    if (
+        not 3 <= len(board) <= 5
+        or len(hole) < 2
+        or len(set(hole) | set(board)) != len(hole) + len(board)
+    ):
+        raise ValueError("an Omaha hand is distinct hole cards and a board of three to five")
+    best = max(
+        (hand_strength(five), five)
+        for pair in combinations(hole, 2)
+        for triple in combinations(board, 3)
+        for five in [(*pair, *triple)]
+    )[1]
+    return hand_value(best)
+
+
+def game_hand_value(
+    evaluator: Evaluator, own: Sequence[Card], board: Sequence[Card]
+) -> HandValue | None:
+    """The value of a player's cards as ``evaluator`` (a game's) counts them, or None while
+    there are not yet enough cards to make five."""
+    if evaluator is Evaluator.OMAHA:
+        return omaha_value(own, board) if len(board) >= 3 else None
+    cards = [*own, *board]
+    return hand_value(cards) if len(cards) >= 5 else None
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -44,7 +44,7 @@ def _seat_entries(hand: AnyHand) -> tuple[list[int], list[dict[str, Any]]]:
     gets it. A closed betting round's bets are in the pot: at five-card draw's draw the
     pre-draw round is over (its bets gathered, its last actions replaced by the draw), as
     hold'em's are when the next street is dealt."""
-    drawing = hand.variant == "draw" and hand.street == "draw"
+    drawing = hand.game.has_draw and hand.street == "draw"
     betting = None if drawing else hand.round
     round_bets = betting.bets if betting is not None else [0] * hand.n
     entries = []
@@ -68,7 +68,7 @@ def _seat_entries(hand: AnyHand) -> tuple[list[int], list[dict[str, Any]]]:
                 "last_action": None if last is None else {"kind": last[0], "amount": last[1]},
                 "cards": None,
                 "card_count": 0 if hand.folded[i] else len(hand.holes[i]),
-                "discards": hand.discard_counts.get(i) if hand.variant == "draw" else None,
+                "discards": hand.discard_counts.get(i) if hand.game.has_draw else None,
             }
         )
     return round_bets, entries
@@ -245,7 +245,7 @@ def sees_shown_cards(hand: AnyHand, viewer: int | None) -> bool:
 
 
 def _blind_to_others(hand: AnyHand, me: int | None) -> bool:
-    return hand.variant == "draw" and (me is None or hand.folded[me])
+    return hand.game.has_draw and (me is None or hand.folded[me])
 
 
 def _pots(hand: AnyHand, round_bets: list[int]) -> list[dict[str, Any]]:
