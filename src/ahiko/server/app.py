@@ -27,7 +27,6 @@ from ahiko.fairness.keys import load_or_create_archive_key, load_or_create_signi
 from ahiko.rooms.chat_words import WordFilter
 from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.clock import Clock as RoomClock
-from ahiko.rooms.finished.archive import HandArchive
 from ahiko.rooms.house.lobby import AhikoLobby
 from ahiko.rooms.moderation import StoredModeration
 from ahiko.rooms.registry import RoomRegistry
@@ -54,8 +53,10 @@ from ahiko.server.errors import (
     install_error_handlers,
 )
 from ahiko.server.gateway import refusal_frame
+from ahiko.server.instruments import CountingArchive
 from ahiko.server.limits import WS_TOO_MANY, SiteLimits, site_limits
 from ahiko.server.login_throttle import too_many_attempts
+from ahiko.server.metrics import install_metrics
 from ahiko.server.online import OnlineCount, SharedOnlineCount, keep_sockets_seen, online_of
 from ahiko.server.pauses import PauseMonitor
 from ahiko.server.security import (
@@ -158,6 +159,7 @@ def create_app(
     app.add_middleware(RefuseKnownFloods)
     app.add_middleware(RequireCsrfHeader)
     install_security(app, https=settings.secure_cookies)
+    install_metrics(app)  # GET /metrics with AHIKO_METRICS_TOKEN; log-in refusals counted
     app.include_router(_core_router())
     app.include_router(api_accounts.router)
     app.include_router(api_wallet.router)
@@ -304,7 +306,7 @@ def archiving_registry(app: FastAPI, clock: RoomClock | None = None) -> RoomRegi
         clock=clock,
         signing_key=load_or_create_signing_key(found.settings.data_dir),
         room_options={
-            "archive": HandArchive(found.engine, writer=archive_writer),
+            "archive": CountingArchive(found.engine, writer=archive_writer),
             "moderation": StoredModeration(
                 found.engine, chat_words(found.settings), writer=archive_writer
             ),

@@ -13,6 +13,7 @@ import functools
 import json
 import secrets
 import string
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -28,6 +29,7 @@ from ahiko.server import protocol as p
 from ahiko.server.accounts import token_hash
 from ahiko.server.competition_calls import answer_for
 from ahiko.server.errors import ApiError
+from ahiko.server.instruments import ACTION_BROADCAST_SECONDS, COMMAND_SECONDS, SENT
 from ahiko.server.limits import WS_SIGNED_OUT, WS_TOO_MANY, site_limits
 from ahiko.server.security import MAX_JSON_DEPTH, json_too_deep
 from ahiko.server.services import SESSION_COOKIE, Player, room_registry, websocket_player
@@ -105,6 +107,7 @@ class SocketConnection:
             return
         # one frame is the usual case (a broadcast; its acknowledgement rides with it)
         data = frames[0].wire() if len(frames) == 1 else b"".join([f.wire() for f in frames])
+        SENT.add(len(frames), len(data))
         if not self.write(data):  # compression negotiated, or closing: the ASGI path, in order
             self.write = None
             for frame in frames:
@@ -326,14 +329,17 @@ async def _write(websocket: WebSocket, queue: asyncio.Queue[Frame | str | None])
                 await websocket.close(code=WS_SIGNED_OUT, reason="signed out")
             return
         try:
-            await websocket.send_text(frame.text())
+            text = frame.text()
+            await websocket.send_text(text)
         except Exception:  # the socket is gone; the reader will notice
             return
+        SENT.add(1, len(text))
 
 
 async def _handle(
     text: str, actor: RoomActor, player: Player | None, connection: SocketConnection
 ) -> None:
+    read_at = time.perf_counter()
     seq = connection.seq
     _error = functools.partial(_error_frame, epoch=actor.epoch)
     if len(text) > MAX_FRAME_BYTES:
@@ -372,7 +378,12 @@ async def _handle(
         connection.send(_error(seq, frame.id, "malformed", str(exc)))
         return
     reply: Reply = await actor.ask(command)
+    # The room queued its frames to every socket before it answered: this is the broadcast.
+    answered = time.perf_counter() - read_at
+    COMMAND_SECONDS.observe(answered)
     if reply.ok:
+        if isinstance(frame, p.ActFrame):
+            ACTION_BROADCAST_SECONDS.observe(answered)
         connection.answer(ack_frame(reply.seq, reply.epoch, frame.id, reply.data))
     else:
         connection.send(_error(reply.seq, frame.id, reply.code, reply.message, reply.rule))
