@@ -6,7 +6,9 @@ no token set it does not exist."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -16,6 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+import yaml
 from prometheus_client.parser import text_string_to_metric_families
 from prometheus_client.samples import Sample
 from test_hands_api import Account, Player, Server, _fast_app
@@ -213,3 +216,23 @@ def _answered(url: str, process: subprocess.Popen[bytes]) -> httpx.Response:
             return httpx.get(url, timeout=1)
         except httpx.TransportError:
             time.sleep(0.05)
+
+
+@pytest.mark.parametrize("document", ["grafana-dashboard.json", "prometheus-alerts.yml"])
+def test_the_dashboard_and_alerts_read_only_families_a_node_exports(
+    played: tuple[str, Scraped], document: str
+) -> None:
+    """Every ``ahiko_`` series the shipped dashboard and alert rules query is in a scrape
+    (a renamed family would leave a panel empty or an alert silent)."""
+    _base, scraped = played
+    text = (CONF.parent / document).read_text()
+    if document.endswith(".json"):
+        panels = json.loads(text)["panels"]
+        queries = [target["expr"] for panel in panels for target in panel["targets"]]
+    else:
+        rules = yaml.safe_load(text)["groups"][0]["rules"]
+        queries = [rule["expr"] for rule in rules]
+        assert {rule["alert"] for rule in rules} >= {"AhikoLedgerUnbalanced", "AhikoSlowBroadcast"}
+    named = {name for query in queries for name in re.findall(r"\bahiko_\w+", query)}
+    assert len(named) >= 15
+    assert named <= set(scraped.samples), named - set(scraped.samples)
