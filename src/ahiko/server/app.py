@@ -55,6 +55,7 @@ from ahiko.server.errors import (
 from ahiko.server.gateway import refusal_frame
 from ahiko.server.instruments import CountingArchive
 from ahiko.server.limits import WS_TOO_MANY, SiteLimits, site_limits
+from ahiko.server.logging_setup import LogScopeMiddleware
 from ahiko.server.login_throttle import too_many_attempts
 from ahiko.server.metrics import install_metrics
 from ahiko.server.online import OnlineCount, SharedOnlineCount, keep_sockets_seen, online_of
@@ -160,6 +161,7 @@ def create_app(
     app.add_middleware(RequireCsrfHeader)
     install_security(app, https=settings.secure_cookies)
     install_metrics(app)  # GET /metrics with AHIKO_METRICS_TOKEN; log-in refusals counted
+    app.add_middleware(LogScopeMiddleware)  # the outermost: every log line names its request
     app.include_router(_core_router())
     app.include_router(api_accounts.router)
     app.include_router(api_wallet.router)

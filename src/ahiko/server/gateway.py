@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import functools
 import json
+import logging
 import secrets
 import string
 import time
@@ -24,6 +25,7 @@ from pydantic import ValidationError
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.commands import Reply
+from ahiko.rooms.log_context import note
 from ahiko.rooms.outbox import Frame
 from ahiko.server import protocol as p
 from ahiko.server.accounts import token_hash
@@ -36,6 +38,7 @@ from ahiko.server.services import SESSION_COOKIE, Player, room_registry, websock
 from ahiko.server.ws_protocol import RAW_WRITE
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 4096
 _EPOCH_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
@@ -213,6 +216,7 @@ async def table_socket(
     limits = site_limits(websocket.app)
     address = websocket.client.host if websocket.client else "unknown"
     account = None if player is None else player.player_id
+    note(room=room_id, account=account)  # the socket's log lines name its room and account
     token = websocket.cookies.get(SESSION_COOKIE) if player is not None else None
     session = token_hash(token) if token else None
     refusal = limits.socket_refusal(account, address)
@@ -243,6 +247,7 @@ async def table_socket(
     actor.subscribe(connection.connection_id, connection.deliver)
     since = _since(websocket.query_params.get("since"))
     epoch = _epoch(websocket.query_params.get("epoch"))
+    log.info("table socket %s opened", connection.connection_id)
     try:
         await actor.ask(c.Connect(connection.connection_id, connection.player_id, since, epoch))
         while True:
@@ -259,6 +264,7 @@ async def table_socket(
             moved.cancel()
         with contextlib.suppress(Exception):
             await writer
+        log.info("table socket %s closed", connection.connection_id)
 
 
 async def _moved_from(app: Any, room_id: str, player: Player | None) -> dict[str, Any] | None:
@@ -357,6 +363,7 @@ async def _handle(
         connection.send(_error(seq, None, "malformed", "a frame must be a JSON object"))
         return
     frame_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+    note(command=frame_id)
     try:
         frame = p.CLIENT_FRAME.validate_python(raw)
     except ValidationError as exc:
@@ -385,7 +392,8 @@ async def _handle(
         if isinstance(frame, p.ActFrame):
             ACTION_BROADCAST_SECONDS.observe(answered)
         connection.answer(ack_frame(reply.seq, reply.epoch, frame.id, reply.data))
-    else:
+    else:  # a client's mistake: one line, no traceback
+        log.info("%s refused: %s (%s)", frame.t, reply.message, reply.code)
         connection.send(_error(reply.seq, frame.id, reply.code, reply.message, reply.rule))
 
 
