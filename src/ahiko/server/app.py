@@ -32,6 +32,8 @@ from ahiko.rooms.moderation import StoredModeration
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.timing import LIVE_TIMING
 from ahiko.server import (
+    admin_console,
+    admin_page,
     api_accounts,
     api_ahiko,
     api_competition,
@@ -173,6 +175,8 @@ def create_app(
     app.include_router(api_sitgo.router)
     app.include_router(api_mtt.router)
     app.include_router(gateway.router)
+    app.include_router(admin_console.router)  # the operators' console (issue 45)
+    app.include_router(admin_page.router)
     for router in routers:
         app.include_router(router)
     if (WEB_DIR / "index.html").is_file():

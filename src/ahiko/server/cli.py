@@ -1,5 +1,5 @@
 """`ahiko serve` and `ahiko admin …` (migrate, check-ledger, reserve add/statement, grant,
-chat mute/unmute/reports/purge)."""
+chat mute/unmute/reports/purge, operator add)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import sys
 import uuid
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
+
+from ahiko.server.operator_cli import register_operator_commands
 
 if TYPE_CHECKING:  # SQLAlchemy and Alembic load only for the commands that use them
     from ahiko.server.settings import Settings
@@ -91,6 +93,12 @@ def register(subparsers: Any) -> None:
         "purge", parents=[common], help="delete chat messages past their retention"
     )
     purge.set_defaults(func=_chat_purge)
+    register_operator_commands(commands, common)
+
+
+def settings_of(args: argparse.Namespace) -> Settings:
+    """The settings of an ``ahiko admin`` command's options and environment."""
+    return _settings(args)
 
 
 def _settings(args: argparse.Namespace) -> Settings:

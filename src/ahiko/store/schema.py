@@ -313,3 +313,50 @@ tournament_places = Table(
     CheckConstraint("place >= 1", name="place_positive"),
     CheckConstraint("prize >= 0", name="prize_not_negative"),
 )
+
+# Operators (issue 45): accounts with the operator role, granted by `ahiko admin operator add`;
+# the one-time code it printed (its hash) is asked once, at the first use of the console.
+operators = Table(
+    "operators",
+    metadata,
+    Column("user_id", ForeignKey("users.id"), primary_key=True),
+    Column("added_at", Moment, nullable=False),
+    Column("code_hash", String(128), nullable=True),  # None once the code was given
+    Column("activated_at", Moment, nullable=True),
+)
+
+# Every operator action: who, what, on what, why, when. Append-only: no code updates or
+# deletes a row, and the migration's triggers refuse it in the database as well.
+operator_audit = Table(
+    "operator_audit",
+    metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("at", Moment, nullable=False),
+    Column("operator_id", ForeignKey("users.id"), nullable=False, index=True),
+    Column("operator_name", String(64), nullable=False),
+    Column("action", String(32), nullable=False),
+    Column("target", String(128), nullable=False),
+    Column("reason", String(400), nullable=False),
+    Column("detail", JSON, nullable=True),
+)
+
+# A chat report an operator resolved, with the action taken (none, mute, suspend...).
+chat_report_resolutions = Table(
+    "chat_report_resolutions",
+    metadata,
+    Column("report_id", ForeignKey("chat_reports.id"), primary_key=True),
+    Column("operator_id", ForeignKey("users.id"), nullable=False),
+    Column("action", String(32), nullable=False),
+    Column("note", String(400), nullable=False),
+    Column("at", Moment, nullable=False),
+)
+
+# Accounts an operator suspended: they cannot sign in, and their sessions end, until lifted.
+account_suspensions = Table(
+    "account_suspensions",
+    metadata,
+    Column("user_id", ForeignKey("users.id"), primary_key=True),
+    Column("reason", String(400), nullable=False),
+    Column("operator_id", ForeignKey("users.id"), nullable=False),
+    Column("at", Moment, nullable=False),
+)
