@@ -195,6 +195,11 @@ def test_an_operator_finds_a_report_mutes_grants_closes_and_each_is_audited(
     page.get_by_test_id(f"close-{scene.room_id}").click()
     page.get_by_test_id(f"room-{scene.room_id}").wait_for(state="detached")
 
+    page.get_by_test_id("tab-signals").click()  # rude and ana sat down from one address
+    shared = page.get_by_test_id("signal-shared_address")
+    shared.wait_for()
+    assert "rude, ana" in shared.inner_text() and scene.room_id in shared.inner_text()
+
     page.get_by_test_id("tab-audit").click()
     audit = page.get_by_test_id("audit")
     audit.wait_for()

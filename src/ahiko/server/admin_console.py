@@ -18,6 +18,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
+from ahiko.history.abuse_signals import signals
 from ahiko.server.errors import ApiError
 from ahiko.server.operator_cli import code_hash
 from ahiko.server.services import Player, http_player, room_registry, services
@@ -348,6 +349,12 @@ def bot_ahiko(request: Request, who: ActiveOperator) -> dict[str, Any]:
             for line in reversed(lines[-200:])
         ],
     }
+
+
+@router.get("/signals")
+def abuse_signals(request: Request, who: ActiveOperator) -> list[dict[str, Any]]:
+    """Chip flow, soft play, shared addresses, account bursts: listed, never acted on."""
+    return [signal.as_dict() for signal in signals(services(request).engine)]
 
 
 @router.get("/ledger")

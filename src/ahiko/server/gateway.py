@@ -29,6 +29,7 @@ from ahiko.rooms.log_context import note
 from ahiko.rooms.outbox import Frame
 from ahiko.server import protocol as p
 from ahiko.server.accounts import token_hash
+from ahiko.server.addresses import address_book
 from ahiko.server.competition_calls import answer_for
 from ahiko.server.errors import ApiError
 from ahiko.server.instruments import ACTION_BROADCAST_SECONDS, COMMAND_SECONDS, SENT
@@ -217,6 +218,9 @@ async def table_socket(
     address = websocket.client.host if websocket.client else "unknown"
     account = None if player is None else player.player_id
     note(room=room_id, account=account)  # the socket's log lines name its room and account
+    book = address_book(websocket.app) if account is not None else None
+    if book is not None and account is not None:
+        book.seen(room_id, account, address)  # the shared-address signal (issue 45)
     token = websocket.cookies.get(SESSION_COOKIE) if player is not None else None
     session = token_hash(token) if token else None
     refusal = limits.socket_refusal(account, address)

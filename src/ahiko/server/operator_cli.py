@@ -1,4 +1,5 @@
-"""``ahiko admin operator add NAME``: give an account the operator role.
+"""``ahiko admin operator add NAME``: give an account the operator role; ``ahiko admin
+abuse-report``: the signals of abuse an operator looks at.
 
 The command prints a one-time code: the console asks it once, at the operator's first visit
 (a second factor beside the password: holding a session is not enough to become an operator).
@@ -34,6 +35,14 @@ def register_operator_commands(commands: Any, common: argparse.ArgumentParser) -
     )
     add.add_argument("username")
     add.set_defaults(func=_add)
+    report = commands.add_parser(
+        "abuse-report",
+        parents=[common],
+        help="signals of abuse from the hand archive: chip flow, soft play, shared addresses, "
+        "account bursts (an operator decides)",
+    )
+    report.add_argument("--json", action="store_true", help="one JSON document")
+    report.set_defaults(func=_abuse_report)
 
 
 def _add(args: argparse.Namespace) -> int:
@@ -53,4 +62,28 @@ def _add(args: argparse.Namespace) -> int:
     finally:
         engine.dispose()
     print(f"{user.username} is an operator. One-time code for the first visit to /admin: {code}")
+    return 0
+
+
+def _abuse_report(args: argparse.Namespace) -> int:
+    import json
+
+    from ahiko.history.abuse_signals import signals
+    from ahiko.server.cli import make_engine, settings_of
+
+    engine = make_engine(settings_of(args).resolved_database_url)
+    try:
+        found = signals(engine)
+    finally:
+        engine.dispose()
+    if args.json:
+        print(json.dumps([signal.as_dict() for signal in found], ensure_ascii=False, indent=2))
+        return 0
+    if not found:
+        print("no signal of abuse")
+    for signal in found:
+        print(f"[{signal.kind}] {', '.join(signal.accounts)}")
+        print(f"  {signal.measured}")
+        if signal.hands:
+            print(f"  hands: {' '.join(str(hand) for hand in signal.hands)}")
     return 0

@@ -17,6 +17,7 @@ from ahiko.store.schema import (
     operator_audit,
     operators,
     sessions,
+    table_addresses,
     users,
 )
 
@@ -213,3 +214,21 @@ def lines_around(engine: Engine, room_id: str, msg_no: int) -> list[dict[str, An
     return [
         {"no": r.msg_no, "player_id": r.player_id, "name": r.name, "text": r.text} for r in rows
     ]
+
+
+def remember_address(
+    engine: Engine, room_id: str, user_id: int, address_hash: str, now: datetime
+) -> None:
+    """That ``user_id`` sat at ``room_id`` from the address of ``address_hash`` (once)."""
+    key = (
+        table_addresses.c.room_id == room_id,
+        table_addresses.c.user_id == user_id,
+        table_addresses.c.address_hash == address_hash,
+    )
+    with engine.begin() as conn:
+        if conn.execute(select(table_addresses.c.room_id).where(*key)).first() is None:
+            conn.execute(
+                insert(table_addresses).values(
+                    room_id=room_id, user_id=user_id, address_hash=address_hash, seen_at=now
+                )
+            )

@@ -360,3 +360,14 @@ account_suspensions = Table(
     Column("operator_id", ForeignKey("users.id"), nullable=False),
     Column("at", Moment, nullable=False),
 )
+
+# Which network address each signed-in player's table socket came from, once per room (a hash
+# of it: an operator compares them, never reads them), for the shared-address signal.
+table_addresses = Table(
+    "table_addresses",
+    metadata,
+    Column("room_id", String(64), primary_key=True),
+    Column("user_id", ForeignKey("users.id"), primary_key=True),
+    Column("address_hash", String(64), primary_key=True),
+    Column("seen_at", Moment, nullable=False),
+)

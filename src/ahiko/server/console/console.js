@@ -22,7 +22,10 @@ const WORDS = {
     reserve: "Reserva", ledger_ok: "O razão fecha: nenhuma violação.",
     ledger_bad: "Violações encontradas:", check: "Verificar agora", done: "Feito.",
     muted_until: "Chat silenciado", suspended_by: "Conta suspensa", nothing: "Nada aqui.",
-    refresh: "Atualizar", detail: "Detalhe",
+    refresh: "Atualizar", detail: "Detalhe", signals: "Sinais",
+    signals_note: "Medidas do arquivo de mãos; nada é automático: o operador decide.",
+    chip_flow: "Fluxo de fichas", soft_play: "Jogo suave", shared_address: "Mesmo endereço",
+    account_burst: "Contas em rajada", hands: "Mãos", measured: "O que foi medido",
     errors: {
       wrong_code: "Esse não é o código impresso para você.",
       not_an_operator: "O console é só para operadores.",
@@ -53,7 +56,10 @@ const WORDS = {
     reserve: "Reserve", ledger_ok: "The ledger balances: no violation.",
     ledger_bad: "Violations found:", check: "Check now", done: "Done.",
     muted_until: "Chat muted", suspended_by: "Account suspended", nothing: "Nothing here.",
-    refresh: "Refresh", detail: "Detail",
+    refresh: "Refresh", detail: "Detail", signals: "Signals",
+    signals_note: "Measured from the hand archive; nothing is automatic: an operator decides.",
+    chip_flow: "Chip flow", soft_play: "Soft play", shared_address: "Shared address",
+    account_burst: "Account burst", hands: "Hands", measured: "What was measured",
     errors: {
       wrong_code: "That is not the code printed for you.",
       not_an_operator: "The console is for operators only.",
@@ -239,7 +245,15 @@ async function audit(main) {
       h("td", {}, entry.target), h("td", {}, entry.reason))))));
 }
 
-const TABS = { reports, accounts, rooms, bot, ledger, audit };
+async function signals(main) {
+  const found = await call("GET", "/signals");
+  main.append(h("section", { "data-testid": "signals" }, h("h2", {}, t("signals")), h("p", {}, t("signals_note")),
+    table([t("kind"), t("accounts"), t("measured"), t("hands")], found.map((signal) => h("tr", { "data-testid": `signal-${signal.kind}` },
+      h("td", {}, t(signal.kind)), h("td", {}, signal.accounts.join(", ")), h("td", {}, signal.measured),
+      h("td", {}, signal.hands.slice(0, 12).map((id) => h("a", { href: `/#/hands/${id}`, target: "_blank", rel: "noopener" }, `#${id} `))))))));
+}
+
+const TABS = { reports, accounts, rooms, signals, bot, ledger, audit };
 
 async function render() {
   const root = document.getElementById("console");

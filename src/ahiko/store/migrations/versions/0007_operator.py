@@ -1,5 +1,5 @@
-"""Operators, their append-only audit log, chat report resolutions, account suspensions
-(issue 45).
+"""Operators, their append-only audit log, chat report resolutions, account suspensions,
+the addresses players sat at tables from (issue 45).
 
 Revision ID: 0007_operator
 Revises: 0006
@@ -94,6 +94,19 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("user_id", name=op.f("pk_account_suspensions")),
     )
+    op.create_table(
+        "table_addresses",
+        sa.Column("room_id", sa.String(length=64), nullable=False),
+        sa.Column("user_id", USER_ID, nullable=False),
+        sa.Column("address_hash", sa.String(length=64), nullable=False),
+        sa.Column("seen_at", MOMENT, nullable=False),
+        sa.ForeignKeyConstraint(
+            ["user_id"], ["users.id"], name=op.f("fk_table_addresses_user_id_users")
+        ),
+        sa.PrimaryKeyConstraint(
+            "room_id", "user_id", "address_hash", name=op.f("pk_table_addresses")
+        ),
+    )
     if op.get_bind().dialect.name == "postgresql":
         op.execute(POSTGRES_GUARD)
     else:
@@ -105,6 +118,7 @@ def downgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
         op.execute("DROP TRIGGER operator_audit_append_only ON operator_audit")
         op.execute("DROP FUNCTION operator_audit_append_only()")
+    op.drop_table("table_addresses")
     op.drop_table("account_suspensions")
     op.drop_table("chat_report_resolutions")
     op.drop_index(op.f("ix_operator_audit_operator_id"), table_name="operator_audit")
