@@ -191,6 +191,9 @@ def test_an_operator_finds_a_report_mutes_grants_closes_and_each_is_audited(
 
     page.get_by_test_id("tab-rooms").click()
     page.get_by_test_id(f"room-{scene.room_id}").wait_for()
+    page.get_by_test_id("notice-text").fill("Manutenção às 3h")
+    page.get_by_test_id("notice-all").click()
+    page.get_by_text("Feito.").wait_for()
     page.get_by_test_id("room-reason").fill("sala usada para ofensas")
     page.get_by_test_id(f"close-{scene.room_id}").click()
     page.get_by_test_id(f"room-{scene.room_id}").wait_for(state="detached")
@@ -209,6 +212,7 @@ def test_an_operator_finds_a_report_mutes_grants_closes_and_each_is_audited(
         ("grant", "compensação pelo torneio cancelado"),
         ("resolve_report", "silenciado por 1 h"),
         ("close_room", "sala usada para ofensas"),
+        ("notice", "Manutenção às 3h"),
     ):
         line = audit.get_by_test_id(f"audit-{action}")
         assert line.count() == 1, action

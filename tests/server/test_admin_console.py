@@ -5,8 +5,10 @@ every action is one line of the audit log."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -14,6 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+import websockets
 from test_hands_api import _fast_app
 
 from ahiko.cli import main
@@ -136,3 +139,44 @@ def test_an_operator_acts_only_after_its_one_time_code_and_suspensions_hold(site
     )
     assert log_in.status_code == 200
     assert check_ledger(site.app.state.services.engine) == []  # type: ignore[attr-defined]
+
+
+def test_a_notice_reaches_everyone_at_a_table_and_bad_ones_change_nothing(site: Site) -> None:
+    opera = create_account(site.base, "opera", PASSWORD).cookies["ahiko_session"]
+    bia = create_account(site.base, "bia", PASSWORD).cookies["ahiko_session"]
+    code = _make_operator(site, "opera")
+    with site.as_(bia) as http:
+        room_id = http.post("/api/rooms", json={"name": "Mesa da Bia"}).json()["id"]
+
+    async def watch() -> list[str]:
+        url = f"ws://{site.base.removeprefix('http://')}/ws/rooms/{room_id}"
+        cookie = {"Cookie": f"ahiko_session={bia}"}
+        async with (
+            websockets.connect(url) as spectator,
+            websockets.connect(url, additional_headers=cookie) as player,
+        ):
+            await player.send(json.dumps({"t": "sit", "id": "s", "seat": 0}))
+            while json.loads(await player.recv())["t"] != "ack":
+                pass
+            with site.as_(opera) as http:
+                assert http.post("/api/admin/activate", json={"code": code}).status_code == 200
+                for bad in ({"text": ""}, {"text": "x" * 201}, {"text": "oi", "room_id": "r-none"}):
+                    assert http.post("/api/admin/notice", json=bad).status_code in (404, 422)
+                to_room = {"text": "A mesa fecha em 5 minutos", "room_id": room_id}
+                assert http.post("/api/admin/notice", json=to_room).json() == {"rooms": 1}
+                everyone = http.post("/api/admin/notice", json={"text": "Manutenção às 3h"})
+                assert everyone.json()["rooms"] >= 1
+                audit = [(a["action"], a["target"]) for a in http.get("/api/admin/audit").json()]
+            assert audit[:2] == [("notice", "everyone"), ("notice", f"room:{room_id}")]
+            seen = []
+            for ws in (player, spectator):
+                messages = []
+                while len(messages) < 2:
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), 20))
+                    if frame["t"] == "notice":
+                        assert frame["code"] == "operator_notice"
+                        messages.append(frame["message"])
+                seen.append(messages)
+            return [m for messages in seen for m in messages]
+
+    assert asyncio.run(watch()) == ["A mesa fecha em 5 minutos", "Manutenção às 3h"] * 2

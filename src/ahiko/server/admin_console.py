@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from ahiko.history.abuse_signals import signals
+from ahiko.rooms import commands as c
 from ahiko.server.errors import ApiError
 from ahiko.server.operator_cli import code_hash
 from ahiko.server.services import Player, http_player, room_registry, services
@@ -164,6 +165,30 @@ async def close_room(
     registry.retire(room_id, "operator")
     await run_in_threadpool(_audit, request, who, "close_room", f"room:{room_id}", body.reason)
     return {"closed": room_id}
+
+
+class NoticeBody(Strict):
+    text: Annotated[str, Field(min_length=1, max_length=200)]
+    room_id: Annotated[str, Field(min_length=1, max_length=64)] | None = None  # None: all
+
+
+@router.post("/notice")
+async def notice(request: Request, who: ActiveOperator, body: NoticeBody) -> dict[str, Any]:
+    """A notice to one room, or to every room of this node, shown to each player and
+    spectator at once (a ``notice`` frame, docs/protocol.md)."""
+    registry = room_registry(request.app)
+    if body.room_id is None:
+        actors = [actor for actor in registry.actors() if actor.is_open]
+    else:
+        found = registry.get(body.room_id)
+        if found is None:
+            raise ApiError(404, "no_room", f"there is no open room {body.room_id!r} on this node")
+        actors = [found]
+    for actor in actors:
+        actor.tell(c.Announce(body.text))
+    target = "everyone" if body.room_id is None else f"room:{body.room_id}"
+    await run_in_threadpool(_audit, request, who, "notice", target, body.text, rooms=len(actors))
+    return {"rooms": len(actors)}
 
 
 # --- accounts --------------------------------------------------------------------------------

@@ -44,7 +44,7 @@ from ahiko.server.errors import ApiError
 from ahiko.server.online import online_of
 from ahiko.server.pauses import BUCKET_BOUNDS_MS, Histogram, PauseMonitor
 from ahiko.store.engine import reading
-from ahiko.store.schema import chat_reports
+from ahiko.store.schema import chat_report_resolutions, chat_reports
 from ahiko.store.write_timing import STORE_WRITE_SECONDS
 from ahiko.store.writer import queued_writes
 from ahiko.wallet.check import check_ledger
@@ -135,8 +135,11 @@ async def scrape(app: FastAPI) -> CollectorRegistry:
 
 
 def _pending_reports(engine: Any) -> int:
+    """Reports no operator resolved yet."""
+    resolved = select(chat_report_resolutions.c.report_id)
+    query = select(func.count()).select_from(chat_reports).where(chat_reports.c.id.not_in(resolved))
     with reading(engine) as conn:
-        return int(conn.execute(select(func.count()).select_from(chat_reports)).scalar_one())
+        return int(conn.execute(query).scalar_one())
 
 
 async def _ledger_status(app: FastAPI) -> LedgerStatus:
@@ -178,7 +181,7 @@ class _Families:
             "ahiko_store_queued_writes", "Durable writes waiting or running", queued_writes()
         )
         yield _gauge(
-            "ahiko_chat_reports_pending", "Chat lines reported, for an operator", found.reports
+            "ahiko_chat_reports_pending", "Chat reports no operator resolved yet", found.reports
         )
         yield _gauge(
             "ahiko_ledger_check_problems",

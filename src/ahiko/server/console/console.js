@@ -26,6 +26,7 @@ const WORDS = {
     signals_note: "Medidas do arquivo de mãos; nada é automático: o operador decide.",
     chip_flow: "Fluxo de fichas", soft_play: "Jogo suave", shared_address: "Mesmo endereço",
     account_burst: "Contas em rajada", hands: "Mãos", measured: "O que foi medido",
+    notice_text: "Aviso", notice_all: "Avisar a todos", notice_room: "Avisar",
     errors: {
       wrong_code: "Esse não é o código impresso para você.",
       not_an_operator: "O console é só para operadores.",
@@ -60,6 +61,7 @@ const WORDS = {
     signals_note: "Measured from the hand archive; nothing is automatic: an operator decides.",
     chip_flow: "Chip flow", soft_play: "Soft play", shared_address: "Shared address",
     account_burst: "Account burst", hands: "Hands", measured: "What was measured",
+    notice_text: "Notice", notice_all: "Notice to everyone", notice_room: "Notice",
     errors: {
       wrong_code: "That is not the code printed for you.",
       not_an_operator: "The console is for operators only.",
@@ -215,10 +217,14 @@ async function rooms(main) {
   const found = await call("GET", "/rooms");
   main.append(h("section", { "data-testid": "rooms" }, h("h2", {}, t("rooms")),
     h("div", { class: "console-form" }, reasonField("room-reason")),
+    h("div", { class: "console-form" },
+      h("input", { id: "notice-text", "data-testid": "notice-text", maxlength: "200", placeholder: t("notice_text"), "aria-label": t("notice_text") }),
+      h("button", { "data-testid": "notice-all", onclick: () => act("POST", "/notice", { text: value("notice-text") }, render) }, t("notice_all"))),
     table([t("name"), t("kind"), t("status"), t("seats"), t("hand"), ""], found.map((room) => h("tr", { "data-testid": `room-${room.id}` },
       h("td", {}, `${room.name} (${room.id})`), h("td", {}, `${room.kind} · ${room.variant}`), h("td", {}, room.status),
       h("td", {}, `${room.seats_taken}/${room.seats_total}`), h("td", {}, room.hand_no ?? "—"),
       h("td", {}, h("a", { href: room.watch, target: "_blank", rel: "noopener" }, t("watch")), " ",
+        h("button", { "data-testid": `notice-${room.id}`, onclick: () => act("POST", "/notice", { text: value("notice-text"), room_id: room.id }, render) }, t("notice_room")), " ",
         h("button", { "data-testid": `close-${room.id}`, onclick: () => act("POST", `/rooms/${encodeURIComponent(room.id)}/close`, { reason: value("room-reason") }, render) }, t("close"))))))));
 }
 
