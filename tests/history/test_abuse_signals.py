@@ -194,11 +194,12 @@ def test_no_honest_account_is_in_any_pair_signal(found: list[Signal]) -> None:
 
 
 def test_abuse_report_lists_the_same_signals_on_the_command_line(
-    archive_url: str, found: list[Signal], capsys: pytest.CaptureFixture[str]
+    archive_url: str, found: list[Signal], capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    assert main(["admin", "abuse-report", "--database-url", archive_url, "--json"]) == 0
+    where = ["--database-url", archive_url, "--data-dir", str(tmp_path)]
+    assert main(["admin", "abuse-report", *where, "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == [signal.as_dict() for signal in found]
-    assert main(["admin", "abuse-report", "--database-url", archive_url]) == 0
+    assert main(["admin", "abuse-report", *where]) == 0
     text = capsys.readouterr().out
     assert "[chip_flow] dumper, receiver" in text and "[soft_play] soft_a, soft_b" in text
     assert "hands: " in text

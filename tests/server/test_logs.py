@@ -173,7 +173,7 @@ def test_text_lines_carry_the_same_events_at_the_same_levels(
 
 def _event(level: str, logger: str, message: str) -> tuple[str, str, str]:
     """A line's event without what differs between two runs (ids, timings, numbers)."""
-    message = re.sub(r"ws-\S+|r-\w+|\d+(\.\d+)?( ms)?|'[^']*'|\S+\.sqlite3", "#", message)
+    message = re.sub(r"ws-\S+|r-[\w-]+|\d+(\.\d+)?( ms)?|'[^']*'|\S+\.sqlite3", "#", message)
     return level, logger, message
 
 

@@ -10,6 +10,8 @@ done about it here or anywhere: an operator looks and decides. The signals:
   each other while they do against others.
 - ``shared_address``: accounts that sat at one table from one network address.
 - ``account_burst``: accounts created within minutes of each other.
+- ``machine_speed``: accounts that nearly always act sooner after their turn is shown than
+  a person can (``ahiko.server.reactions`` times them at the table sockets).
 
 The thresholds are written for play-money poker with bots at the tables: an honest pair lands
 far from each of them over a few hundred hands (``tests/history/test_abuse_signals.py``).
@@ -27,7 +29,14 @@ from sqlalchemy import Engine, select
 
 from ahiko.poker.cards import rank_of
 from ahiko.store.engine import reading
-from ahiko.store.schema import archived_hand_players, archived_hands, table_addresses, users
+from ahiko.store.hand_archive import opened_events
+from ahiko.store.schema import (
+    archived_hand_players,
+    archived_hands,
+    reaction_times,
+    table_addresses,
+    users,
+)
 
 PAID_KINDS = ("ahiko", "tournament")  # where chips are worth dumping
 STRONG_PAIR = 8  # 88+ (ranks count from 0 for a deuce: 6 is an eight)
@@ -41,6 +50,8 @@ BURST_SIZE = 5  # accounts...
 BURST_WINDOW = timedelta(minutes=10)  # ...created within this long
 HANDS_LISTED = 50  # hands named by one signal (the oldest first)
 BOT = -1  # the opponent of a spot that is a bot
+MIN_TIMED_ACTIONS = 40  # actions timed, before a share of fast ones means anything
+MACHINE_SHARE = 0.8  # ...of which this many came sooner than a person reacts (reactions.py)
 
 
 @dataclass(frozen=True)
@@ -144,7 +155,13 @@ def _hands(
         for seat_row in conn.execute(query):
             players[seat_row.hand_id][seat_row.seat] = (int(seat_row.user_id), int(seat_row.net))
         rows = conn.execute(
-            select(archived_hands.c.id, archived_hands.c.room_kind, archived_hands.c.events)
+            select(
+                archived_hands.c.id,
+                archived_hands.c.room_id,
+                archived_hands.c.hand_no,
+                archived_hands.c.room_kind,
+                archived_hands.c.events,
+            )
             .where(archived_hands.c.variant == "holdem")
             .order_by(archived_hands.c.id)
         ).all()
@@ -152,7 +169,8 @@ def _hands(
         seated = players.get(row.id, {})
         who = {seat: user for seat, (user, _net) in seated.items()}
         nets = dict(seated.values())
-        yield row.id, row.room_kind, list(row.events), who, nets
+        events = opened_events(engine, row.events, row.room_id, row.hand_no)
+        yield row.id, row.room_kind, list(events), who, nets
 
 
 def _flow(seen: _Seen, nets: dict[int, int]) -> None:
@@ -171,7 +189,7 @@ def signals(engine: Engine) -> list[Signal]:
             _flow(seen, nets)
     names = _usernames(engine)
     found = [*_chip_flow(seen, names), *_soft_play(seen, names)]
-    found += [*_shared_addresses(engine, names), *_bursts(engine)]
+    found += [*_shared_addresses(engine, names), *_bursts(engine), *_machine_speed(engine, names)]
     return found
 
 
@@ -304,3 +322,21 @@ def _aware(moment: datetime) -> datetime:
 def _usernames(engine: Engine) -> dict[int, str]:
     with reading(engine) as conn:
         return {r.id: r.username for r in conn.execute(select(users.c.id, users.c.username))}
+
+
+def _machine_speed(engine: Engine, names: dict[int, str]) -> Iterator[Signal]:
+    query = select(reaction_times).where(reaction_times.c.actions >= MIN_TIMED_ACTIONS)
+    with reading(engine) as conn:
+        rows = conn.execute(query.order_by(reaction_times.c.user_id)).all()
+    for row in rows:
+        share = row.fast / row.actions
+        if share < MACHINE_SHARE:
+            continue
+        name = names.get(row.user_id, str(row.user_id))
+        yield Signal(
+            "machine_speed",
+            (name,),
+            f"{name} acted within 250 ms of seeing the turn {row.fast} times of {row.actions} "
+            f"({share:.0%}); {row.total_ms // row.actions} ms an action on average.",
+            {"actions": row.actions, "fast": row.fast, "mean_ms": row.total_ms // row.actions},
+        )

@@ -34,6 +34,7 @@ from ahiko.server.competition_calls import answer_for
 from ahiko.server.errors import ApiError
 from ahiko.server.instruments import ACTION_BROADCAST_SECONDS, COMMAND_SECONDS, SENT
 from ahiko.server.limits import WS_SIGNED_OUT, WS_TOO_MANY, site_limits
+from ahiko.server.reactions import ReactionBook, reaction_book
 from ahiko.server.security import MAX_JSON_DEPTH, json_too_deep
 from ahiko.server.services import SESSION_COOKIE, Player, room_registry, websocket_player
 from ahiko.server.ws_protocol import RAW_WRITE
@@ -62,6 +63,8 @@ class SocketConnection:
     connection_id: str = field(default_factory=lambda: f"ws-{secrets.token_urlsafe(9)}")
     seq: int = 0  # the number of the last room frame sent to this socket
     revoked: bool = False  # its session signed out: it may watch no more, nor play
+    written_at: float = 0.0  # when the direct write last sent this socket frames (perf_counter)
+    reactions: ReactionBook | None = None  # where its player's action delays are counted
     _loop_flusher: _Flusher | None = field(default=None, repr=False)  # its loop's, once known
 
     def revoke(self) -> None:
@@ -135,7 +138,9 @@ class _Flusher:
 
     def _flush_all(self) -> None:
         dirty, self._dirty = self._dirty, []
+        now = time.perf_counter()  # one clock read for the round: every socket's written_at
         for connection in dirty:
+            connection.written_at = now
             connection._flush()
 
 
@@ -243,6 +248,8 @@ async def table_socket(
     queue: asyncio.Queue[Frame | str | None] = asyncio.Queue()
     write = websocket.scope.get("extensions", {}).get(RAW_WRITE)
     connection = SocketConnection(player, queue, write)
+    if player is not None:
+        connection.reactions = reaction_book(websocket.app)  # the machine-speed signal
     limits.socket_opened(connection, account, address, session)
     if player is not None:
         limits.room_joined(room_id)
@@ -395,6 +402,8 @@ async def _handle(
     if reply.ok:
         if isinstance(frame, p.ActFrame):
             ACTION_BROADCAST_SECONDS.observe(answered)
+            if connection.reactions is not None and connection.written_at:
+                connection.reactions.record(player.player_id, read_at - connection.written_at)
         connection.answer(ack_frame(reply.seq, reply.epoch, frame.id, reply.data))
     else:  # a client's mistake: one line, no traceback
         log.info("%s refused: %s (%s)", frame.t, reply.message, reply.code)

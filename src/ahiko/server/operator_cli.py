@@ -68,10 +68,15 @@ def _add(args: argparse.Namespace) -> int:
 def _abuse_report(args: argparse.Namespace) -> int:
     import json
 
+    from ahiko.fairness.keys import load_or_create_archive_key
     from ahiko.history.abuse_signals import signals
     from ahiko.server.cli import make_engine, settings_of
+    from ahiko.store.hand_archive import install_sealer
 
-    engine = make_engine(settings_of(args).resolved_database_url)
+    settings = settings_of(args)
+    engine = make_engine(settings.resolved_database_url)
+    # The archive's events are sealed at rest with the key in the data folder (the server's).
+    install_sealer(engine, load_or_create_archive_key(settings.data_dir))
     try:
         found = signals(engine)
     finally:

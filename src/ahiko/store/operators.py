@@ -16,6 +16,7 @@ from ahiko.store.schema import (
     chat_report_resolutions,
     operator_audit,
     operators,
+    reaction_times,
     sessions,
     table_addresses,
     users,
@@ -230,5 +231,28 @@ def remember_address(
             conn.execute(
                 insert(table_addresses).values(
                     room_id=room_id, user_id=user_id, address_hash=address_hash, seen_at=now
+                )
+            )
+
+
+def add_reactions(
+    engine: Engine, user_id: int, actions: int, fast: int, total_ms: int, now: datetime
+) -> None:
+    """Adds a batch of an account's action timings to its running totals."""
+    with engine.begin() as conn:
+        found = conn.execute(
+            update(reaction_times)
+            .where(reaction_times.c.user_id == user_id)
+            .values(
+                actions=reaction_times.c.actions + actions,
+                fast=reaction_times.c.fast + fast,
+                total_ms=reaction_times.c.total_ms + total_ms,
+                updated_at=now,
+            )
+        )
+        if not found.rowcount:
+            conn.execute(
+                insert(reaction_times).values(
+                    user_id=user_id, actions=actions, fast=fast, total_ms=total_ms, updated_at=now
                 )
             )

@@ -371,3 +371,15 @@ table_addresses = Table(
     Column("address_hash", String(64), primary_key=True),
     Column("seen_at", Moment, nullable=False),
 )
+
+# How fast each account acts at tables: actions counted, and how many came sooner after the
+# table showed the turn than a person reacts (the machine-speed signal), added up in batches.
+reaction_times = Table(
+    "reaction_times",
+    metadata,
+    Column("user_id", ForeignKey("users.id"), primary_key=True),
+    Column("actions", BigInteger, nullable=False),
+    Column("fast", BigInteger, nullable=False),
+    Column("total_ms", BigInteger, nullable=False),
+    Column("updated_at", Moment, nullable=False),
+)

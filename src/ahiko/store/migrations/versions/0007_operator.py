@@ -1,5 +1,5 @@
 """Operators, their append-only audit log, chat report resolutions, account suspensions,
-the addresses players sat at tables from (issue 45).
+the addresses players sat at tables from, how fast accounts act (issue 45).
 
 Revision ID: 0007_operator
 Revises: 0006
@@ -107,6 +107,18 @@ def upgrade() -> None:
             "room_id", "user_id", "address_hash", name=op.f("pk_table_addresses")
         ),
     )
+    op.create_table(
+        "reaction_times",
+        sa.Column("user_id", USER_ID, nullable=False),
+        sa.Column("actions", sa.BigInteger(), nullable=False),
+        sa.Column("fast", sa.BigInteger(), nullable=False),
+        sa.Column("total_ms", sa.BigInteger(), nullable=False),
+        sa.Column("updated_at", MOMENT, nullable=False),
+        sa.ForeignKeyConstraint(
+            ["user_id"], ["users.id"], name=op.f("fk_reaction_times_user_id_users")
+        ),
+        sa.PrimaryKeyConstraint("user_id", name=op.f("pk_reaction_times")),
+    )
     if op.get_bind().dialect.name == "postgresql":
         op.execute(POSTGRES_GUARD)
     else:
@@ -118,6 +130,7 @@ def downgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
         op.execute("DROP TRIGGER operator_audit_append_only ON operator_audit")
         op.execute("DROP FUNCTION operator_audit_append_only()")
+    op.drop_table("reaction_times")
     op.drop_table("table_addresses")
     op.drop_table("account_suspensions")
     op.drop_table("chat_report_resolutions")
