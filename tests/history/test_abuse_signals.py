@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import Engine, insert
 
 from ahiko.cli import main
-from ahiko.history.abuse_signals import Signal, signals, strong_start
+from ahiko.history.abuse_signals import Signal, signals, strong_start, weak_start
 from ahiko.poker.actions import Action, ActionKind
 from ahiko.rooms.blinds import Stakes
 from ahiko.rooms.table_hand import TableHand
@@ -50,15 +50,19 @@ def _round(table: TableHand) -> tuple[int | None, set[int]]:
 
 def dumping(dumper: int, receiver: int) -> Decide:
     """The receiver bets or raises whenever it may; the dumper folds a strong starting hand
-    to the receiver's bet, and plays like anyone otherwise."""
+    to the receiver's bet and calls it with a weak one, and plays like anyone otherwise."""
 
     def decide(table: TableHand, seat: int) -> Action | None:
         legal = table.legal()
         if seat == receiver and legal.bet_kind is not None:
             return Action(legal.bet_kind, legal.min_to)
         facing = _round(table)[0] == receiver
-        strong = seat == dumper and strong_start(table.hand.hole_cards(seat))
-        return Action(ActionKind.FOLD) if strong and facing and legal.can_fold else None
+        if seat != dumper or not facing:
+            return None
+        cards = table.hand.hole_cards(seat)
+        if strong_start(cards) and legal.can_fold:
+            return Action(ActionKind.FOLD)
+        return Action(ActionKind.CALL) if weak_start(cards) and legal.can_call else None
 
     return decide
 
@@ -172,6 +176,7 @@ def test_chip_dumping_is_flagged_with_what_was_measured_and_the_hands(
     assert dump.figures["rate"] == 1.0 and dump.figures["rate_against_others"] < 0.5
     assert dump.figures["strong_folds"] >= 8 and len(dump.hands) == dump.figures["strong_folds"]
     assert dump.figures["coins_to"] > dump.figures["coins_back"]
+    assert dump.figures["weak_calls"] >= 5 and "weak hands" in dump.measured
     assert "folded" in dump.measured and "dumper" in dump.measured
 
 

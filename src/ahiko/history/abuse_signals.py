@@ -27,7 +27,7 @@ from typing import Any
 
 from sqlalchemy import Engine, select
 
-from ahiko.poker.cards import rank_of
+from ahiko.poker.cards import rank_of, suit_of
 from ahiko.store.engine import reading
 from ahiko.store.hand_archive import opened_events
 from ahiko.store.schema import (
@@ -48,6 +48,7 @@ MIN_ALONE_ACTIONS = 25  # actions of the two alone in a round, before silence me
 OWN_AGGRESSION = 0.15  # each bets or raises at least this often alone against others
 BURST_SIZE = 5  # accounts...
 BURST_WINDOW = timedelta(minutes=10)  # ...created within this long
+WEAK_BELOW = 8  # ten and up are not weak (a ten's rank is 8)
 HANDS_LISTED = 50  # hands named by one signal (the oldest first)
 BOT = -1  # the opponent of a spot that is a bot
 MIN_TIMED_ACTIONS = 40  # actions timed, before a share of fast ones means anything
@@ -78,6 +79,7 @@ class _Seen:
 
     strong_spots: Counter[tuple[int, int]] = field(default_factory=Counter)  # (me, bettor)
     strong_folds: Counter[tuple[int, int]] = field(default_factory=Counter)
+    weak_calls: Counter[tuple[int, int]] = field(default_factory=Counter)  # (me, bettor)
     flow: Counter[tuple[int, int]] = field(default_factory=Counter)  # (loser, winner) -> coins
     dump_hands: defaultdict[tuple[int, int], list[int]] = field(
         default_factory=lambda: defaultdict(list)
@@ -89,6 +91,13 @@ class _Seen:
     alone_hands: defaultdict[frozenset[int], list[int]] = field(
         default_factory=lambda: defaultdict(list)
     )
+
+
+def weak_start(cards: Iterable[int]) -> bool:
+    """A starting hand nobody calls a bet with for its own sake: no pair, nothing above a
+    nine, not suited."""
+    ranks = sorted(rank_of(c) for c in cards)
+    return ranks[0] != ranks[-1] and ranks[-1] < WEAK_BELOW and len({suit_of(c) for c in cards}) > 1
 
 
 def strong_start(cards: Iterable[int]) -> bool:
@@ -104,11 +113,12 @@ def read_hand(
     seen: _Seen, hand_id: int, kind: str, events: list[dict[str, Any]], who: dict[int, int]
 ) -> None:
     """Adds one hold'em hand's spots to ``seen``; ``who``: seat -> account (people only)."""
-    strong = {
-        e["seat"]: strong_start(e["cards"])
+    holes = {
+        e["seat"]: e["cards"]
         for e in events
         if e["kind"] == "hole_dealt" and e["seat"] in who and len(e["cards"]) == 2
     }
+    strong = {seat: strong_start(cards) for seat, cards in holes.items()}
     seats: list[int] = next((e["seats"] for e in events if e["kind"] == "hand_started"), [])
     live = set(seats)  # neither folded nor all in
     aggressor: int | None = None
@@ -120,13 +130,15 @@ def read_hand(
             continue
         seat, action = event["seat"], event["action"]
         me = who.get(seat)
-        if me is not None and aggressor is not None and aggressor in who and strong.get(seat):
+        if me is not None and aggressor is not None and aggressor in who and seat in holes:
             pair = (me, who[aggressor])
-            if kind in PAID_KINDS and pair[0] != pair[1]:
+            if kind in PAID_KINDS and pair[0] != pair[1] and strong[seat]:
                 seen.strong_spots[pair] += 1
                 if action == "fold":
                     seen.strong_folds[pair] += 1
                     seen.dump_hands[pair].append(hand_id)
+            elif kind in PAID_KINDS and pair[0] != pair[1] and action == "call":
+                seen.weak_calls[pair] += weak_start(holes[seat])
         if me is not None and len(live) == 2 and seat in live:
             opponent = who.get(next(iter(live - {seat})), BOT)
             seen.alone[(me, opponent)] += 1
@@ -216,7 +228,8 @@ def _chip_flow(seen: _Seen, names: dict[int, str]) -> Iterator[Signal]:
             f"facing {names.get(bettor)}'s bets ({rate:.0%}); against everyone else "
             f"{other_rate:.0%} of {other_spots}. Coins that moved from {names.get(me)} to "
             f"{names.get(bettor)} in paid rooms: {seen.flow[(me, bettor)]} (back: "
-            f"{seen.flow[(bettor, me)]}).",
+            f"{seen.flow[(bettor, me)]}); weak hands (no pair, nine high, offsuit) called into "
+            f"{names.get(bettor)}'s bets: {seen.weak_calls[(me, bettor)]}.",
             {
                 "strong_folds": folds,
                 "strong_spots": spots,
@@ -224,6 +237,7 @@ def _chip_flow(seen: _Seen, names: dict[int, str]) -> Iterator[Signal]:
                 "rate_against_others": round(other_rate, 3),
                 "coins_to": seen.flow[(me, bettor)],
                 "coins_back": seen.flow[(bettor, me)],
+                "weak_calls": seen.weak_calls[(me, bettor)],
             },
             tuple(seen.dump_hands[(me, bettor)][:HANDS_LISTED]),
         )
