@@ -237,7 +237,7 @@ def _cluster_families(node: Any) -> Iterable[Metric]:
     yield _gauge(
         "ahiko_leases_held",
         "Rooms this node owns (a lease in Redis each)",
-        0 if node is None else len(node.ownership.rooms()),
+        0 if node is None else len(node.ownership.rooms),
     )
     yield _counter(
         "ahiko_relay_published",
