@@ -6,6 +6,7 @@ no token set it does not exist."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import re
@@ -43,6 +44,11 @@ class Scraped:
         found = [s.value for s in self.samples[name] if labels.items() <= s.labels.items()]
         assert found, f"{name}{labels} not in the scrape"
         return sum(found)
+
+    def since(self, before: Scraped, name: str, **labels: str) -> float:
+        """A process-wide counter's growth since ``before`` (other apps of this test process
+        bumped it too: the instruments are the node's, one per process)."""
+        return self.value(name, **labels) - before.value(name, **labels)
 
 
 def scrape(base: str, token: str = TOKEN) -> Scraped:
@@ -93,13 +99,14 @@ async def play_one_room(server: Server, host: Account, guest: Account) -> str:
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Scraped]]:
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Scraped, Scraped]]:
     tmp = tmp_path_factory.mktemp("metrics")
     with pytest.MonkeyPatch.context() as env:
         env.setenv(TOKEN_ENV, TOKEN)
         app = _fast_app(tmp)
     with serving(app) as port:
         server = Server(f"http://127.0.0.1:{port}", app)
+        before = scrape(server.base)
         ana, bia = server.sign_up("ana"), server.sign_up("bia")
         asyncio.run(play_one_room(server, ana, bia))
         for _ in range(6):  # five wrong passwords, then the account's throttle answers
@@ -108,50 +115,53 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Scra
                 json={"username": "ana", "password": "wrong password"},
                 headers=CSRF,
             )
-        yield server.base, scrape(server.base)
+        yield server.base, before, scrape(server.base)
 
 
 def test_each_family_is_scraped_with_plausible_values_after_a_played_hand(
-    played: tuple[str, Scraped],
+    played: tuple[str, Scraped, Scraped],
 ) -> None:
-    _base, scraped = played
+    _base, before, scraped = played
+    grew = functools.partial(scraped.since, before)
     assert scraped.value("ahiko_people_online") == 2  # ana and bia signed in
     assert scraped.value("ahiko_rooms", kind="ahiko") >= 1  # the house tiers' rooms
     assert scraped.value("ahiko_rooms", kind="recreational") == 1
     assert "ahiko_tables_in_hand" in scraped.samples
-    assert scraped.value("ahiko_hands_total", variant="holdem") >= HANDS
-    assert scraped.value("ahiko_hands_total", variant="draw") == 0
+    assert grew("ahiko_hands_total", variant="holdem") >= HANDS
+    assert grew("ahiko_hands_total", variant="draw") == 0
     for histogram in ("ahiko_command_seconds", "ahiko_action_broadcast_seconds"):
-        count = scraped.value(f"{histogram}_count")
+        count = grew(f"{histogram}_count")
         assert count >= HANDS, histogram  # each hand took at least one action
-        assert 0 < scraped.value(f"{histogram}_sum") < count * 5
-        assert scraped.value(f"{histogram}_bucket", le="+Inf") == count
-    assert scraped.value("ahiko_command_seconds_count") > scraped.value(
+        assert 0 < grew(f"{histogram}_sum") < count * 5
+        assert grew(f"{histogram}_bucket", le="+Inf") == count
+    assert grew("ahiko_command_seconds_count") > grew(
         "ahiko_action_broadcast_seconds_count"
     )  # sit, chat and start are commands, not actions
     assert scraped.value("ahiko_event_loop_lag_seconds_count") > 0
     assert scraped.types["ahiko_gc_pause_seconds"] == "histogram"
     assert scraped.value("ahiko_gc_pause_seconds_count", generation="0") > 0
-    frames = scraped.value("ahiko_frames_sent_total")
+    frames = grew("ahiko_frames_sent_total")
     assert frames > HANDS * 4
-    assert scraped.value("ahiko_frame_bytes_sent_total") > frames * 20  # a frame is JSON
+    assert grew("ahiko_frame_bytes_sent_total") > frames * 20  # a frame is JSON
     assert scraped.value("ahiko_cluster_node") == 0  # alone: the cluster's families are zero
     assert scraped.value("ahiko_leases_held") == 0
     for relay in ("ahiko_relay_published_total", "ahiko_relay_frames_received_total"):
         assert scraped.value(relay) == 0
-    writes = scraped.value("ahiko_store_write_seconds_count")
+    writes = grew("ahiko_store_write_seconds_count")
     assert writes >= HANDS  # each hand archived off the loop
-    assert scraped.value("ahiko_store_write_seconds_sum") < writes * 10
+    assert grew("ahiko_store_write_seconds_sum") < writes * 10
     assert scraped.value("ahiko_store_queued_writes") >= 0
     assert scraped.value("ahiko_ledger_check_problems") == 0
-    assert scraped.value("ahiko_login_failures_total") == 5
-    assert scraped.value("ahiko_login_throttled_total") == 1
+    assert grew("ahiko_login_failures_total") == 5
+    assert grew("ahiko_login_throttled_total") == 1
     assert scraped.value("ahiko_chat_reports_pending") == 1
     assert scraped.value("process_cpu_seconds_total") > 0
 
 
-def test_metrics_are_refused_without_the_scrapers_token(played: tuple[str, Scraped]) -> None:
-    base, _scraped = played
+def test_metrics_are_refused_without_the_scrapers_token(
+    played: tuple[str, Scraped, Scraped],
+) -> None:
+    base, _before, _scraped = played
     bare = httpx.get(f"{base}/metrics")
     assert bare.status_code == 401
     assert bare.json()["error"] == "unauthorized"
@@ -172,11 +182,11 @@ def test_metrics_do_not_exist_when_no_token_is_set(tmp_path: Path) -> None:
 
 
 def test_the_documented_balancer_keeps_metrics_private(
-    played: tuple[str, Scraped], tmp_path: Path
+    played: tuple[str, Scraped, Scraped], tmp_path: Path
 ) -> None:
     """``docs/deploy/nginx.conf`` run by Debian's nginx in front of the node: the public
     site and the node's own route answer 404 even with the token; the node itself answers."""
-    base, _scraped = played
+    base, _before, _scraped = played
     node = base.removeprefix("http://")
     port = free_port()
     text = CONF.read_text()
@@ -220,11 +230,11 @@ def _answered(url: str, process: subprocess.Popen[bytes]) -> httpx.Response:
 
 @pytest.mark.parametrize("document", ["grafana-dashboard.json", "prometheus-alerts.yml"])
 def test_the_dashboard_and_alerts_read_only_families_a_node_exports(
-    played: tuple[str, Scraped], document: str
+    played: tuple[str, Scraped, Scraped], document: str
 ) -> None:
     """Every ``ahiko_`` series the shipped dashboard and alert rules query is in a scrape
     (a renamed family would leave a panel empty or an alert silent)."""
-    _base, scraped = played
+    _base, _before, scraped = played
     text = (CONF.parent / document).read_text()
     if document.endswith(".json"):
         panels = json.loads(text)["panels"]
