@@ -6,7 +6,7 @@ voluntary shows after an uncontested win), and the record is built from the same
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -76,8 +76,10 @@ def play_hand(
     max_seats: int = 8,
     show_rate: float = 0.3,
     signing_key: Ed25519PrivateKey | None = None,
+    decide: Callable[[TableHand, int], Action | None] | None = None,
 ) -> ArchivedHand:
-    """Plays one hand among ``sitters`` (seat -> who) and archives it; returns the record."""
+    """Plays one hand among ``sitters`` (seat -> who) and archives it; returns the record.
+    ``decide`` may choose a seat's action instead of the random player (None: it does not)."""
     seats = sorted(sitters)
     committer = DealCommitter(
         table_id=room_id,
@@ -103,7 +105,8 @@ def play_hand(
     while not table.is_over:
         seat = table.to_act
         assert seat is not None
-        table.act(seat, choose(rng, table.legal(), table.hand.hole_cards(seat)))
+        planted = None if decide is None else decide(table, seat)
+        table.act(seat, planted or choose(rng, table.legal(), table.hand.hole_cards(seat)))
     winners = [s for s in seats if table.final_stacks()[s] > stacks[s]]
     events = [event_to_dict(e) for e in table.hand.events]
     if not shown_seats(events) and winners and rng.random() < show_rate:

@@ -24,6 +24,7 @@ from typing import Any
 
 from ahiko.rooms.commands import Command, Reply
 from ahiko.rooms.config import RoomConfig
+from ahiko.rooms.log_context import current_scope, open_scope
 from ahiko.rooms.outbox import Sink, Subscribers
 from ahiko.rooms.room import Room
 
@@ -109,8 +110,12 @@ class RoomActor:
         self.room.tell(run)
 
     async def _run(self) -> None:
+        open_scope(room=self.room.room_id)  # the task's own context: every line names the room
+        scope = current_scope()
+        assert scope is not None
         while True:
             command, future = await self._inbox.get()
+            scope.account = getattr(command, "player_id", None)
             try:
                 reply, pending = self.room.submit_pending(command)
             except Exception as exc:  # a bug must not kill the room's task

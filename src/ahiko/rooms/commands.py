@@ -88,6 +88,14 @@ class Close:
 
 
 @dataclass(frozen=True)
+class Announce:
+    """An operator's notice to everyone watching the room (players and spectators), shown as
+    it was written: a ``notice`` frame, not a numbered room event."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class MoveIn:
     """The house seats a player of a multi-table tournament at this table with ``stack``
     chips (issue 20): at the start, or moved from another table (during a hand: the seat is
@@ -249,6 +257,7 @@ Command = (
     | AddBot
     | RemoveBot
     | Close
+    | Announce
     | MoveIn
     | MoveOut
     | Wake

@@ -18,6 +18,8 @@ from ahiko.rooms.table_hand import Phase
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
 
+OPERATOR_NOTICE = "operator_notice"  # the notice frame's code: the client shows the text
+
 
 def _host(room: Room, player_id: str) -> None:
     ensure_open(room)
@@ -207,6 +209,13 @@ def close(room: Room, cmd: c.Close) -> Reply:
     return Reply.accepted(stacks=room.closed_stacks)
 
 
+def announce(room: Room, cmd: c.Announce) -> Reply:
+    ensure_open(room)
+    notice = {"code": OPERATOR_NOTICE, "rule": None, "message": cmd.text}
+    room.broadcast.tell_watchers("notice", notice, lambda _player: True)
+    return Reply.accepted()
+
+
 def _table_of_mtt(room: Room) -> None:
     ensure_open(room)
     if room.config.part_of is None:
@@ -346,6 +355,7 @@ HANDLERS: dict[type, Handler] = {
     c.AddBot: add_bot,
     c.RemoveBot: remove_bot,
     c.Close: close,
+    c.Announce: announce,
     c.MoveIn: move_in,
     c.MoveOut: move_out,
     c.Wake: wake,

@@ -45,6 +45,7 @@ from ahiko.server.login_throttle import (
 )
 from ahiko.server.sign_up_paths import require_counted_sign_up
 from ahiko.store import accounts as store
+from ahiko.store.operators import suspension_of
 from ahiko.wallet.ledger import Clock, as_utc
 from ahiko.wallet.operations import open_wallet
 
@@ -205,6 +206,10 @@ class Accounts:
         if not self.gate.run(lambda: self._password_matches(stored, password)):
             return None
         assert record is not None
+        suspended = suspension_of(self._engine, record.id)  # an operator's (issue 45)
+        if suspended is not None:
+            message = f"this account is suspended: {suspended['reason']}"
+            raise ApiError(403, "account_suspended", message)
         user = User(record.id, record.username)
         return user, self.open_session(user)
 

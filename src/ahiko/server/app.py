@@ -28,12 +28,13 @@ from ahiko.fairness.keys import load_or_create_archive_key, load_or_create_signi
 from ahiko.rooms.chat_words import CHAT_WORDS_FILE, LiveWordFilter
 from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.clock import Clock as RoomClock
-from ahiko.rooms.finished.archive import HandArchive
 from ahiko.rooms.house.lobby import AhikoLobby
 from ahiko.rooms.moderation import StoredModeration
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.timing import LIVE_TIMING
 from ahiko.server import (
+    admin_console,
+    admin_page,
     api_accounts,
     api_ahiko,
     api_competition,
@@ -56,8 +57,11 @@ from ahiko.server.errors import (
     install_error_handlers,
 )
 from ahiko.server.gateway import refusal_frame
+from ahiko.server.instruments import CountingArchive
 from ahiko.server.limits import WS_TOO_MANY, SiteLimits, site_limits
+from ahiko.server.logging_setup import LogScopeMiddleware
 from ahiko.server.login_throttle import too_many_attempts
+from ahiko.server.metrics import install_metrics
 from ahiko.server.online import OnlineCount, SharedOnlineCount, keep_sockets_seen, online_of
 from ahiko.server.pauses import PauseMonitor
 from ahiko.server.security import (
@@ -162,6 +166,8 @@ def create_app(
     app.add_middleware(RequireCsrfHeader)
     app.add_middleware(SessionCookieOnly)  # before any cookie parser, behind the header cap
     install_security(app, https=settings.secure_cookies)
+    install_metrics(app)  # GET /metrics with AHIKO_METRICS_TOKEN; log-in refusals counted
+    app.add_middleware(LogScopeMiddleware)  # the outermost: every log line names its request
     app.include_router(_core_router())
     app.include_router(api_accounts.router)
     app.include_router(api_wallet.router)
@@ -173,6 +179,8 @@ def create_app(
     app.include_router(api_sitgo.router)
     app.include_router(api_mtt.router)
     app.include_router(gateway.router)
+    app.include_router(admin_console.router)  # the operators' console (issue 45)
+    app.include_router(admin_page.router)
     for router in routers:
         app.include_router(router)
     if (WEB_DIR / "index.html").is_file():
@@ -308,7 +316,7 @@ def archiving_registry(app: FastAPI, clock: RoomClock | None = None) -> RoomRegi
         clock=clock,
         signing_key=load_or_create_signing_key(found.settings.data_dir),
         room_options={
-            "archive": HandArchive(found.engine, writer=archive_writer),
+            "archive": CountingArchive(found.engine, writer=archive_writer),
             "moderation": StoredModeration(
                 found.engine, chat_words(found.settings), writer=archive_writer
             ),

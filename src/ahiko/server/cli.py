@@ -1,5 +1,5 @@
 """`ahiko serve` and `ahiko admin …` (migrate, check-ledger, reserve add/statement, grant,
-chat mute/unmute/reports/purge, rebuild-stats)."""
+chat mute/unmute/reports/purge, rebuild-stats, operator add, abuse-report)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ import gc
 import os
 import sys
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
+
+from ahiko.server.operator_cli import register_operator_commands
 
 if TYPE_CHECKING:  # SQLAlchemy and Alembic load only for the commands that use them
     from ahiko.server.settings import Settings
@@ -97,6 +99,12 @@ def register(subparsers: Any) -> None:
         "purge", parents=[common], help="delete chat messages past their retention"
     )
     purge.set_defaults(func=_chat_purge)
+    register_operator_commands(commands, common)
+
+
+def settings_of(args: argparse.Namespace) -> Settings:
+    """The settings of an ``ahiko admin`` command's options and environment."""
+    return _settings(args)
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -117,23 +125,41 @@ def _serve(args: argparse.Namespace) -> int:
 
     from ahiko.server.app import create_app
     from ahiko.server.cluster.node import route_refusal
+    from ahiko.server.logging_setup import (
+        configure_logging,
+        log_format,
+        log_level,
+        node_label,
+        startup_line,
+    )
     from ahiko.server.ws_protocol import AhikoWebSocketProtocol
 
     settings = _settings(args)
+    try:
+        chosen, level = log_format(), log_level()
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    node = node_label(settings.port)
+
+    def say(level: str, message: str) -> None:  # before the log is set up, in its format
+        print(startup_line(chosen, node, level, message), file=sys.stderr)
+
     refusal = (
-        check_interpreter()
+        check_interpreter(warn=lambda problem: say("warning", problem))
         or route_refusal(settings.node_route, settings.redis_url)
         or _gc_refusal()
         or _schema_refusal(settings)
     )
     if refusal is not None:
-        print(f"error: {refusal}", file=sys.stderr)
+        say("error", refusal)
         return 2
     lock, refusal = _server_lock(settings)
     if lock is None:
-        print(f"error: {refusal}", file=sys.stderr)
+        say("error", refusal or "")
         return 2
     try:
+        configure_logging(chosen, node, level)
         app = create_app(settings)
         tune_gc()
         uvicorn.run(
@@ -146,6 +172,8 @@ def _serve(args: argparse.Namespace) -> int:
             # Frames are a few KiB: compressing each for each connection cost a quarter of the
             # server's CPU at 1,000 players and ≈ 50 MiB of per-connection zlib state (issue 9).
             ws_per_message_deflate=False,
+            log_config=None,  # the root logger's format (ahiko.server.logging_setup)
+            access_log=False,  # written by LogScopeMiddleware, with the request's id
         )
     finally:
         lock.release()
@@ -184,7 +212,9 @@ def _schema_refusal(settings: Settings) -> str | None:
 UNSAFE_INTERPRETER_HEADER_CAP = 16_384
 
 
-def check_interpreter(env: dict[str, str] | None = None) -> str | None:
+def check_interpreter(
+    env: dict[str, str] | None = None, warn: Callable[[str], None] | None = None
+) -> str | None:
     """Start-up check of the interpreter: a warning on stderr when it is older than the
     minimum safe release, and a refusal (returned) when the header limit was also raised
     above what keeps such an interpreter safe."""
@@ -199,7 +229,10 @@ def check_interpreter(env: dict[str, str] | None = None) -> str | None:
         return (
             f"{problem} AHIKO_MAX_HEADER_BYTES is {limit}: at most {UNSAFE_INTERPRETER_HEADER_CAP}."
         )
-    print(f"warning: {problem}", file=sys.stderr)
+    if warn is None:
+        print(f"warning: {problem}", file=sys.stderr)
+    else:
+        warn(problem)
     return None
 
 

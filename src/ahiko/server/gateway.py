@@ -11,8 +11,10 @@ import asyncio
 import contextlib
 import functools
 import json
+import logging
 import secrets
 import string
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -23,17 +25,22 @@ from pydantic import ValidationError
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.commands import Reply
+from ahiko.rooms.log_context import note
 from ahiko.rooms.outbox import Frame
 from ahiko.server import protocol as p
 from ahiko.server.accounts import token_hash
+from ahiko.server.addresses import address_book
 from ahiko.server.competition_calls import answer_for
 from ahiko.server.errors import ApiError
+from ahiko.server.instruments import ACTION_BROADCAST_SECONDS, COMMAND_SECONDS, SENT
 from ahiko.server.limits import WS_SIGNED_OUT, WS_TOO_MANY, site_limits
+from ahiko.server.reactions import ReactionBook, reaction_book
 from ahiko.server.security import MAX_JSON_DEPTH, WS_MAX_FRAME_CHARS, json_too_deep
 from ahiko.server.services import SESSION_COOKIE, Player, room_registry, websocket_player
 from ahiko.server.ws_protocol import RAW_WRITE
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 # The security wall closes a socket 1009 for a longer frame (``WS_MAX_FRAME_CHARS``); this
 # answer is only for a policy that raised that limit.
@@ -58,6 +65,8 @@ class SocketConnection:
     connection_id: str = field(default_factory=lambda: f"ws-{secrets.token_urlsafe(9)}")
     seq: int = 0  # the number of the last room frame sent to this socket
     revoked: bool = False  # its session signed out: it may watch no more, nor play
+    written_at: float = 0.0  # when the direct write last sent this socket frames (perf_counter)
+    reactions: ReactionBook | None = None  # where its player's action delays are counted
     _loop_flusher: _Flusher | None = field(default=None, repr=False)  # its loop's, once known
 
     def revoke(self) -> None:
@@ -107,6 +116,7 @@ class SocketConnection:
             return
         # one frame is the usual case (a broadcast; its acknowledgement rides with it)
         data = frames[0].wire() if len(frames) == 1 else b"".join([f.wire() for f in frames])
+        SENT.add(len(frames), len(data))
         if not self.write(data):  # compression negotiated, or closing: the ASGI path, in order
             self.write = None
             for frame in frames:
@@ -130,7 +140,9 @@ class _Flusher:
 
     def _flush_all(self) -> None:
         dirty, self._dirty = self._dirty, []
+        now = time.perf_counter()  # one clock read for the round: every socket's written_at
         for connection in dirty:
+            connection.written_at = now
             connection._flush()
 
 
@@ -212,6 +224,10 @@ async def table_socket(
     limits = site_limits(websocket.app)
     address = websocket.client.host if websocket.client else "unknown"
     account = None if player is None else player.player_id
+    note(room=room_id, account=account)  # the socket's log lines name its room and account
+    book = address_book(websocket.app) if account is not None else None
+    if book is not None and account is not None:
+        book.seen(room_id, account, address)  # the shared-address signal (issue 45)
     token = websocket.cookies.get(SESSION_COOKIE) if player is not None else None
     session = token_hash(token) if token else None
     refusal = limits.socket_refusal(account, address)
@@ -234,6 +250,8 @@ async def table_socket(
     queue: asyncio.Queue[Frame | str | None] = asyncio.Queue()
     write = websocket.scope.get("extensions", {}).get(RAW_WRITE)
     connection = SocketConnection(player, queue, write)
+    if player is not None:
+        connection.reactions = reaction_book(websocket.app)  # the machine-speed signal
     limits.socket_opened(connection, account, address, session)
     if player is not None:
         limits.room_joined(room_id)
@@ -242,6 +260,7 @@ async def table_socket(
     actor.subscribe(connection.connection_id, connection.deliver)
     since = _since(websocket.query_params.get("since"))
     epoch = _epoch(websocket.query_params.get("epoch"))
+    log.info("table socket %s opened", connection.connection_id)
     try:
         await actor.ask(c.Connect(connection.connection_id, connection.player_id, since, epoch))
         while True:
@@ -258,6 +277,7 @@ async def table_socket(
             moved.cancel()
         with contextlib.suppress(Exception):
             await writer
+        log.info("table socket %s closed", connection.connection_id)
 
 
 async def _moved_from(app: Any, room_id: str, player: Player | None) -> dict[str, Any] | None:
@@ -328,14 +348,17 @@ async def _write(websocket: WebSocket, queue: asyncio.Queue[Frame | str | None])
                 await websocket.close(code=WS_SIGNED_OUT, reason="signed out")
             return
         try:
-            await websocket.send_text(frame.text())
+            text = frame.text()
+            await websocket.send_text(text)
         except Exception:  # the socket is gone; the reader will notice
             return
+        SENT.add(1, len(text))
 
 
 async def _handle(
     text: str, actor: RoomActor, player: Player | None, connection: SocketConnection
 ) -> None:
+    read_at = time.perf_counter()
     seq = connection.seq
     _error = functools.partial(_error_frame, epoch=actor.epoch)
     if len(text) > MAX_FRAME_BYTES:
@@ -353,6 +376,7 @@ async def _handle(
         connection.send(_error(seq, None, "malformed", "a frame must be a JSON object"))
         return
     frame_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+    note(command=frame_id)
     try:
         frame = p.CLIENT_FRAME.validate_python(raw)
     except ValidationError as exc:
@@ -374,9 +398,17 @@ async def _handle(
         connection.send(_error(seq, frame.id, "malformed", str(exc)))
         return
     reply: Reply = await actor.ask(command)
+    # The room queued its frames to every socket before it answered: this is the broadcast.
+    answered = time.perf_counter() - read_at
+    COMMAND_SECONDS.observe(answered)
     if reply.ok:
+        if isinstance(frame, p.ActFrame):
+            ACTION_BROADCAST_SECONDS.observe(answered)
+            if connection.reactions is not None and connection.written_at:
+                connection.reactions.record(player.player_id, read_at - connection.written_at)
         connection.answer(ack_frame(reply.seq, reply.epoch, frame.id, reply.data))
-    else:
+    else:  # a client's mistake: one line, no traceback
+        log.info("%s refused: %s (%s)", frame.t, reply.message, reply.code)
         connection.send(_error(reply.seq, frame.id, reply.code, reply.message, reply.rule))
 
 

@@ -11,6 +11,7 @@ from sqlalchemy import Engine
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
+from ahiko.rooms.log_context import note
 from ahiko.server.accounts import Accounts, User
 from ahiko.server.errors import ApiError
 from ahiko.server.online import online_of
@@ -57,6 +58,7 @@ def _user_of(connection: HTTPConnection) -> User | None:
     user = found.accounts.user_for_token(token)
     if user is not None:
         online_of(connection.app).seen(str(user.id))  # "N online" in the lobby
+        note(account=str(user.id))  # the request's log lines name its account
     return user
 
 

@@ -103,6 +103,12 @@ def _open(engine: Engine, stored: Any, room_id: str, hand_no: int, column: str) 
     return sealer.open(stored, _context(room_id, hand_no, column))
 
 
+def opened_events(engine: Engine, stored: Any, room_id: str, hand_no: int) -> Any:
+    """An archived hand's event log as stored, unsealed (a reader over many hands that
+    selects the column itself: the abuse signals)."""
+    return _open(engine, stored, room_id, hand_no, "events")
+
+
 def seal_existing(engine: Engine, batch: int = 200) -> int:
     """Seals the archived hands stored before the archive key existed; returns how many."""
     if engine not in _sealers:

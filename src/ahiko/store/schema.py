@@ -314,7 +314,7 @@ tournament_places = Table(
     CheckConstraint("prize >= 0", name="prize_not_negative"),
 )
 
-# A player's figures (issue 40), kept up to date as each hand is archived (in the archive's own
+# A player's figures, kept up to date as each hand is archived (in the archive's own
 # transaction) and rebuilt from the archive by ``ahiko admin rebuild-stats``: a profile is one
 # read, however many hands the player has. Counts only; the figures are computed from them in
 # ``ahiko.competition``.
@@ -357,4 +357,74 @@ player_tournament_rooms = Table(
     metadata,
     Column("user_id", ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
     Column("room_id", String(64), primary_key=True),
+)
+
+# Operators: accounts with the operator role, granted by `ahiko admin operator add`;
+# the one-time code it printed (its hash) is asked once, at the first use of the console.
+operators = Table(
+    "operators",
+    metadata,
+    Column("user_id", ForeignKey("users.id"), primary_key=True),
+    Column("added_at", Moment, nullable=False),
+    Column("code_hash", String(128), nullable=True),  # None once the code was given
+    Column("activated_at", Moment, nullable=True),
+)
+
+# Every operator action: who, what, on what, why, when. Append-only: no code updates or
+# deletes a row, and the migration's triggers refuse it in the database as well.
+operator_audit = Table(
+    "operator_audit",
+    metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("at", Moment, nullable=False),
+    Column("operator_id", ForeignKey("users.id"), nullable=False, index=True),
+    Column("operator_name", String(64), nullable=False),
+    Column("action", String(32), nullable=False),
+    Column("target", String(128), nullable=False),
+    Column("reason", String(400), nullable=False),
+    Column("detail", JSON, nullable=True),
+)
+
+# A chat report an operator resolved, with the action taken (none, mute, suspend...).
+chat_report_resolutions = Table(
+    "chat_report_resolutions",
+    metadata,
+    Column("report_id", ForeignKey("chat_reports.id"), primary_key=True),
+    Column("operator_id", ForeignKey("users.id"), nullable=False),
+    Column("action", String(32), nullable=False),
+    Column("note", String(400), nullable=False),
+    Column("at", Moment, nullable=False),
+)
+
+# Accounts an operator suspended: they cannot sign in, and their sessions end, until lifted.
+account_suspensions = Table(
+    "account_suspensions",
+    metadata,
+    Column("user_id", ForeignKey("users.id"), primary_key=True),
+    Column("reason", String(400), nullable=False),
+    Column("operator_id", ForeignKey("users.id"), nullable=False),
+    Column("at", Moment, nullable=False),
+)
+
+# Which network address each signed-in player's table socket came from, once per room (a hash
+# of it: an operator compares them, never reads them), for the shared-address signal.
+table_addresses = Table(
+    "table_addresses",
+    metadata,
+    Column("room_id", String(64), primary_key=True),
+    Column("user_id", ForeignKey("users.id"), primary_key=True),
+    Column("address_hash", String(64), primary_key=True),
+    Column("seen_at", Moment, nullable=False),
+)
+
+# How fast each account acts at tables: actions counted, and how many came sooner after the
+# table showed the turn than a person reacts (the machine-speed signal), added up in batches.
+reaction_times = Table(
+    "reaction_times",
+    metadata,
+    Column("user_id", ForeignKey("users.id"), primary_key=True),
+    Column("actions", BigInteger, nullable=False),
+    Column("fast", BigInteger, nullable=False),
+    Column("total_ms", BigInteger, nullable=False),
+    Column("updated_at", Moment, nullable=False),
 )

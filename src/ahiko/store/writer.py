@@ -33,6 +33,8 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from sqlalchemy.exc import OperationalError
 
+from ahiko.store.write_timing import STORE_WRITE_SECONDS
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -135,6 +137,12 @@ class ThreadWriter:
         self._pool.submit(self._run_head, lane)
 
     @property
+    def queued(self) -> int:
+        """Writes submitted and not finished (the running ones included)."""
+        with self._lock:
+            return sum(len(queue) for queue in self._lanes.values())
+
+    @property
     def busy(self) -> bool:
         with self._lock:
             return bool(self._lanes)
@@ -142,7 +150,9 @@ class ThreadWriter:
     def _run_head(self, lane: str) -> None:
         with self._lock:
             item = self._lanes[lane][0]
+        started = time.perf_counter()
         outcome = self._attempt(item)
+        STORE_WRITE_SECONDS.observe(time.perf_counter() - started)
         if item.done is not None:
             self._call_back(item.done, outcome)
         elif outcome.error is not None:
@@ -209,6 +219,12 @@ async def drain_all(timeout: float = 10.0) -> bool:
     loop = asyncio.get_running_loop()
     results = [await w.drain(timeout) for w in list(_live) if w._loop is loop]
     return all(results)
+
+
+def queued_writes() -> int:
+    """The writes waiting or running in every ``ThreadWriter`` of this process (the
+    operator's queue depth: a database that cannot keep up shows here first)."""
+    return sum(writer.queued for writer in list(_live))
 
 
 def writer_for(

@@ -1,8 +1,8 @@
 """Tables player_stats, player_tier_results, player_daily_coins, player_tournament_rooms: each
-player's figures, kept as hands are archived (issue 40). They start empty: `ahiko admin
+player's figures, kept as hands are archived. They start empty: `ahiko admin
 rebuild-stats` fills them from the archive.
 
-Revision ID: 0007_player_stats
+Revision ID: 0007
 Revises: 0006
 Create Date: 2026-12-07
 """
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0007_player_stats"
+revision: str = "0007"
 down_revision: str | Sequence[str] | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
