@@ -48,7 +48,7 @@ class Node:
     def __init__(
         self,
         name: str,
-        redis_url: str,
+        redis_url: str | None,
         database_url: str,
         data_dir: Path,
         *,
@@ -63,9 +63,11 @@ class Node:
         self.url = f"http://{self.address}"
         self.log_path = (log_dir or data_dir) / f"node-{name}.log"
         self.command = [
-            str(BIN / "ahiko"), "serve", "--port", str(self.port), "--redis-url", redis_url,
+            str(BIN / "ahiko"), "serve", "--port", str(self.port),
             "--database-url", database_url, "--data-dir", str(data_dir),
         ]  # fmt: skip
+        if redis_url is not None:  # None: a lone server
+            self.command[4:4] = ["--redis-url", redis_url]
         self.env = {**os.environ, "AHIKO_LEASE_MS": str(lease_ms), **(env or {})}
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -101,3 +103,16 @@ class Node:
                 self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def data_folder(tmp_path: Path) -> Path:
+    """The data folder the nodes of one test share (its keys), private as the server wants."""
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    return data
+
+
+def house_room(node: Node, tier: str = "iniciante") -> str:
+    """The first house room of ``tier`` in ``node``'s lobby (the cluster's)."""
+    rooms = httpx.get(f"{node.url}/api/ahiko/rooms").json()
+    return str(next(room["id"] for room in rooms if room["tier"] == tier))

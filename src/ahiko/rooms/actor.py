@@ -22,17 +22,24 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ahiko.rooms.commands import Command, Reply
+from ahiko.rooms.commands import Command, Reply, closed_message
 from ahiko.rooms.config import RoomConfig
 from ahiko.rooms.outbox import Sink, Subscribers
 from ahiko.rooms.room import Room
+from ahiko.rooms.run_clock import RunClock
 
 log = logging.getLogger(__name__)
 
 
 class RoomActor:
-    def __init__(self, room: Room, subscribers: Subscribers | None = None) -> None:
+    def __init__(
+        self,
+        room: Room,
+        subscribers: Subscribers | None = None,
+        run_clock: RunClock | None = None,
+    ) -> None:
         self.room = room  # the actor's own; tests may inspect it, nothing else reads it
+        self.run_clock = run_clock  # the run's timers, stopped with the actor
         self._subscribers = subscribers or Subscribers()
         self._inbox: asyncio.Queue[tuple[Command, asyncio.Future[Reply]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
@@ -84,12 +91,17 @@ class RoomActor:
 
     # --- commands in ------------------------------------------------------------------------
     def start(self) -> None:
-        if self._task is None:
+        if self._task is None and not self.room.stopped:
+            context = None if self.run_clock is None else self.run_clock.context
             self._task = asyncio.get_running_loop().create_task(
-                self._run(), name=f"room-{self.room.room_id}"
+                self._run(),
+                name=f"room-{self.room.room_id}",
+                context=None if context is None else context.copy(),
             )
 
     async def ask(self, command: Command) -> Reply:
+        if self.room.stopped:  # dropped or closed: its node no longer serves this run
+            return Reply.refused("closed", closed_message("closed"))
         self.start()
         future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         await self._inbox.put((command, future))
@@ -127,12 +139,20 @@ class RoomActor:
             room = self.room
             future.set_result(dataclasses.replace(reply, seq=room.seq, epoch=room.epoch))
 
+    def _end_run(self) -> None:
+        """Nothing of this run happens any more: no timer, no bot's answer, no command."""
+        self.room.stopped = True
+        if self.run_clock is not None:
+            self.run_clock.stop()
+
     def cancel(self) -> None:
+        self._end_run()
         if self._task is not None:
             self._task.cancel()
             self._task = None
 
     async def stop(self) -> None:
+        self._end_run()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

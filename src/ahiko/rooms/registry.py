@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -18,6 +19,7 @@ from ahiko.rooms.moderation import Moderation
 from ahiko.rooms.outbox import Subscribers
 from ahiko.rooms.restore import Restore
 from ahiko.rooms.room import Room
+from ahiko.rooms.run_clock import RunClock
 from ahiko.rooms.thinking import thinker_for
 
 HooksFactory = Callable[[RoomConfig], RoomHooks | None]
@@ -42,6 +44,9 @@ class RoomRegistry:
         # One chat moderation for every room: mutes and the operator's mutes span rooms.
         self.moderation: Moderation = self._room_options.setdefault("moderation", Moderation())
         self._actors: dict[str, RoomActor] = {}
+        # Set by a node of a cluster: the context a new run of a room runs in (its fencing
+        # token, ``ahiko.store.fences.run_context``); None: the process's own.
+        self.run_context: Callable[[str], contextvars.Context | None] | None = None
 
     def create(
         self,
@@ -57,10 +62,12 @@ class RoomRegistry:
         if hooks is None and self._hooks_factory is not None:
             hooks = self._hooks_factory(config)
         subscribers = Subscribers()
+        context = None if self.run_context is None else self.run_context(room_id)
+        run_clock = RunClock(self.clock, context)
         room = Room(
             room_id,
             config,
-            clock=self.clock,
+            clock=run_clock,
             host_id=host_id,
             hooks=hooks,
             signing_key=self.signing_key,
@@ -68,7 +75,7 @@ class RoomRegistry:
             restore=restore,
             **self._room_options,
         )
-        actor = RoomActor(room, subscribers)
+        actor = RoomActor(room, subscribers, run_clock)
         self._actors[room_id] = actor
         return actor
 
@@ -79,7 +86,8 @@ class RoomRegistry:
         return list(self._actors.values())
 
     def forget(self, room_id: str) -> None:
-        """Drop a closed room (its actor stops taking commands)."""
+        """Drop a closed room, or one this node no longer owns: its actor stops taking
+        commands and its run stops (every timer it set is cancelled)."""
         actor = self._actors.pop(room_id, None)
         if actor is not None:
             actor.cancel()

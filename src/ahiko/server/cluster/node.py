@@ -10,7 +10,10 @@
   (``login_throttle``, the accounts' throttle while the node runs).
 
 A room whose lease or fence this node lost is dropped at once (its actor stopped and
-forgotten): the remote sockets see the owner change and reconnect.
+forgotten, every timer of that run cancelled): the remote sockets see the owner change and
+reconnect. Each run of a room carries the fencing token it began with
+(``ahiko.store.fences.run_context``), so a write the dropped run had set off is refused even
+after this node owns the room again.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from ahiko.server.cluster.counters import SharedLoginThrottle, SharedWindows
 from ahiko.server.cluster.lease import PREFIX, Leases
 from ahiko.server.cluster.ownership import RoomOwnership, room_lease
 from ahiko.server.cluster.relay import Publisher, RelayEdge, RelayHost, RemoteActor
-from ahiko.store.fences import LEADER_FENCE, FenceBook, install_fences
+from ahiko.store.fences import LEADER_FENCE, FenceBook, install_fences, run_context
 
 log = logging.getLogger(__name__)
 
@@ -172,6 +175,9 @@ class ClusterNode:
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         install_fences(self.engine, self.book)
+        # Each run of a room writes under the token the node held when it began, for its whole
+        # life (a run dropped and the room owned again later: its writes are refused).
+        self.registry.run_context = lambda room_id: run_context(room_id, self.book)
         self.publisher.start()
         await self.host.start()
         await self.edge.start()
@@ -323,8 +329,16 @@ class ClusterNode:
         return self._local_moved.setdefault(room_id, asyncio.Event())
 
     def _drop(self, room_id: str, why: str) -> None:
-        log.warning("node %s drops room %s: %s", self.node, room_id, why)
-        self.registry.forget(room_id)
+        actor = self.registry.get(room_id)
+        timers = 0 if actor is None or actor.run_clock is None else actor.run_clock.live
+        self.registry.forget(room_id)  # the run stops: none of its timers fires any more
+        log.warning(
+            "node %s drops room %s (its run stopped, %d timer(s) cancelled): %s",
+            self.node,
+            room_id,
+            timers,
+            why,
+        )
         moved = self._local_moved.pop(room_id, None)
         if moved is not None:
             moved.set()
