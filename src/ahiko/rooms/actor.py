@@ -68,6 +68,11 @@ class RoomActor:
         every frame the room sends and every ``Reply``."""
         return self.room.epoch
 
+    @property
+    def room_epoch(self) -> str:
+        """The run's epoch, as a relayed room's ``RemoteActor.room_epoch`` names it."""
+        return self.room.epoch
+
     def summary(self, *, with_seats: bool = True) -> dict[str, Any]:
         """The room's public description, as ``GET /api/rooms/{id}`` and ``room`` frames
         show it (plain JSON data)."""

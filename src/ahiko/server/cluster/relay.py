@@ -394,6 +394,9 @@ class RemoteActor:
         self.epoch = epoch
         self.moved = asyncio.Event()
         self._pending: dict[str, asyncio.Task[None]] = {}
+        # The room's run on its owner (``RoomActor.epoch``), as its last answer named it:
+        # the gateway's error frames carry it, as the owner's own do.
+        self.room_epoch: str | None = None
 
     def _saw(self, epoch: int) -> None:
         if epoch != self.epoch:
@@ -443,4 +446,7 @@ class RemoteActor:
         if answer is None or answer.get("gone"):
             self.moved.set()
             return GONE
-        return decode_reply(answer["reply"])
+        reply = decode_reply(answer["reply"])
+        if reply.epoch:
+            self.room_epoch = str(reply.epoch)
+        return reply
