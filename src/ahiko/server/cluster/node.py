@@ -244,6 +244,8 @@ class ClusterNode:
                 remotes.append(remote)
         names = sorted({room_lease(remote.room_id) for remote in remotes})
         holders = await self.leases.holders(names)
+        if not self.ownership.settled():
+            return  # a Redis blip: the owners put their leases back, nobody moved
         for remote in remotes:
             if holders[room_lease(remote.room_id)] != (remote.owner, remote.epoch):
                 remote.moved.set()
