@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import httpx
+from progress import cpu_ticks
 
 BIN = Path(sys.executable).parent
 
@@ -77,15 +78,21 @@ class Node:
             self.command, stdout=log, stderr=subprocess.STDOUT, env=self.env
         )
         log.close()
+        # ``timeout`` without progress: on a loaded machine a node may need much longer to
+        # start, but it keeps using CPU time meanwhile (tests/cluster/progress.py).
         deadline = time.monotonic() + timeout
+        ticks = cpu_ticks(self.process.pid)
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"node {self.name} exited: {self.log()}")
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
                     return self
+            now = cpu_ticks(self.process.pid)
+            if now != ticks:
+                ticks, deadline = now, max(deadline, time.monotonic() + timeout)
             time.sleep(0.05)
-        raise RuntimeError(f"node {self.name} did not answer within {timeout} s: {self.log()}")
+        raise RuntimeError(f"node {self.name} stalled {timeout} s before answering: {self.log()}")
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""

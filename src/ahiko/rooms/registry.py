@@ -47,6 +47,7 @@ class RoomRegistry:
         # Set by a node of a cluster: the context a new run of a room runs in (its fencing
         # token, ``ahiko.store.fences.run_context``); None: the process's own.
         self.run_context: Callable[[str], contextvars.Context | None] | None = None
+        self.draining = False
 
     def create(
         self,
@@ -75,6 +76,7 @@ class RoomRegistry:
             restore=restore,
             **self._room_options,
         )
+        room.draining = self.draining
         actor = RoomActor(room, subscribers, run_clock)
         self._actors[room_id] = actor
         return actor
@@ -124,6 +126,17 @@ class RoomRegistry:
                 and self._actors.get(actor.room_id) is actor
             )
         return listed
+
+    def drain(self) -> None:
+        """The server is stopping: no room starts another hand (the hands in progress play
+        on to their end, clocks running)."""
+        self.draining = True  # a room opened from now on (a take-over) deals no hand either
+        for actor in self._actors.values():
+            actor.room.draining = True
+
+    def hands_in_progress(self) -> list[str]:
+        """The rooms with a hand dealt and not yet over."""
+        return [room_id for room_id, a in self._actors.items() if a.room.hand is not None]
 
     async def stop_all(self) -> None:
         for actor in self._actors.values():

@@ -96,6 +96,7 @@ class Room:
         self.seq = 0
         self.epoch = epoch or new_epoch()  # this run: frames are named by (epoch, seq)
         self.stopped = False  # the run is over (closed, or dropped by its node): nothing runs
+        self.draining = False  # its server is stopping: no new hand (``RoomRegistry.drain``)
         self.timers = Timers(clock, self.fire, on_countdown=self._emit_countdowns)
         self.turns = Turns(self, think)
         self.dealer = Dealer(self)

@@ -196,6 +196,17 @@ class ClusterNode:
         await self.publisher.stop()
         await self.redis.aclose()
 
+    async def hand_over_all(self) -> None:
+        """This node is stopping (drained): every room it owns stops here (its run stopped,
+        its sockets told to reconnect) and its lease goes back, so another node takes it
+        over at its next look, from what the database holds."""
+        for room_id in self.ownership.rooms:
+            self._drop(room_id, "handed over: this node is stopping")
+            try:
+                await self.ownership.release(room_id)
+            except Exception as error:  # Redis away: the lease runs out by itself
+                log.warning("giving back the lease of %s failed: %s", room_id, error)
+
     def _owned_actor(self, room_id: str) -> Any:
         if self.ownership.token(room_id) is None:
             return None
