@@ -1,4 +1,4 @@
-"""`ahiko serve` and `ahiko admin …` (migrate, check-ledger, reserve
+"""`ahiko serve` and `ahiko admin …` (migrate, check-ledger, backup/restore, reserve
 add/statement, grant, chat mute/unmute/reports/purge)."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import os
 import sys
 import uuid
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # SQLAlchemy and Alembic load only for the commands that use them
@@ -53,6 +54,16 @@ def register(subparsers: Any) -> None:
         "check-ledger", parents=[common], help="verify every ledger invariant (exit 1 if broken)"
     )
     check.set_defaults(func=_check_ledger)
+    backup = commands.add_parser(
+        "backup", parents=[common], help="copy the database and both keys into a new folder"
+    )
+    backup.add_argument("folder", help="a new (or empty) folder for the backup")
+    backup.set_defaults(func=_backup)
+    restore = commands.add_parser(
+        "restore", parents=[common], help="put a backup back into an empty data folder"
+    )
+    restore.add_argument("folder", help="a folder written by 'ahiko admin backup'")
+    restore.set_defaults(func=_restore)
     reserve = commands.add_parser("reserve", help="the Bot Ahiko reserve")
     reserve_commands = reserve.add_subparsers(
         dest="reserve_command", metavar="ACTION", required=True
@@ -169,9 +180,11 @@ def _schema_refusal(settings: Settings) -> str | None:
 
     if settings.database_url is None:
         private_folder(settings.data_dir)  # the SQLite file's folder, as create_app makes it
+    from ahiko.server.backup import refusal_without_key
+
     engine = make_engine(settings.resolved_database_url)
     try:
-        return schema_problem(engine)
+        return schema_problem(engine) or refusal_without_key(engine, Path(settings.data_dir))
     finally:
         engine.dispose()
 
@@ -256,6 +269,34 @@ def _migrate(args: argparse.Namespace) -> int:
     revision = upgrade(engine, settings.bot_reserve)
     engine.dispose()
     print(f"database at revision {revision}")
+    return 0
+
+
+def _backup(args: argparse.Namespace) -> int:
+    from ahiko.server.backup import BackupError, backup
+
+    settings = _settings(args)
+    try:
+        written = backup(settings.resolved_database_url, Path(settings.data_dir), Path(args.folder))
+    except BackupError as refused:
+        print(f"error: {refused}", file=sys.stderr)
+        return 2
+    print(f"backup in {args.folder}: {', '.join(written)}")
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from ahiko.server.backup import BackupError, restore
+
+    settings = _settings(args)
+    try:
+        restored = restore(
+            settings.resolved_database_url, Path(settings.data_dir), Path(args.folder)
+        )
+    except BackupError as refused:
+        print(f"error: {refused}", file=sys.stderr)
+        return 2
+    print(f"restored from {args.folder}: {', '.join(restored)}; now run: ahiko admin check-ledger")
     return 0
 
 
