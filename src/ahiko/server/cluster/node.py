@@ -34,6 +34,7 @@ from ahiko.server.cluster.counters import SharedLoginThrottle, SharedWindows
 from ahiko.server.cluster.lease import PREFIX, Leases
 from ahiko.server.cluster.ownership import RoomOwnership, room_lease
 from ahiko.server.cluster.relay import Publisher, RelayEdge, RelayHost, RemoteActor
+from ahiko.server.cluster.sealing import RelaySeal
 from ahiko.store.fences import LEADER_FENCE, FenceBook, install_fences, run_context
 
 log = logging.getLogger(__name__)
@@ -130,6 +131,7 @@ class ClusterNode:
         registry: Any,
         ttl_ms: int,
         route: str | None = None,
+        seal: RelaySeal | None = None,
     ) -> None:
         import redis.asyncio as redis
         from redis import __version__ as redis_version
@@ -155,10 +157,11 @@ class ClusterNode:
         self.book = FenceBook(node, on_fenced=self._fenced)
         self.ownership = RoomOwnership(self.leases, engine, self.book, on_lost=self._drop)
         self.publisher = Publisher(self.redis)
+        # ``seal``: the relayed frames' shared key (``ahiko.server.cluster.sealing``).
         self.host = RelayHost(
-            self.redis, node, self.publisher, self._owned_actor, self.ownership.token
+            self.redis, node, self.publisher, self._owned_actor, self.ownership.token, seal
         )
-        self.edge = RelayEdge(self.redis, node, self.publisher)
+        self.edge = RelayEdge(self.redis, node, self.publisher, seal)
         self.shared_windows = SharedWindows(self.redis)
         self.login_throttle = SharedLoginThrottle(self.redis)
         self._loop: asyncio.AbstractEventLoop | None = None
