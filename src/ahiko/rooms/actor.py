@@ -73,6 +73,15 @@ class RoomActor:
         """The run's epoch, as a relayed room's ``RemoteActor.room_epoch`` names it."""
         return self.room.epoch
 
+    @property
+    def hand_in_progress(self) -> bool:
+        """A hand is dealt and not yet over (a draining server waits for it)."""
+        return self.room.hand is not None
+
+    def drain(self) -> None:
+        """Its server is stopping: the room starts no other hand."""
+        self.room.draining = True
+
     def summary(self, *, with_seats: bool = True) -> dict[str, Any]:
         """The room's public description, as ``GET /api/rooms/{id}`` and ``room`` frames
         show it (plain JSON data)."""

@@ -132,11 +132,11 @@ class RoomRegistry:
         on to their end, clocks running)."""
         self.draining = True  # a room opened from now on (a take-over) deals no hand either
         for actor in self._actors.values():
-            actor.room.draining = True
+            actor.drain()
 
     def hands_in_progress(self) -> list[str]:
         """The rooms with a hand dealt and not yet over."""
-        return [room_id for room_id, a in self._actors.items() if a.room.hand is not None]
+        return [room_id for room_id, a in self._actors.items() if a.hand_in_progress]
 
     async def stop_all(self) -> None:
         for actor in self._actors.values():
