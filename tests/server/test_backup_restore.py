@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from archive_factory import Sitter, add_person, cash_session
 
 from ahiko.cli import main
 from ahiko.fairness.keys import (
@@ -25,6 +24,7 @@ from ahiko.rooms.blinds import Stakes
 from ahiko.store.engine import default_database_url, make_engine
 from ahiko.store.hand_archive import archived_hand_for, hands_of_user, install_sealer
 from ahiko.wallet.operations import Wallet
+from archive_factory import Sitter, add_person, cash_session
 
 
 def _site(data: Path) -> tuple[list[int], dict[int, Any]]:
