@@ -14,28 +14,15 @@ kills the other node. Goal: every round served within lease + 2 s."""
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
-import shutil
 import statistics
 import sys
-import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "tests" / "cluster"))
-
-import httpx  # noqa: E402
-from failover import failover_round, owner_of, seat_players  # noqa: E402
-from nodes import Node, check_ledger  # noqa: E402
-
-from ahiko.store.engine import make_engine  # noqa: E402
-from ahiko.store.migrate import upgrade  # noqa: E402
-from pg import PostgresCluster  # noqa: E402
-from redis_server import RedisServer  # noqa: E402
+import httpx
+from drill_env import run_drill  # the tests' helpers on the path too
+from failover import failover_round, node_suffix, owner_and_edge, seat_players, sockets_to
+from nodes import Node, check_ledger
 
 
 async def drill(rounds: int, lease_ms: int, root: Path, redis_url: str, db: str) -> dict[str, Any]:
@@ -55,13 +42,8 @@ async def drill(rounds: int, lease_ms: int, root: Path, redis_url: str, db: str)
     restarts = 0
     try:
         for n in range(1, rounds + 1):
-            holder = await owner_of(redis_url, room_id) or ""
-            owner = next(node for node in nodes.values() if holder.endswith(_suffix(node)))
-            edge = next(node for node in nodes.values() if node is not owner)
-            for player in players:  # the sockets go to the node that does not own the room
-                if player.address != edge.address:
-                    await player.ws.close()
-                    await player.open(edge.address)
+            owner, edge = await owner_and_edge(redis_url, room_id, list(nodes.values()))
+            await sockets_to(players, edge)  # on the node that does not own the room
             result = await failover_round(
                 owner, players, db, lease_s, after=last_hand, deal_again=False
             )
@@ -77,7 +59,7 @@ async def drill(rounds: int, lease_ms: int, root: Path, redis_url: str, db: str)
                 problems.append(f"coins lost: {result.stacks_after}")
             if result.new_epoch == result.old_epoch:
                 problems.append("same epoch")
-            if not result.new_owner.endswith(_suffix(edge)):
+            if not result.new_owner.endswith(node_suffix(edge)):
                 problems.append(f"served by {result.new_owner}, not {edge.name}")
             if result.served_s >= lease_s + 2 or result.both_s >= lease_s + 2:
                 problems.append(f"served after {result.both_s:.2f} s")
@@ -114,32 +96,17 @@ async def drill(rounds: int, lease_ms: int, root: Path, redis_url: str, db: str)
     }
 
 
-def _suffix(node: Node) -> str:
-    return f"-{node.port}-{node.process.pid if node.process else 0}"
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--lease-ms", type=int, default=2000)
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args()
-    root = Path(tempfile.mkdtemp(prefix="ahiko-failover-"))
-    postgres, redis = PostgresCluster(), RedisServer()
-    began = time.monotonic()
-    try:
-        db = postgres.create_database("ahiko")
-        engine = make_engine(db)
-        upgrade(engine)
-        engine.dispose()
-        result = asyncio.run(drill(args.rounds, args.lease_ms, root, redis.url, db))
-    finally:
-        redis.stop()
-        postgres.stop()
-        shutil.rmtree(root, ignore_errors=True)
-    result["seconds"] = round(time.monotonic() - began, 1)
-    print(json.dumps(result) if args.json else json.dumps(result, indent=2))
-    return 1 if result["failed_rounds"] else 0
+    return run_drill(
+        "ahiko-failover-",
+        args.json,
+        lambda root, redis, db: drill(args.rounds, args.lease_ms, root, redis.url, db),
+    )
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -84,8 +85,30 @@ class RedisServer:
             if not sock.recv(16).startswith(b"+OK"):
                 raise RuntimeError("FLUSHALL failed")
 
+    # --- faults (the Redis blip drills of issue 41) ----------------------------------------
+    def kill(self) -> None:
+        """``kill -9``: the server and all its data gone (it keeps none on disk)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def restart(self) -> None:
+        """A new, empty server on the same port (after ``kill``)."""
+        binary = shutil.which("redis-server")
+        assert binary is not None
+        self._start(binary)
+
+    def freeze(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)  # a frozen server cannot stop
             self.process.terminate()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout=10)

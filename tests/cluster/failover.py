@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,6 +101,26 @@ async def mid_hand(players: list[HousePlayer], after: int = 0) -> Frame:
     return dealt
 
 
+def node_suffix(node: Node) -> str:
+    """How a node's name in its leases (``HOST-PORT-PID``) ends."""
+    return f"-{node.port}-{node.process.pid if node.process else 0}"
+
+
+async def owner_and_edge(redis_url: str, room_id: str, nodes: list[Node]) -> tuple[Node, Node]:
+    """The node of ``nodes`` that owns the room and one that does not; the players' sockets
+    go to the latter (``sockets_to``)."""
+    holder = await owner_of(redis_url, room_id) or ""
+    owner = next(node for node in nodes if holder.endswith(node_suffix(node)))
+    return owner, next(node for node in nodes if node is not owner)
+
+
+async def sockets_to(players: list[HousePlayer], node: Node) -> None:
+    for player in players:
+        if player.address != node.address:
+            await player.ws.close()
+            await player.open(node.address)
+
+
 def _bets(view: dict[str, Any]) -> int:
     return sum(int(seat.get("bet") or 0) for seat in view.get("seats", []) if seat)
 
@@ -112,8 +133,10 @@ async def failover_round(
     *,
     after: int = 0,
     deal_again: bool = True,
+    fault: Callable[[], None] | None = None,
 ) -> Round:
-    """Kill ``owner`` mid-hand; the players (their sockets on another node) resume there."""
+    """Kill ``owner`` mid-hand (or ``fault()``: freeze it, say); the players (their sockets on
+    another node) resume there."""
     room_id = players[0].room_id
     frame = await mid_hand(players, after)
     hand_no = int(frame["hand_no"])
@@ -123,7 +146,7 @@ async def failover_round(
     # its first frame by a moment. Kill once it is stored, so the recovery has a hand to cancel.
     await asyncio.to_thread(_wait_for_record, database_url, room_id, hand_no)
     killed = time.monotonic()
-    owner.kill()
+    (fault or owner.kill)()
     for player in players:
         await player.drain_until_closed(timeout=lease_s + 10)
     resumed = await asyncio.gather(*(p.resume(timeout=lease_s + 10) for p in players))

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import httpx
+from progress import cpu_ticks
 
 BIN = Path(sys.executable).parent
 
@@ -48,7 +49,7 @@ class Node:
     def __init__(
         self,
         name: str,
-        redis_url: str,
+        redis_url: str | None,
         database_url: str,
         data_dir: Path,
         *,
@@ -63,9 +64,11 @@ class Node:
         self.url = f"http://{self.address}"
         self.log_path = (log_dir or data_dir) / f"node-{name}.log"
         self.command = [
-            str(BIN / "ahiko"), "serve", "--port", str(self.port), "--redis-url", redis_url,
+            str(BIN / "ahiko"), "serve", "--port", str(self.port),
             "--database-url", database_url, "--data-dir", str(data_dir),
         ]  # fmt: skip
+        if redis_url is not None:  # None: a lone server
+            self.command[4:4] = ["--redis-url", redis_url]
         self.env = {**os.environ, "AHIKO_LEASE_MS": str(lease_ms), **(env or {})}
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -75,15 +78,21 @@ class Node:
             self.command, stdout=log, stderr=subprocess.STDOUT, env=self.env
         )
         log.close()
+        # ``timeout`` without progress: on a loaded machine a node may need much longer to
+        # start, but it keeps using CPU time meanwhile (tests/cluster/progress.py).
         deadline = time.monotonic() + timeout
+        ticks = cpu_ticks(self.process.pid)
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"node {self.name} exited: {self.log()}")
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
                     return self
+            now = cpu_ticks(self.process.pid)
+            if now != ticks:
+                ticks, deadline = now, max(deadline, time.monotonic() + timeout)
             time.sleep(0.05)
-        raise RuntimeError(f"node {self.name} did not answer within {timeout} s: {self.log()}")
+        raise RuntimeError(f"node {self.name} stalled {timeout} s before answering: {self.log()}")
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
@@ -101,3 +110,16 @@ class Node:
                 self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def data_folder(tmp_path: Path) -> Path:
+    """The data folder the nodes of one test share (its keys), private as the server wants."""
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    return data
+
+
+def house_room(node: Node, tier: str = "iniciante") -> str:
+    """The first house room of ``tier`` in ``node``'s lobby (the cluster's)."""
+    rooms = httpx.get(f"{node.url}/api/ahiko/rooms").json()
+    return str(next(room["id"] for room in rooms if room["tier"] == tier))

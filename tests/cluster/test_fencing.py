@@ -11,17 +11,17 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
 import redis.asyncio as redis
-from sqlalchemy import select
+from progress import wait_on
+from sqlalchemy import Engine, select
 
 from ahiko.server.cluster.lease import Leases
 from ahiko.store.engine import make_engine
 from ahiko.store.fences import FenceBook, FencedOut, claim_fence, install_fences, newest_token
-from ahiko.store.rooms import SeatRecord, load_rooms, save_room
+from ahiko.store.rooms import OpenStay, SeatRecord, load_rooms, open_stays, save_room
 from ahiko.store.schema import hands
 from ahiko.wallet.check import check_ledger
 from ahiko.wallet.operations import Wallet
@@ -109,10 +109,12 @@ def test_a_write_by_an_older_owner_is_refused_by_the_database(database_url: str)
     node_b.dispose()
 
 
-def _open_bot_stays(engine):  # type: ignore[no-untyped-def]
-    from ahiko.store.rooms import open_stays
-
+def _open_bot_stays(engine: Engine) -> list[OpenStay]:
     return open_stays(engine, "r1")
+
+
+def _count(lines: list[str], prefix: str) -> int:
+    return sum(line.startswith(prefix) for line in lines)
 
 
 def _lines(process: subprocess.Popen[str], into: list[str]) -> threading.Thread:
@@ -124,13 +126,6 @@ def _lines(process: subprocess.Popen[str], into: list[str]) -> threading.Thread:
     thread = threading.Thread(target=read, daemon=True)
     thread.start()
     return thread
-
-
-def _wait_for(predicate, what: str, timeout: float = 30.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.02)
 
 
 @pytest.mark.postgres
@@ -155,19 +150,21 @@ def test_an_owner_frozen_past_its_lease_is_fenced_out_and_drops_the_room(
         _lines(process, out)
         return process, out
 
+    # Every wait follows the workers' progress (their lines, their CPU time), not a wall
+    # clock: on a loaded machine a worker may take many seconds just to start.
     a, a_out = worker("a", *(["hold"] if in_transaction else []))
     b = None
     try:
-        _wait_for(lambda: sum(line.startswith("wrote") for line in a_out) >= 3, "a's writes")
+        wait_on([(a, a_out)], lambda: _count(a_out, "wrote") >= 3, "a's writes")
         if in_transaction:
-            _wait_for(lambda: any(line.startswith("holding") for line in a_out), "a holding")
+            wait_on([(a, a_out)], lambda: _count(a_out, "holding") >= 1, "a holding")
         assert a_out[0] == "owner 1"
         a.send_signal(signal.SIGSTOP)  # frozen mid-stride, its lease still in Redis
         b, b_out = worker("b")
-        _wait_for(lambda: "owner 2" in b_out, "b to take over after a's lease expired")
-        _wait_for(lambda: sum(line.startswith("wrote") for line in b_out) >= 3, "b's writes")
+        wait_on([(b, b_out)], lambda: "owner 2" in b_out, "b to take over after a's lease")
+        wait_on([(b, b_out)], lambda: _count(b_out, "wrote") >= 3, "b's writes")
         a.send_signal(signal.SIGCONT)
-        a.wait(timeout=30)  # a learns it lost the room, and exits
+        wait_on([(a, a_out)], lambda: a.poll() is not None, "a to learn it lost the room")
         refused = [line for line in a_out if line.startswith("refused")]
         assert refused, "\n".join(a_out)
         if in_transaction:  # its held transaction ended by the database, then refused
@@ -178,7 +175,7 @@ def test_an_owner_frozen_past_its_lease_is_fenced_out_and_drops_the_room(
         assert any(line.startswith("dropped r1") for line in a_out), a_out
         # after its refused write a wrote nothing more
         assert not any(line.startswith("wrote") for line in a_out[a_out.index(refused[0]) :])
-        _wait_for(lambda: sum(line.startswith("wrote") for line in b_out) >= 6, "b goes on")
+        wait_on([(b, b_out)], lambda: _count(b_out, "wrote") >= 6, "b goes on")
         b.send_signal(signal.SIGTERM)
         b.wait(timeout=30)
         [room] = load_rooms(engine)

@@ -68,7 +68,10 @@ def test_three_hundred_leases_survive_a_busy_event_loop(sqlite_url: str, redis_u
 
 
 def test_renew_many_answers_each_lease_and_touches_only_ours(redis_url: str) -> None:
+    first = None
+
     async def scenario() -> tuple[list[bool], dict[str, tuple[str, int] | None]]:
+        nonlocal first
         client = redis.Redis.from_url(redis_url)
         a, b = Leases(client, "a", 300), Leases(client, "b", 5000)
         first, second = await a.acquire("room:x1"), await a.acquire("room:x2")
@@ -83,8 +86,11 @@ def test_renew_many_answers_each_lease_and_touches_only_ours(redis_url: str) -> 
         return answers, holders
 
     answers, holders = asyncio.run(scenario())
-    assert answers == [False, False, True]  # x1 expired, x2 is b's now, x3 still ours
-    assert holders["room:x1"] is None
+    assert first is not None
+    # x1 expired and nobody took it: ours again, under its token (issue 41, a Redis blip
+    # costs its owner no room); x2 is b's now; x3 still ours
+    assert answers == [True, False, True]
+    assert holders["room:x1"] == ("a", first.token)
     assert holders["room:x2"] is not None and holders["room:x2"][0] == "b"  # not extended by a
     assert holders["room:x3"] is not None and holders["room:x3"][0] == "a"
     assert holders["room:none"] is None

@@ -22,18 +22,25 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ahiko.rooms.commands import Command, Reply
+from ahiko.rooms.commands import Command, Reply, closed_message
 from ahiko.rooms.config import RoomConfig
 from ahiko.rooms.log_context import current_scope, open_scope
 from ahiko.rooms.outbox import Sink, Subscribers
 from ahiko.rooms.room import Room
+from ahiko.rooms.run_clock import RunClock
 
 log = logging.getLogger(__name__)
 
 
 class RoomActor:
-    def __init__(self, room: Room, subscribers: Subscribers | None = None) -> None:
+    def __init__(
+        self,
+        room: Room,
+        subscribers: Subscribers | None = None,
+        run_clock: RunClock | None = None,
+    ) -> None:
         self.room = room  # the actor's own; tests may inspect it, nothing else reads it
+        self.run_clock = run_clock  # the run's timers, stopped with the actor
         self._subscribers = subscribers or Subscribers()
         self._inbox: asyncio.Queue[tuple[Command, asyncio.Future[Reply]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
@@ -62,6 +69,20 @@ class RoomActor:
         every frame the room sends and every ``Reply``."""
         return self.room.epoch
 
+    @property
+    def room_epoch(self) -> str:
+        """The run's epoch, as a relayed room's ``RemoteActor.room_epoch`` names it."""
+        return self.room.epoch
+
+    @property
+    def hand_in_progress(self) -> bool:
+        """A hand is dealt and not yet over (a draining server waits for it)."""
+        return self.room.hand is not None
+
+    def drain(self) -> None:
+        """Its server is stopping: the room starts no other hand."""
+        self.room.draining = True
+
     def summary(self, *, with_seats: bool = True) -> dict[str, Any]:
         """The room's public description, as ``GET /api/rooms/{id}`` and ``room`` frames
         show it (plain JSON data)."""
@@ -85,12 +106,17 @@ class RoomActor:
 
     # --- commands in ------------------------------------------------------------------------
     def start(self) -> None:
-        if self._task is None:
+        if self._task is None and not self.room.stopped:
+            context = None if self.run_clock is None else self.run_clock.context
             self._task = asyncio.get_running_loop().create_task(
-                self._run(), name=f"room-{self.room.room_id}"
+                self._run(),
+                name=f"room-{self.room.room_id}",
+                context=None if context is None else context.copy(),
             )
 
     async def ask(self, command: Command) -> Reply:
+        if self.room.stopped:  # dropped or closed: its node no longer serves this run
+            return Reply.refused("closed", closed_message("closed"))
         self.start()
         future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         await self._inbox.put((command, future))
@@ -132,12 +158,20 @@ class RoomActor:
             room = self.room
             future.set_result(dataclasses.replace(reply, seq=room.seq, epoch=room.epoch))
 
+    def _end_run(self) -> None:
+        """Nothing of this run happens any more: no timer, no bot's answer, no command."""
+        self.room.stopped = True
+        if self.run_clock is not None:
+            self.run_clock.stop()
+
     def cancel(self) -> None:
+        self._end_run()
         if self._task is not None:
             self._task.cancel()
             self._task = None
 
     async def stop(self) -> None:
+        self._end_run()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

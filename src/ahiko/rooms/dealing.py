@@ -106,6 +106,8 @@ class Dealer:
         room = self._room
         if room.status is not RoomStatus.RUNNING or room.hand is not None:
             return
+        if room.draining:
+            return  # its server is stopping: the hand in progress was the last one here
         if room.limit_reached():
             room.close("limit")
             return

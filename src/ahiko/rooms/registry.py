@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -18,6 +19,7 @@ from ahiko.rooms.moderation import Moderation
 from ahiko.rooms.outbox import Subscribers
 from ahiko.rooms.restore import Restore
 from ahiko.rooms.room import Room
+from ahiko.rooms.run_clock import RunClock
 from ahiko.rooms.thinking import thinker_for
 
 HooksFactory = Callable[[RoomConfig], RoomHooks | None]
@@ -42,6 +44,10 @@ class RoomRegistry:
         # One chat moderation for every room: mutes and the operator's mutes span rooms.
         self.moderation: Moderation = self._room_options.setdefault("moderation", Moderation())
         self._actors: dict[str, RoomActor] = {}
+        # Set by a node of a cluster: the context a new run of a room runs in (its fencing
+        # token, ``ahiko.store.fences.run_context``); None: the process's own.
+        self.run_context: Callable[[str], contextvars.Context | None] | None = None
+        self.draining = False
 
     def create(
         self,
@@ -57,10 +63,12 @@ class RoomRegistry:
         if hooks is None and self._hooks_factory is not None:
             hooks = self._hooks_factory(config)
         subscribers = Subscribers()
+        context = None if self.run_context is None else self.run_context(room_id)
+        run_clock = RunClock(self.clock, context)
         room = Room(
             room_id,
             config,
-            clock=self.clock,
+            clock=run_clock,
             host_id=host_id,
             hooks=hooks,
             signing_key=self.signing_key,
@@ -68,7 +76,8 @@ class RoomRegistry:
             restore=restore,
             **self._room_options,
         )
-        actor = RoomActor(room, subscribers)
+        room.draining = self.draining
+        actor = RoomActor(room, subscribers, run_clock)
         self._actors[room_id] = actor
         return actor
 
@@ -79,7 +88,8 @@ class RoomRegistry:
         return list(self._actors.values())
 
     def forget(self, room_id: str) -> None:
-        """Drop a closed room (its actor stops taking commands)."""
+        """Drop a closed room, or one this node no longer owns: its actor stops taking
+        commands and its run stops (every timer it set is cancelled)."""
         actor = self._actors.pop(room_id, None)
         if actor is not None:
             actor.cancel()
@@ -116,6 +126,17 @@ class RoomRegistry:
                 and self._actors.get(actor.room_id) is actor
             )
         return listed
+
+    def drain(self) -> None:
+        """The server is stopping: no room starts another hand (the hands in progress play
+        on to their end, clocks running)."""
+        self.draining = True  # a room opened from now on (a take-over) deals no hand either
+        for actor in self._actors.values():
+            actor.drain()
+
+    def hands_in_progress(self) -> list[str]:
+        """The rooms with a hand dealt and not yet over."""
+        return [room_id for room_id, a in self._actors.items() if a.hand_in_progress]
 
     async def stop_all(self) -> None:
         for actor in self._actors.values():

@@ -95,6 +95,8 @@ class Room:
         self.hands_dealt = 0
         self.seq = 0
         self.epoch = epoch or new_epoch()  # this run: frames are named by (epoch, seq)
+        self.stopped = False  # the run is over (closed, or dropped by its node): nothing runs
+        self.draining = False  # its server is stopping: no new hand (``RoomRegistry.drain``)
         self.timers = Timers(clock, self.fire, on_countdown=self._emit_countdowns)
         self.turns = Turns(self, think)
         self.dealer = Dealer(self)
@@ -189,6 +191,8 @@ class Room:
     def fire(self, job: Callable[[], None]) -> None:
         """Run a timer's job, then whatever it set in motion. Commands told before it fell
         due are handled first (``tell``)."""
+        if self.stopped:  # a bot's answer, or a timer, of a run that is over
+            return
         self._handle_told()
         self._guarded(job)
 

@@ -228,6 +228,7 @@ async def cluster_node(app: FastAPI, redis_url: str) -> AsyncIterator[None]:
     from ahiko.server.cluster.competition import ClusterCompetition
     from ahiko.server.cluster.house import ClusterHouse
     from ahiko.server.cluster.node import ClusterNode, lease_ms, node_name
+    from ahiko.server.cluster.sealing import RelaySeal, relay_key
 
     found: Services = app.state.services
     engine = found.engine
@@ -243,6 +244,9 @@ async def cluster_node(app: FastAPI, redis_url: str) -> AsyncIterator[None]:
         registry,
         lease_ms(),
         route=found.settings.node_route,
+        # Relayed frames sealed: Redis never carries a card in clear (the nodes share the
+        # data folder's keys, this one's too).
+        seal=RelaySeal(relay_key(load_or_create_archive_key(found.settings.data_dir))),
     )
     node.host.on_joined = site_limits(app).room_joined  # a join through another node
     await node.start()

@@ -1,5 +1,6 @@
-"""`ahiko serve` and `ahiko admin …` (migrate, check-ledger, reserve add/statement, grant,
-chat mute/unmute/reports/purge, rebuild-stats, operator add, abuse-report)."""
+"""`ahiko serve` and `ahiko admin …` (migrate, check-ledger, backup/restore, reserve
+add/statement, grant, chat mute/unmute/reports/purge, rebuild-stats, operator add,
+abuse-report)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import os
 import sys
 import uuid
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ahiko.server.operator_cli import register_operator_commands
@@ -61,6 +63,16 @@ def register(subparsers: Any) -> None:
         help="recompute every player's stored figures from the hand archive",
     )
     rebuild.set_defaults(func=_rebuild_stats)
+    backup = commands.add_parser(
+        "backup", parents=[common], help="copy the database and both keys into a new folder"
+    )
+    backup.add_argument("folder", help="a new (or empty) folder for the backup")
+    backup.set_defaults(func=_backup)
+    restore = commands.add_parser(
+        "restore", parents=[common], help="put a backup back into an empty data folder"
+    )
+    restore.add_argument("folder", help="a folder written by 'ahiko admin backup'")
+    restore.set_defaults(func=_restore)
     reserve = commands.add_parser("reserve", help="the Bot Ahiko reserve")
     reserve_commands = reserve.add_subparsers(
         dest="reserve_command", metavar="ACTION", required=True
@@ -125,6 +137,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from ahiko.server.app import create_app
     from ahiko.server.cluster.node import route_refusal
+    from ahiko.server.drain import DrainingServer, drain_seconds
     from ahiko.server.logging_setup import (
         configure_logging,
         log_format,
@@ -162,7 +175,7 @@ def _serve(args: argparse.Namespace) -> int:
         configure_logging(chosen, node, level)
         app = create_app(settings)
         tune_gc()
-        uvicorn.run(
+        config = uvicorn.Config(
             app,
             host=settings.host,
             port=settings.port,
@@ -175,6 +188,8 @@ def _serve(args: argparse.Namespace) -> int:
             log_config=None,  # the root logger's format (ahiko.server.logging_setup)
             access_log=False,  # written by LogScopeMiddleware, with the request's id
         )
+        # SIGTERM drains (the hands in progress end, a node's rooms are handed over) first.
+        DrainingServer(config, app, drain_seconds()).run()
     finally:
         lock.release()
     return 0
@@ -200,9 +215,11 @@ def _schema_refusal(settings: Settings) -> str | None:
 
     if settings.database_url is None:
         private_folder(settings.data_dir)  # the SQLite file's folder, as create_app makes it
+    from ahiko.server.backup import refusal_without_key
+
     engine = make_engine(settings.resolved_database_url)
     try:
-        return schema_problem(engine)
+        return schema_problem(engine) or refusal_without_key(engine, Path(settings.data_dir))
     finally:
         engine.dispose()
 
@@ -292,6 +309,34 @@ def _migrate(args: argparse.Namespace) -> int:
     revision = upgrade(engine, settings.bot_reserve)
     engine.dispose()
     print(f"database at revision {revision}")
+    return 0
+
+
+def _backup(args: argparse.Namespace) -> int:
+    from ahiko.server.backup import BackupError, backup
+
+    settings = _settings(args)
+    try:
+        written = backup(settings.resolved_database_url, Path(settings.data_dir), Path(args.folder))
+    except BackupError as refused:
+        print(f"error: {refused}", file=sys.stderr)
+        return 2
+    print(f"backup in {args.folder}: {', '.join(written)}")
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from ahiko.server.backup import BackupError, restore
+
+    settings = _settings(args)
+    try:
+        restored = restore(
+            settings.resolved_database_url, Path(settings.data_dir), Path(args.folder)
+        )
+    except BackupError as refused:
+        print(f"error: {refused}", file=sys.stderr)
+        return 2
+    print(f"restored from {args.folder}: {', '.join(restored)}; now run: ahiko admin check-ledger")
     return 0
 
 

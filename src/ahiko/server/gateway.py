@@ -360,7 +360,9 @@ async def _handle(
 ) -> None:
     read_at = time.perf_counter()
     seq = connection.seq
-    _error = functools.partial(_error_frame, epoch=actor.epoch)
+    # The room's run by its epoch, also for a room relayed from another node (whose
+    # ``epoch`` is its owner's fencing token, a number no frame carries).
+    _error = functools.partial(_error_frame, epoch=actor.room_epoch)
     if len(text) > MAX_FRAME_BYTES:
         connection.send(
             _error(seq, None, "malformed", f"frames are at most {MAX_FRAME_BYTES} bytes")
@@ -409,7 +411,11 @@ async def _handle(
         connection.answer(ack_frame(reply.seq, reply.epoch, frame.id, reply.data))
     else:  # a client's mistake: one line, no traceback
         log.info("%s refused: %s (%s)", frame.t, reply.message, reply.code)
-        connection.send(_error(reply.seq, frame.id, reply.code, reply.message, reply.rule))
+        epoch = reply.epoch or actor.room_epoch
+        error = _error_frame(
+            reply.seq, frame.id, reply.code, reply.message, reply.rule, epoch=epoch
+        )
+        connection.send(error)
 
 
 def ack_frame(seq: int, epoch: str | None, frame_id: str, data: dict[str, Any]) -> Frame:

@@ -24,10 +24,21 @@ one took over.
 A node of a cluster installs its ``FenceBook`` (the tokens it holds) on its engine; without one
 (the embedded single server) ``check_fence`` does nothing, exactly as before. With one, a write
 about a room the node holds no token for is refused too.
+
+**A run of a room writes under one token for its whole life.** A node that lost a room (its
+lease ran out while it was frozen) and later owns it again runs it anew under a newer token; the
+old run's writes still in flight, or set off by its timers, must not pass under the node's new
+token (they would settle a hand the other owner cancelled). So a run carries its own
+``RunFence`` in its ``contextvars`` context (``run_context``: the room's actor, its timers and
+its writes' threads all run in it), and ``check_fence`` checks the token of the run the write
+comes from; only a write from outside any run of the room (an HTTP request, the lobby) uses
+the node's current token. A refused write of an old run tells the node nothing: the node's
+current run of the room is not the one fenced out.
 """
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import threading
 import weakref
@@ -87,6 +98,42 @@ class FenceBook:
             return dict(self._tokens)
 
 
+class RunFence:
+    """The fencing token of one run of a room: the node's token for the room when the run
+    began, or (a room opened before its claim) at the run's first write; never changed
+    afterwards."""
+
+    def __init__(self, room_id: str, book: FenceBook) -> None:
+        self.room_id = room_id
+        self.book = book
+        self.token = book.token(room_id)
+
+    def pinned(self) -> int | None:
+        if self.token is None:
+            self.token = self.book.token(self.room_id)
+        return self.token
+
+
+_run_fence: contextvars.ContextVar[RunFence | None] = contextvars.ContextVar(
+    "ahiko_run_fence", default=None
+)
+
+
+def run_context(room_id: str, book: FenceBook) -> contextvars.Context:
+    """A fresh context for one run of ``room_id``, carrying its ``RunFence``."""
+    context = contextvars.Context()
+    context.run(_run_fence.set, RunFence(room_id, book))
+    return context
+
+
+def writer_token(room_id: str, book: FenceBook) -> int | None:
+    """The token a write about ``room_id`` carries: its run's, else the node's current."""
+    run = _run_fence.get()
+    if run is not None and run.room_id == room_id and run.book is book:
+        return run.pinned()
+    return book.token(room_id)
+
+
 _books: weakref.WeakKeyDictionary[Engine, FenceBook] = weakref.WeakKeyDictionary()
 
 
@@ -105,7 +152,7 @@ def check_fence(conn: Connection, room_id: str) -> None:
     book = _books.get(conn.engine)
     if book is None:
         return  # the embedded single server: it owns every room
-    token = book.token(room_id)
+    token = writer_token(room_id, book)
     if token is not None:
         done = conn.execute(
             update(room_fences)
@@ -119,8 +166,8 @@ def check_fence(conn: Connection, room_id: str) -> None:
     ).scalar_one_or_none()
     book.refused += 1
     log.warning("fenced out of room %s: token %s, newest %s", room_id, token, newest)
-    if book.on_fenced is not None:
-        book.on_fenced(room_id)
+    if book.on_fenced is not None and token == book.token(room_id):
+        book.on_fenced(room_id)  # the node's current run is the one fenced out
     raise FencedOut(room_id, token, None if newest is None else int(newest))
 
 

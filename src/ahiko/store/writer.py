@@ -15,12 +15,18 @@ lobby's start-up (before anything is served). A job without ``done`` that fails 
 an upsert): a SQLite "database is locked" or another ``OperationalError`` is tried again with
 a growing pause, up to ``RETRY_FOR_S``; every later write of the lane waits behind it, so the
 order holds. A fenced-out write (``FencedOut``) or a refusal is never retried.
+
+A job runs in the context it was submitted from (``contextvars``), and its ``done`` too: the
+run of a room that submitted a write is who the write is about, and the database checks that
+run's fencing token, not whatever token the node holds when the thread gets to it
+(``ahiko.store.fences``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import threading
 import time
@@ -95,6 +101,7 @@ class _Job:
     run: Callable[[], Any]
     done: Callable[[Outcome[Any]], None] | None
     retry: bool
+    context: contextvars.Context
 
 
 _live: weakref.WeakSet[ThreadWriter] = weakref.WeakSet()
@@ -127,7 +134,7 @@ class ThreadWriter:
             else:
                 with contextlib.suppress(RuntimeError):
                     self._loop = asyncio.get_running_loop()
-        item = _Job(job, done, retry)
+        item = _Job(job, done, retry, contextvars.copy_context())
         with self._lock:
             queue = self._lanes.get(lane)
             if queue is not None:
@@ -154,7 +161,7 @@ class ThreadWriter:
         outcome = self._attempt(item)
         STORE_WRITE_SECONDS.observe(time.perf_counter() - started)
         if item.done is not None:
-            self._call_back(item.done, outcome)
+            self._call_back(item.done, outcome, item.context)
         elif outcome.error is not None:
             self.failed += 1
             log.error("a store write of %s failed", lane, exc_info=outcome.error)
@@ -171,7 +178,7 @@ class ThreadWriter:
         attempt = 0
         while True:
             try:
-                return Outcome(item.run())
+                return Outcome(item.context.run(item.run))
             except OperationalError as error:
                 waited = time.monotonic() - started
                 if not item.retry or self._closing or waited >= RETRY_FOR_S:
@@ -183,11 +190,16 @@ class ThreadWriter:
             except Exception as error:
                 return Outcome(error=error)
 
-    def _call_back(self, done: Callable[[Outcome[Any]], None], outcome: Outcome[Any]) -> None:
+    def _call_back(
+        self,
+        done: Callable[[Outcome[Any]], None],
+        outcome: Outcome[Any],
+        context: contextvars.Context,
+    ) -> None:
         loop = self._loop
         try:
             assert loop is not None
-            loop.call_soon_threadsafe(_guarded_call, done, outcome)
+            loop.call_soon_threadsafe(_guarded_call, done, outcome, context=context)
         except RuntimeError:  # the loop is closed: the server is stopping
             log.warning("a store write finished after the loop closed: %s", outcome)
 

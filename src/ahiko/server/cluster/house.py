@@ -83,8 +83,12 @@ class ClusterHouse(Stepping):
     # --- the loop: leadership, take-overs, the lobby rule -------------------------------------
     async def step(self) -> None:
         await self.release_closed()
-        await self.adopt_orphans()
-        if await self.leadership.step():
+        # Right after a Redis blip a free lease may be one its owner is about to put back:
+        # neither take rooms over nor count the cluster's rooms until Redis settled.
+        settled = await self.node.ownership.check_redis()
+        if settled:
+            await self.adopt_orphans()
+        if await self.leadership.step() and settled:
             await self.apply_rule()
 
     async def stop(self) -> None:
@@ -156,7 +160,12 @@ class ClusterHouse(Stepping):
             for room_id in found
             if is_house_room(room_id) and self.node.ownership.token(room_id) is None
         ]
+        loop = asyncio.get_running_loop()
+        began = loop.time()
         holders = await self.node.leases.holders([room_lease(r) for r in candidates])
+        if loop.time() - began > self.node.leases.ttl_ms / 3000:
+            self.node.ownership.blip("reading the leases took a third of a lease")
+            return
         self._held_elsewhere = {r for r in candidates if holders[room_lease(r)] is not None}
         for room_id in candidates:
             if holders[room_lease(room_id)] is None:
@@ -171,7 +180,7 @@ class ClusterHouse(Stepping):
         serves it now."""
         if self.node.ownership.token(room_id) is not None:
             return self.lobby.registry.get(room_id) is not None
-        if not is_house_room(room_id):
+        if not is_house_room(room_id) or not self.node.ownership.settled():
             return False
         running = self._adopting.get(room_id)
         if running is not None:

@@ -12,7 +12,8 @@ its lease may still *believe* it holds it until its next renewal fails, so every
 carries the token and the database refuses an old one (``ahiko.store.fences``).
 
 If Redis lost its data (no persistence, a failover to an empty replica) the counter would
-start again below tokens the database already saw; ``raise_floor`` moves it past them.
+start again below tokens the database already saw; ``raise_floor`` moves it past them, and a
+holder renewing a lease Redis forgot puts it back under its own token (``renew_many``).
 """
 
 from __future__ import annotations
@@ -40,11 +41,24 @@ return 0
 
 # Every lease of a node in one call (a node may hold hundreds of rooms: one round trip each, on
 # a busy event loop, took longer than the leases lasted). Answers 1 or 0 per key, in order.
+# KEYS: the leases, then their fence counters; ARGV: the ttl, the values, then the tokens.
+# A lease whose key is *gone* (Redis restarted empty, or stopped past its expiry) and whose
+# counter drew no token after ours (nobody took it meanwhile; an empty Redis's counter starts
+# again at nothing) is ours again, under the same token, the counter put back at that token: a
+# blip of Redis costs its owner no room. An owner that was merely slow, whose lease another
+# node took and let lapse since, finds the counter past its token and loses the room.
 _RENEW_MANY = """
+local n = #KEYS / 2
 local out = {}
-for i, key in ipairs(KEYS) do
-    if redis.call('GET', key) == ARGV[i + 1] then
+for i = 1, n do
+    local key = KEYS[i]
+    local now = redis.call('GET', key)
+    if now == ARGV[i + 1] then
         out[i] = redis.call('PEXPIRE', key, ARGV[1])
+    elseif not now and tonumber(redis.call('GET', KEYS[n + i]) or '0') <= tonumber(ARGV[n + i + 1])
+            and redis.call('SET', key, ARGV[i + 1], 'NX', 'PX', ARGV[1]) then
+        redis.call('SET', KEYS[n + i], ARGV[n + i + 1])
+        out[i] = 1
     else
         out[i] = 0
     end
@@ -126,8 +140,8 @@ class Leases:
         answers: list[bool] = []
         for first in range(0, len(helds), RENEW_BATCH):
             batch = helds[first : first + RENEW_BATCH]
-            keys = [lease_key(held.name) for held in batch]
-            args = [self.ttl_ms, *(held.value for held in batch)]
+            keys = [lease_key(h.name) for h in batch] + [fence_key(h.name) for h in batch]
+            args = [self.ttl_ms, *(h.value for h in batch), *(h.token for h in batch)]
             answers.extend(bool(n) for n in await self._renew_many(keys=keys, args=args))
         return answers
 
@@ -144,6 +158,11 @@ class Leases:
             return {}
         values = await self.redis.mget([lease_key(name) for name in names])
         return {name: _holder(value) for name, value in zip(names, values, strict=True)}
+
+    async def run_id(self) -> str:
+        """The Redis server's run id: a new one after every restart (its data may be gone)."""
+        info = await self.redis.info("server")
+        return str(info.get("run_id", ""))
 
     async def raise_floor(self, name: str, floor: int) -> int:
         """Make the next token of ``name`` greater than ``floor``; answers the counter."""

@@ -10,7 +10,10 @@
   (``login_throttle``, the accounts' throttle while the node runs).
 
 A room whose lease or fence this node lost is dropped at once (its actor stopped and
-forgotten): the remote sockets see the owner change and reconnect.
+forgotten, every timer of that run cancelled): the remote sockets see the owner change and
+reconnect. Each run of a room carries the fencing token it began with
+(``ahiko.store.fences.run_context``), so a write the dropped run had set off is refused even
+after this node owns the room again.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from ahiko.server.cluster.counters import SharedLoginThrottle, SharedWindows
 from ahiko.server.cluster.lease import PREFIX, Leases
 from ahiko.server.cluster.ownership import RoomOwnership, room_lease
 from ahiko.server.cluster.relay import Publisher, RelayEdge, RelayHost, RemoteActor
-from ahiko.store.fences import LEADER_FENCE, FenceBook, install_fences
+from ahiko.server.cluster.sealing import RelaySeal
+from ahiko.store.fences import LEADER_FENCE, FenceBook, install_fences, run_context
 
 log = logging.getLogger(__name__)
 
@@ -127,6 +131,7 @@ class ClusterNode:
         registry: Any,
         ttl_ms: int,
         route: str | None = None,
+        seal: RelaySeal | None = None,
     ) -> None:
         import redis.asyncio as redis
         from redis import __version__ as redis_version
@@ -152,10 +157,11 @@ class ClusterNode:
         self.book = FenceBook(node, on_fenced=self._fenced)
         self.ownership = RoomOwnership(self.leases, engine, self.book, on_lost=self._drop)
         self.publisher = Publisher(self.redis)
+        # ``seal``: the relayed frames' shared key (``ahiko.server.cluster.sealing``).
         self.host = RelayHost(
-            self.redis, node, self.publisher, self._owned_actor, self.ownership.token
+            self.redis, node, self.publisher, self._owned_actor, self.ownership.token, seal
         )
-        self.edge = RelayEdge(self.redis, node, self.publisher)
+        self.edge = RelayEdge(self.redis, node, self.publisher, seal)
         self.shared_windows = SharedWindows(self.redis)
         self.login_throttle = SharedLoginThrottle(self.redis)
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -172,6 +178,9 @@ class ClusterNode:
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         install_fences(self.engine, self.book)
+        # Each run of a room writes under the token the node held when it began, for its whole
+        # life (a run dropped and the room owned again later: its writes are refused).
+        self.registry.run_context = lambda room_id: run_context(room_id, self.book)
         self.publisher.start()
         await self.host.start()
         await self.edge.start()
@@ -189,6 +198,17 @@ class ClusterNode:
         await self.edge.stop()
         await self.publisher.stop()
         await self.redis.aclose()
+
+    async def hand_over_all(self) -> None:
+        """This node is stopping (drained): every room it owns stops here (its run stopped,
+        its sockets told to reconnect) and its lease goes back, so another node takes it
+        over at its next look, from what the database holds."""
+        for room_id in self.ownership.rooms:
+            self._drop(room_id, "handed over: this node is stopping")
+            try:
+                await self.ownership.release(room_id)
+            except Exception as error:  # Redis away: the lease runs out by itself
+                log.warning("giving back the lease of %s failed: %s", room_id, error)
 
     def _owned_actor(self, room_id: str) -> Any:
         if self.ownership.token(room_id) is None:
@@ -238,6 +258,8 @@ class ClusterNode:
                 remotes.append(remote)
         names = sorted({room_lease(remote.room_id) for remote in remotes})
         holders = await self.leases.holders(names)
+        if not self.ownership.settled():
+            return  # a Redis blip: the owners put their leases back, nobody moved
         for remote in remotes:
             if holders[room_lease(remote.room_id)] != (remote.owner, remote.epoch):
                 remote.moved.set()
@@ -323,8 +345,16 @@ class ClusterNode:
         return self._local_moved.setdefault(room_id, asyncio.Event())
 
     def _drop(self, room_id: str, why: str) -> None:
-        log.warning("node %s drops room %s: %s", self.node, room_id, why)
-        self.registry.forget(room_id)
+        actor = self.registry.get(room_id)
+        timers = 0 if actor is None or actor.run_clock is None else actor.run_clock.live
+        self.registry.forget(room_id)  # the run stops: none of its timers fires any more
+        log.warning(
+            "node %s drops room %s (its run stopped, %d timer(s) cancelled): %s",
+            self.node,
+            room_id,
+            timers,
+            why,
+        )
         moved = self._local_moved.pop(room_id, None)
         if moved is not None:
             moved.set()

@@ -49,6 +49,12 @@ class RoomOwnership(Background):
         self.on_lost = on_lost
         self._held: dict[str, Held] = {}
         self.lost: list[tuple[str, str]] = []  # (room, why), for monitoring and tests
+        # A blip of Redis (unreachable, frozen, restarted empty): until a lease after it, a
+        # free lease may only mean Redis forgot it while its owner lives and is about to put
+        # it back (``Leases.renew_many``), so no room is taken over (``settled``).
+        self._run_id: str | None = None
+        self._unsettled_until = 0.0
+        self.blips = 0  # Redis blips seen (monitoring and tests)
 
     @property
     def rooms(self) -> list[str]:
@@ -94,14 +100,45 @@ class RoomOwnership(Background):
         """The database refused a write about ``room_id`` (``FenceBook.on_fenced``)."""
         self.lose(room_id, "a newer owner exists (write refused by the fence)")
 
+    def settled(self) -> bool:
+        """Redis answered promptly, and was the same server, for the last lease at least."""
+        return asyncio.get_running_loop().time() >= self._unsettled_until
+
+    def blip(self, why: str) -> None:
+        """Redis was away, slow or restarted: take over no room for a lease's time."""
+        if self.settled():
+            self.blips += 1
+            log.warning("Redis blip (%s): no room is taken over for a lease's time", why)
+        self._unsettled_until = asyncio.get_running_loop().time() + self.leases.ttl_ms / 1000
+
+    async def check_redis(self) -> bool:
+        """Ask Redis who it is (a new run id: restarted, maybe empty); answers ``settled()``."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        try:
+            run_id = await self.leases.run_id()
+        except Exception as error:
+            self.blip(f"unreachable: {error}")
+            return False
+        if loop.time() - began > self.leases.ttl_ms / 3000:
+            self.blip("it answered after a third of a lease")
+        if self._run_id is not None and run_id != self._run_id:
+            self.blip("it restarted")
+        self._run_id = run_id
+        return self.settled()
+
     async def renew_all(self) -> None:
-        """Renew every lease this node holds, in one round trip (``Leases.renew_many``)."""
+        """Renew every lease this node holds, in one round trip (``Leases.renew_many``); a
+        lease Redis forgot (restarted empty, frozen past its expiry) that nobody took is put
+        back under its token: the owner keeps serving through the blip."""
+        await self.check_redis()
         held = list(self._held.items())
         if not held:
             return
         try:
             ours = await self.leases.renew_many([h for _, h in held])
-        except Exception as error:  # Redis unreachable: the leases run out on their own
+        except Exception as error:  # Redis unreachable: keep serving, renew when it is back
+            self.blip(f"renewing: {error}")
             log.warning("renewing %d room lease(s) failed: %s", len(held), error)
             return
         for (room_id, lease), still in zip(held, ours, strict=True):

@@ -12,13 +12,16 @@ Redis pub/sub (chosen on a measurement: ``bench/relay_transport.py``, docs/deplo
   ``{"rid", "summary"}`` (or ``"gone"`` when the room is not, or no more, on the node asked),
   and to its calls, ``{"rid", "body"}`` or
   ``{"rid", "error"}`` (``"gone"``: the node asked does not lead);
-- ``ahiko:conn:CID``: the frames for connection CID only, each ``EPOCH:FRAME_JSON``, where EPOCH
+- ``ahiko:conn:CID``: the frames for connection CID only, each ``EPOCH:FRAME``, where EPOCH
   is the owner's fencing token for the room (a new owner, a new epoch: the client's ``seq``
   numbers restart and it must ask for a snapshot instead of replaying);
 - ``ahiko:fan:NODE``: a frame for anyone (``Frame.for_anyone``: a public frame, or the view of
   the table from no seat, which shows a card only once it is on the board or shown) that
   several of NODE's connections get, published once for all of them:
-  ``EPOCH:CID,CID,...:FRAME_JSON``. NODE's edge decodes it once and hands it to each.
+  ``EPOCH:CID,CID,...:FRAME``. NODE's edge decodes it once and hands it to each.
+
+FRAME is the frame's JSON sealed with the nodes' shared key (``ahiko.server.cluster.sealing``:
+Redis never carries a card in clear), or the JSON itself for a relay built without a key.
 
 There is no room-wide channel: a room hands each frame to each connection as that connection's
 viewer sees it (``ahiko.rooms.outbox``), so a player's private frames (hole cards, own proofs:
@@ -55,6 +58,7 @@ from ahiko.rooms.outbox import Frame, Sink, encode_json
 from ahiko.server.cluster.codec import decode_command, decode_reply, encode_command, encode_reply
 from ahiko.server.cluster.lease import PREFIX
 from ahiko.server.cluster.resp import RespPublisher, RespSubscriber, publish
+from ahiko.server.cluster.sealing import RelaySeal
 
 log = logging.getLogger(__name__)
 
@@ -93,20 +97,35 @@ class _Fan:
     get it in a row, published once when its batch is written: on the node's fan channel,
     ``EPOCH:CID,CID,...:FRAME_JSON``, or on the connection's own channel when it is one."""
 
-    __slots__ = ("channel", "cids", "frame", "head", "index")
+    __slots__ = ("channel", "cids", "frame", "head", "index", "seal")
 
-    def __init__(self, channel: bytes, head: bytes, frame: Frame, cid: bytes, index: int) -> None:
+    def __init__(
+        self,
+        channel: bytes,
+        head: bytes,
+        frame: Frame,
+        cid: bytes,
+        index: int,
+        seal: RelaySeal | None,
+    ) -> None:
         self.channel = channel
         self.head = head
         self.frame = frame  # held: its id names the fan until the batch is written
         self.cids = [cid]
         self.index = index
+        self.seal = seal
 
     def resp(self) -> bytes:
         payload = self.frame.json()
         if len(self.cids) == 1:
-            return publish(connection_channel_bytes(self.cids[0]), self.head + payload)
-        return publish(self.channel, self.head + b",".join(self.cids) + b":" + payload)
+            channel = connection_channel_bytes(self.cids[0])
+            return publish(channel, self.head + _sealed(self.seal, channel, payload))
+        sealed = _sealed(self.seal, self.channel, payload)
+        return publish(self.channel, self.head + b",".join(self.cids) + b":" + sealed)
+
+
+def _sealed(seal: RelaySeal | None, channel: bytes, payload: bytes) -> bytes:
+    return payload if seal is None else seal.seal(channel, payload)
 
 
 def connection_channel_bytes(cid: bytes) -> bytes:
@@ -125,8 +144,9 @@ class _FanOut:
     one. Every publish goes through the node's one publisher, in order; every edge node
     reads all its channels on one connection, so Redis hands them over in the same order."""
 
-    def __init__(self, publisher: Publisher) -> None:
+    def __init__(self, publisher: Publisher, seal: RelaySeal | None = None) -> None:
         self.publisher = publisher
+        self.seal = seal  # None: frames in clear (a test's relay)
         self._batch = -1
         self._count = 0
         self._last: dict[bytes, int] = {}  # connection -> index of its last put this batch
@@ -138,9 +158,10 @@ class _FanOut:
         put = self.publisher.put
         key = cid.encode()
         if node is None or not _FANNABLE.fullmatch(key):
+            seal = self.seal
 
             def alone(frame: Frame) -> None:  # the frame's own JSON bytes, not encoded again
-                put(channel, head + frame.json())
+                put(channel, head + _sealed(seal, channel, frame.json()))
 
             return alone
         fan = fan_channel(node).encode()
@@ -160,7 +181,7 @@ class _FanOut:
         index = self._count
         if not frame.for_anyone:
             self._last[cid] = index
-            self.publisher.put(channel, head + frame.json())
+            self.publisher.put(channel, head + _sealed(self.seal, channel, frame.json()))
             return
         key = (fan, id(frame))
         group = self._open.get(key)
@@ -173,7 +194,7 @@ class _FanOut:
             group.cids.append(cid)
             self._last[cid] = group.index
             return
-        group = _Fan(fan, head, frame, cid, index)
+        group = _Fan(fan, head, frame, cid, index, self.seal)
         self._open[key] = group
         self._last[cid] = index
         self.publisher.put_later(group)
@@ -196,6 +217,7 @@ class RelayHost:
         publisher: Publisher,
         actor_of: Callable[[str], Any],
         epoch_of: Callable[[str], int | None],
+        seal: RelaySeal | None = None,
     ) -> None:
         self.redis = redis
         self.node = node
@@ -203,7 +225,7 @@ class RelayHost:
         self.actor_of = actor_of
         self.epoch_of = epoch_of
         self._subscriber: RespSubscriber | None = None
-        self._fanout = _FanOut(publisher)
+        self._fanout = _FanOut(publisher, seal)
         self._in_flight: set[asyncio.Task[None]] = set()
         self._remote: dict[str, set[str]] = {}  # room -> connection ids subscribed from afar
         # A signed-in person connected to a room here from another node (the unjoined-room
@@ -288,10 +310,13 @@ class RelayEdge:
     """The sockets' side: one subscription to this node's replies and to the channels of its
     connections to rooms owned elsewhere."""
 
-    def __init__(self, redis: Any, node: str, publisher: Publisher) -> None:
+    def __init__(
+        self, redis: Any, node: str, publisher: Publisher, seal: RelaySeal | None = None
+    ) -> None:
         self.redis = redis
         self.node = node
         self.publisher = publisher
+        self.seal = seal  # the owners' frames come sealed with the nodes' shared key
         self._subscriber = RespSubscriber(redis, self._dispatch)
         self._sinks: dict[str, tuple[Sink, Callable[[int], None]]] = {}
         self._replies: dict[int, asyncio.Future[dict[str, Any]]] = {}
@@ -324,7 +349,7 @@ class RelayEdge:
             saw_epoch(int(data[:colon]))
             self.received += 1
             # The owner's compact JSON goes on to the socket as it came (not encoded again).
-            sink(Frame.from_json(memoryview(data)[colon + 1 :]))
+            sink(Frame.from_json(self._opened(channel, memoryview(data)[colon + 1 :])))
         except Exception:  # one bad message must not stop the node's relay
             log.exception("relay message dropped")
 
@@ -333,7 +358,7 @@ class RelayEdge:
         colon = data.index(b":")
         end = data.index(b":", colon + 1)
         epoch = int(data[:colon])
-        frame = Frame.from_json(memoryview(data)[end + 1 :])
+        frame = Frame.from_json(self._opened(self._fan_channel, memoryview(data)[end + 1 :]))
         for cid in data[colon + 1 : end].split(b","):
             found = self._sinks.get(cid.decode())
             if found is None:
@@ -343,6 +368,9 @@ class RelayEdge:
             self.received += 1
             self.fanned += 1
             sink(frame)
+
+    def _opened(self, channel: bytes, payload: memoryview) -> memoryview | bytes:
+        return payload if self.seal is None else self.seal.open(channel, payload)
 
     def remote(self, room_id: str, owner: str, epoch: int) -> RemoteActor:
         return RemoteActor(self, room_id, owner, epoch)
@@ -394,6 +422,9 @@ class RemoteActor:
         self.epoch = epoch
         self.moved = asyncio.Event()
         self._pending: dict[str, asyncio.Task[None]] = {}
+        # The room's run on its owner (``RoomActor.epoch``), as its last answer named it:
+        # the gateway's error frames carry it, as the owner's own do.
+        self.room_epoch: str | None = None
 
     def _saw(self, epoch: int) -> None:
         if epoch != self.epoch:
@@ -443,4 +474,7 @@ class RemoteActor:
         if answer is None or answer.get("gone"):
             self.moved.set()
             return GONE
-        return decode_reply(answer["reply"])
+        reply = decode_reply(answer["reply"])
+        if reply.epoch:
+            self.room_epoch = str(reply.epoch)
+        return reply
