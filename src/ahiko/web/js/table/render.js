@@ -204,7 +204,9 @@ export class TableRenderer {
       dataset: { seat: String(seat) },
       style: { left: `${place.pos.x}%`, top: `${place.pos.y}%` },
     };
-    const canSit = ctx.me === null && state.room && state.room.status !== "closed" && !state.tournamentOver();
+    // A replayed hand is a record: nobody sits in it.
+    const replaying = state.room?.status === "replay";
+    const canSit = ctx.me === null && state.room && !replaying && state.room.status !== "closed" && !state.tournamentOver();
     const sitButton = () =>
       h(
         "button.sit-btn",
@@ -245,9 +247,10 @@ export class TableRenderer {
 
     // Who sits here now; an empty seat still in the last hand keeps that hand's name.
     const name = player?.name || state.playerName(seat);
-    // Once the hand is over the room's stack is the one that counts (a reload shows at once).
+    // Once the hand is over the room's stack is the one that counts (a reload shows at once);
+    // a replayed hand has no room behind it, so its own last stacks stand.
     const live = sv && view?.street !== "over";
-    const stack = live || !player ? (sv?.stack ?? 0) : player.stack;
+    const stack = live || !Number.isFinite(player?.stack) ? (sv?.stack ?? 0) : player.stack;
     const badges = [];
     if (player?.bot) {
       badges.push(
