@@ -16,7 +16,9 @@ import { Attention, setSound, soundOn } from "./attention.js";
 import { slideChips } from "./anim.js";
 import { tickCountdowns } from "./countdown.js";
 import { errorText } from "./describe.js";
-import { openBuyIn, openRoomMenu, resultsTable } from "./dialogs.js";
+import { openBuyIn, reloadBlocked } from "./buyin.js";
+import { openRoomMenu, resultsTable } from "./dialogs.js";
+import { hostChecklist } from "./hostchecklist.js";
 import { HandLog } from "./handlog.js";
 import { TableRenderer } from "./render.js";
 import { openVerifyDialog } from "./verifydialog.js";
@@ -452,6 +454,8 @@ export class TablePage {
           );
         }
         if (!inHand && !player?.leaving) {
+          // R-RM-13: at the tier's ceiling there is nothing to reload: the button says so.
+          const full = reloadBlocked(state);
           controls.push(
             h("button", { type: "button", dataset: { control: "leave-now" }, onclick: () => this.leaveAhiko(false) }, t("table.leave")),
             h(
@@ -459,6 +463,8 @@ export class TablePage {
               {
                 type: "button",
                 dataset: { control: "reload" },
+                disabled: Boolean(full),
+                "aria-describedby": full ? "reload-why" : undefined,
                 onclick: () =>
                   openBuyIn(state, me, {
                     reload: true,
@@ -468,6 +474,7 @@ export class TablePage {
               },
               t("table.reload"),
             ),
+            full ? h("span#reload-why.reload-why", { role: "note" }, full) : null,
           );
         }
       } else if (player?.leaving) {
@@ -545,7 +552,7 @@ export class TablePage {
     const room = this.state.room;
     const setup = Boolean(room?.host && room.status === "waiting" && room.kind !== "ahiko" && !this.isClosed());
     this.dockInfo.hidden = !setup;
-    this.dockInfo.replaceChildren(...(setup ? [this.hostChecklist()] : []));
+    this.dockInfo.replaceChildren(...(setup ? [hostChecklist(this)] : []));
     const results = this.feltWrap.querySelector(".results");
     const phone = window.matchMedia?.("(max-width: 700px)").matches ?? false;
     const copy = phone && results ? h("div.dock-result-lines", [...results.children].map((line) => h("div.dock-result-line", line.textContent))) : null;
@@ -553,61 +560,6 @@ export class TablePage {
     this.dockResults.hidden = !copy;
     this.dock.classList.toggle("reserved", !this.isClosed() && (this.state.mySeat() !== null || setup));
     this.dock.classList.toggle("setup", setup);
-  }
-
-  /** R-RM-03/05: what the host does before the first hand, with the buttons to do it. */
-  hostChecklist() {
-    const state = this.state;
-    const room = state.room;
-    const me = state.mySeat();
-    const seated = Object.values(room.players ?? {}).filter((p) => !p.reserved).length;
-    const free = Array.from({ length: room.seatCount }, (_, i) => i).find((i) => !room.players?.[i]);
-    const step = (n, done, title, ...content) =>
-      h(
-        `li.host-step${done ? ".done" : ""}`,
-        { dataset: { step: String(n) } },
-        h("span.step-n", { "aria-hidden": "true" }, done ? "✓" : String(n)),
-        h("div.step-body", h("span.step-title", title), ...content),
-      );
-    const level = h(
-      "select.host-bot-level",
-      { "aria-label": t("menu.bot_level"), onchange: (ev) => { this.botLevel = ev.target.value; } },
-      ["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === this.botLevel }, t(`level.${l}`))),
-    );
-    return h(
-      "section.host-checklist",
-      { "aria-label": t("host.label") },
-      h("h2.host-title", t("host.title")),
-      h(
-        "ol.host-steps",
-        step(
-          1,
-          me !== null,
-          me !== null ? t("host.step_sit_done", { n: me + 1 }) : t("host.step_sit"),
-          me === null && free !== undefined
-            ? h("button", { type: "button", dataset: { host: "sit" }, onclick: () => this.sit(free) }, t("table.sit"))
-            : null,
-        ),
-        step(
-          2,
-          seated >= 2,
-          t("host.step_players"),
-          h(
-            "span.step-row",
-            level,
-            h("button", { type: "button", dataset: { host: "add_bot" }, disabled: free === undefined, onclick: () => this.command("add_bot", { level: this.botLevel }) }, t("menu.add_bot")),
-          ),
-          h("span.step-note", t("host.players", { n: seated })),
-        ),
-        step(
-          3,
-          false,
-          t("host.step_start"),
-          h("button.primary", { type: "button", dataset: { host: "start" }, disabled: seated < 2, onclick: () => this.command("start") }, t("menu.start")),
-          seated < 2 ? h("span.step-note", t("host.need_two")) : null,
-        ),
-      ),
-    );
   }
 
   /** R-HE-12: after the hand, a player whose cards nobody saw may show them. */
