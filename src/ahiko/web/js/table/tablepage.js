@@ -125,16 +125,18 @@ export class TablePage {
     this.render();
   }
 
-  /** Four times a second: the countdowns' texts, the clock alert, and a finished hand that
-   *  has been on the felt long enough with nothing to follow it. */
+  /** Four times a second: the countdowns' texts, the clock alert, and a finished hand whose
+   *  result has had its few seconds, or that has been on the felt long enough with nothing to
+   *  follow it. */
   tick() {
     tickCountdowns(this.root);
     this.attention.tick(this.state);
     const stale = this.state.finishedHandStale();
-    if (stale !== this.stale) this.render();
+    if (stale !== this.stale || this.state.resultShownForMs() > 0 !== this.resultShown) this.render();
   }
 
   destroy() {
+    clearTimeout(this.cashOutTimer);
     this.attention.destroy();
     this.log.destroy();
     this.conn?.close();
@@ -233,7 +235,7 @@ export class TablePage {
       return;
     }
     if (msg.type === "wallet") {
-      if (msg.amount > 0) this.showToast(t("table.cashed_out", { amount: fmt(msg.amount) }), "info");
+      if (msg.amount > 0) this.tellCashedOut(msg.amount);
       return;
     }
     if (msg.type === "cancelled") this.showToast(t("table.cancelled", { n: msg.handNo }), "info");
@@ -281,6 +283,17 @@ export class TablePage {
         this.log.note(text);
       }
     }
+  }
+
+  /** The chips went back to the wallet (R-RM-14): said at once to screen readers, and shown
+   *  over the table only once the hand's result has had its few seconds on the felt. */
+  tellCashedOut(amount) {
+    const text = t("table.cashed_out", { amount: fmt(amount) });
+    this.log.announce(text);
+    clearTimeout(this.cashOutTimer);
+    const wait = this.state.resultShownForMs();
+    if (wait === 0) this.showToast(text, "info");
+    else this.cashOutTimer = setTimeout(() => this.showToast(text, "info"), wait);
   }
 
   /** A confirmed reload: the stack shows it at once, or says it joins the next hand. */
@@ -334,6 +347,7 @@ export class TablePage {
     const me = state.mySeat();
     this.actionBar.update(this.isClosed() ? null : state.view, me, state.handNo, state.deadline);
     this.stale = state.finishedHandStale();
+    this.resultShown = state.resultShownForMs() > 0;
     this.renderer.render(state, {
       selected: this.selected,
       discardMode: this.discardMode,
