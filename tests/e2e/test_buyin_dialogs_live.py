@@ -6,17 +6,16 @@ button says only what it would do; a reload at the table's maximum is shut with 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, PHONE, open_page
+from .conftest import DESKTOP, PHONE, SCREENSHOTS, open_page
 from .play import sign_up
 
 pytestmark = pytest.mark.browser
+SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
-SHOTS = Path("/tmp/shots-i39")
 
 WORDS = {
     "pt-BR": {
@@ -101,7 +100,7 @@ def test_R_RM_12_R_RM_13_buy_in_reload_and_reentry_dialogs_validate_in_the_page(
     assert page.inner_text('[data-buyin="confirm"]') == words["confirm_plain"]
     _refused(page, "250", words["above"].format(max=200))
     _refused(page, "", words["whole"])
-    page.screenshot(path=str(SHOTS / f"buyin-refused-{viewport['width']}-{language}.png"))
+    page.screenshot(path=str(SCREENSHOTS / f"buyin-refused-{viewport['width']}-{language}.png"))
     _type(page, "150")
     assert page.inner_text(".field-error") == ""
     assert page.inner_text('[data-buyin="confirm"]') == words["confirm"].format(n=150)
@@ -115,7 +114,7 @@ def test_R_RM_12_R_RM_13_buy_in_reload_and_reentry_dialogs_validate_in_the_page(
     assert _why(page) == [words["ceiling"]]
     _refused(page, "60", words["above"].format(max=50))
     _refused(page, "0", words["below"].format(min=1))
-    page.screenshot(path=str(SHOTS / f"reload-refused-{viewport['width']}-{language}.png"))
+    page.screenshot(path=str(SCREENSHOTS / f"reload-refused-{viewport['width']}-{language}.png"))
     _type(page, "50")
     page.click('[data-buyin="confirm"]')
     page.wait_for_selector('.seat.me .seat-stack >> text="200"')
@@ -123,7 +122,7 @@ def test_R_RM_12_R_RM_13_buy_in_reload_and_reentry_dialogs_validate_in_the_page(
     # At the maximum the reload is shut, and the table says why.
     page.wait_for_selector('[data-control="reload"][disabled]')
     assert page.inner_text(".reload-why") == words["full"]
-    page.screenshot(path=str(SHOTS / f"reload-at-maximum-{viewport['width']}-{language}.png"))
+    page.screenshot(path=str(SCREENSHOTS / f"reload-at-maximum-{viewport['width']}-{language}.png"))
 
     # Leaving with 200 and coming back at once: the re-entry minimum is said and enforced.
     page.click('[data-control="leave-now"]')
@@ -133,7 +132,7 @@ def test_R_RM_12_R_RM_13_buy_in_reload_and_reentry_dialogs_validate_in_the_page(
     assert page.inner_text(".buyin-range .hint") == words["exactly"].format(n=200)
     assert _why(page) == [words["tier"], words["reentry"]]
     _refused(page, "150", words["below"].format(min=200))
-    page.screenshot(path=str(SHOTS / f"reentry-{viewport['width']}-{language}.png"))
+    page.screenshot(path=str(SCREENSHOTS / f"reentry-{viewport['width']}-{language}.png"))
     page.click('.buyin-dialog button[value="cancel"]')
     page.wait_for_selector(".buyin-dialog", state="detached")
     assert not page.console_errors, page.console_errors

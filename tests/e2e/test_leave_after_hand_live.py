@@ -6,17 +6,16 @@ após esta mão" and play that hand to a showdown. When the result comes, it sta
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, PHONE
+from .conftest import DESKTOP, PHONE, SCREENSHOTS
 from .play import PlayLog, act_once, hand_number, sign_up, where_it_stands
 
 pytestmark = pytest.mark.browser
+SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
-SHOTS = Path("/tmp/shots-i39")
 RESULT_ON_FELT = (
     "() => document.querySelectorAll('.felt .board .card[data-card]').length === 5"
     " && document.querySelector('.felt .seat.winner') !== null"
@@ -83,8 +82,8 @@ def test_R_RM_14_the_leavers_last_showdown_stays_on_the_felt_then_the_seats_empt
         assert page.locator(".felt .seat.me").count() == 1  # seen from where it was played
         # The chips are back in the wallet, but the notice waits: nothing covers the result.
         assert not _overlaps(page, ".toast", ".felt")
-    ana.screenshot(path=str(SHOTS / f"leaver-last-showdown-{width}.png"))
-    bia.screenshot(path=str(SHOTS / f"leaver-last-showdown-other-{width}.png"))
+    ana.screenshot(path=str(SCREENSHOTS / f"leaver-last-showdown-{width}.png"))
+    bia.screenshot(path=str(SCREENSHOTS / f"leaver-last-showdown-other-{width}.png"))
     # Then the seats empty, and the notice and the free seats come.
     for page in pages:
         page.wait_for_selector(".felt .seat.me", state="detached", timeout=20_000)
@@ -94,7 +93,7 @@ def test_R_RM_14_the_leavers_last_showdown_stays_on_the_felt_then_the_seats_empt
         page.wait_for_selector("[data-seat] .sit-btn")
         page.wait_for_selector('.toast[data-kind="info"]:not([hidden])')
         assert "voltaram para a sua carteira" in page.inner_text(".toast")
-    ana.screenshot(path=str(SHOTS / f"leaver-after-{width}.png"))
+    ana.screenshot(path=str(SCREENSHOTS / f"leaver-after-{width}.png"))
     for page in pages:
         assert not page.console_errors, page.console_errors
         page.context.close()

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, PHONE
+from .conftest import DESKTOP, PHONE, SCREENSHOTS
 from .live import live_server
 from .play import sign_up
 
 pytestmark = pytest.mark.browser
+SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
-SHOTS = Path("/tmp/shots-i39")
 WORDS = {
     "pt-BR": {
         "missing": "Dê um nome ao torneio.",
@@ -67,7 +67,7 @@ def test_a_signed_in_player_hosts_an_mtt_from_the_lobby(
         assert page.get_attribute("#mtt-name", "aria-invalid") == "true"
         assert len(_json(page, "/api/mtt")["mtts"]) == 1  # nothing was sent
         page.screenshot(
-            path=str(SHOTS / f"mtt-host-refused-{viewport['width']}.png"), full_page=True
+            path=str(SCREENSHOTS / f"mtt-host-refused-{viewport['width']}.png"), full_page=True
         )
 
         page.fill("#mtt-name", "Mesa das quintas")
@@ -83,7 +83,7 @@ def test_a_signed_in_player_hosts_an_mtt_from_the_lobby(
         page.wait_for_selector(f'tr[data-mtt="{hosted["id"]}"] [data-mtt="cancel"]')
         assert page.inner_text("#mtt-name-error") == ""
         page.screenshot(
-            path=str(SHOTS / f"mtt-host-created-{viewport['width']}.png"), full_page=True
+            path=str(SCREENSHOTS / f"mtt-host-created-{viewport['width']}.png"), full_page=True
         )
         assert not page.console_errors, page.console_errors
         page.context.close()

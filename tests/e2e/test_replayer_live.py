@@ -15,14 +15,13 @@ from ahiko.poker.cards import format_card
 from ahiko.store.hand_archive import ArchivedHand
 from archive_factory import Sitter
 
-from .conftest import DESKTOP, PHONE, open_page
+from .conftest import DESKTOP, PHONE, SCREENSHOTS, open_page
 from .helpers import archive_hands
 from .live import live_server
 from .play import sign_up
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path("/tmp/shots-i39")
 HANDS_PER_ROOM = 3
 
 
@@ -118,8 +117,10 @@ def test_my_hands_list_cards_board_room_and_a_unique_reference(browser, archived
         # Another seat's hole cards never reach the list.
         others = set(_hole_cards(hand, 3) + _hole_cards(hand, 5))
         assert not others & set(listed[str(hand.id)]["cards"])
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"my-hands-list-{viewport['width']}.png"), full_page=True)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(
+        path=str(SCREENSHOTS / f"my-hands-list-{viewport['width']}.png"), full_page=True
+    )
     page.context.close()
 
 
@@ -135,7 +136,9 @@ def test_the_replayers_last_step_shows_every_final_stack(browser, archived, view
         assert "NaN" not in page.inner_text(".replayer")
         expected = _final_stacks(document)
         assert {int(s): _digits(v) for s, v in shown.items()} == expected, (shown, expected)
-    page.screenshot(path=str(SHOTS / f"replayer-last-step-{viewport['width']}.png"), full_page=True)
+    page.screenshot(
+        path=str(SCREENSHOTS / f"replayer-last-step-{viewport['width']}.png"), full_page=True
+    )
     assert not page.console_errors, page.console_errors
     page.context.close()
 
@@ -178,7 +181,7 @@ def test_a_shared_hand_opened_logged_out_names_the_sharer_not_you(
     shown_stacks = _last_step_stacks(stranger)
     assert {int(s): _digits(v) for s, v in shown_stacks.items()} == _final_stacks(document)
     stranger.screenshot(
-        path=str(SHOTS / f"shared-hand-logged-out-{viewport['width']}.png"), full_page=True
+        path=str(SCREENSHOTS / f"shared-hand-logged-out-{viewport['width']}.png"), full_page=True
     )
     assert not stranger.console_errors, stranger.console_errors
     stranger.context.close()
