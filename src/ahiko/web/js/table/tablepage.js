@@ -19,6 +19,7 @@ import { errorText } from "./describe.js";
 import { openBuyIn, reloadBlocked } from "./buyin.js";
 import { openRoomMenu, resultsTable } from "./dialogs.js";
 import { hostChecklist } from "./hostchecklist.js";
+import { tournamentInfo } from "./tournamentinfo.js";
 import { HandLog } from "./handlog.js";
 import { TableRenderer } from "./render.js";
 import { openVerifyDialog } from "./verifydialog.js";
@@ -588,6 +589,8 @@ export class TablePage {
   renderExtra() {
     const room = this.state.room;
     const parts = [];
+    const standing = tournamentInfo(this.state);
+    if (standing) parts.push(standing);
     const results = resultsTable(this.state.results);
     if (results) parts.push(results);
     if (room?.host && room.visibility === "private") {
