@@ -145,6 +145,7 @@ function handCards(hand) {
       { "aria-label": t(`hands.${key}`, { cards: cards.map(cardLabel).join(", ") }), dataset: { [key]: cards.join(" ") } },
       cards.map((c) => cardSvg(c, "mini")),
     );
+  if (!mine.length && !board.length) return null; // an older server's list: no cards to show
   return h("span.glance", mine.length ? group(mine, "mine") : null, board.length ? group(board, "board") : null);
 }
 
@@ -242,7 +243,7 @@ export function handsPage(main, handId, ctx = {}) {
       h(
         "td.hand-room",
         { role: "cell" },
-        handRoomName(hand),
+        h("span.hand-room-name", handRoomName(hand)),
         hand.hand_no !== undefined ? h("span.hand-in-room", t("hands.in_room", { n: hand.hand_no })) : null,
       ),
       h("td.hand-cards", { role: "cell" }, handCards(hand)),
