@@ -85,7 +85,11 @@ def box(page: Any, selector: str) -> dict[str, float]:
 
 
 def archive_hands(
-    data_dir: Path, sitters: dict[int, Sitter], hands: int = 24, seed: int = 11
+    data_dir: Path,
+    sitters: dict[int, Sitter],
+    hands: int = 24,
+    seed: int = 11,
+    room_id: str = "ahiko-ini-1",
 ) -> list[ArchivedHand]:
     """``hands`` hands of an Iniciante Ahiko table (1/2, 200 chips) among ``sitters`` written
     into the live server's archive at ``data_dir``, ended over the last half hour and signed
@@ -95,7 +99,7 @@ def archive_hands(
         return cash_session(
             engine,
             random.Random(seed),
-            room_id="ahiko-ini-1",
+            room_id=room_id,
             room_kind="ahiko",
             variant="holdem",
             sitters=sitters,

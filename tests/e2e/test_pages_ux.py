@@ -512,7 +512,7 @@ def test_item6_english_hands_list_names_ahiko_rooms_in_english(browser, static_u
     page = mocked_app(browser, static_url, {"/api/me": ME, "/api/hands": ahiko_hands}, lang="en")
     page.goto(f"{static_url}/src/ahiko/web/index.html#/hands")
     page.wait_for_selector('tr[data-hand="42"]')
-    assert page.inner_text('tr[data-hand="42"] td:nth-child(2)') == "Beginner 2"
+    assert page.inner_text('tr[data-hand="42"] td:nth-child(2) .hand-room-name') == "Beginner 2"
     close(page)
 
 

@@ -89,12 +89,15 @@ def test_reentry_dialog_explains_the_minimum_after_leaving_an_ahiko_table(browse
     page.wait_for_selector(".buyin-dialog", state="detached")
     page.locator(".sit-btn").first.click()
     page.wait_for_selector(".buyin-dialog .reentry-note")
-    note = page.inner_text(".reentry-note")
-    assert "180" in note and "30 minutos" in note and "pelo menos 180" in note
+    assert "30 min" in page.inner_text(".reentry-note")
+    why = page.inner_text('[data-why="limits.why_reentry"]')
+    assert "180" in why and "30 minutos" in why and "o mínimo é 180" in why
     assert page.get_attribute("#buyin-amount", "min") == "180"
-    assert page.inner_text(".buyin-dialog .hint") == "Entre 180 e 200"
+    assert page.inner_text(".buyin-dialog .hint") == "Permitido: de 180 a 200."
     page.fill("#buyin-amount", "120")
-    page.click('[data-buyin="confirm"]')  # the browser refuses it before the server would
+    page.press("#buyin-amount", "Enter")  # the page refuses it before the server would
+    assert page.inner_text(".field-error") == "O mínimo é 180."
+    assert page.is_disabled('[data-buyin="confirm"]')
     assert page.query_selector(".seat.me") is None
     close(page)
 

@@ -42,3 +42,23 @@ def test_R_RM_04_draw_stakes_double_ante_and_small_bet() -> None:
 def test_R_RM_04_a_doubling_interval_must_be_positive() -> None:
     with pytest.raises(ValueError):
         BlindSchedule(Stakes(small_blind=1, big_blind=2), BlindIncrease.HANDS, 0)
+
+
+def test_R_TN_03_progress_says_the_level_the_next_blinds_and_how_far_they_are() -> None:
+    by_hands = BlindSchedule.tournament_default()
+    assert by_hands.progress(0, 0.0) == {
+        "level": 1,
+        "increase": "hands",
+        "every": 10,
+        "next_blinds": Stakes(small_blind=50, big_blind=100).as_dict(),
+        "hands_to_next": 10,
+        "seconds_to_next": None,
+    }
+    later = by_hands.progress(13, 999.0)
+    assert (later["level"], later["hands_to_next"]) == (2, 7)
+    assert later["next_blinds"] == Stakes(small_blind=100, big_blind=200).as_dict()
+    by_time = BlindSchedule(Stakes(small_blind=25, big_blind=50), BlindIncrease.MINUTES, 10)
+    at = by_time.progress(40, 630.0)  # 10 min 30 s in: level 2, 9 min 30 s to level 3
+    assert (at["level"], at["seconds_to_next"], at["hands_to_next"]) == (2, 570.0, None)
+    fixed = BlindSchedule(Stakes(small_blind=1, big_blind=2)).progress(5, 60.0)
+    assert (fixed["level"], fixed["next_blinds"], fixed["hands_to_next"]) == (1, None, None)

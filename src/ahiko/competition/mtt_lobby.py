@@ -128,6 +128,8 @@ class Mtt:
             "prizes": mtt_prizes(self.pool, len(self.entrants)),
             "host": self.host,
             "scheduled": self.spec is not None,
+            # The site's schedule names its MTTs by key: a page words them in its language.
+            "spec": self.spec,
             "level_hands": self.level_hands,
         }
 

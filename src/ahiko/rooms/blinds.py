@@ -104,3 +104,23 @@ class BlindSchedule:
 
     def stakes_for_next_hand(self, hands_started: int, running_seconds: float) -> Stakes:
         return self.base.doubled(self.level(hands_started, running_seconds))
+
+    def progress(self, hands_started: int, running_seconds: float) -> dict[str, object]:
+        """Where the next hand stands in the schedule, for the table's tournament panel:
+        its ``level`` (1 = the base blinds), the ``next_blinds`` and how far they are
+        (``hands_to_next`` or ``seconds_to_next``; both null when the blinds stay)."""
+        level = self.level(hands_started, running_seconds)
+        rising = self.increase is not BlindIncrease.NEVER and level < self.max_doublings
+        hands_to_next = seconds_to_next = None
+        if rising and self.increase is BlindIncrease.HANDS:
+            hands_to_next = self.every - hands_started % self.every
+        elif rising:
+            seconds_to_next = round(self.every * 60 - running_seconds % (self.every * 60), 1)
+        return {
+            "level": level + 1,
+            "increase": self.increase.value,
+            "every": self.every,
+            "next_blinds": self.base.doubled(level + 1).as_dict() if rising else None,
+            "hands_to_next": hands_to_next,
+            "seconds_to_next": seconds_to_next,
+        }

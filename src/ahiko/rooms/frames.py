@@ -54,6 +54,7 @@ def room_summary(room: Room, *, with_seats: bool = True) -> dict[str, Any]:
         "status": room.status.value,
         "host_id": room.host_id,
         "blinds": stakes.as_dict(),
+        "levels": config.schedule.progress(room.hands_dealt, room.running_seconds),
         "seats_total": config.seats,
         "seats_taken": room.seats.taken,
         "starting_chips": config.starting_chips,

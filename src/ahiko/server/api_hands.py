@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
+from ahiko.poker.cards import format_card
 from ahiko.rooms.finished.archive import ArchiveCorrupt
 from ahiko.rooms.finished.downloads import Download, history_download, proof_download
 from ahiko.rooms.finished.replay import replay_document
@@ -142,6 +143,8 @@ def _summary_json(hand: HandSummary) -> dict[str, Any]:
         "hand_no": hand.hand_no,
         "seat": hand.seat,
         "net": hand.net,
+        "cards": [format_card(c) for c in hand.cards],
+        "board": [format_card(c) for c in hand.board],
         "started_at": hand.started_at.isoformat(),
         "ended_at": hand.ended_at.isoformat(),
     }

@@ -29,6 +29,7 @@ from sqlalchemy import Connection, Engine, func, insert, select, update
 
 from ahiko.store.engine import reading
 from ahiko.store.fences import check_fence
+from ahiko.store.hand_glance import glance
 from ahiko.store.paging import Page
 from ahiko.store.schema import HAND_SCHEMA_VERSION, archived_hand_players, archived_hands
 
@@ -197,6 +198,8 @@ class HandSummary:
     net: int
     started_at: datetime
     ended_at: datetime
+    cards: tuple[int, ...] = ()  # the player's own, as they ended the hand
+    board: tuple[int, ...] = ()
 
 
 HandPage = Page[HandSummary]
@@ -307,6 +310,7 @@ def hands_of_user(engine: Engine, user_id: int, page: int = 1, per_page: int = 2
             archived_hand_players.c.net,
             archived_hands.c.started_at,
             archived_hands.c.ended_at,
+            archived_hands.c.events,
         )
         .join(archived_hand_players, archived_hand_players.c.hand_id == archived_hands.c.id)
         .where(mine)
@@ -319,6 +323,10 @@ def hands_of_user(engine: Engine, user_id: int, page: int = 1, per_page: int = 2
             select(func.count()).select_from(archived_hand_players).where(mine)
         ).scalar_one()
         rows = conn.execute(query).all()
+    glances = [
+        glance(_open(engine, row.events, row.room_id, int(row.hand_no), "events"), int(row.seat))
+        for row in rows
+    ]
     return Page(
         [
             HandSummary(
@@ -332,8 +340,10 @@ def hands_of_user(engine: Engine, user_id: int, page: int = 1, per_page: int = 2
                 net=int(row.net),
                 started_at=as_utc(row.started_at),
                 ended_at=as_utc(row.ended_at),
+                cards=seen.cards,
+                board=seen.board,
             )
-            for row in rows
+            for row, seen in zip(rows, glances, strict=True)
         ],
         page,
         per_page,

@@ -2,14 +2,16 @@
 // placeholders; the chosen language is remembered in localStorage.
 
 import { EN as EN_TABLE } from "./locales/en.js";
+import { EN_FORMS } from "./locales/forms-en.js";
+import { PT_FORMS } from "./locales/forms-pt-BR.js";
 import { EN_PAGES } from "./locales/pages-en.js";
 import { PT_PAGES } from "./locales/pages-pt-BR.js";
 import { PT as PT_TABLE } from "./locales/pt-BR.js";
 
 const STORAGE_KEY = "ahiko.lang";
 
-const PT = { ...PT_TABLE, ...PT_PAGES };
-const EN = { ...EN_TABLE, ...EN_PAGES };
+const PT = { ...PT_TABLE, ...PT_PAGES, ...PT_FORMS };
+const EN = { ...EN_TABLE, ...EN_PAGES, ...EN_FORMS };
 const DICTS = { "pt-BR": PT, en: EN };
 
 function stored() {

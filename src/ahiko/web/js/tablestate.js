@@ -154,9 +154,26 @@ export class TableState {
     const view = this.view;
     if (!view || view.street !== "over" || this.room?.status === "replay") return false;
     const seats = (view.seats ?? []).map((s) => s.seat);
-    if (this.room?.players && seats.every((s) => this.handSeatNow(s) !== "here")) return true;
+    // Everyone who played it left (R-RM-14, "Sair após esta mão"): its result still stays
+    // the usual few seconds for who watched it end; a page that comes later finds it gone.
+    if (this.room?.players && seats.every((s) => this.handSeatNow(s) !== "here")) return this.resultShownForMs() === 0;
     if (this.nextHandAt !== null || this.readyPlayers().length >= 2) return false; // a hand follows
     return this.handOverAt !== null && this.now() - this.handOverAt >= FINISHED_HAND_SHOWN_MS;
+  }
+
+  /** How much longer the hand this browser saw end stays on the felt (ms; 0: not any more). */
+  resultShownForMs() {
+    if (this.view?.street !== "over" || this.handOverAt === null || this.room?.status === "replay") return 0;
+    return Math.max(0, this.handOverAt + FINISHED_HAND_SHOWN_MS - this.now());
+  }
+
+  /** Where the felt is seen from: my seat, or, while the hand I left after ("Sair após esta
+   *  mão") still shows its result, the seat I played it from, so it ends as it was played. */
+  feltSeat() {
+    const mine = this.mySeat();
+    if (mine !== null || this.resultShownForMs() === 0) return mine;
+    const viewer = this.view?.viewer;
+    return Number.isInteger(viewer) && this.handSeatNow(viewer) === "gone" ? viewer : null;
   }
 
   /** Names of the hand's seats: the server's (C-NAMES), else those seated when it began. */

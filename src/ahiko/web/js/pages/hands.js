@@ -2,7 +2,7 @@
 // step-by-step replayer that says in words what each step did.
 
 import { api } from "../api.js";
-import { cardLabel } from "../cards.js";
+import { cardLabel, cardSvg } from "../cards.js";
 import { clear, h } from "../dom.js";
 import { fmt, lang, t } from "../i18n.js";
 import { replaySteps } from "../replay.js";
@@ -36,15 +36,16 @@ function handRoomName(hand) {
   );
 }
 
-/** What one replay step did, in words ("Ana: Aumentou para 40"). */
-export function stepText(step, nameOf, viewer, handNo = null) {
+/** What one replay step did, in words ("Ana: Aumentou para 40"); `mine`: the viewer's
+ *  cards are the reader's own ("Suas cartas"), not a sharer's shown to anyone. */
+export function stepText(step, nameOf, viewer, handNo = null, mine = true) {
   const e = step?.event;
   if (!e) return "";
   try {
     if (e.kind === "hole_dealt") {
-      return e.cards?.length && e.seat === viewer
-        ? t("replay.dealt_you", { cards: e.cards.map(cardLabel).join(", ") })
-        : t("replay.dealt", { name: nameOf(e.seat) });
+      const cards = e.cards?.length && e.seat === viewer ? e.cards.map(cardLabel).join(", ") : null;
+      if (cards) return mine ? t("replay.dealt_you", { cards }) : t("replay.dealt_shown", { name: nameOf(e.seat), cards });
+      return t("replay.dealt", { name: nameOf(e.seat) });
     }
     if (e.kind === "cards_shown" && !e.cards?.length) return t("replay.shown_hidden", { name: nameOf(e.seat) });
     if (e.kind === "pot_awarded") return potResultText(e, nameOf, showdownHands(step.view));
@@ -54,7 +55,8 @@ export function stepText(step, nameOf, viewer, handNo = null) {
   }
 }
 
-export function replayer(detail, onClose, startAt = 0) {
+/** `mine`: false on a shared link, where the viewer's seat is the sharer's, never "(Você)". */
+export function replayer(detail, onClose, startAt = 0, { mine = true } = {}) {
   const events = pick(detail, "events", "history") ?? [];
   const viewer = pick(detail, "viewer", "seat", "my_seat") ?? null;
   const given = pick(detail, "views");
@@ -70,7 +72,7 @@ export function replayer(detail, onClose, startAt = 0) {
     name: room,
     seatCount: pick(detail, "seat_count") ?? null,
     players,
-    mySeat: viewer,
+    mySeat: mine ? viewer : null,
     status: "replay",
   };
   const names = pick(detail, "names") ?? {};
@@ -88,7 +90,7 @@ export function replayer(detail, onClose, startAt = 0) {
     state.view = steps[i].view;
     renderer.render(state);
     counter.textContent = t("replay.step", { i: i + 1, n: steps.length });
-    said.textContent = stepText(steps[i], nameOf, viewer, handNo === "" ? null : handNo);
+    said.textContent = stepText(steps[i], nameOf, viewer, handNo === "" ? null : handNo, mine);
     buttons.first.disabled = buttons.prev.disabled = i === 0;
     buttons.next.disabled = buttons.last.disabled = i === steps.length - 1;
   };
@@ -131,6 +133,20 @@ export function replayer(detail, onClose, startAt = 0) {
   section.step = () => i;
   section.focusTitle = () => title.focus({ preventScroll: true });
   return section;
+}
+
+/** My cards, then the board (if any), small: what the hand was at a glance. */
+function handCards(hand) {
+  const mine = hand.cards ?? [];
+  const board = hand.board ?? [];
+  const group = (cards, key) =>
+    h(
+      `span.glance-${key}`,
+      { "aria-label": t(`hands.${key}`, { cards: cards.map(cardLabel).join(", ") }), dataset: { [key]: cards.join(" ") } },
+      cards.map((c) => cardSvg(c, "mini")),
+    );
+  if (!mine.length && !board.length) return null; // an older server's list: no cards to show
+  return h("span.glance", mine.length ? group(mine, "mine") : null, board.length ? group(board, "board") : null);
 }
 
 const PER_PAGE = 20;
@@ -221,8 +237,16 @@ export function handsPage(main, handId, ctx = {}) {
     return h(
       "tr",
       { role: "row", dataset: { hand: String(id) } },
-      h("td.hand-no", { role: "cell" }, `#${hand.hand_no ?? id}`),
-      h("td.hand-room", { role: "cell" }, handRoomName(hand)),
+      // The archive id is the hand's reference everywhere (unique across rooms, and the
+      // number its PokerStars text carries); the room's own hand number goes with the room.
+      h("td.hand-no", { role: "cell", title: t("hands.ref_hint") }, `#${id}`),
+      h(
+        "td.hand-room",
+        { role: "cell" },
+        h("span.hand-room-name", handRoomName(hand)),
+        hand.hand_no !== undefined ? h("span.hand-in-room", t("hands.in_room", { n: hand.hand_no })) : null,
+      ),
+      h("td.hand-cards", { role: "cell" }, handCards(hand)),
       h("td.hand-date.hide-phone", { role: "cell" }, when(at)),
       h(`td.num.hand-net.${net < 0 ? "amount-neg" : "amount-pos"}`, { role: "cell" }, `${net > 0 ? "+" : ""}${fmt(net)}`),
       h("td.downloads-cell", { role: "cell" }, downloads(hand)),
@@ -278,6 +302,7 @@ export function handsPage(main, handId, ctx = {}) {
           { role: "row" },
           h("th", { role: "columnheader" }, t("hands.col.hand")),
           h("th", { role: "columnheader" }, t("hands.col.room")),
+          h("th", { role: "columnheader" }, t("hands.col.cards")),
           h("th.hide-phone", { role: "columnheader" }, t("hands.col.date")),
           h("th.num", { role: "columnheader" }, t("hands.col.result")),
           h("th", { role: "columnheader" }, t("hands.col.downloads")),

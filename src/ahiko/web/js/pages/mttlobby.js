@@ -7,10 +7,19 @@
 import { api, errorText } from "../api.js";
 import { h } from "../dom.js";
 import { fmt, lang, t } from "../i18n.js";
+import { mttHostForm } from "./mtthost.js";
 import { tournamentCalls } from "./tournamentcalls.js";
 
 function mttKey() {
   return `mtt-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** A scheduled MTT's name in the page's language (the server names it in Portuguese). */
+export function mttName(m) {
+  if (!m.spec) return m.name;
+  const key = `mtt.spec.${m.spec}`;
+  const said = t(key);
+  return said === key ? m.name : said;
 }
 
 function startsLabel(iso) {
@@ -94,7 +103,7 @@ export function mttSection(ctx) {
       { dataset: { mtt: m.id } },
       h(
         "td",
-        m.name,
+        mttName(m),
         m.late ? h("span.hint", ` · ${t("mtt.late")}`) : null,
         // Phones have no buy-in column: it stands under the name.
         h("span.status-pill.show-phone", { "aria-hidden": "true" }, buyIn),
@@ -121,7 +130,7 @@ export function mttSection(ctx) {
     empty.hidden = list.length > 0;
     const waiting = list.find((m) => m.registered_me && m.status === "registering");
     mineLine.textContent = waiting
-      ? t("mtt.mine_waiting", { name: waiting.name, time: startsLabel(waiting.starts_at) })
+      ? t("mtt.mine_waiting", { name: mttName(waiting), time: startsLabel(waiting.starts_at) })
       : "";
     // An MTT I was registered in was cancelled by its host: my buy-in is back.
     const cancelled = list.find((m) => m.status === "cancelled" && !m.host_me && mine.get(m.id) === "registering");
@@ -162,6 +171,7 @@ export function mttSection(ctx) {
     ),
     empty,
     note,
+    signedIn ? mttHostForm(run) : null,
   );
   return { element, load };
 }

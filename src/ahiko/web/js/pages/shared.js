@@ -71,9 +71,14 @@ export function sharedPage(main, token) {
     const verdict = h("p.proof-verdict", { role: "status" }, t("shared.checking"));
     const list = h("ul.proof-cards");
     main.append(
-      replayer(doc, () => {
-        location.hash = "#/lobby";
-      }),
+      replayer(
+        doc,
+        () => {
+          location.hash = "#/lobby";
+        },
+        0,
+        { mine: false },
+      ),
       rabbit ?? "",
       h("section.proof", h("h2", t("shared.proof")), verdict, list, h("p.hint", t("shared.caveat"))),
       files,

@@ -1,24 +1,10 @@
-// Table dialogs: the host's "Sala" menu (R-RM-05, R-RM-07, R-RM-08), the Ahiko buy-in
-// confirmation and reservation (R-RM-12, R-RM-16), reloads (R-RM-13) and the tournament's
-// results table (R-TN-04).
+// Table dialogs: the host's "Sala" menu (R-RM-05, R-RM-07, R-RM-08) and the tournament's
+// results table (R-TN-04); the Ahiko buy-in and reload live in buyin.js.
 
-import { api } from "../api.js";
 import { h } from "../dom.js";
 import { fmt, t } from "../i18n.js";
-import { errorText } from "./describe.js";
 
-// R-RM-10: each Ahiko tier's buy-in range, in wallet coins.
-export const TIER_BUY_IN = {
-  iniciante: { min: 100, max: 200 },
-  classica: { min: 500, max: 1000 },
-  alta: { min: 1000, max: 2000 },
-};
-
-function tierKey(tier) {
-  return String(tier ?? "").toLowerCase().normalize("NFD").replace(/[^a-z]/g, "");
-}
-
-function modal(className, title, ...content) {
+export function modal(className, title, ...content) {
   const dialog = h(`dialog.${className}`, h("h2", title), ...content);
   dialog.addEventListener("close", () => dialog.remove());
   document.body.append(dialog);
@@ -94,97 +80,6 @@ export function openRoomMenu(state, command) {
       h("button", { type: "button", onclick: () => dialog.close() }, t("verify.close")),
     ),
   );
-  return dialog;
-}
-
-/** Buy-in for an Ahiko room: the amount leaving the wallet, confirmed before sitting. */
-export async function openBuyIn(state, seat, { reload = false, onError = () => {}, onDone = () => {} } = {}) {
-  const range = state.room?.buyIn ?? TIER_BUY_IN[tierKey(state.room?.tier)] ?? {};
-  const min = range.buy_in_min ?? range.min ?? 0;
-  const max = range.buy_in_max ?? range.max ?? min;
-  const key = `${reload ? "reload" : "buyin"}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  let balance = null;
-  try {
-    const wallet = await api.wallet();
-    balance = wallet?.balance ?? null;
-  } catch {
-    balance = null;
-  }
-  // Fair re-entry (issue 19): back at this tier within 30 minutes, bring what you left with.
-  let reentry = null;
-  if (!reload) {
-    try {
-      reentry = (await api.ahikoBuyInRange(state.room.id))?.reentry ?? null;
-    } catch {
-      reentry = null;
-    }
-  }
-  const stack = reload ? (state.player(state.mySeat())?.stack ?? 0) : 0;
-  const ceiling = Math.max(0, max - stack);
-  const floor = reload ? 1 : Math.max(min, reentry?.minimum ?? 0);
-  const start = Math.min(reload ? ceiling : max, balance ?? max);
-  const input = h("input#buyin-amount", {
-    type: "number",
-    min: String(floor),
-    max: String(reload ? ceiling : max),
-    step: "1",
-    value: String(Math.max(floor, start)),
-  });
-  const leaves = h("p.buyin-leaves", { role: "status" });
-  const confirm = h("button.primary", { type: "submit", dataset: { buyin: "confirm" } });
-  const refresh = () => {
-    const amount = Number.parseInt(input.value, 10) || 0;
-    const wallet = balance === null ? "—" : fmt(balance);
-    leaves.textContent = reload
-      ? t("reload.leaves", { amount: fmt(amount), balance: wallet, stack: fmt(stack + amount) })
-      : t("buyin.leaves", { amount: fmt(amount), balance: wallet });
-    confirm.textContent = t(reload ? "reload.confirm" : "buyin.confirm", { amount: fmt(amount) });
-  };
-  input.addEventListener("input", refresh);
-  const form = h(
-    "form.buyin-form",
-    { method: "dialog" },
-    reload ? h("p.reload-stack", t("reload.stack", { stack: fmt(stack), max: fmt(max) })) : null,
-    h("label", { htmlFor: "buyin-amount" }, t(reload ? "reload.amount" : "buyin.amount")),
-    input,
-    h("p.hint", t(reload ? "reload.range" : "buyin.range", { min: fmt(floor), max: fmt(reload ? ceiling : max) })),
-    reentry
-      ? h(
-          "p.reentry-note",
-          { role: "note", dataset: { reentry: String(reentry.minimum) } },
-          t("buyin.reentry", {
-            left: fmt(reentry.left_with),
-            min: fmt(reentry.minimum),
-            minutes: String(Math.max(1, Math.ceil((reentry.until_ms - Date.now()) / 60000))),
-          }),
-        )
-      : null,
-    leaves,
-    !reload && state.view && !["over"].includes(state.view.street) ? h("p.hint", t("buyin.reserve")) : null,
-    h("div.dialog-buttons", confirm, h("button", { type: "button", value: "cancel", onclick: () => dialog.close() }, t("buyin.cancel"))),
-  );
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const amount = Number.parseInt(input.value, 10);
-    if (!Number.isInteger(amount) || amount < floor || amount > (reload ? ceiling : max)) {
-      input.setCustomValidity(t("buyin.range", { min: fmt(floor), max: fmt(reload ? ceiling : max) }));
-      input.reportValidity();
-      return;
-    }
-    confirm.disabled = true;
-    try {
-      if (reload) await api.ahikoReload(state.room.id, amount, key);
-      else await api.ahikoBuyIn(state.room.id, seat, amount, key);
-      dialog.close();
-      onDone(amount);
-    } catch (err) {
-      confirm.disabled = false;
-      leaves.textContent = errorText(err.code, err.message);
-      onError(err);
-    }
-  });
-  refresh();
-  const dialog = modal("buyin-dialog", t(reload ? "reload.title" : "buyin.title"), form);
   return dialog;
 }
 

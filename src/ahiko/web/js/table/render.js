@@ -88,7 +88,7 @@ export class TableRenderer {
    *  face to face), and the free seats drawn faintly in the gaps between them. */
   seatSlots(state, view) {
     const numbers = this.seatNumbers(state);
-    const me = state.mySeat();
+    const me = state.feltSeat();
     const full = Math.PI * 2;
     if (me === null || !state.room) {
       return numbers.map((seat, i) => ({ seat, angle: Math.PI / 2 + (i * full) / numbers.length, slots: numbers.length, free: false }));
@@ -125,7 +125,7 @@ export class TableRenderer {
       this.dealt = new Map();
     }
     const view = stale ? null : state.view; // a finished hand nobody follows leaves the felt
-    const me = state.mySeat();
+    const me = state.feltSeat();
     const slots = this.seatSlots(state, view);
     const count = slots.filter((x) => !x.free).length;
     const bySeat = new Map((view?.seats ?? []).map((s) => [s.seat, s]));
@@ -204,7 +204,9 @@ export class TableRenderer {
       dataset: { seat: String(seat) },
       style: { left: `${place.pos.x}%`, top: `${place.pos.y}%` },
     };
-    const canSit = ctx.me === null && state.room && state.room.status !== "closed" && !state.tournamentOver();
+    // A replayed hand is a record: nobody sits in it.
+    const replaying = state.room?.status === "replay";
+    const canSit = ctx.me === null && state.room && !replaying && state.room.status !== "closed" && !state.tournamentOver();
     const sitButton = () =>
       h(
         "button.sit-btn",
@@ -227,8 +229,9 @@ export class TableRenderer {
         canSit ? sitButton() : h("span.empty-label.visually-hidden", t("table.empty_seat", { n: seat + 1 })),
       );
     }
-    // The seat is free now; the last hand's player, gone, shows faded under the way in.
-    const lastHand = ctx.was === "gone";
+    // The seat is free now; the last hand's player, gone, shows faded under the way in. My
+    // own seat, left after the hand (R-RM-14), is drawn as I played it while the result shows.
+    const lastHand = ctx.was === "gone" && !(seat === ctx.me && state.mySeat() === null);
     if (lastHand) classes.push("last-hand");
     // Someone sits where another played the hand on the table: that hand is not theirs.
     const ofHand = ctx.was !== "replaced";
@@ -245,9 +248,10 @@ export class TableRenderer {
 
     // Who sits here now; an empty seat still in the last hand keeps that hand's name.
     const name = player?.name || state.playerName(seat);
-    // Once the hand is over the room's stack is the one that counts (a reload shows at once).
+    // Once the hand is over the room's stack is the one that counts (a reload shows at once);
+    // a replayed hand has no room behind it, so its own last stacks stand.
     const live = sv && view?.street !== "over";
-    const stack = live || !player ? (sv?.stack ?? 0) : player.stack;
+    const stack = live || !Number.isFinite(player?.stack) ? (sv?.stack ?? 0) : player.stack;
     const badges = [];
     if (player?.bot) {
       badges.push(
@@ -457,6 +461,7 @@ export class TableRenderer {
     if (st !== "running") return view ? "" : t("table.waiting");
     if (!state.betweenHands?.()) return "";
     if (!state.view && state.commitment) return ""; // committed: the banner says the cards come
+    if (view && state.resultShownForMs() > 0 && state.mySeat() === null) return ""; // my last hand's result
     const ready = state.readyPlayers();
     if (state.nextHandAt !== null && ready.length >= 2) {
       return countdown("span.next-hand", state.nextHandAt, "table.next_hand_in", "table.next_hand_soon");

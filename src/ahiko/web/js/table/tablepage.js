@@ -16,7 +16,10 @@ import { Attention, setSound, soundOn } from "./attention.js";
 import { slideChips } from "./anim.js";
 import { tickCountdowns } from "./countdown.js";
 import { errorText } from "./describe.js";
-import { openBuyIn, openRoomMenu, resultsTable } from "./dialogs.js";
+import { openBuyIn, reloadBlocked } from "./buyin.js";
+import { openRoomMenu, resultsTable } from "./dialogs.js";
+import { hostChecklist } from "./hostchecklist.js";
+import { tournamentInfo } from "./tournamentinfo.js";
 import { HandLog } from "./handlog.js";
 import { TableRenderer } from "./render.js";
 import { openVerifyDialog } from "./verifydialog.js";
@@ -123,16 +126,18 @@ export class TablePage {
     this.render();
   }
 
-  /** Four times a second: the countdowns' texts, the clock alert, and a finished hand that
-   *  has been on the felt long enough with nothing to follow it. */
+  /** Four times a second: the countdowns' texts, the clock alert, and a finished hand whose
+   *  result has had its few seconds, or that has been on the felt long enough with nothing to
+   *  follow it. */
   tick() {
     tickCountdowns(this.root);
     this.attention.tick(this.state);
     const stale = this.state.finishedHandStale();
-    if (stale !== this.stale) this.render();
+    if (stale !== this.stale || this.state.resultShownForMs() > 0 !== this.resultShown) this.render();
   }
 
   destroy() {
+    clearTimeout(this.cashOutTimer);
     this.attention.destroy();
     this.log.destroy();
     this.conn?.close();
@@ -231,7 +236,7 @@ export class TablePage {
       return;
     }
     if (msg.type === "wallet") {
-      if (msg.amount > 0) this.showToast(t("table.cashed_out", { amount: fmt(msg.amount) }), "info");
+      if (msg.amount > 0) this.tellCashedOut(msg.amount);
       return;
     }
     if (msg.type === "cancelled") this.showToast(t("table.cancelled", { n: msg.handNo }), "info");
@@ -279,6 +284,17 @@ export class TablePage {
         this.log.note(text);
       }
     }
+  }
+
+  /** The chips went back to the wallet (R-RM-14): said at once to screen readers, and shown
+   *  over the table only once the hand's result has had its few seconds on the felt. */
+  tellCashedOut(amount) {
+    const text = t("table.cashed_out", { amount: fmt(amount) });
+    this.log.announce(text);
+    clearTimeout(this.cashOutTimer);
+    const wait = this.state.resultShownForMs();
+    if (wait === 0) this.showToast(text, "info");
+    else this.cashOutTimer = setTimeout(() => this.showToast(text, "info"), wait);
   }
 
   /** A confirmed reload: the stack shows it at once, or says it joins the next hand. */
@@ -332,6 +348,7 @@ export class TablePage {
     const me = state.mySeat();
     this.actionBar.update(this.isClosed() ? null : state.view, me, state.handNo, state.deadline);
     this.stale = state.finishedHandStale();
+    this.resultShown = state.resultShownForMs() > 0;
     this.renderer.render(state, {
       selected: this.selected,
       discardMode: this.discardMode,
@@ -452,6 +469,8 @@ export class TablePage {
           );
         }
         if (!inHand && !player?.leaving) {
+          // R-RM-13: at the tier's ceiling there is nothing to reload: the button says so.
+          const full = reloadBlocked(state);
           controls.push(
             h("button", { type: "button", dataset: { control: "leave-now" }, onclick: () => this.leaveAhiko(false) }, t("table.leave")),
             h(
@@ -459,6 +478,8 @@ export class TablePage {
               {
                 type: "button",
                 dataset: { control: "reload" },
+                disabled: Boolean(full),
+                "aria-describedby": full ? "reload-why" : undefined,
                 onclick: () =>
                   openBuyIn(state, me, {
                     reload: true,
@@ -468,6 +489,7 @@ export class TablePage {
               },
               t("table.reload"),
             ),
+            full ? h("span#reload-why.reload-why", { role: "note" }, full) : null,
           );
         }
       } else if (player?.leaving) {
@@ -545,7 +567,7 @@ export class TablePage {
     const room = this.state.room;
     const setup = Boolean(room?.host && room.status === "waiting" && room.kind !== "ahiko" && !this.isClosed());
     this.dockInfo.hidden = !setup;
-    this.dockInfo.replaceChildren(...(setup ? [this.hostChecklist()] : []));
+    this.dockInfo.replaceChildren(...(setup ? [hostChecklist(this)] : []));
     const results = this.feltWrap.querySelector(".results");
     const phone = window.matchMedia?.("(max-width: 700px)").matches ?? false;
     const copy = phone && results ? h("div.dock-result-lines", [...results.children].map((line) => h("div.dock-result-line", line.textContent))) : null;
@@ -553,61 +575,6 @@ export class TablePage {
     this.dockResults.hidden = !copy;
     this.dock.classList.toggle("reserved", !this.isClosed() && (this.state.mySeat() !== null || setup));
     this.dock.classList.toggle("setup", setup);
-  }
-
-  /** R-RM-03/05: what the host does before the first hand, with the buttons to do it. */
-  hostChecklist() {
-    const state = this.state;
-    const room = state.room;
-    const me = state.mySeat();
-    const seated = Object.values(room.players ?? {}).filter((p) => !p.reserved).length;
-    const free = Array.from({ length: room.seatCount }, (_, i) => i).find((i) => !room.players?.[i]);
-    const step = (n, done, title, ...content) =>
-      h(
-        `li.host-step${done ? ".done" : ""}`,
-        { dataset: { step: String(n) } },
-        h("span.step-n", { "aria-hidden": "true" }, done ? "✓" : String(n)),
-        h("div.step-body", h("span.step-title", title), ...content),
-      );
-    const level = h(
-      "select.host-bot-level",
-      { "aria-label": t("menu.bot_level"), onchange: (ev) => { this.botLevel = ev.target.value; } },
-      ["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === this.botLevel }, t(`level.${l}`))),
-    );
-    return h(
-      "section.host-checklist",
-      { "aria-label": t("host.label") },
-      h("h2.host-title", t("host.title")),
-      h(
-        "ol.host-steps",
-        step(
-          1,
-          me !== null,
-          me !== null ? t("host.step_sit_done", { n: me + 1 }) : t("host.step_sit"),
-          me === null && free !== undefined
-            ? h("button", { type: "button", dataset: { host: "sit" }, onclick: () => this.sit(free) }, t("table.sit"))
-            : null,
-        ),
-        step(
-          2,
-          seated >= 2,
-          t("host.step_players"),
-          h(
-            "span.step-row",
-            level,
-            h("button", { type: "button", dataset: { host: "add_bot" }, disabled: free === undefined, onclick: () => this.command("add_bot", { level: this.botLevel }) }, t("menu.add_bot")),
-          ),
-          h("span.step-note", t("host.players", { n: seated })),
-        ),
-        step(
-          3,
-          false,
-          t("host.step_start"),
-          h("button.primary", { type: "button", dataset: { host: "start" }, disabled: seated < 2, onclick: () => this.command("start") }, t("menu.start")),
-          seated < 2 ? h("span.step-note", t("host.need_two")) : null,
-        ),
-      ),
-    );
   }
 
   /** R-HE-12: after the hand, a player whose cards nobody saw may show them. */
@@ -622,6 +589,8 @@ export class TablePage {
   renderExtra() {
     const room = this.state.room;
     const parts = [];
+    const standing = tournamentInfo(this.state);
+    if (standing) parts.push(standing);
     const results = resultsTable(this.state.results);
     if (results) parts.push(results);
     if (room?.host && room.visibility === "private") {
