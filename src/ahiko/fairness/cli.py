@@ -17,9 +17,11 @@ _MARKS = {"pass": "ok", "fail": "FAIL", "not_checked": "--", "skipped": "..", "m
 
 def register(subparsers: Any) -> None:
     verify = subparsers.add_parser(
-        "verify", help="check a pokerfair-proof/1 file against its commitment"
+        "verify",
+        help="check pokerfair-proof/1 or /2 files against their commitment (several files "
+        "of one hand are also checked together)",
     )
-    verify.add_argument("file", type=Path)
+    verify.add_argument("files", type=Path, nargs="+", metavar="FILE")
     verify.add_argument("--expect-digest", metavar="HEX", help="digest recorded at receipt")
     verify.add_argument("--pubkey", metavar="HEX", help="the server's Ed25519 public key")
     verify.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -39,18 +41,37 @@ def register(subparsers: Any) -> None:
 
 
 def _run_verify(args: argparse.Namespace) -> int:
-    from ahiko.fairness.verify import EXIT_MALFORMED, verify_text
+    from ahiko.fairness.verify import EXIT_MALFORMED
+    from ahiko.fairness.verify_files import verify_files
 
     try:
         expect = _hex_option(args.expect_digest, "--expect-digest", 32)
         pubkey = _hex_option(args.pubkey, "--pubkey", 32)
-        raw = args.file.read_bytes()
+        raws = [(str(path), path.read_bytes()) for path in args.files]
     except (ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_MALFORMED
-    result = verify_text(raw, expect_digest=expect, public_key=pubkey)
-    print(json.dumps(_as_json(result), indent=1) if args.json else _as_text(result))
-    return result.exit_code
+    report = verify_files(raws, expect_digest=expect, public_key=pubkey)
+    if len(raws) == 1:
+        result = report.results[0][1]
+        print(json.dumps(_as_json(result), indent=1) if args.json else _as_text(result))
+        return result.exit_code
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "files": [dict(_as_json(r), file=name) for name, r in report.results],
+                    "together": asdict(report.together),
+                },
+                indent=1,
+            )
+        )
+    else:
+        for name, result in report.results:
+            print(f"== {name}\n{_as_text(result)}")
+        t = report.together
+        print(f"== together\n[{_MARKS[t.status]:>4}] {t.number} {t.name}: {t.detail}")
+    return report.exit_code
 
 
 def _run_demo(args: argparse.Namespace) -> int:
