@@ -34,6 +34,13 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--players", type=int, default=4)
     demo.add_argument("--variant", choices=("holdem", "draw"), default="holdem")
     demo.add_argument(
+        "--tables",
+        type=int,
+        default=2,
+        help="tables of the pokerfair/2 duplicate deal written to OUT/duplicate "
+        "(hold'em; 0 or 1: none)",
+    )
+    demo.add_argument(
         "--data-dir",
         help="sign with the server key kept here (default: a throwaway key for this demo)",
     )
@@ -78,6 +85,7 @@ def _run_demo(args: argparse.Namespace) -> int:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     from ahiko.fairness.demo import deal_demo_hand, write_demo
+    from ahiko.fairness.demo_v2 import deal_demo_v2, write_demo_v2
     from ahiko.fairness.keys import load_or_create_signing_key, public_key_bytes
 
     key = (
@@ -88,20 +96,32 @@ def _run_demo(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    paths = write_demo(hand, args.out)
     pubkey = public_key_bytes(key).hex()
+    written = [(hand.deal.commitment, write_demo(hand, args.out))]
+    try:
+        mixed = deal_demo_v2(args.variant, args.players, key)
+        written.append((mixed.mixed.deal.commitment, write_demo_v2(mixed, args.out / "v2")))
+        if args.tables > 1 and args.variant == "holdem":
+            labels = [chr(ord("A") + i) for i in range(args.tables)]
+            duplicate = deal_demo_v2("holdem", args.players, key, tables=labels, hand_no=3)
+            paths = write_demo_v2(duplicate, args.out / "duplicate")
+            written.append((duplicate.mixed.deal.commitment, paths))
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     (args.out / "public-key.txt").write_text(pubkey + "\n", encoding="utf-8")
-    commitment = hand.deal.commitment
-    print(
-        f"table {commitment.table_id} hand {commitment.hand_no}, {commitment.layout}, "
-        f"seats {list(commitment.dealt_seats)}, digest {commitment.digest.hex()}"
-    )
-    for path in paths:
-        print(f"wrote {path}")
-    print(
-        f"check one with: ahiko verify {paths[0]} --pubkey {pubkey} "
-        f"--expect-digest {commitment.digest.hex()}"
-    )
+    for commitment, paths in written:
+        print(
+            f"table {commitment.table_id} hand {commitment.hand_no}, {commitment.layout}, "
+            f"seats {list(commitment.dealt_seats)}, digest {commitment.digest.hex()}"
+        )
+        for path in paths:
+            print(f"wrote {path}")
+        print(
+            f"check one with: ahiko verify {paths[0]} --pubkey {pubkey} "
+            f"--expect-digest {commitment.digest.hex()}"
+        )
+    print(f"check a duplicate deal's tables together: ahiko verify {args.out}/duplicate/*.json")
     return 0
 
 

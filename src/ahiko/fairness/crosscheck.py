@@ -106,5 +106,8 @@ def _describe_group(where: str, group: Sequence[NamedProof]) -> str:
     positions = sorted({card.position for n in group for card in n.proof.base.cards})
     text = f"{where}: {len(group)} file(s) share one commitment and one transcript"
     if len(tables) > 1:
-        text += f"; tables {tables} got the same card at every deal position opened {positions}"
+        text += (
+            f"; one commitment and one mix drove tables {tables}: each got the same card at "
+            f"every deal position (the {len(positions)} positions opened here agree)"
+        )
     return text
