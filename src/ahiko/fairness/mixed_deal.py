@@ -119,6 +119,10 @@ class MixedOpening:
         return data
 
 
+AnyOpening = Opening | MixedOpening
+"""An opening of either version: ``pokerfair/1`` or ``pokerfair/2``."""
+
+
 class MixedDeal:
     """One hand of ``pokerfair/2``: reveals are taken until :meth:`close`, after which the
     permutation is fixed and openings can be made."""
