@@ -1,23 +1,16 @@
 #!/usr/bin/env python3
-"""Check a pokerfair-proof/1 file (an Ahiko "Conferir cartas" download) on your own computer.
+"""Check a pokerfair-proof/1 or /2 file (an Ahiko "Conferir cartas" download) yourself.
 
     python3 verify_proof.py FILE [--expect-digest HEX] [--pubkey HEX] [--json]
 
-One file, Python 3.9+ standard library only, so you can read every line before running it.
-The Ed25519 signature is checked only if the `cryptography` package is installed; otherwise
-the output says plainly that the signature was NOT checked.
-
-What it checks (FAIRNESS.md, checks 1-5):
-  1. the file's format, the layout, the dealt seats;
-  2. the commitment's digest recomputed from its fields (and, if given, compared with the one
-     you recorded when it arrived; and the server's signature of it);
-  3. every card: its deal position is the one the layout gives its role/seat/k, and card +
-     salt + the 6 sibling hashes fold to the committed Merkle root;
-  4. no position opens to two cards, no card opens at two positions;
-  5. the verdict reads "consistent with the commitment", never "fair": this shows that the
-     cards match what was committed before the deal, not how the deck was chosen.
-
-Exit codes: 0 consistent, 1 inconsistent, 2 malformed file (or bad arguments).
+One file, Python 3.9+ standard library only: read every line before running it. Ed25519
+signatures are checked only if `cryptography` is installed; otherwise it says they were NOT.
+Checks (docs/fairness.md): 1 format, layout, seats; 2 the commitment's digest (and the one you
+recorded, and its signature); 3 each card's deal position and its path to the Merkle root (in
+/2 at the leaf the mix gives); 4 no position or card opened twice; 6-10 (/2) the contributor
+set, the reveals, the mix and transcript, the receipts, your browser's own secret. The verdict
+says "consistent with the commitment" (in /2 "and shaped by the players' secrets"), never
+"fair". Exit codes: 0 consistent, 1 inconsistent, 2 malformed file (or bad arguments).
 """
 
 from __future__ import annotations
@@ -40,14 +33,29 @@ CAVEAT = (
     "consistent with the commitment — not an audit of the shuffle "
     "(consistente com o compromisso — não é uma auditoria do embaralhamento)"
 )
+SHAPED = (
+    "consistent with the commitment and shaped by the players' secrets "
+    "(consistente com o compromisso e moldado pelos segredos dos jogadores)"
+)
+UNSHAPED = (
+    "consistent with the commitment — no player's secret was revealed, not an audit "
+    "(consistente com o compromisso — nenhum segredo de jogador foi revelado)"
+)
+
+SEEN = {
+    True: "this browser received the commitment before the first card",
+    False: "this browser joined with the hand already under way (commitment not seen first)",
+}
+NAMES = (("format", 1), ("digest", 2), ("expected_digest", 2), ("signature", 2),
+         ("openings", 3), ("distinct", 4))  # fmt: skip
 
 
 class Malformed(Exception):
-    pass
+    """The file cannot be read: exit 2."""
 
 
 class Wrong(Exception):
-    pass
+    """Read, but not what the commitment fixes: exit 1."""
 
 
 # ---------------------------------------------------------------- encodings and hashes
@@ -81,29 +89,18 @@ def node_hash(left, right):
 
 
 def fold(leaf, position, path):
-    running = leaf
     for level, sibling in enumerate(path):
-        if (position >> level) & 1:
-            running = node_hash(sibling, running)
-        else:
-            running = node_hash(running, sibling)
-    return running
+        right = (position >> level) & 1  # the running hash is the right child here
+        leaf = node_hash(sibling, leaf) if right else node_hash(leaf, sibling)
+    return leaf
 
 
 def digest_of(c):
-    return sha256(
-        b"pokerfair/v1/commit\0"
-        + lp(c["table_id"])
-        + u64(c["hand_no"])
-        + u8(c["deck_size"])
-        + lp(c["layout"])
-        + u8(c["button_seat"])
-        + u8(len(c["dealt_seats"]))
-        + b"".join(u8(s) for s in c["dealt_seats"])
-        + c["root"]
-        + u64(c["committed_at_ms"])
-        + c["prev"]
-    )
+    seats = b"".join(u8(s) for s in c["dealt_seats"])
+    return sha256(b"pokerfair/v1/commit\0" + lp(c["table_id"]) + u64(c["hand_no"])
+                  + u8(c["deck_size"]) + lp(c["layout"]) + u8(c["button_seat"])
+                  + u8(len(c["dealt_seats"])) + seats + c["root"] + u64(c["committed_at_ms"])
+                  + c["prev"])  # fmt: skip
 
 
 # ---------------------------------------------------------------- reading the file
@@ -141,6 +138,20 @@ def need_hex(v, what, size=None):
     return raw
 
 
+def need_seat(v, what):
+    return need_int(v, what, 255)
+
+
+def need_tuples(v, what, *readers):
+    """A JSON array of arrays, each of len(readers) items read in turn."""
+    result = []
+    for items in need_list(v, what):
+        if len(need_list(items, what + "[]")) != len(readers):
+            raise Malformed(f"{what}[] must be arrays of {len(readers)} items")
+        result.append(tuple(readers[i](items[i], what + "[]") for i in range(len(readers))))
+    return result
+
+
 def need_card(v):
     text = need_str(v, "cards[].card")
     if len(text) != 2 or text[0] not in RANKS or text[1] not in SUITS:
@@ -156,12 +167,15 @@ def reject_constant(name):
     raise ValueError(name + " is not JSON")
 
 
-def read(raw):
+def parse(raw):
     try:
         top = json.loads(raw, parse_constant=reject_constant)
     except ValueError as exc:  # includes UnicodeDecodeError
         raise Malformed(f"not JSON: {exc}") from None
-    need_object(top, "the file")
+    return need_object(top, "the file")
+
+
+def read(top):
     if top.get("format") != "pokerfair-proof/1":
         raise Malformed("format is not 'pokerfair-proof/1'")
     c = need_object(top.get("commitment"), "commitment")
@@ -185,24 +199,14 @@ def read(raw):
         raise Malformed("commitment.dealt_seats has more than 255 seats")
     for name in ("table_id", "layout"):
         try:
-            too_long = len(com[name].encode("utf-8")) > 0xFFFF
+            if len(com[name].encode("utf-8")) > 0xFFFF:
+                raise Malformed(f"commitment.{name} is too long to encode")
         except UnicodeEncodeError:
             raise Malformed(f"commitment.{name} is not valid Unicode") from None
-        if too_long:
-            raise Malformed(f"commitment.{name} is too long to encode")
     draws = []
     public = top.get("public")
     if public is not None and need_object(public, "public").get("draws") is not None:
-        for pair in need_list(public["draws"], "public.draws"):
-            need_list(pair, "public.draws[]")
-            if len(pair) != 2:
-                raise Malformed("public.draws[] must be [seat, count] pairs")
-            draws.append(
-                (
-                    need_int(pair[0], "public.draws seat", 255),
-                    need_int(pair[1], "public.draws count"),
-                )
-            )
+        draws = need_tuples(public["draws"], "public.draws", need_seat, need_int)
     cards = []
     for entry in need_list(top.get("cards"), "cards"):
         e = need_object(entry, "cards[]")
@@ -290,7 +294,7 @@ def layout_position(com, draws, role, seat, k):
     raise Wrong(f"seat {seat} is not in the public draw order")
 
 
-def opening_problem(com, draws, ctx, card):
+def opening_problem(com, draws, ctx, card, pi=None):
     if card["role"] not in ROLES:
         return f"unknown role {card['role']!r}"
     try:
@@ -299,16 +303,16 @@ def opening_problem(com, draws, ctx, card):
         return str(exc)
     if card["position"] != position:
         return f"position {card['position']}, but the layout puts it at {position}"
+    leaf = position if pi is None else pi[position]  # pokerfair/2: the mix picks the leaf
+    if pi is not None and card["leaf"] != leaf:
+        return f"opens leaf {card['leaf']}, but the mix maps position {position} to leaf {leaf}"
     if len(card["salt"]) != 32:
         return f"salt is {len(card['salt'])} bytes, not 32"
     if len(card["path"]) != DEPTH:
         return f"path has {len(card['path'])} siblings, not {DEPTH}"
     if any(len(h) != 32 for h in card["path"]):
         return "a path sibling is not 32 bytes"
-    if (
-        fold(leaf_hash(ctx, position, card["card"], card["salt"]), position, card["path"])
-        != com["root"]
-    ):
+    if fold(leaf_hash(ctx, leaf, card["card"], card["salt"]), leaf, card["path"]) != com["root"]:
         return "does not fold to the committed root"
     return ""
 
@@ -323,15 +327,159 @@ def signature_outcome(digest, sig, pubkey):
         from cryptography.exceptions import InvalidSignature
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
     except ImportError:
-        return (
-            "not_checked",
-            "signature NOT checked: install the 'cryptography' package to check it",
-        )
+        return "not_checked", "signature NOT checked: install the 'cryptography' package"
     try:
         Ed25519PublicKey.from_public_bytes(pubkey).verify(sig, digest)
     except (InvalidSignature, ValueError):
         return "fail", "Ed25519 signature does not match the digest and key"
     return "pass", "Ed25519 signature of the digest is valid for the given key"
+
+
+# ---------------------------------------------------------------- pokerfair/2 (players' secrets)
+def tagged(tag, *parts):
+    return sha256(b"pokerfair/v2/" + tag + b"\0" + b"".join(parts))
+
+
+def seat_commit(table_id, hand_no, seat, secret):
+    return tagged(b"seat", lp(table_id), u64(hand_no), u8(seat), secret)
+
+
+def ascending(seats):
+    return all(seats[i] < seats[i + 1] for i in range(len(seats) - 1))
+
+
+def permutation(mix):
+    """Fisher-Yates from the mix's byte stream; masked bytes, rejection, never % or floats."""
+    blocks = (tagged(b"stream", mix, b.to_bytes(4, "big")) for b in range(1 << 32))
+    stream = (byte for block in blocks for byte in block)
+    pi = list(range(DECK_SIZE))
+    for i in range(DECK_SIZE - 1, 0, -1):
+        mask = (1 << i.bit_length()) - 1
+        j = next(x for x in (b & mask for b in stream) if x <= i)
+        pi[i], pi[j] = pi[j], pi[i]
+    return pi
+
+
+def read_v2(top):
+    """The pokerfair/2 parts; the rest is read as the pokerfair/1 file it contains."""
+    cards = [need_object(e, "cards[]") for e in need_list(top.get("cards"), "cards")]
+    who = need_object(top.get("contributors"), "contributors")
+    if who.get("v") != "pokerfair/2":
+        raise Malformed("contributors.v is not 'pokerfair/2'")
+    entries = need_tuples(who.get("seats"), "contributors.seats", need_seat, need_hash)
+    reveals = need_tuples(top.get("reveals"), "reveals", need_seat, need_kind, need_hash)
+    own, transcript = top.get("own"), need_object(top.get("transcript"), "transcript")
+    if own is not None:
+        own = (need_seat(need_object(own, "own").get("seat"), "own"), need_hash(own.get("secret")))
+    public = top.get("public")
+    if public is not None and need_object(public, "public").get("table") is not None:
+        need_str(public["table"], "public.table")
+    return {
+        "leaves": [need_seat(e.get("leaf"), "cards[].leaf") for e in cards],
+        "hand_no": need_int(who.get("hand_no"), "contributors.hand_no"),
+        "recorded": need_int(who.get("recorded_in_hand"), "contributors.recorded_in_hand"),
+        "entries": entries if len(entries) < 256 else need_seat(len(entries), "contributors"),
+        "digest": need_hash(who.get("digest"), "contributors.digest"),
+        "sig": need_sig(who.get("sig"), "contributors.sig", optional=True),
+        "reveals": [(seat, kind == "secret", value) for seat, kind, value in reveals],
+        "mix": need_hash(top.get("mix"), "mix"),
+        "transcript": need_hash(transcript.get("digest"), "transcript.digest"),
+        "transcript_sig": need_sig(transcript.get("sig"), "transcript.sig", optional=True),
+        "receipts": need_tuples(top.get("receipts", []), "receipts", need_seat, need_sig),
+        "own": own,
+        "base": dict(top, format="pokerfair-proof/1", cards=[
+            {k: v for k, v in e.items() if k != "leaf"} for e in cards
+        ]),
+    }  # fmt: skip
+
+
+def need_hash(v, what="a hash"):
+    return need_hex(v, what, 32)
+
+
+def need_kind(v, what):
+    if need_str(v, what) not in ("secret", "fallback"):
+        raise Malformed(f"{what} kind {v!r} is not 'secret' or 'fallback'")
+    return v
+
+
+def need_sig(v, what="a signature", optional=False):
+    return None if optional and v is None else need_hex(v, what, 64)
+
+
+def signed(pubkey, digest, sig):
+    """False only when a key was given and the signature is missing or does not match."""
+    return pubkey is None or signature_outcome(digest, sig, pubkey)[0] != "fail"
+
+
+def check_v2(v2, com, digest, pubkey, add):
+    """Checks 6-10 of the players' part; the permutation, or None without a usable set."""
+    table_id, hand_no, entries = com["table_id"], com["hand_no"], v2["entries"]
+    seats = [seat for seat, _ in entries]
+    if not ascending(seats):
+        add("contributors", 6, "fail", f"seats must be strictly ascending, got {seats}")
+        for name, number in (("reveals", 7), ("mix", 8), ("receipts", 9), ("own", 10)):
+            add(name, number, "skipped", "the contributor set failed check 6")
+        return None
+    who = tagged(b"contributors", lp(table_id), u64(v2["hand_no"]), u64(v2["recorded"]),
+                 u8(len(entries)), *(u8(seat) + c for seat, c in entries))  # fmt: skip
+    bad = [] if who == v2["digest"] else ["recomputed contributors digest differs"]
+    if not signed(pubkey, who, v2["sig"]):
+        bad.append("the contributor set's signature is missing or does not match")
+    add("contributors", 6, "fail" if bad else "pass", "; ".join(bad) or f"seats {seats}")
+    committed, reveals = dict(entries), v2["reveals"]
+    bad = []
+    if [r[0] for r in reveals] != seats:
+        bad.append(f"the reveals are for seats {[r[0] for r in reveals]}, not {seats}")
+    for seat, revealed, value in reveals:
+        c = committed.get(seat)
+        if c is not None and revealed and seat_commit(table_id, hand_no, seat, value) != c:
+            bad.append(f"seat {seat}'s secret does not open its commitment")
+        if c is not None and not revealed and value != tagged(b"fallback", c):
+            bad.append(f"seat {seat}'s fallback is not the one its commitment fixes")
+    add("reveals", 7, "fail" if bad else "pass", "; ".join(bad) or "every value opens")
+    ordered = reveals if ascending([r[0] for r in reveals]) else []
+    mix = tagged(b"mix", digest, who, u8(len(ordered)),
+                 *(u8(s) + u8(int(r)) + v for s, r, v in ordered))  # fmt: skip
+    transcript = tagged(b"transcript", digest, who, mix)
+    bad = [] if mix == v2["mix"] else [f"recomputed mix {mix.hex()} differs from the file's"]
+    if transcript != v2["transcript"]:
+        bad.append("the transcript digest does not bind this commitment, set and mix")
+    if not signed(pubkey, transcript, v2["transcript_sig"]):
+        bad.append("the transcript's signature is missing or does not match")
+    add("mix", 8, "fail" if bad else "pass", "; ".join(bad) or "mix and transcript recomputed")
+    revealed_seats = {s for s, r, _ in reveals if r}
+    bad = []
+    for seat, sig in v2["receipts"]:
+        if seat not in committed:
+            bad.append(f"a receipt for seat {seat}, which is not a contributor")
+            continue
+        receipt = tagged(b"receipt", digest, who, u8(seat), committed[seat])
+        if not signed(pubkey, receipt, sig):
+            bad.append(f"seat {seat}'s receipt does not match this commitment and set")
+        if seat not in revealed_seats:
+            bad.append(f"seat {seat}'s reveal was received but replaced by the fallback")
+    unchecked = not v2["receipts"] or pubkey is None
+    status = "fail" if bad else "not_checked" if unchecked else "pass"
+    add("receipts", 9, status, "; ".join(bad) or "receipts checked (if any, and a key given)")
+    add("own", 10, *own_outcome(v2, table_id, hand_no, committed))
+    return permutation(mix)
+
+
+def own_outcome(v2, table_id, hand_no, committed):
+    if v2["own"] is None:
+        return "not_checked", "this file holds no secret of its own"
+    seat, secret = v2["own"]
+    if seat not in committed:
+        return "not_checked", f"seat {seat}'s browser is not among the contributors"
+    if seat_commit(table_id, hand_no, seat, secret) != committed[seat]:
+        return "fail", f"the set holds another commitment for seat {seat} than this browser's"
+    value = next((v for s, r, v in v2["reveals"] if s == seat and r), None)
+    if value is None:
+        return "not_checked", "this browser's secret was not revealed in time: fallback used"
+    if value != secret:
+        return "fail", "the set holds another secret for this browser"
+    return "pass", "your browser contributed (seu navegador contribuiu para este embaralhamento)"
 
 
 # ---------------------------------------------------------------- the checks
@@ -342,98 +490,64 @@ def verify(raw, expect_digest=None, pubkey=None):
     def add(name, number, status, detail):
         checks.append({"name": name, "number": number, "status": status, "detail": detail})
 
+    def judge(name, number, problems, good):
+        add(name, number, "fail" if problems else "pass", "; ".join(problems) or good)
+
     try:
-        com, draws, cards, observation = read(raw)
+        top = parse(raw)
+        v2 = read_v2(top) if top.get("format") == "pokerfair-proof/2" else None
+        com, draws, cards, observation = read(top if v2 is None else v2["base"])
     except Malformed as exc:
         add("format", 1, "malformed", str(exc))
-        for name, number in (
-            ("digest", 2),
-            ("expected_digest", 2),
-            ("signature", 2),
-            ("openings", 3),
-            ("distinct", 4),
-        ):
+        for name, number in NAMES[1:]:
             add(name, number, "skipped", "the file could not be read")
-        return {"verdict": "malformed", "checks": checks, "cards": [], "observation": ""}
+        return {"verdict": "malformed", "checks": checks, "cards": [], "observation": "",
+                "caveat": "", "v2": None}  # fmt: skip
     try:
         check_shape(com, draws)
+        if v2 is not None and v2["hand_no"] != com["hand_no"]:
+            raise Wrong(f"the contributors are for hand {v2['hand_no']}, not {com['hand_no']}")
         shape_ok = True
         n = len(com["dealt_seats"])
-        add("format", 1, "pass", f"pokerfair/1, {com['layout']}, {n} seats {com['dealt_seats']}")
+        add("format", 1, "pass", f"{com['layout']}, {n} seats {com['dealt_seats']}")
     except Wrong as exc:
         shape_ok = False
         add("format", 1, "fail", str(exc))
     digest = digest_of(com)
-    if digest == com["digest"]:
-        add("digest", 2, "pass", "recomputed digest equals the file's digest")
-    else:
-        add(
-            "digest",
-            2,
-            "fail",
-            f"recomputed digest {digest.hex()} differs from the file's {com['digest'].hex()}",
-        )
+    wrong = f"recomputed digest {digest.hex()} differs from the file's {com['digest'].hex()}"
+    judge("digest", 2, [wrong] if digest != com["digest"] else [], "the file's digest")
     if expect_digest is None:
         add("expected_digest", 2, "not_checked", "no digest recorded at receipt was given")
-    elif digest == expect_digest:
-        add(
-            "expected_digest",
-            2,
-            "pass",
-            "digest equals the one recorded when the commitment arrived",
-        )
     else:
-        add(
-            "expected_digest",
-            2,
-            "fail",
-            f"digest differs from the one recorded at receipt ({expect_digest.hex()})",
-        )
+        wrong = f"digest differs from the one recorded at receipt ({expect_digest.hex()})"
+        judge("expected_digest", 2, [wrong] if digest != expect_digest else [], "as recorded")
     add("signature", 2, *signature_outcome(digest, com["sig"], pubkey))
-    if shape_ok:
-        ctx = ctx_hash(com["table_id"], com["hand_no"])
-        problems = []
+    pi = check_v2(v2, com, digest, pubkey, add) if v2 is not None else None
+    if shape_ok and (v2 is None or pi is not None):
         for index, card in enumerate(cards):
-            problem = opening_problem(com, draws, ctx, card)
-            if problem:
-                problems.append(f"card {index} ({describe(card)}): {problem}")
-        if problems:
-            add("openings", 3, "fail", "; ".join(problems))
-        else:
-            add(
-                "openings",
-                3,
-                "pass",
-                f"{len(cards)} card(s) open to the root at their layout positions",
-            )
+            card["leaf"] = v2["leaves"][index] if v2 else None
+        ctx = ctx_hash(com["table_id"], com["hand_no"])
+        found = [(i, c, opening_problem(com, draws, ctx, c, pi)) for i, c in enumerate(cards)]
+        problems = [f"card {i} ({describe(c)}): {problem}" for i, c, problem in found if problem]
+        judge("openings", 3, problems, f"{len(cards)} card(s) open to the root")
         card_at, position_of, problems = {}, {}, []
         for card in cards:
             if card_at.setdefault(card["position"], card["card"]) != card["card"]:
                 problems.append(f"position {card['position']} opens to two cards")
             if position_of.setdefault(card["card"], card["position"]) != card["position"]:
                 problems.append(f"{card_text(card['card'])} opens at two positions")
-        add(
-            "distinct",
-            4,
-            "fail" if problems else "pass",
-            "; ".join(problems) or "no position or card is opened twice",
-        )
+        judge("distinct", 4, problems, "no position or card is opened twice")
     else:
-        add("openings", 3, "skipped", "the deal's shape failed check 1")
-        add("distinct", 4, "skipped", "the deal's shape failed check 1")
+        add("openings", 3, "skipped", "the deal's shape or the contributor set failed")
+        add("distinct", 4, "skipped", "the deal's shape or the contributor set failed")
     verdict = "inconsistent" if any(c["status"] == "fail" for c in checks) else "consistent"
-    if observation is None:
-        seen = "no client observation recorded"
-    elif observation["commitment_before_cards"]:
-        seen = "this browser received the commitment before the first card"
-    else:
-        seen = "this browser joined with the hand already under way (commitment not seen first)"
-    return {
-        "verdict": verdict,
-        "checks": checks,
-        "cards": [describe(c) for c in cards],
-        "observation": seen,
-    }
+    seen = "no client observation recorded" if observation is None else SEEN[
+        observation["commitment_before_cards"]]  # fmt: skip
+    caveat = CAVEAT
+    if v2 is not None:
+        caveat = SHAPED if any(r for _, r, _ in v2["reveals"]) else UNSHAPED
+    return {"verdict": verdict, "checks": checks, "cards": [describe(c) for c in cards],
+            "observation": seen, "caveat": caveat, "v2": v2}  # fmt: skip
 
 
 def describe(card):
@@ -442,19 +556,14 @@ def describe(card):
 
 
 def hex_argument(value, name):
-    if value is None:
-        return None
     try:
-        raw = bytes.fromhex(value)
-    except ValueError:
-        raise SystemExit(f"error: {name} is not hex") from None
-    if len(raw) != 32:
-        raise SystemExit(f"error: {name} must be 32 bytes (64 hex digits)")
-    return raw
+        return None if value is None else need_hex(value, name, 32)
+    except Malformed as exc:
+        raise SystemExit(f"error: {exc} (64 hex digits)") from None
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description="Check a pokerfair-proof/1 file.")
+    parser = argparse.ArgumentParser(description="Check a pokerfair-proof/1 or /2 file.")
     parser.add_argument("file")
     parser.add_argument("--expect-digest", metavar="HEX", help="digest recorded at receipt")
     parser.add_argument("--pubkey", metavar="HEX", help="the server's Ed25519 public key")
@@ -469,33 +578,16 @@ def main(argv=None):
         print(exc if isinstance(exc, SystemExit) else f"error: {exc}", file=sys.stderr)
         return 2
     result = verify(raw, expect, pubkey)
-    verdict = result["verdict"]
-    summary = {
-        "consistent": CAVEAT,
-        "malformed": "malformed proof file — nothing was verified",
-    }.get(verdict, "INCONSISTENT with the commitment")
+    verdict, caveat, _ = result["verdict"], result.pop("caveat"), result.pop("v2")
+    summary = {"consistent": caveat, "malformed": "malformed proof file — nothing was verified"}
+    summary = summary.get(verdict, "INCONSISTENT with the commitment")
+    result.update(ok=verdict == "consistent", malformed=verdict == "malformed", summary=summary)
     if args.json:
-        print(
-            json.dumps(
-                dict(
-                    result,
-                    ok=verdict == "consistent",
-                    malformed=verdict == "malformed",
-                    summary=summary,
-                ),
-                indent=1,
-            )
-        )
+        print(json.dumps(result, indent=1))
     else:
-        marks = {
-            "pass": "ok",
-            "fail": "FAIL",
-            "not_checked": "--",
-            "skipped": "..",
-            "malformed": "BAD",
-        }
+        marks = {"pass": "ok", "fail": "FAIL", "not_checked": "--", "skipped": ".."}
         for c in result["checks"]:
-            print(f"[{marks[c['status']]:>4}] {c['number']} {c['name']}: {c['detail']}")
+            print(f"[{marks.get(c['status'], 'BAD'):>4}] {c['number']} {c['name']}: {c['detail']}")
         for text in result["cards"]:
             print(f"       card {text}")
         if result["observation"]:

@@ -48,7 +48,10 @@ def open_fixture(
 
 
 def sent_frames(page: Any) -> list[dict[str, Any]]:
-    return page.evaluate("window.fixture.sent")
+    """What the page sent, without its pokerfair/2 traffic (``fair_commit``/``fair_reveal``:
+    the browser takes part in every shuffle on its own)."""
+    sent = page.evaluate("window.fixture.sent")
+    return [frame for frame in sent if not str(frame.get("t", "")).startswith("fair_")]
 
 
 def close(page: Any) -> None:

@@ -46,11 +46,19 @@ def test_R_RM_03_sign_up_create_room_with_two_bots_and_play_three_hands(browser,
     oks = page.eval_on_selector_all(".verify-row", "els => els.map(e => e.dataset.ok)")
     assert oks and set(oks) == {"true"}
     assert page.get_attribute(".verify-signature", "data-status") == "pass"
+    # pokerfair/2: from the second hand on, this browser's secret shaped the shuffle
+    assert page.get_attribute(".verify-contribution", "data-contributed") == "true"
+    assert "Seu navegador contribuiu para este embaralhamento" in page.inner_text(".verify-dialog")
+    assert "moldado pelos segredos dos jogadores" in page.inner_text(".verify-caveat")
+    screenshot(page, "verify-dialog-v2-1280")
+    page.set_viewport_size(PHONE)
+    screenshot(page, "verify-dialog-v2-375")
     with page.expect_download() as info:
         page.click('[data-verify="download"]')
     proof_path = tmp_path / "proof.json"
     info.value.save_as(proof_path)
     proof = json.loads(proof_path.read_text())
+    assert proof["format"] == "pokerfair-proof/2" and proof["own"]["seat"] == 0
     key = page.evaluate("fetch('/api/fairness/public-key').then(r => r.json())")["public_key"]
     assert_ahiko_verifies(proof_path, key, proof["commitment"]["digest"])
     close(page)

@@ -246,7 +246,7 @@ def test_english_switch_translates_the_table(browser, static_url):
     page.click(".lang-switch")  # back to Portuguese, same connection, same hand
     assert page.inner_text('[data-action="call"]') == "Pagar 80"
     assert page.evaluate("localStorage.getItem('ahiko.lang')") == "pt-BR"
-    assert page.evaluate("window.fixture.sent.length") == 0
+    assert sent_frames(page) == []
     close(page)
 
 

@@ -221,7 +221,7 @@ def test_item5_switching_language_relabels_what_was_built_once(browser, static_u
     assert page.get_attribute(".felt", "aria-label") == "Board"
     assert "Q, 5, 5" not in page.inner_text(".log-lines")
     assert "Flop: queen of hearts" in page.inner_text(".log-lines")
-    assert page.evaluate("window.fixture.sent.length") == 0
+    assert sent_frames(page) == []
     close(page)
 
 

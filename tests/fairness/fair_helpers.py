@@ -47,7 +47,10 @@ def fixed_salts(hand_no: int) -> list[bytes]:
 
 
 def fixed_deal(
-    hand_no: int, layout: str = HOLDEM_LAYOUT, prev: bytes | None = None
+    hand_no: int,
+    layout: str = HOLDEM_LAYOUT,
+    prev: bytes | None = None,
+    deck: list[int] | None = None,
 ) -> DealCommitter:
     return DealCommitter(
         table_id=TABLE_ID,
@@ -55,7 +58,7 @@ def fixed_deal(
         layout=layout,
         button_seat=BUTTON,
         dealt_seats=DEALT_SEATS,
-        deck=fixed_deck(hand_no),
+        deck=deck if deck is not None else fixed_deck(hand_no),
         committed_at_ms=COMMITTED_AT + hand_no,
         prev=prev if prev is not None else bytes(32),
         signing_key=TEST_KEY,

@@ -8,7 +8,7 @@ What a shared hand shows is the **spectator's** view of it (``ahiko.poker.view.v
 None)``): the board, every action, the hands shown (R-HE-12) — in five-card draw no shown
 card at all, only each hand's category (R-DR-07 D: spectators never see them) — plus, if the
 sharer chose, the sharer's own hole cards (and own draw). Its proof opens exactly those
-cards: ``release_openings`` for a spectator, the sharer's own slots, and the rabbit.
+cards: the release policy for a spectator, the sharer's own slots, and the rabbit.
 
 The **rabbit hunt** (hold'em only, a hand that ended before the river): the board cards that
 would have come, opened from the commitment at their board positions (role ``board``), so
@@ -25,10 +25,10 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ahiko.fairness.opening import Opening
+from ahiko.fairness.mixed_deal import AnyOpening
 from ahiko.fairness.positions import ROLE_BOARD
-from ahiko.fairness.proof import dumps_proof, proof_document
-from ahiko.fairness.release import Viewer, draw_slots, hole_slots, release_openings
+from ahiko.fairness.proof import dumps_proof
+from ahiko.fairness.release import Viewer, draw_slots, hole_slots
 from ahiko.history.hand_log import HandLog, VisibleCards
 from ahiko.poker.cards import format_card
 from ahiko.poker.events import Discarded, HoleDealt, event_to_dict
@@ -93,21 +93,17 @@ def _deal(archived: ArchivedHand) -> ArchivedDeal:
     return deal_from_record(archived.commitment, archived.deal)
 
 
-def rabbit_openings(archived: ArchivedHand) -> list[Opening]:
+def rabbit_openings(archived: ArchivedHand) -> list[AnyOpening]:
     """The board cards that would have come after a hold'em hand ended before the river,
     opened at their board positions; [] for draw or a hand with its whole board."""
     if archived.variant != "holdem":
         return []
     deal = _deal(archived)
     dealt_board = {slot.k for slot in deal.state.dealt if slot.role == ROLE_BOARD}
-    return [
-        deal.committer.opening(ROLE_BOARD, None, b)
-        for b in range(BOARD_SIZE)
-        if b not in dealt_board
-    ]
+    return [deal.opening(ROLE_BOARD, None, b) for b in range(BOARD_SIZE) if b not in dealt_board]
 
 
-def require_rabbit(archived: ArchivedHand) -> list[Opening]:
+def require_rabbit(archived: ArchivedHand) -> list[AnyOpening]:
     if archived.variant != "holdem":
         raise NotShareable("five-card draw has no board: there is no rabbit to hunt")
     found = rabbit_openings(archived)
@@ -116,18 +112,18 @@ def require_rabbit(archived: ArchivedHand) -> list[Opening]:
     return found
 
 
-def shared_openings(archived: ArchivedHand, grant: ShareGrant) -> list[Opening]:
+def shared_openings(archived: ArchivedHand, grant: ShareGrant) -> list[AnyOpening]:
     """The openings a shared link releases, in position order."""
     deal = _deal(archived)
     hand = rebuild_hand(archived)
     spectator = Viewer(None, sees_shown_cards(hand, None))
-    openings = {o.position: o for o in release_openings(deal.committer, spectator, deal.state)}
+    openings = {o.position: o for o in deal.release(spectator)}
     if grant.show_own:
         own = set(hole_slots(deal.committer, grant.seat)) | set(
             draw_slots(deal.committer, grant.seat)
         )
         mine = Viewer(grant.seat, sees_shown=False)
-        for opening in release_openings(deal.committer, mine, deal.state):
+        for opening in deal.release(mine):
             if any(slot.position == opening.position for slot in own):
                 openings.setdefault(opening.position, opening)
     if grant.rabbit:
@@ -137,10 +133,7 @@ def shared_openings(archived: ArchivedHand, grant: ShareGrant) -> list[Opening]:
 
 
 def shared_proof(archived: ArchivedHand, grant: ShareGrant) -> dict[str, Any]:
-    deal = _deal(archived)
-    return proof_document(
-        deal.commitment, shared_openings(archived, grant), draws=deal.committer.draws
-    )
+    return _deal(archived).proof(shared_openings(archived, grant))
 
 
 def _visible(hand: AnyHand, grant: ShareGrant) -> VisibleCards:
@@ -200,12 +193,12 @@ def rabbit_document(archived: ArchivedHand) -> dict[str, Any]:
     found = require_rabbit(archived)
     deal = _deal(archived)
     board = [
-        deal.committer.opening(ROLE_BOARD, None, slot.k)
+        deal.opening(ROLE_BOARD, None, slot.k)
         for slot in sorted(deal.state.dealt, key=lambda s: s.position)
         if slot.role == ROLE_BOARD
     ]
     return {
         "board": [format_card(o.card) for o in board],
         "rabbit": [format_card(o.card) for o in found],
-        "proof": proof_document(deal.commitment, [*board, *found]),
+        "proof": deal.proof([*board, *found]),
     }

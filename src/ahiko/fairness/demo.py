@@ -49,33 +49,69 @@ def deal_demo_hand(
     randbelow: RandBelow = secrets.randbelow,
     now_ms: int | None = None,
 ) -> DemoHand:
-    if variant not in MAX_PLAYERS:
-        raise ValueError(f"variant must be one of {', '.join(MAX_PLAYERS)}, not {variant!r}")
-    played = game(variant)
-    if not 2 <= players <= MAX_PLAYERS[variant]:
-        raise ValueError(f"{variant} demo takes 2 to {MAX_PLAYERS[variant]} players, not {players}")
-    seats = sorted(_pick(list(range(TABLE_SEATS)), players, randbelow))
-    button = seats[randbelow(players)]
-    after_button = seats.index(button) + 1
-    dealt_seats = seats[after_button:] + seats[:after_button]
+    button, dealt_seats = demo_seats(variant, players, randbelow)
     committed_at = now_ms if now_ms is not None else int(time.time() * 1000)
-    deal = DealCommitter(
+    deal = demo_deal(
+        table_id, hand_no, variant, button, dealt_seats, committed_at, signing_key, randbelow
+    )
+    state = play_to_showdown(deal, variant, randbelow)
+    documents = {
+        stem: proof_document(
+            deal.commitment,
+            release_openings(deal, viewer, state),
+            observation=demo_observation(committed_at),
+            draws=deal.draws,
+        )
+        for stem, viewer in demo_viewers(dealt_seats).items()
+    }
+    return DemoHand(deal, state, documents)
+
+
+def demo_deal(
+    table_id: str,
+    hand_no: int,
+    variant: str,
+    button: int,
+    dealt_seats: list[int],
+    committed_at: int,
+    signing_key: Ed25519PrivateKey,
+    randbelow: RandBelow,
+) -> DealCommitter:
+    """A freshly shuffled, salted and signed deal of the demo table."""
+    return DealCommitter(
         table_id=table_id,
         hand_no=hand_no,
-        layout=played.layout,
+        layout=game(variant).layout,
         button_seat=button,
         dealt_seats=dealt_seats,
         deck=shuffled_deck(randbelow),
         committed_at_ms=committed_at,
         signing_key=signing_key,
     )
+
+
+def demo_seats(variant: str, players: int, randbelow: RandBelow) -> tuple[int, list[int]]:
+    """A random button and the dealt seats in deal order, for ``players`` at one table."""
+    if variant not in MAX_PLAYERS:
+        raise ValueError(f"variant must be one of {', '.join(MAX_PLAYERS)}, not {variant!r}")
+    if not 2 <= players <= MAX_PLAYERS[variant]:
+        raise ValueError(f"{variant} demo takes 2 to {MAX_PLAYERS[variant]} players, not {players}")
+    seats = sorted(_pick(list(range(TABLE_SEATS)), players, randbelow))
+    button = seats[randbelow(players)]
+    after_button = seats.index(button) + 1
+    return button, seats[after_button:] + seats[:after_button]
+
+
+def play_to_showdown(deal: DealCommitter, variant: str, randbelow: RandBelow) -> DealState:
+    """Every seat dealt, a random draw in five-card draw, every hand shown."""
+    played = game(variant)
     state = DealState()
-    for seat in dealt_seats:
+    for seat in deal.dealt_seats:
         state = state.with_dealt(hole_slots(deal, seat))
     if played.has_board:
         state = state.with_dealt(board_slots(deal, range(played.board_cards)))
     shown: list[int] = []
-    for seat in dealt_seats:
+    for seat in deal.dealt_seats:
         kept = [slot.position for slot in hole_slots(deal, seat)]
         if played.has_draw:
             discarded = _pick(kept, randbelow(MAX_DRAW_DISCARDS + 1), randbelow)
@@ -85,21 +121,16 @@ def deal_demo_hand(
             state = state.with_dealt(replacements)
             kept += [slot.position for slot in replacements]
         shown += kept
-    state = state.with_shown(shown)
-    observation = ClientObservation(
-        True, committed_at + 100, committed_at + COMMITMENT_LEAD_MS + 100
-    )
-    viewers = {f"seat-{seat}": Viewer(seat) for seat in dealt_seats} | {"spectator": Viewer()}
-    documents = {
-        stem: proof_document(
-            deal.commitment,
-            release_openings(deal, viewer, state),
-            observation=observation,
-            draws=deal.draws,
-        )
-        for stem, viewer in viewers.items()
-    }
-    return DemoHand(deal, state, documents)
+    return state.with_shown(shown)
+
+
+def demo_observation(committed_at: int) -> ClientObservation:
+    return ClientObservation(True, committed_at + 100, committed_at + COMMITMENT_LEAD_MS + 100)
+
+
+def demo_viewers(dealt_seats: list[int]) -> dict[str, Viewer]:
+    """File stem -> viewer: each seat and a spectator."""
+    return {f"seat-{seat}": Viewer(seat) for seat in dealt_seats} | {"spectator": Viewer()}
 
 
 def write_demo(hand: DemoHand, out_dir: Path) -> list[Path]:

@@ -11,6 +11,10 @@ def u16(value: int) -> bytes:
     return _uint(value, 2, "u16")
 
 
+def u32(value: int) -> bytes:
+    return _uint(value, 4, "u32")
+
+
 def u64(value: int) -> bytes:
     return _uint(value, 8, "u64")
 

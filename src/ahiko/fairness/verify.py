@@ -5,6 +5,7 @@ that the cards shown match what was committed before the deal, not how the deck 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ahiko.fairness.commitment import commitment_digest, signature_is_valid
@@ -53,6 +54,7 @@ class VerificationResult:
     checks: tuple[CheckOutcome, ...]
     observation: str = ""
     cards: tuple[str, ...] = field(default=())
+    caveat: str = f"{CAVEAT_EN} ({CAVEAT_PT})"  # what a consistent verdict does and does not say
 
     @property
     def ok(self) -> bool:
@@ -71,7 +73,7 @@ class VerificationResult:
     @property
     def summary(self) -> str:
         if self.ok:
-            return f"{CAVEAT_EN} ({CAVEAT_PT})"
+            return self.caveat
         if self.malformed:
             return "malformed proof file — nothing was verified"
         return "INCONSISTENT with the commitment"
@@ -83,15 +85,39 @@ def verify_text(
     try:
         proof = read_proof(raw)
     except MalformedProof as exc:
-        return _malformed(str(exc))
+        return malformed_result(str(exc))
     return verify_proof(proof, expect_digest=expect_digest, public_key=public_key)
 
 
 def verify_proof(
     proof: ProofFile, *, expect_digest: bytes | None = None, public_key: bytes | None = None
 ) -> VerificationResult:
+    shape_ok, shape = check_shape(proof)
+    _, digest_checks = check_commitment(proof, expect_digest, public_key)
+    checks = [shape, *digest_checks]
+    if shape_ok:
+        checks += [_check_openings(proof), check_distinct(proof.cards)]
+    else:
+        reason = "the deal's shape failed check 1"
+        checks += [
+            CheckOutcome("openings", 3, SKIPPED, reason),
+            CheckOutcome("distinct", 4, SKIPPED, reason),
+        ]
+    verdict = INCONSISTENT if any(ch.status == FAIL for ch in checks) else CONSISTENT
+    return VerificationResult(
+        verdict=verdict,
+        checks=tuple(checks),
+        observation=describe_observation(proof),
+        cards=tuple(describe_card(card) for card in proof.cards),
+    )
+
+
+def check_commitment(
+    proof: ProofFile, expect_digest: bytes | None, public_key: bytes | None
+) -> tuple[bytes, list[CheckOutcome]]:
+    """Check 2: the recomputed digest, against the file's, the one recorded at receipt and
+    the server's signature."""
     c = proof.commitment
-    shape_ok, shape = _check_shape(proof)
     recomputed = commitment_digest(
         table_id=c.table_id,
         hand_no=c.hand_no,
@@ -103,36 +129,20 @@ def verify_proof(
         committed_at_ms=c.committed_at_ms,
         prev=c.prev,
     )
-    checks = [
-        shape,
-        _outcome(
+    return recomputed, [
+        outcome(
             "digest",
             2,
             recomputed == c.digest,
             "recomputed digest equals the file's digest",
             f"recomputed digest {recomputed.hex()} differs from the file's {c.digest.hex()}",
         ),
-        _check_expected(recomputed, expect_digest),
-        _check_signature(recomputed, c.sig, public_key),
+        check_expected_digest(recomputed, expect_digest),
+        check_signature(recomputed, c.sig, public_key),
     ]
-    if shape_ok:
-        checks += [_check_openings(proof), _check_distinct(proof.cards)]
-    else:
-        reason = "the deal's shape failed check 1"
-        checks += [
-            CheckOutcome("openings", 3, SKIPPED, reason),
-            CheckOutcome("distinct", 4, SKIPPED, reason),
-        ]
-    verdict = INCONSISTENT if any(ch.status == FAIL for ch in checks) else CONSISTENT
-    return VerificationResult(
-        verdict=verdict,
-        checks=tuple(checks),
-        observation=_describe_observation(proof),
-        cards=tuple(_describe_card(card) for card in proof.cards),
-    )
 
 
-def _malformed(detail: str) -> VerificationResult:
+def malformed_result(detail: str) -> VerificationResult:
     checks = [CheckOutcome("format", 1, MALFORMED, detail)]
     checks += [
         CheckOutcome(name, n, SKIPPED, "the file could not be read")
@@ -141,11 +151,11 @@ def _malformed(detail: str) -> VerificationResult:
     return VerificationResult(verdict=MALFORMED, checks=tuple(checks))
 
 
-def _outcome(name: str, number: int, ok: bool, good: str, bad: str) -> CheckOutcome:
+def outcome(name: str, number: int, ok: bool, good: str, bad: str) -> CheckOutcome:
     return CheckOutcome(name, number, PASS if ok else FAIL, good if ok else bad)
 
 
-def _check_shape(proof: ProofFile) -> tuple[bool, CheckOutcome]:
+def check_shape(proof: ProofFile) -> tuple[bool, CheckOutcome]:
     c = proof.commitment
     try:
         if c.deck_size != DECK_SIZE:
@@ -157,12 +167,12 @@ def _check_shape(proof: ProofFile) -> tuple[bool, CheckOutcome]:
     return True, CheckOutcome("format", 1, PASS, detail)
 
 
-def _check_expected(recomputed: bytes, expected: bytes | None) -> CheckOutcome:
+def check_expected_digest(recomputed: bytes, expected: bytes | None) -> CheckOutcome:
     if expected is None:
         return CheckOutcome(
             "expected_digest", 2, NOT_CHECKED, "no digest recorded at receipt was given"
         )
-    return _outcome(
+    return outcome(
         "expected_digest",
         2,
         recomputed == expected,
@@ -171,7 +181,7 @@ def _check_expected(recomputed: bytes, expected: bytes | None) -> CheckOutcome:
     )
 
 
-def _check_signature(digest: bytes, sig: bytes | None, public_key: bytes | None) -> CheckOutcome:
+def check_signature(digest: bytes, sig: bytes | None, public_key: bytes | None) -> CheckOutcome:
     if public_key is None:
         why = "the file carries no signature" if sig is None else "no public key was given"
         return CheckOutcome("signature", 2, NOT_CHECKED, f"signature not checked: {why}")
@@ -179,7 +189,7 @@ def _check_signature(digest: bytes, sig: bytes | None, public_key: bytes | None)
         return CheckOutcome(
             "signature", 2, FAIL, "a public key was given but the file has no signature"
         )
-    return _outcome(
+    return outcome(
         "signature",
         2,
         signature_is_valid(public_key, digest, sig),
@@ -193,9 +203,9 @@ def _check_openings(proof: ProofFile) -> CheckOutcome:
     ctx = hand_context(c.table_id, c.hand_no)
     problems = []
     for index, card in enumerate(proof.cards):
-        problem = _opening_problem(proof, ctx, card)
+        problem = opening_problem(proof, ctx, card)
         if problem:
-            problems.append(f"card {index} ({_describe_card(card)}): {problem}")
+            problems.append(f"card {index} ({describe_card(card)}): {problem}")
     if problems:
         return CheckOutcome("openings", 3, FAIL, "; ".join(problems))
     return CheckOutcome(
@@ -206,7 +216,15 @@ def _check_openings(proof: ProofFile) -> CheckOutcome:
     )
 
 
-def _opening_problem(proof: ProofFile, ctx: bytes, card: ProofCard) -> str:
+def opening_problem(
+    proof: ProofFile,
+    ctx: bytes,
+    card: ProofCard,
+    permutation: Sequence[int] | None = None,
+    claimed_leaf: int | None = None,
+) -> str:
+    """What is wrong with one opening ("" when nothing). Under ``pokerfair/2`` the
+    ``permutation`` maps the deal position to the committed leaf the card must open."""
     c = proof.commitment
     if card.role not in ROLES:
         return f"unknown role {card.role!r}"
@@ -218,18 +236,23 @@ def _opening_problem(proof: ProofFile, ctx: bytes, card: ProofCard) -> str:
         return str(exc)
     if card.position != position:
         return f"position {card.position}, but the layout puts it at {position}"
+    leaf = position
+    if permutation is not None:
+        leaf = permutation[position]
+        if claimed_leaf != leaf:
+            return f"opens leaf {claimed_leaf}, but the mix maps position {position} to leaf {leaf}"
     if len(card.salt) != SALT_SIZE:
         return f"salt is {len(card.salt)} bytes, not {SALT_SIZE}"
     if len(card.path) != TREE_DEPTH:
         return f"path has {len(card.path)} siblings, not {TREE_DEPTH}"
     if any(len(h) != HASH_SIZE for h in card.path):
         return f"a path sibling is not {HASH_SIZE} bytes"
-    if fold_path(leaf_hash(ctx, position, card.card, card.salt), position, card.path) != c.root:
+    if fold_path(leaf_hash(ctx, leaf, card.card, card.salt), leaf, card.path) != c.root:
         return "does not fold to the committed root"
     return ""
 
 
-def _check_distinct(cards: tuple[ProofCard, ...]) -> CheckOutcome:
+def check_distinct(cards: tuple[ProofCard, ...]) -> CheckOutcome:
     card_at: dict[int, int] = {}
     position_of: dict[int, int] = {}
     problems = []
@@ -243,12 +266,12 @@ def _check_distinct(cards: tuple[ProofCard, ...]) -> CheckOutcome:
     return CheckOutcome("distinct", 4, PASS, "no position or card is opened twice")
 
 
-def _describe_card(card: ProofCard) -> str:
+def describe_card(card: ProofCard) -> str:
     owner = "" if card.seat is None else f" seat {card.seat}"
     return f"{card.role}{owner} k={card.k} @{card.position} {format_card(card.card)}"
 
 
-def _describe_observation(proof: ProofFile) -> str:
+def describe_observation(proof: ProofFile) -> str:
     o = proof.observation
     if o is None:
         return "no client observation recorded"

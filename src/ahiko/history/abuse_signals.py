@@ -28,6 +28,7 @@ from typing import Any
 from sqlalchemy import Engine, select
 
 from ahiko.poker.cards import rank_of, suit_of
+from ahiko.poker.games import HOLDEM
 from ahiko.store.engine import reading
 from ahiko.store.hand_archive import opened_events
 from ahiko.store.schema import (
@@ -174,7 +175,7 @@ def _hands(
                 archived_hands.c.room_kind,
                 archived_hands.c.events,
             )
-            .where(archived_hands.c.variant == "holdem")
+            .where(archived_hands.c.variant == HOLDEM.name)  # strength read as hold'em's
             .order_by(archived_hands.c.id)
         ).all()
     for row in rows:

@@ -43,6 +43,24 @@ class Show:
 
 
 @dataclass(frozen=True)
+class FairCommit:
+    """pokerfair/2: the commitment to a secret for the next hand (docs/fairness.md)."""
+
+    player_id: str
+    hand_no: int
+    commitment: bytes
+
+
+@dataclass(frozen=True)
+class FairReveal:
+    """pokerfair/2: the secret itself, while the hand's commitment is shown."""
+
+    player_id: str
+    hand_no: int
+    secret: bytes
+
+
+@dataclass(frozen=True)
 class NewEntry:
     player_id: str  # R-RM-06
 
@@ -250,6 +268,8 @@ Command = (
     | Leave
     | Act
     | Show
+    | FairCommit
+    | FairReveal
     | NewEntry
     | Start
     | Pause

@@ -9,7 +9,7 @@ seat on every hand (R-HE-02); the commitment is shown for two seconds before the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ahiko.fairness.commitment import GENESIS_PREV
 from ahiko.fairness.deal import DealCommitter
@@ -147,19 +147,19 @@ class Dealer:
             button=button,
             committer=committer,
             names=names,
+            mixed=room.seat_secrets.mixed_deal(committer, dealt),
         )
         room.last_hand = None
         room.turns.new_hand()
         commitment = room.hand.commitment()
         delay = room.config.timing.commitment_display_s
+        frame: dict[str, Any] = {"hand_no": hand_no, "commitment": commitment, "cards_in_s": delay}
+        contributors = room.hand.contributors()
+        if contributors is not None:  # pokerfair/2: reveal now, until the cards
+            frame["contributors"] = contributors
         room.emit(
             "commitment",
-            lambda _seat: {
-                "hand_no": hand_no,
-                "commitment": commitment,
-                "cards_in_s": delay,
-                "stakes": stakes.as_dict(),
-            },
+            lambda _seat: {**frame, "stakes": stakes.as_dict()},
             public=True,  # the same for every viewer: encoded once per table
         )
         room.timers.set(TimerName.DEAL, delay, self.deal)  # R-FD-02
@@ -181,6 +181,9 @@ class Dealer:
             if occupant is not None:
                 occupant.waits_for_big_blind = False
         room.hooks.on_hand_start(room, hand.hand_no, hand.start_stacks)
+        if hand.mixed is not None:  # the reveals close: the mix fixes the order of the cards
+            mix = {"hand_no": hand.hand_no, **room.seat_secrets.close(hand.mixed, hand.players)}
+            room.emit("fair_mix", lambda _seat: mix, public=True)
         events = hand.deal()
         room.turns.fold_absent_hands(hand)  # R-TN-07 D: a tournament's absent are folded
         room.hands_dealt += 1

@@ -340,6 +340,18 @@ def snapshot(room: Room, cmd: c.SnapshotRequest) -> Reply:
     return Reply.accepted()
 
 
+def fair_commit(room: Room, cmd: c.FairCommit) -> Reply:
+    ensure_open(room)
+    seat = room.seat_secrets.commit(cmd.player_id, cmd.hand_no, cmd.commitment)
+    return Reply.accepted(hand_no=cmd.hand_no, seat=seat)
+
+
+def fair_reveal(room: Room, cmd: c.FairReveal) -> Reply:
+    return Reply.accepted(
+        hand_no=cmd.hand_no, **room.seat_secrets.reveal(cmd.player_id, cmd.hand_no, cmd.secret)
+    )
+
+
 Handler = Callable[["Room", Any], Reply]
 
 
@@ -348,6 +360,8 @@ HANDLERS: dict[type, Handler] = {
     c.Leave: lambda room, cmd: leave(room, cmd.player_id),
     c.Act: act,
     c.Show: show,
+    c.FairCommit: fair_commit,
+    c.FairReveal: fair_reveal,
     c.NewEntry: new_entry,
     c.Start: start,
     c.Pause: pause,

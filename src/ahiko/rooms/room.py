@@ -44,6 +44,7 @@ from ahiko.rooms.outbox import Deliver, Frame, new_epoch
 from ahiko.rooms.pending import PendingReply, ReplyHold
 from ahiko.rooms.presence import Presence
 from ahiko.rooms.restore import Restore, reopen
+from ahiko.rooms.seat_secrets import SeatSecrets
 from ahiko.rooms.seats import Occupant, SeatError, Seats
 from ahiko.rooms.sitting_out import SittingOut
 from ahiko.rooms.status import RoomStatus, check_move, is_open
@@ -106,6 +107,7 @@ class Room:
         self.time_banks = TimeBanks(config.time_bank)  # issue 19: extra seconds per person
         self.sitting_out = SittingOut(self)  # issue 19: "Ficar fora nas próximas mãos"
         self.waitlist = WaitList(self)  # issue 19: a full recreational room's waiting list
+        self.seat_secrets = SeatSecrets(self)  # pokerfair/2: the players' part of the shuffle
         # The answer the room is giving for a seat (its clock ran out, it is away, the room is
         # out of time), for the hand frame that carries it (``auto_action``).
         self.auto_action: dict[str, Any] | None = None

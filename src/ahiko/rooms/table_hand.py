@@ -12,7 +12,9 @@ from enum import StrEnum
 from typing import Any
 
 from ahiko.fairness.deal import DealCommitter
+from ahiko.fairness.mixed_deal import MixedDeal
 from ahiko.fairness.positions import ROLE_BOARD
+from ahiko.fairness.proof_v2 import release_mixed_openings
 from ahiko.fairness.release import (
     CardSlot,
     DealState,
@@ -65,6 +67,7 @@ class TableHand:
         button: int,
         committer: DealCommitter,
         names: Mapping[int, str] | None = None,
+        mixed: MixedDeal | None = None,
     ) -> None:
         self.hand_no = hand_no
         self.variant = variant
@@ -78,6 +81,8 @@ class TableHand:
         self.start_stacks = dict(stacks)
         self.button = button
         self.committer = committer
+        # pokerfair/2: the players' secrets pick which committed leaf each position opens
+        self.mixed = mixed
         self.phase = Phase.COMMITTED
         self.engine: AnyHand | None = None
         self.deal_state = DealState()
@@ -96,7 +101,7 @@ class TableHand:
     def deal(self) -> list[Event]:
         seats = sorted(self.players)
         stacks = [self.start_stacks[s] for s in seats]
-        deck = self.committer.deck
+        deck = self.dealt_deck
         hand: AnyHand
         if self.variant is Variant.HOLDEM:
             hand, events = HoldemHand.start(
@@ -184,9 +189,14 @@ class TableHand:
                 positions = [self._position(card) for card in data.get("cards") or ()]
                 self.deal_state = self.deal_state.with_shown(positions)
 
+    @property
+    def dealt_deck(self) -> tuple[Card, ...]:
+        """The cards in deal-position order (under pokerfair/2, once the reveals closed)."""
+        return self.committer.deck if self.mixed is None else self.mixed.dealt_deck()
+
     def _position(self, card: Any) -> int:
         value: Card = parse_card(card) if isinstance(card, str) else int(card)
-        return self.committer.deck.index(value)
+        return self.dealt_deck.index(value)
 
     def _board_slot(self, card: Any) -> CardSlot:
         position = self._position(card)
@@ -209,12 +219,10 @@ class TableHand:
         return Viewer(seat, engine is None or sees_shown_cards(engine, seat))
 
     def openings(self, seat: int | None, state: DealState | None = None) -> list[dict[str, Any]]:
-        return [
-            o.to_json()
-            for o in release_openings(
-                self.committer, self.release_viewer(seat), state or self.deal_state
-            )
-        ]
+        viewer, at = self.release_viewer(seat), state or self.deal_state
+        if self.mixed is not None:
+            return [o.to_json() for o in release_mixed_openings(self.mixed, viewer, at)]
+        return [o.to_json() for o in release_openings(self.committer, viewer, at)]
 
     def new_openings(
         self,
@@ -239,7 +247,7 @@ class TableHand:
             key = (released_role(viewer, slot), slot.seat, slot.k)
             found = None if made is None else made.get(key)
             if found is None:
-                found = self.committer.opening(*key).to_json()
+                found = (self.mixed or self.committer).opening(*key).to_json()
                 if made is not None:
                     made[key] = found
             out.append(found)
@@ -247,6 +255,10 @@ class TableHand:
 
     def commitment(self) -> dict[str, Any]:
         return self.committer.commitment.to_json()
+
+    def contributors(self) -> dict[str, Any] | None:
+        """The signed contributor set of a pokerfair/2 hand (None for pokerfair/1)."""
+        return None if self.mixed is None else self.mixed.contributors.to_json()
 
     def total_pot(self) -> int:
         """Every chip the pots paid out (uncalled bets returned are not in a pot); 0 before

@@ -170,6 +170,10 @@ def command_for(frame: Any, player: Player, connection: SocketConnection) -> c.C
             return c.Leave(pid)
         case p.ShowFrame():
             return c.Show(pid, frame.hand_no)
+        case p.FairCommitFrame():
+            return c.FairCommit(pid, frame.hand_no, bytes.fromhex(frame.commitment))
+        case p.FairRevealFrame():
+            return c.FairReveal(pid, frame.hand_no, bytes.fromhex(frame.secret))
         case p.NewEntryFrame():
             return c.NewEntry(pid)
         case p.AddBotFrame():

@@ -3,7 +3,8 @@
 
 Every frame is a JSON object ``{"t": type, ...}``. Client frames carry an ``id`` echoed by
 the ``ack`` or ``error`` that answers them. Server frames carry ``seq``: numbered room events
-(``room``, ``commitment``, ``hand``, ``countdown``, ``hand_cancelled``, ``tournament_over``, ``closed``)
+(``room``, ``commitment``, ``fair_mix``, ``hand``, ``countdown``, ``hand_cancelled``,
+``tournament_over``, ``closed``)
 raise it by one; ``snapshot``, ``ack`` and ``error`` repeat the latest number.
 """
 
@@ -57,6 +58,27 @@ class LeaveFrame(_ClientFrame):
 class ShowFrame(_ClientFrame):
     t: Literal["show"]
     hand_no: Annotated[int, Field(ge=1)]
+
+
+HEX32 = r"^[0-9a-f]{64}$"
+
+
+class FairCommitFrame(_ClientFrame):
+    """pokerfair/2: the commitment to this browser's 32-byte secret for hand ``hand_no`` (the
+    next hand to begin), as 64 lowercase hex digits (docs/fairness.md)."""
+
+    t: Literal["fair_commit"]
+    hand_no: Annotated[int, Field(ge=1)]
+    commitment: Annotated[str, Field(pattern=HEX32)]
+
+
+class FairRevealFrame(_ClientFrame):
+    """pokerfair/2: the secret itself, after the hand's ``commitment`` frame and before its
+    cards; the ``ack`` carries the server's signed ``receipt``."""
+
+    t: Literal["fair_reveal"]
+    hand_no: Annotated[int, Field(ge=1)]
+    secret: Annotated[str, Field(pattern=HEX32)]
 
 
 class NewEntryFrame(_ClientFrame):
@@ -166,6 +188,8 @@ ClientFrame = Annotated[
     | SitFrame
     | LeaveFrame
     | ShowFrame
+    | FairCommitFrame
+    | FairRevealFrame
     | NewEntryFrame
     | SnapshotFrame
     | HostFrame
@@ -302,6 +326,18 @@ class CommitmentOut(_ServerFrame):
     commitment: dict[str, Any]
     cards_in_s: float
     stakes: dict[str, int]
+    contributors: dict[str, Any] | None = None  # pokerfair/2: the signed contributor set
+
+
+class FairMixOut(_ServerFrame):
+    """pokerfair/2: the reveals closed at the deal: each contributor's secret or public
+    fallback in seat order, the mix and the signed transcript (docs/fairness.md)."""
+
+    t: Literal["fair_mix"] = "fair_mix"
+    hand_no: int
+    reveals: list[list[Any]]
+    mix: str
+    transcript: dict[str, str]
 
 
 class HandOut(_ServerFrame):
@@ -378,6 +414,7 @@ ServerFrame = Annotated[
     | SnapshotOut
     | RoomOut
     | CommitmentOut
+    | FairMixOut
     | HandOut
     | CountdownOut
     | HandCancelledOut

@@ -23,8 +23,13 @@ from sqlalchemy import Engine
 
 from ahiko.fairness.commitment import Commitment
 from ahiko.fairness.deal import DealCommitter
-from ahiko.fairness.release import CardSlot, DealState
+from ahiko.fairness.mixed_deal import AnyOpening, MixedDeal, MixedOpening
+from ahiko.fairness.opening import Opening
+from ahiko.fairness.proof import proof_document
+from ahiko.fairness.proof_v2 import proof_document_v2, release_mixed_openings
+from ahiko.fairness.release import CardSlot, DealState, Viewer, release_openings
 from ahiko.poker.events import event_to_dict
+from ahiko.rooms.finished.mixed_record import MIXED_KEY, mixed_from_record, mixed_record
 from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID
 from ahiko.store.hand_archive import ArchivedHand, ArchivedPlayer, insert_archived_hand, record_show
 from ahiko.store.writer import InlineWriter, StoreWriter
@@ -45,13 +50,17 @@ def deal_record(hand: TableHand) -> dict[str, Any]:
     """``{deck, salts, draws, dealt, shown}``: everything needed to open any dealt card later."""
     committer = hand.committer
     state = hand.deal_state
-    return {
-        "deck": list(committer.deck),
+    record: dict[str, Any] = {
+        "deck": list(committer.deck),  # in committed (leaf) order
         "salts": [salt.hex() for salt in committer.salts],
         "draws": [[seat, count] for seat, count in committer.draws],
         "dealt": [[s.position, s.role, s.seat, s.k] for s in state.dealt],
         "shown": sorted(state.shown),
     }
+    mixed = mixed_record(hand)
+    if mixed is not None:
+        record[MIXED_KEY] = mixed
+    return record
 
 
 @dataclass(frozen=True)
@@ -62,6 +71,24 @@ class ArchivedDeal:
     committer: DealCommitter
     commitment: Commitment
     state: DealState
+    mixed: MixedDeal | None = None  # pokerfair/2: the players' secrets chose the leaves
+
+    def opening(self, role: str, seat: int | None, k: int) -> AnyOpening:
+        return (self.mixed or self.committer).opening(role, seat, k)
+
+    def release(self, viewer: Viewer) -> list[AnyOpening]:
+        """Every opening ``viewer`` may hold after the hand (the release policy)."""
+        if self.mixed is not None:
+            return list(release_mixed_openings(self.mixed, viewer, self.state))
+        return list(release_openings(self.committer, viewer, self.state))
+
+    def proof(self, openings: list[AnyOpening]) -> dict[str, Any]:
+        """The proof file of these openings, in the version the hand was dealt with."""
+        if self.mixed is not None:
+            mixed = [o for o in openings if isinstance(o, MixedOpening)]
+            return proof_document_v2(self.mixed, mixed)
+        plain = [o for o in openings if isinstance(o, Opening)]
+        return proof_document(self.commitment, plain, draws=self.committer.draws)
 
 
 def deal_from_record(commitment: Mapping[str, Any], record: Mapping[str, Any]) -> ArchivedDeal:
@@ -90,6 +117,12 @@ def deal_from_record(commitment: Mapping[str, Any], record: Mapping[str, Any]) -
     except (KeyError, TypeError, ValueError) as exc:
         raise ArchiveCorrupt(f"archived deal cannot be rebuilt: {exc}") from None
     rebuilt = committer.commitment
+    mixed = None
+    if record.get(MIXED_KEY) is not None:
+        try:
+            mixed = mixed_from_record(committer, record[MIXED_KEY])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ArchiveCorrupt(f"archived pokerfair/2 deal cannot be rebuilt: {exc}") from None
     if rebuilt.digest.hex() != commitment.get("digest"):
         raise ArchiveCorrupt(
             f"hand {rebuilt.table_id}#{rebuilt.hand_no}: the archived deck and salts do not "
@@ -97,7 +130,9 @@ def deal_from_record(commitment: Mapping[str, Any], record: Mapping[str, Any]) -
         )
     sig = commitment.get("sig")
     broadcast = replace(rebuilt, sig=None if sig is None else bytes.fromhex(str(sig)))
-    return ArchivedDeal(committer, broadcast, state)
+    if mixed is not None:
+        mixed.deal.commitment = broadcast  # the signed commitment, as the table saw it
+    return ArchivedDeal(committer, broadcast, state, mixed)
 
 
 # --- capturing a finished hand ---------------------------------------------------------------

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ahiko.fairness.proof import dumps_proof, proof_document
-from ahiko.fairness.release import Viewer, release_openings
+from ahiko.fairness.proof import dumps_proof
+from ahiko.fairness.release import Viewer
 from ahiko.history.hand_log import VisibleCards
 from ahiko.history.phh import dumps
 from ahiko.history.phh_draw import draw_to_phh
@@ -26,6 +26,7 @@ from ahiko.poker.hand import AnyHand
 from ahiko.poker.holdem import HoldemHand
 from ahiko.poker.view import sees_shown_cards
 from ahiko.rooms.finished.archive import ArchiveCorrupt, deal_from_record
+from ahiko.rooms.finished.mixed_record import dealt_order
 from ahiko.store.hand_archive import ArchivedHand
 from ahiko.store.schema import HAND_SCHEMA_VERSION
 
@@ -45,7 +46,7 @@ def rebuild_hand(archived: ArchivedHand) -> AnyHand:
     """The engine's hand, folded from the archived private log and deck."""
     require_known_format(archived)
     events = [event_from_dict(dict(e)) for e in archived.events]
-    deck = [int(c) for c in archived.deal["deck"]]
+    deck = dealt_order(archived.deal)
     if archived.variant == "draw":
         return DrawHand.from_events(events, deck=deck)
     return HoldemHand.from_events(events, deck=deck)
@@ -119,8 +120,7 @@ def proof_for(archived: ArchivedHand, seat: int) -> dict[str, Any]:
     require_known_format(archived)
     deal = deal_from_record(archived.commitment, archived.deal)
     viewer = Viewer(seat, sees_shown_cards(rebuild_hand(archived), seat))  # R-DR-07 D
-    openings = release_openings(deal.committer, viewer, deal.state)
-    return proof_document(deal.commitment, openings, draws=deal.committer.draws)
+    return deal.proof(deal.release(viewer))
 
 
 def proof_download(archived: ArchivedHand, seat: int) -> Download:

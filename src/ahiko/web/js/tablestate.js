@@ -34,6 +34,7 @@ export class TableState {
     this.view = null;
     this.history = []; // the hand's public events: hand frames send only the new ones
     this.commitment = null;
+    this.fair = null; // pokerfair/2: {contributors, mix, own, receipts} of this commitment
     this.openings = new Map(); // position -> opening
     this.observation = null;
     this.commitmentShownAt = null;
@@ -82,7 +83,10 @@ export class TableState {
         this.nextHandAt = null;
         this.handOverAt = null;
         this.autoAction = null;
-        this.newCommitment(msg.commitment, true, msg.cardsInS);
+        this.newCommitment(msg.commitment, true, msg.cardsInS, msg.contributors);
+        break;
+      case "fair_mix":
+        if (this.fair && this.commitment?.hand_no === msg.handNo) this.fair.mix = msg;
         break;
       case "hand":
         if (msg.handNo !== this.handNo) {
@@ -278,6 +282,7 @@ export class TableState {
   clearCommitment() {
     this.keepPrevious();
     this.commitment = null;
+    this.fair = null;
     this.openings = new Map();
     this.observation = null;
     this.commitmentShownAt = null;
@@ -291,10 +296,12 @@ export class TableState {
   }
 
   /** `cardsInS`: the server's seconds left before the cards (none: the cards are out). */
-  newCommitment(commitment, beforeCards, cardsInS = null) {
+  newCommitment(commitment, beforeCards, cardsInS = null, contributors = null) {
     if (this.commitment && this.commitment.digest === commitment.digest) return;
     this.keepPrevious();
     this.commitment = commitment;
+    // pokerfair/2: the signed contributor set, then the mix; this browser's secret and receipt
+    this.fair = contributors ? { contributors, mix: null, own: null, receipts: [] } : null;
     this.openings = new Map();
     const at = this.now();
     this.commitmentShownAt = beforeCards ? at : null;
@@ -331,7 +338,7 @@ export class TableState {
     return out;
   }
 
-  buildProof(commitment, observation, openings, history) {
+  buildProof(commitment, observation, openings, history, fair = null) {
     const file = {
       format: "pokerfair-proof/1",
       commitment,
@@ -339,7 +346,21 @@ export class TableState {
       cards: [...openings].sort((a, b) => a.position - b.position),
     };
     if (commitment.layout === "draw5-v1") file.public = { draws: this.draws(history) };
+    if (!fair?.mix) return file;
+    const { reveals, mix, transcript } = fair.mix; // pokerfair-proof/2 (docs/fairness.md)
+    Object.assign(file, { format: "pokerfair-proof/2", contributors: fair.contributors, reveals, mix, transcript });
+    file.receipts = fair.receipts;
+    if (fair.own) file.own = fair.own;
     return file;
+  }
+
+  /** pokerfair/2: this browser's secret for ``handNo`` and the server's receipt of it. */
+  noteOwnSecret(handNo, seat, secretHex) {
+    if (this.fair && this.commitment?.hand_no === handNo) this.fair.own = { seat, secret: secretHex };
+  }
+
+  noteReceipt(handNo, seat, receipt) {
+    if (this.fair && this.commitment?.hand_no === handNo && receipt) this.fair.receipts = [[seat, receipt]];
   }
 
   /** The tournament's final standings arrived: this table is over for good (no seat to
@@ -358,7 +379,7 @@ export class TableState {
   /** The pokerfair-proof/1 file for the current (or just finished) hand. */
   proofFile() {
     if (!this.commitment) return null;
-    return this.buildProof(this.commitment, this.observation, this.openings.values(), this.view?.history ?? []);
+    return this.buildProof(this.commitment, this.observation, this.openings.values(), this.view?.history ?? [], this.fair);
   }
 
   /** The proofs "Conferir cartas" can offer, newest first: this hand's once it has cards,

@@ -16,13 +16,13 @@ const ROLES = ["hole", "board", "showdown", "draw"];
 export const CAVEAT_EN = "consistent with the commitment — not an audit of the shuffle";
 export const CAVEAT_PT = "consistente com o compromisso — não é uma auditoria do embaralhamento";
 
-class Malformed extends Error {}
+export class Malformed extends Error {}
 class Wrong extends Error {}
 
 // ------------------------------------------------------------------ encodings and hashes
-const utf8 = (text) => new TextEncoder().encode(text);
+export const utf8 = (text) => new TextEncoder().encode(text);
 
-function concat(...parts) {
+export function concat(...parts) {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {
@@ -32,15 +32,15 @@ function concat(...parts) {
   return out;
 }
 
-const u8 = (v) => Uint8Array.of(v);
+export const u8 = (v) => Uint8Array.of(v);
 
-function u64(v) {
+export function u64(v) {
   const out = new Uint8Array(8);
   new DataView(out.buffer).setBigUint64(0, BigInt(v));
   return out;
 }
 
-function lp(text) {
+export function lp(text) {
   const raw = utf8(text);
   return concat(Uint8Array.of(raw.length >> 8, raw.length & 255), raw);
 }
@@ -51,7 +51,7 @@ export async function sha256(bytes) {
 
 export const toHex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
-function equal(a, b) {
+export function equal(a, b) {
   return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
@@ -94,31 +94,31 @@ export function commitmentDigest(c) {
 }
 
 // ------------------------------------------------------------------ reading the file
-const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+export const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
-function needObject(v, what) {
+export function needObject(v, what) {
   if (!isObject(v)) throw new Malformed(`${what} must be a JSON object`);
   return v;
 }
 
-function needList(v, what) {
+export function needList(v, what) {
   if (!Array.isArray(v)) throw new Malformed(`${what} must be a JSON array`);
   return v;
 }
 
-function needStr(v, what) {
+export function needStr(v, what) {
   if (typeof v !== "string") throw new Malformed(`${what} must be a string`);
   return v;
 }
 
-function needInt(v, what, maximum = Number.MAX_SAFE_INTEGER) {
+export function needInt(v, what, maximum = Number.MAX_SAFE_INTEGER) {
   if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > maximum) {
     throw new Malformed(`${what} must be an integer from 0 to ${maximum}`);
   }
   return v;
 }
 
-function needHex(v, what, size = null) {
+export function needHex(v, what, size = null) {
   const text = needStr(v, what);
   if (text.length % 2 || !/^[0-9a-fA-F]*$/.test(text)) throw new Malformed(`${what} is not hex`);
   const raw = new Uint8Array(text.length / 2);
@@ -136,9 +136,9 @@ function needCard(v) {
 }
 
 const cardText = (card) => RANKS[card >> 2] + SUITS[card & 3];
-const absent = (v) => v === undefined || v === null;
+export const absent = (v) => v === undefined || v === null;
 
-function parse(input) {
+export function parse(input) {
   if (typeof input === "string") {
     try {
       return JSON.parse(input);
@@ -269,7 +269,8 @@ function layoutPosition(com, draws, role, seat, k) {
   throw new Wrong(`seat ${seat} is not in the public draw order`);
 }
 
-async function openingProblem(com, draws, ctx, card) {
+// pokerfair/2 gives ``pi``: position p must open committed leaf pi[p] (card.leaf)
+async function openingProblem(com, draws, ctx, card, pi) {
   if (!ROLES.includes(card.role)) return `unknown role '${card.role}'`;
   let position;
   try {
@@ -279,14 +280,16 @@ async function openingProblem(com, draws, ctx, card) {
     throw e;
   }
   if (card.position !== position) return `position ${card.position}, but the layout puts it at ${position}`;
+  const leaf = pi ? pi[position] : position;
+  if (pi && card.leaf !== leaf) return `opens leaf ${card.leaf}, but the mix maps position ${position} to leaf ${leaf}`;
   if (card.salt.length !== 32) return `salt is ${card.salt.length} bytes, not 32`;
   if (card.path.length !== DEPTH) return `path has ${card.path.length} siblings, not ${DEPTH}`;
   if (card.path.some((h) => h.length !== 32)) return "a path sibling is not 32 bytes";
-  const root = await fold(await leafHash(ctx, position, card.card, card.salt), position, card.path);
+  const root = await fold(await leafHash(ctx, leaf, card.card, card.salt), leaf, card.path);
   return equal(root, com.root) ? "" : "does not fold to the committed root";
 }
 
-async function signatureOutcome(digest, sig, publicKey) {
+export async function signatureOutcome(digest, sig, publicKey) {
   if (publicKey === null) {
     const why = sig === null ? "the file carries no signature" : "no public key was given";
     return ["not_checked", `signature not checked: ${why}`];
@@ -312,13 +315,29 @@ function describe(card) {
   return `${card.role}${owner} k=${card.k} @${card.position} ${cardText(card.card)}`;
 }
 
-function optionalHex(value, name) {
+export function optionalHex(value, name) {
   if (absent(value) || value === "") return null;
   return needHex(value, name, 32);
 }
 
 // ------------------------------------------------------------------ the checks
 export async function verifyProof(fileObject, { expectDigest = null, publicKeyHex = null } = {}) {
+  let top = null;
+  try {
+    top = parse(fileObject);
+  } catch {
+    // not JSON: reported as malformed below
+  }
+  if (isObject(top) && top.format === "pokerfair-proof/2") {
+    const { verifyProofV2 } = await import("./verify2.js");
+    return verifyProofV2(top, { expectDigest, publicKeyHex });
+  }
+  return verifyParsed(fileObject, { expectDigest, publicKeyHex });
+}
+
+// The checks of pokerfair/1; pokerfair/2 (verify2.js) passes ``v2`` to add checks 6-10 after
+// the signature and to open each card at the leaf the mix gives.
+export async function verifyParsed(fileObject, { expectDigest = null, publicKeyHex = null, v2 = null } = {}) {
   const checks = [];
   const add = (name, number, status, detail) => checks.push({ name, number, status, detail });
   const result = (verdict, cards = [], observation = "") => ({
@@ -327,7 +346,7 @@ export async function verifyProof(fileObject, { expectDigest = null, publicKeyHe
     verdict,
     summary:
       verdict === "consistent"
-        ? `${CAVEAT_EN} (${CAVEAT_PT})`
+        ? (v2 ? v2.caveat : `${CAVEAT_EN} (${CAVEAT_PT})`)
         : verdict === "malformed"
           ? "malformed proof file — nothing was verified"
           : "INCONSISTENT with the commitment",
@@ -339,6 +358,7 @@ export async function verifyProof(fileObject, { expectDigest = null, publicKeyHe
   const expected = optionalHex(expectDigest, "expectDigest");
   const publicKey = optionalHex(publicKeyHex, "publicKeyHex");
   try {
+    if (v2 && v2.error) throw new Malformed(v2.error);
     parsed = read(fileObject);
   } catch (e) {
     if (!(e instanceof Malformed)) throw e;
@@ -358,6 +378,10 @@ export async function verifyProof(fileObject, { expectDigest = null, publicKeyHe
     shapeOk = false;
     add("format", 1, "fail", e.message);
   }
+  if (shapeOk && v2 && v2.hand_no !== com.hand_no) {
+    shapeOk = false;
+    checks[0] = { name: "format", number: 1, status: "fail", detail: "the contributors are for another hand" };
+  }
   const digest = await commitmentDigest(com);
   if (equal(digest, com.digest)) add("digest", 2, "pass", "recomputed digest equals the file's digest");
   else add("digest", 2, "fail", `recomputed digest ${toHex(digest)} differs from the file's ${toHex(com.digest)}`);
@@ -365,11 +389,13 @@ export async function verifyProof(fileObject, { expectDigest = null, publicKeyHe
   else if (equal(digest, expected)) add("expected_digest", 2, "pass", "digest equals the one recorded when the commitment arrived");
   else add("expected_digest", 2, "fail", `digest differs from the one recorded at receipt (${toHex(expected)})`);
   add("signature", 2, ...(await signatureOutcome(digest, com.sig, publicKey)));
-  if (shapeOk) {
+  const pi = v2 ? await v2.check(com, digest, publicKey, add) : null;
+  if (shapeOk && (!v2 || pi)) {
     const ctx = await ctxHash(com.table_id, com.hand_no);
     const problems = [];
     for (const [index, card] of cards.entries()) {
-      const problem = await openingProblem(com, draws, ctx, card);
+      if (v2) card.leaf = v2.leaves[index];
+      const problem = await openingProblem(com, draws, ctx, card, pi);
       if (problem) problems.push(`card ${index} (${describe(card)}): ${problem}`);
     }
     if (problems.length) add("openings", 3, "fail", problems.join("; "));
@@ -385,8 +411,8 @@ export async function verifyProof(fileObject, { expectDigest = null, publicKeyHe
     }
     add("distinct", 4, dupes.length ? "fail" : "pass", dupes.join("; ") || "no position or card is opened twice");
   } else {
-    add("openings", 3, "skipped", "the deal's shape failed check 1");
-    add("distinct", 4, "skipped", "the deal's shape failed check 1");
+    add("openings", 3, "skipped", "the deal's shape or the contributor set failed");
+    add("distinct", 4, "skipped", "the deal's shape or the contributor set failed");
   }
   const verdict = checks.some((c) => c.status === "fail") ? "inconsistent" : "consistent";
   let seen = "no client observation recorded";

@@ -110,6 +110,16 @@ function decodeBody(frame, seq) {
         handNo: frame.hand_no ?? frame.commitment?.hand_no,
         commitment: frame.commitment,
         cardsInS: typeof frame.cards_in_s === "number" ? frame.cards_in_s : null,
+        contributors: frame.contributors ?? null, // pokerfair/2: reveal now, until the cards
+      };
+    case "fair_mix":
+      return {
+        type: "fair_mix",
+        seq,
+        handNo: frame.hand_no,
+        reveals: frame.reveals ?? [],
+        mix: frame.mix,
+        transcript: frame.transcript ?? {},
       };
     case "hand":
       return {

@@ -23,6 +23,7 @@ import { tournamentInfo } from "./tournamentinfo.js";
 import { HandLog } from "./handlog.js";
 import { TableRenderer } from "./render.js";
 import { openVerifyDialog } from "./verifydialog.js";
+import { SeatSeed } from "../fairseed.js";
 
 function stakesText(stakes) {
   if (!stakes) return "";
@@ -176,6 +177,18 @@ export class TablePage {
     }
   }
 
+  /** pokerfair/2: reveal this browser's secret for the hand just committed (if the set holds
+   *  it) and commit one for the next. A browser without WebCrypto simply does not contribute. */
+  async contribute(msg) {
+    this.seed ??= new SeatSeed((name, args) => this.command(name, args));
+    try {
+      const revealed = await this.seed.onCommitment(msg.commitment?.table_id, msg.handNo, msg.contributors, this.state.mySeat());
+      if (revealed) this.state.noteOwnSecret(msg.handNo, revealed.seat, revealed.secret);
+    } catch {
+      // no crypto.subtle (an insecure context): this hand is dealt as pokerfair/1 for us
+    }
+  }
+
   setConnState(s) {
     this.connState = s;
     this.renderTopbar();
@@ -200,6 +213,9 @@ export class TablePage {
     const prevView = this.state.view;
     const prevCommit = this.state.commitment?.digest;
     this.state.apply(msg);
+    if (msg.type === "commitment") this.contribute(msg);
+    if (msg.type === "ack" && msg.data?.receipt) this.state.noteReceipt(msg.data.hand_no, msg.data.seat, msg.data.receipt);
+    if (msg.type === "error" && String(msg.code).startsWith("fair_")) return; // told in "Conferir cartas"
     if (msg.type === "chat") {
       this.chat.add(msg.msg);
       return;

@@ -79,7 +79,8 @@ async function showProof(body, file, isCurrent, downloadSlot) {
   );
   const status = h("p.verify-summary", { role: "status" }, t("verify.running"));
   const table = h("div.verify-cards");
-  body.append(status, table, h("p.verify-caveat", t("verify.caveat")));
+  const v2 = file.format === "pokerfair-proof/2";
+  body.append(status, table, h("p.verify-caveat", t(v2 ? "verify.caveat_v2" : "verify.caveat")));
   const download = h(
     "button.primary",
     { type: "button", dataset: { verify: "download" }, onclick: () => downloadProof(file) },
@@ -99,6 +100,14 @@ async function showProof(body, file, isCurrent, downloadSlot) {
       h("p.verify-signature", { dataset: { status: signature.status } }, t(`verify.sig.${signature.status}`)),
       table,
     );
+  }
+  if (v2) {
+    const own = (whole.checks ?? []).find((c) => c.name === "own");
+    const late = own?.detail?.includes("not revealed in time");
+    const text = whole.contributed
+      ? t("verify.contributed")
+      : t("verify.not_contributed", { why: t(`verify.not_contributed_why.${late ? "late" : "absent"}`) });
+    body.insertBefore(h("p.verify-contribution", { dataset: { contributed: String(Boolean(whole.contributed)) } }, text), table);
   }
   clear(table);
   for (const { card, ok, error } of rows) {
