@@ -1,4 +1,4 @@
-"""Multi-table tournaments' registration (issue 20), the pure rules: which MTTs exist, who is
+"""Multi-table tournaments' registration, the pure rules: which MTTs exist, who is
 registered, when registration is open, what the pool pays by place.
 
 - **The schedule**: the site keeps one upcoming MTT per ``MttSpec`` (by default one free

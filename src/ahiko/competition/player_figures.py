@@ -1,4 +1,4 @@
-"""Each player's figures kept as hands are archived (issue 40), so a profile is one read.
+"""Each player's figures kept as hands are archived, so a profile is one read.
 
 Before, a profile rebuilt the numbers from every archived hand of the account on each request
 (14.9 s for 20,120 hands; 8 at once grew the process by 2 GB). Now the archive's transaction

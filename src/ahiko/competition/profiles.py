@@ -1,6 +1,6 @@
-"""A player's page (issue 20): the numbers of ``stats``, tournaments played and best
-finishes, the same way for any player: the figures from their stored counts (issue 40:
-``player_figures``), the places from the tournament rooms those name."""
+"""A player's page: the numbers of ``stats``, tournaments played and best
+finishes, the same way for any player: the figures from their stored counts
+(``player_figures``), the places from the tournament rooms those name."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shared hands and rabbit hunts (issue 20): a finished hand as anyone may see it.
+"""Shared hands and rabbit hunts: a finished hand as anyone may see it.
 
 A **share link** carries a signed grant (``ShareGrant``: the hand, the sharer's seat, whether
 the sharer shows their own cards, whether the rabbit is in it), so it needs no table: its

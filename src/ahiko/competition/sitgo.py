@@ -1,4 +1,4 @@
-"""Sit & go's (issue 20): queues that start a tournament as soon as they fill.
+"""Sit & go's: queues that start a tournament as soon as they fill.
 
 The lobby keeps one open queue per kind (``QUEUES``: heads-up, 6-max and 9-max hold'em, 6-max
 draw; each free or with a coin buy-in). A player registers in the open queue; when it fills it

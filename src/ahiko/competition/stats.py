@@ -1,4 +1,4 @@
-"""A player's numbers, built from the hand archive (issue 20): the same figures for everyone.
+"""A player's numbers, built from the hand archive: the same figures for everyone.
 
 Per hand (``hand_facts``, from the archived event log, which holds every action):
 

@@ -1,4 +1,4 @@
-"""Signals of abuse, read from the hand archive and the accounts (issue 45).
+"""Signals of abuse, read from the hand archive and the accounts.
 
 Each signal names the accounts, says what it measured and lists the hands it read; nothing is
 done about it here or anywhere: an operator looks and decides. The signals:

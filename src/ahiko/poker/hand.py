@@ -1,10 +1,8 @@
-"""What hold'em and five-card draw hands share: seats, chips, the log, pots and showdown.
-
-A hand is mutable but only through ``act`` and ``show``, which either append events or raise
-:class:`IllegalAction` having changed nothing. Players are held in lists indexed in button
-order (``dealt_seats``: first seat after the button first); the public API speaks in seats.
-The attributes without a leading underscore are read by ``view.py``; treat them as read-only.
-"""
+"""What every hand shares (hold'em, Omaha, five-card draw): seats, chips, the log, pots,
+showdown. A hand changes only through ``act`` and ``show``, which append events or raise
+:class:`IllegalAction` having changed nothing. Players are in lists in button order
+(``dealt_seats``: first after the button first); the public API speaks in seats, and
+``view.py`` reads the attributes without a leading underscore (read-only)."""
 
 from __future__ import annotations
 

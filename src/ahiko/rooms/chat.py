@@ -136,7 +136,7 @@ class TableChat:
         hold = room.hold_reply()
 
         def written(outcome: Outcome[bool]) -> None:
-            if hold is not None:  # the answer is the write's (issue 17: it ran off the loop)
+            if hold is not None:  # the answer is the write's (it ran off the loop)
                 hold.release(_report_answer(cmd.msg_no, outcome))
 
         self.moderation.report(

@@ -116,7 +116,7 @@ class Announce:
 @dataclass(frozen=True)
 class MoveIn:
     """The house seats a player of a multi-table tournament at this table with ``stack``
-    chips (issue 20): at the start, or moved from another table (during a hand: the seat is
+    chips: at the start, or moved from another table (during a hand: the seat is
     reserved and they play from the next one, R-RM-16). A player moved from another table
     ``waits_for_big_blind``: not dealt in until the hand whose big blind is their seat."""
 
@@ -139,14 +139,14 @@ class MoveOut:
 @dataclass(frozen=True)
 class Wake:
     """The house lets a table of a multi-table tournament that held its next hand
-    (hand-for-hand on the bubble, ``RoomHooks.hold_deal``) deal it now (issue 20)."""
+    (hand-for-hand on the bubble, ``RoomHooks.hold_deal``) deal it now."""
 
 
 @dataclass(frozen=True)
 class TellMoved:
     """The house tells a player of a multi-table tournament, on this table's connections of
     theirs, that they sit elsewhere now (a ``moved`` frame, ``where`` its body): their move
-    here waited for a seat and went to another table instead (issue 20)."""
+    here waited for a seat and went to another table instead."""
 
     player_id: str
     where: dict[str, Any]

@@ -275,7 +275,7 @@ class Dealer:
 
     def _bots_observe(self, hand: TableHand) -> None:
         """Bots with a memory (``observe``) get their own final view of the hand, with the
-        players' public names: what they learn lives as long as they sit here (issue 18)."""
+        players' public names: what they learn lives as long as they sit here."""
         room = self._room
         names: dict[str, str] = {}
         for seat, player_id in hand.players.items():

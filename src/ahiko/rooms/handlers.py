@@ -223,7 +223,7 @@ def _table_of_mtt(room: Room) -> None:
 
 
 def move_in(room: Room, cmd: c.MoveIn) -> Reply:
-    """A multi-table tournament's house seats a player with their chips (issue 20)."""
+    """A multi-table tournament's house seats a player with their chips."""
     _table_of_mtt(room)
     if cmd.stack < 1:
         raise Refusal("no_chips", "a player moves with chips", "R-TN-04")

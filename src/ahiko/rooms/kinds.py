@@ -10,7 +10,7 @@ room each decide, asked by the room at fixed moments instead of ``if kind is ...
 | a hand needs a person (R-RM-03/11) | yes | no | yes |
 | closes when empty (R-RM-09) | yes | no | no |
 | deals after the between-hands wait (R-RM-11) | no | no | yes |
-| a waiting list when full (issue 19) | yes | no | no |
+| a waiting list when full | yes | no | no |
 | absent players dealt in, hand folded (R-TN-07 D) | no | yes | no |
 | ``on_leave`` / ``on_hand_end`` / ``game_over`` | nothing | R-TN-04/05 | nothing here |
 
@@ -114,7 +114,7 @@ class Tournament(Recreational):
 
 
 class MttTable(Tournament):
-    """One table of a multi-table tournament (issue 20, ``RoomConfig.part_of``): the house
+    """One table of a multi-table tournament (``RoomConfig.part_of``): the house
     seats and moves players between tables (``MoveIn``/``MoveOut``, between hands), ranks the
     whole field (R-TN-04 across tables; a leaver, R-TN-05, through ``on_player_left``) and
     ends the tournament; the table only plays hands, and a busted player leaves it."""

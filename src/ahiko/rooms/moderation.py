@@ -7,7 +7,7 @@ mutes, and keeping messages for a bounded time.
 (``ahiko.store.chat``), so ``ahiko admin chat mute`` reaches every room, and reads the site
 mutes again at most every ``SITE_MUTES_TTL_S`` seconds.
 
-Nothing of it touches the database on the event loop (issue 17): the chat lines, the reports,
+Nothing of it touches the database on the event loop: the chat lines, the reports,
 the site mutes set here and their periodic read all run in the writer's chat lane
 (``ahiko.store.writer``), in order, on a worker thread. A report or a mute is told how its
 write went (``done``) and what it changed in memory changes only once the write landed; until
@@ -127,7 +127,7 @@ class StoredModeration(Moderation):
     ) -> None:
         super().__init__(words)
         self.engine = engine
-        # Chat lines are written off the event loop on the real clock (issue 17), in order.
+        # Chat lines are written off the event loop on the real clock, in order.
         self.writer: StoreWriter = writer or InlineWriter()
         self._site_read_at: float | None = None
         self._stored = 0

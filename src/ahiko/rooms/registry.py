@@ -112,7 +112,7 @@ class RoomRegistry:
     async def lobby_listing(self) -> list[dict[str, Any]]:
         """``lobby()`` built ``LOBBY_CHUNK`` rooms at a time, the event loop served between
         chunks: at 375 tables the whole listing held the loop 20-30 ms, every player's
-        latency with it (issue 14). Each entry is its room's state when it was built."""
+        latency with it. Each entry is its room's state when it was built."""
         actors = list(self._actors.values())
         listed: list[dict[str, Any]] = []
         for first in range(0, len(actors), LOBBY_CHUNK):

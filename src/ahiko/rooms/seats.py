@@ -31,7 +31,7 @@ class Occupant:
     waiting: bool = False  # reserved during a hand: plays from the next one (R-RM-16)
     leave_after_hand: bool = False  # removed bot or "leave after this hand"
     new_entries: int = 0  # R-RM-06: times the starting chips were granted again
-    sitting_out: bool = False  # "Ficar fora nas próximas mãos": not dealt in (issue 19)
+    sitting_out: bool = False  # "Ficar fora nas próximas mãos": not dealt in
     # moved from another table of a multi-table tournament: dealt in first at their big blind
     waits_for_big_blind: bool = False
 

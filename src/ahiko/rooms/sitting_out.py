@@ -1,4 +1,4 @@
-"""Sitting out (issue 19): "Ficar fora nas próximas mãos".
+"""Sitting out: "Ficar fora nas próximas mãos".
 
 A seated person keeps the seat and is not dealt in (like an absent player, R-TM-05: the button
 and the blinds move past them) until they come back, for at most the absence deadline of

@@ -5,7 +5,7 @@ is disconnected and the room has none), a bot its human-like pause and then its 
 a worker thread, ``ahiko.rooms.thinking``, bounded by ``BOT_THINKING_LIMIT_S``), and a seat
 that acts by the timeout rule (a leaver, a withdrawn absentee, a room out of time) its check
 or fold at once. A late answer for a turn that is over is dropped (``_turn`` numbers them).
-When a person's clock runs out their time bank (issue 19, ``ahiko.rooms.timebank``) starts
+When a person's clock runs out their time bank (``ahiko.rooms.timebank``) starts
 by itself, or earlier by its button (``use_time_bank``); when it is spent the timeout rule
 answers (R-TM-01). A withdrawn absentee with chips folds the moment the absence deadline
 passes, out of turn if need be (R-TM-04 D); in a tournament an absent player is dealt in and
@@ -90,7 +90,7 @@ class Turns:
             self._set_deadline(hand, seat, seconds)
             room.time_banks.thaw(room.clock.now())
 
-    # --- the time bank (issue 19) ---------------------------------------------------------
+    # --- the time bank ---------------------------------------------------------
     @property
     def has_time_bank(self) -> bool:
         """Time banks count only where decisions have a deadline."""

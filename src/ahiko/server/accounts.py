@@ -1,7 +1,7 @@
 """Accounts and sessions: sign-up rules, argon2id passwords, login rate limiting and
 database-backed session tokens.
 
-Log-in throttling (issue 17) counts failures by address and by account separately, in memory
+Log-in throttling counts failures by address and by account separately, in memory
 (``login_throttle``; in Redis on a cluster), decided and counted in one step *before* any
 database read or password hash: a refused guess costs no query, and concurrent guesses cannot
 all slip under the limit; a right password takes its failure back. An address that has failed
@@ -206,7 +206,7 @@ class Accounts:
         if not self.gate.run(lambda: self._password_matches(stored, password)):
             return None
         assert record is not None
-        suspended = suspension_of(self._engine, record.id)  # an operator's (issue 45)
+        suspended = suspension_of(self._engine, record.id)  # an operator's
         if suspended is not None:
             message = f"this account is suspended: {suspended['reason']}"
             raise ApiError(403, "account_suspended", message)

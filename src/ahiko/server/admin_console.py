@@ -1,4 +1,4 @@
-"""The operators' console API, ``/api/admin/*`` (issue 45).
+"""The operators' console API, ``/api/admin/*``.
 
 Every route is for an account with the operator role (``ahiko admin operator add``) that gave
 its one-time code once (``POST /api/admin/activate``); anyone else gets 403, signed in or

@@ -1,4 +1,4 @@
-"""The operators' console page, ``/admin``, and its script and style (issue 45).
+"""The operators' console page, ``/admin``, and its script and style.
 
 The page's files live beside this module, not in the public client's folder, which the
 static mount serves to anyone. Each is answered only to an operator (an operator that has not

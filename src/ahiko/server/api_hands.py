@@ -101,7 +101,7 @@ def hand_proof(hand_id: int, request: Request, user: SignedIn) -> Response:
 
 
 def _my_chat(request: Request, archived: ArchivedHand, user: User) -> list[dict[str, Any]]:
-    """The player's own table-chat lines while this hand ran (issue 19): never others'."""
+    """The player's own table-chat lines while this hand ran: never others'."""
     lines = messages_of(
         services(request).engine,
         archived.room_id,

@@ -100,7 +100,7 @@ def create_app(
     """The Ahiko server for ``settings``. ``routers`` are added before the static client
     (which answers every other path); ``clock``, ``password_hasher`` and ``hash_gate`` are
     for tests."""
-    private_folder(settings.data_dir)  # 0700, its files 0600 (issue 17)
+    private_folder(settings.data_dir)  # 0700, its files 0600
     engine = make_engine(settings.resolved_database_url)
     install_sealer(engine, load_or_create_archive_key(settings.data_dir))
     keep_player_figures(engine)  # each archived hand adds to its players' stored figures
@@ -112,7 +112,7 @@ def create_app(
 
     @asynccontextmanager
     async def serving(app: FastAPI) -> AsyncIterator[None]:
-        if settings.redis_url is not None:  # one node of a cluster (issue 14)
+        if settings.redis_url is not None:  # one node of a cluster
             async with cluster_node(app, settings.redis_url):
                 yield
             engine.dispose()
@@ -120,7 +120,7 @@ def create_app(
         # A hand in progress at a crash is cancelled, its chips back at the start stacks,
         # before any room reopens; the rooms announce ``app.state.recovered_hands``.
         app.state.recovered_hands = recover_interrupted_hands(engine)
-        seal_existing(engine)  # hands archived before the archive key existed (issue 17)
+        seal_existing(engine)  # hands archived before the archive key existed
         if getattr(app.state, "room_registry", None) is None:  # a test may set its own
             app.state.room_registry = archiving_registry(app)
         if getattr(app.state, "ahiko_lobby", None) is None:
@@ -132,7 +132,7 @@ def create_app(
             sitgo.start()  # a previous run's unfinished sit & go's (and MTTs): buy-ins back
             mtt.start()  # the schedule's next MTT
             app.state.sitgo, app.state.mtt = sitgo, mtt
-        # Rooms nobody joined close after a few minutes (issue 17).
+        # Rooms nobody joined close after a few minutes.
         sweeper = asyncio.create_task(site_limits(app).run_sweeper(app.state.room_registry))
         seen = asyncio.create_task(keep_sockets_seen(online_of(app), site_limits(app).accounts))
         yield
@@ -179,7 +179,7 @@ def create_app(
     app.include_router(api_sitgo.router)
     app.include_router(api_mtt.router)
     app.include_router(gateway.router)
-    app.include_router(admin_console.router)  # the operators' console (issue 45)
+    app.include_router(admin_console.router)  # the operators' console
     app.include_router(admin_page.router)
     for router in routers:
         app.include_router(router)
@@ -283,8 +283,8 @@ async def cluster_node(app: FastAPI, redis_url: str) -> AsyncIterator[None]:
 def competition_services(
     app: FastAPI, claim_room: Callable[[str], Awaitable[object]] | None = None
 ) -> tuple[SitGoRooms, MttService]:
-    """The sit & go lobby and the MTTs (issue 20) on the app's rooms, their ledger writes on
-    the house rooms' writer (issue 17); ``claim_room`` is a cluster leader's (each tournament
+    """The sit & go lobby and the MTTs on the app's rooms, their ledger writes on
+    the house rooms' writer; ``claim_room`` is a cluster leader's (each tournament
     room owned before it exists). Neither is started."""
     found: Services = app.state.services
     writer = getattr(app.state.ahiko_lobby, "writer", None)
@@ -313,7 +313,7 @@ def archiving_registry(app: FastAPI, clock: RoomClock | None = None) -> RoomRegi
     """A room registry whose rooms archive every finished hand in the server's database and
     sign their commitments with the server's key (``/api/fairness/public-key``)."""
     found: Services = app.state.services
-    threaded = clock is None or isinstance(clock, AsyncioClock)  # off the loop (issue 17)
+    threaded = clock is None or isinstance(clock, AsyncioClock)  # off the loop
     # The hand archive and chat lines: one worker thread, each its own lane, in order.
     archive_writer = writer_for(threaded, threads=1, name="ahiko-archive")
     return RoomRegistry(

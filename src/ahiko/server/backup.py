@@ -1,4 +1,4 @@
-"""Backups that restore (issue 41): ``ahiko admin backup DIR`` and ``ahiko admin restore DIR``.
+"""Backups that restore: ``ahiko admin backup DIR`` and ``ahiko admin restore DIR``.
 
 A backup is the database *and* the two keys of the data folder: the deal-signing key (the
 proofs players verify) and the archive key (the hand archive's hole cards and salts are

@@ -92,7 +92,7 @@ def register(subparsers: Any) -> None:
     grant.add_argument("amount", type=int)
     grant.add_argument("--reason", required=True)
     grant.set_defaults(func=_grant)
-    chat = commands.add_parser("chat", help="table chat moderation (issue 19)")
+    chat = commands.add_parser("chat", help="table chat moderation")
     chat_commands = chat.add_subparsers(dest="chat_command", metavar="ACTION", required=True)
     mute = chat_commands.add_parser(
         "mute", parents=[common], help="mute a user's chat in every room (site-wide)"
@@ -183,7 +183,7 @@ def _serve(args: argparse.Namespace) -> int:
             ws=AhikoWebSocketProtocol,  # websockets-sansio, plus the gateway's direct write
             ws_max_size=WS_MAX_BYTES,
             # Frames are a few KiB: compressing each for each connection cost a quarter of the
-            # server's CPU at 1,000 players and ≈ 50 MiB of per-connection zlib state (issue 9).
+            # server's CPU at 1,000 players and ≈ 50 MiB of per-connection zlib state.
             ws_per_message_deflate=False,
             log_config=None,  # the root logger's format (ahiko.server.logging_setup)
             access_log=False,  # written by LogScopeMiddleware, with the request's id
@@ -196,7 +196,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _server_lock(settings: Settings) -> tuple[Any, str | None]:
-    """The database's server lock (issue 14): exclusive for a lone server, shared by the nodes
+    """The database's server lock: exclusive for a lone server, shared by the nodes
     of a cluster. ``(None, why)`` when another server holds it."""
     from ahiko.store.server_lock import ServerLock, ServerLockRefused
 
@@ -262,7 +262,7 @@ GC_THRESHOLDS = (50_000, 5, 2000)
 
 
 def tune_gc(env: Mapping[str, str] = os.environ) -> None:
-    """Move everything alive after start-up out of the collector's sight (issue 9: at 1,000
+    """Move everything alive after start-up out of the collector's sight (at 1,000
     players p99 99 ms before, 41 ms after) and set the thresholds the clock of
     ``ahiko.server.collector`` works with: its passes over the young generation (every
     0.25 s) do the young work, every 5th of them is a pass over the middle generation (what

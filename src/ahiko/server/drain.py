@@ -1,4 +1,4 @@
-"""A server that drains before it stops (issue 41): ``SIGTERM`` no longer cancels the hands in
+"""A server that drains before it stops: ``SIGTERM`` no longer cancels the hands in
 progress.
 
 On the first ``SIGTERM`` (``DrainingServer``) the server keeps serving but no room starts

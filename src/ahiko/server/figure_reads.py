@@ -1,4 +1,4 @@
-"""How often an account may read players' figures (issue 40): a profile and the table's player
+"""How often an account may read players' figures: a profile and the table's player
 line are one read each now (``ahiko.competition.player_figures``), but the tournament places
 on a profile still read archived seat lines, so a loop over them is bounded per account, in
 this process (each node of a cluster counts its own)."""

@@ -231,7 +231,7 @@ async def table_socket(
     note(room=room_id, account=account)  # the socket's log lines name its room and account
     book = address_book(websocket.app) if account is not None else None
     if book is not None and account is not None:
-        book.seen(room_id, account, address)  # the shared-address signal (issue 45)
+        book.seen(room_id, account, address)  # the shared-address signal
     token = websocket.cookies.get(SESSION_COOKIE) if player is not None else None
     session = token_hash(token) if token else None
     refusal = limits.socket_refusal(account, address)

@@ -1,4 +1,4 @@
-"""The failed-log-in throttle (issue 17), decided in memory before any database read or
+"""The failed-log-in throttle, decided in memory before any database read or
 password hash, so that a guessing storm's refusals cost next to nothing.
 
 Failures are counted by address and by account separately, over a sliding window. Each

@@ -399,7 +399,7 @@ class NoticeOut(_ServerFrame):
 class MovedOut(_ServerFrame):
     """To one player of a multi-table tournament, on the table they just left: they were
     moved (balancing, a table broken) to ``room_id``, table ``table``, seat ``seat``; the
-    client opens that room (issue 20)."""
+    client opens that room."""
 
     t: Literal["moved"] = "moved"
     room_id: Annotated[str, Field(min_length=1, max_length=64)]

@@ -289,7 +289,7 @@ class SecurityMiddleware:
                 )
                 return
             # Text that is not JSON is refused here, as the routes would (422), before
-            # routing and the session's lookup: a malformed flood costs little (issue 17).
+            # routing and the session's lookup: a malformed flood costs little.
             problem = json_problem(body) if _parsed_as_json(path, headers) else None
             if problem is not None:
                 message = f"the request body is not valid JSON: {problem}"

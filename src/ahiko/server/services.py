@@ -86,7 +86,7 @@ async def _player_off_the_loop(connection: HTTPConnection) -> Player | None:
 async def http_player(request: Request) -> Player | None:
     """The signed-in account of a request, or None. Tests override this dependency. The
     session's lookup runs on a worker thread: a slow or locked database delays this request,
-    never the event loop that serves every table (issue 17)."""
+    never the event loop that serves every table."""
     return await _player_off_the_loop(request)
 
 

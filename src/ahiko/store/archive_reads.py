@@ -1,4 +1,4 @@
-"""Reads of the hand archive for competition (issue 20): the rows profiles, leaderboards and
+"""Reads of the hand archive for competition: the rows profiles, leaderboards and
 tournament results are computed from.
 
 ``hands_played_by`` gives whole hands (events opened from their seal) of one user, oldest

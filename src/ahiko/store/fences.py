@@ -1,4 +1,4 @@
-"""Fencing tokens for the rooms of a cluster (issue 14).
+"""Fencing tokens for the rooms of a cluster.
 
 In a cluster each room has one owner at a time, chosen by a lease in Redis that comes with a
 fencing token: a number that only grows, one more for every new owner. A lease can expire

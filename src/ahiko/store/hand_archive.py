@@ -6,7 +6,7 @@ page of hands (``hands_of_user``) and one hand, only for a user who played it
 (``archived_hand_for``). ``deal`` carries server-side secrets (deck order and salts); this
 module stores it and never interprets it.
 
-At rest (issue 17) ``deal`` and ``events`` (the private log, every dealt card in it) are
+At rest ``deal`` and ``events`` (the private log, every dealt card in it) are
 sealed with AES-256-GCM under the archive key kept beside the signing key
 (``install_sealer``; ``ahiko.fairness.keys.load_or_create_archive_key``), bound to their hand
 and column: a copy of the database alone opens no mucked or undealt card. Reads open them

@@ -1,4 +1,4 @@
-"""Each player's stored figures (issue 40): counts added as a hand is archived, in the
+"""Each player's stored figures: counts added as a hand is archived, in the
 archive's own transaction, with atomic upserts (``x = x + :delta``), so hands archived at once
 on several nodes all count; read back in one query per table.
 

@@ -238,7 +238,7 @@ archived_hand_players = Table(
     CheckConstraint("occupant IN ('person', 'bot', 'bot_ahiko')", name="occupant"),
 )
 
-# Table chat (issue 19), kept for moderation for a bounded time (``CHAT_RETENTION_DAYS``,
+# Table chat, kept for moderation for a bounded time (``CHAT_RETENTION_DAYS``,
 # ``ahiko.store.chat``). ``room_id`` is plain text (recreational rooms are not in ``rooms``);
 # ``msg_no`` is the room's own message number, what a report names.
 chat_messages = Table(
@@ -284,7 +284,7 @@ chat_site_mutes = Table(
     Column("at", Moment, nullable=False),
 )
 
-# Per room, the fencing token of its newest owner in a cluster (issue 14, ``store/fences.py``):
+# Per room, the fencing token of its newest owner in a cluster (``store/fences.py``):
 # a write about the room by an older owner is refused. Empty on the embedded single server.
 room_fences = Table(
     "room_fences",

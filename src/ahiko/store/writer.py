@@ -1,4 +1,4 @@
-"""Durable writes off the event loop (issue 17).
+"""Durable writes off the event loop.
 
 One event loop serves every table; a ledger or archive write that waits for SQLite's write
 lock (another process holding it, a slow fsync) must not stall the others. A room hands each

@@ -201,7 +201,7 @@ class HandArchive:
 
     The record is captured on the room's thread (it reads the room); the write goes to
     ``writer``: one lane for every room, in order (a show after a hand lands after that
-    hand), on a worker thread on the real clock (issue 17), inline by default."""
+    hand), on a worker thread on the real clock, inline by default."""
 
     LANE = "archive"
 

@@ -1,4 +1,4 @@
-"""Rate limits that hold across the nodes of a cluster (issue 14): one sliding window per key
+"""Rate limits that hold across the nodes of a cluster: one sliding window per key
 in Redis, shared by every node, instead of one per process (``security.SlidingWindow``), so a
 client spreading its sign-ups or log-ins over the nodes behind a load balancer gets no more
 than the site's limit. The clock is Redis's own (``TIME``), the same for every node.

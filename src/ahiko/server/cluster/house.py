@@ -1,4 +1,4 @@
-"""The Ahiko house rooms on a cluster (issue 14): the lobby rule on the leader only, every
+"""The Ahiko house rooms on a cluster: the lobby rule on the leader only, every
 room claimed by the node that opens it, and a dead owner's rooms taken over.
 
 - **The lobby rule** (at least two rooms a tier, another when a tier is full, surplus empty

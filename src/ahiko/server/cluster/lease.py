@@ -1,4 +1,4 @@
-"""Leases in Redis with fencing tokens (issue 14): who owns a room, who leads the cluster.
+"""Leases in Redis with fencing tokens: who owns a room, who leads the cluster.
 
 A lease is one key, ``ahiko:lease:NAME``, whose value is ``NODE:TOKEN`` and which expires
 ``ttl_ms`` after its last renewal. ``acquire`` sets it only when nobody holds it (``SET … NX

@@ -1,4 +1,4 @@
-"""One node of a cluster (issue 14): what ``--redis-url`` adds to a server.
+"""One node of a cluster: what ``--redis-url`` adds to a server.
 
 - the rooms it owns (``RoomOwnership``: a lease and a fencing token each, the database's fence
   installed on its engine), served to the other nodes by a ``RelayHost``;

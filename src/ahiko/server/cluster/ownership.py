@@ -1,4 +1,4 @@
-"""The rooms one node owns (issue 14): a Redis lease per room, renewed while the node lives,
+"""The rooms one node owns: a Redis lease per room, renewed while the node lives,
 and the lease's fencing token recorded in the database before the node writes anything about
 the room.
 

@@ -1,4 +1,4 @@
-"""The relay between nodes (issue 14): a room's commands to its owner, its numbered frames back.
+"""The relay between nodes: a room's commands to its owner, its numbered frames back.
 
 Redis pub/sub (chosen on a measurement: ``bench/relay_transport.py``, docs/deploy.md):
 

@@ -1,4 +1,4 @@
-"""Relayed frames sealed on their way through Redis (issue 41).
+"""Relayed frames sealed on their way through Redis.
 
 A player whose socket is on another node than the room's owner gets the room's frames through
 ``PUBLISH ahiko:conn:<socket>`` (and the frames for anyone on ``ahiko:fan:<node>``): hole

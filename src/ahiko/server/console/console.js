@@ -1,4 +1,4 @@
-// The operators' console (issue 45): reports, accounts, rooms, the Bot Ahiko, the ledger, the
+// The operators' console: reports, accounts, rooms, the Bot Ahiko, the ledger, the
 // audit log. pt-BR first, English second; the language is the site's (localStorage).
 // Every action asks for a reason and the server writes it to the audit log.
 

@@ -1,4 +1,4 @@
-// Multi-table tournaments in the lobby's "Torneios" tab (issue 20): the scheduled and the
+// Multi-table tournaments in the lobby's "Torneios" tab: the scheduled and the
 // hosts' MTTs with their start time and registered count; register (the buy-in leaves the
 // wallet) and unregister before the start; late registration while it is open; and when my
 // MTT starts (or I register late), to my table. The host may cancel their MTT before it

@@ -1,4 +1,4 @@
-// A shared hand (issue 20): anyone with the link, signed in or not, steps through what was
+// A shared hand: anyone with the link, signed in or not, steps through what was
 // public — board, actions, hands shown (none in five-card draw, R-DR-07 D), the sharer's own
 // cards if they chose — and sees every card's proof badge, checked here in the browser against
 // the signed commitment (verify.js), plus the rabbit hunt's cards when the link has them.

@@ -42,7 +42,7 @@ async function walletBalance() {
   }
 }
 
-/** Fair re-entry (issue 19): back at this tier within 30 minutes, bring what you left with. */
+/** Fair re-entry: back at this tier within 30 minutes, bring what you left with. */
 async function reentryRule(roomId) {
   try {
     return (await api.ahikoBuyInRange(roomId))?.reentry ?? null;

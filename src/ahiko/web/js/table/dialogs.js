@@ -102,7 +102,7 @@ export function resultsTable(results) {
             "tr",
             h("td", String(r.rank ?? r.place ?? i + 1)),
             h("td", r.name ?? r.username ?? ""),
-            // A paid sit & go's prizes (issue 20), coins by place.
+            // A paid sit & go's prizes, coins by place.
             paid ? h("td.num", { dataset: { prize: String(r.prize ?? 0) } }, r.prize ? fmt(r.prize) : "—") : null,
           ),
         ),

@@ -51,7 +51,7 @@ export class TablePage {
     this.roomId = roomId;
     this.state = new TableState();
     this.log = new HandLog({ sheetTop: () => this.feltWrap?.getBoundingClientRect().bottom ?? null });
-    // Sitting out and the time bank (issue 19) live beside the table, not in the bottom dock,
+    // Sitting out and the time bank live beside the table, not in the bottom dock,
     // whose height must not change when a turn starts or ends.
     this.social = h("div.social-controls", { role: "group" });
     this.chat = new ChatPanel({ send: (name, args) => this.command(name, args), me: () => this.state.you?.player_id ?? null });
