@@ -9,6 +9,11 @@ from hypothesis import HealthCheck, settings
 
 pytest_plugins = ["pg", "redis_server"]
 
+# A test stops its servers with SIGTERM while bots still play: a server then drains, letting the
+# hands in progress end (AHIKO_DRAIN_S, a site's 60 s). Two seconds here, so every teardown does
+# not wait out a hand; the drain tests give the bound they measure.
+os.environ.setdefault("AHIKO_DRAIN_S", "2")
+
 settings.register_profile(
     "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )

@@ -25,6 +25,7 @@ from ahiko.store.schema import hands
 
 pytestmark = pytest.mark.cluster
 
+SITE_DRAIN = {"AHIKO_DRAIN_S": "60"}  # a site's bound (the suite's servers drain 2 s)
 LEASE_MS = 2000
 
 
@@ -75,7 +76,7 @@ def test_a_node_sent_sigterm_mid_hand_finishes_the_hand_and_hands_the_room_over(
     redis_url: str, postgres_url: str, tmp_path: Path
 ) -> None:
     data = data_folder(tmp_path)
-    owner = Node("a", redis_url, postgres_url, data, lease_ms=LEASE_MS).start()
+    owner = Node("a", redis_url, postgres_url, data, lease_ms=LEASE_MS, env=SITE_DRAIN).start()
     edge = Node("b", redis_url, postgres_url, data, lease_ms=LEASE_MS)
     try:
         room_id = house_room(owner)
@@ -122,7 +123,7 @@ def test_a_lone_server_sent_sigterm_mid_hand_finishes_it_and_keeps_the_seats(
     postgres_url: str, tmp_path: Path
 ) -> None:
     data = data_folder(tmp_path)
-    server = Node("solo", None, postgres_url, data).start()
+    server = Node("solo", None, postgres_url, data, env=SITE_DRAIN).start()
     try:
         room_id = house_room(server)
 
