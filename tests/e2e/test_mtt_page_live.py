@@ -103,6 +103,8 @@ def test_an_mtt_page_shows_entrants_tables_payouts_and_results(browser, tmp_path
 
         # Ana from the lobby's list, Bia by the page's address
         ana.goto(f"{base}/#/lobby/tournament")
+        ana.wait_for_selector(f'a[data-mtt-page="{mid}"]')
+        shot(ana, "mtt-lobby-link-1280")
         ana.click(f'a[data-mtt-page="{mid}"]')
         ana.wait_for_url(f"**/#/mtt/{mid}")
         bia.goto(f"{base}/#/mtt/{mid}")
@@ -122,6 +124,7 @@ def test_an_mtt_page_shows_entrants_tables_payouts_and_results(browser, tmp_path
             ]
             assert page.locator('[data-empty="results"]').is_visible()
             assert page.locator("h1").inner_text() == "Noite de 10"
+            assert "null" not in page.locator(".mtt-page").inner_text()
         shot(ana, "mtt-page-running-1280")
         shot(bia, "mtt-page-running-375")
         no_overflow(bia)
@@ -135,8 +138,8 @@ def test_an_mtt_page_shows_entrants_tables_payouts_and_results(browser, tmp_path
             assert re.sub(r"\s+", " ", panel.inner_text()).strip() == "1º 50 2º 30 3º 20", (
                 panel.inner_text()
             )
-        ana.wait_for_selector(".felt .seat")
-        bia.wait_for_selector(".felt .seat")
+        ana.wait_for_selector(".felt .seat:not(.seat-empty)")
+        bia.wait_for_selector(".felt .seat:not(.seat-empty)")
         shot(ana, "mtt-table-prizes-1280")
         shot(bia, "mtt-table-prizes-375")
         no_overflow(bia)
@@ -148,6 +151,7 @@ def test_an_mtt_page_shows_entrants_tables_payouts_and_results(browser, tmp_path
         # all-in from now: the places of those out, then the whole ranking
         players.shoving = True
         ana.wait_for_selector(".mtt-results tbody tr", timeout=120_000)
+        shot(ana, "mtt-page-busts-1280")
         first_out = ana.locator(".mtt-results tbody tr").last
         assert first_out.get_attribute("data-place") == "10"
         assert first_out.locator("td.num").inner_text() == "—"  # tenth is not paid
@@ -161,6 +165,7 @@ def test_an_mtt_page_shows_entrants_tables_payouts_and_results(browser, tmp_path
             assert paid == [*PRIZES, "—"]
             assert rows.nth(0).locator("td").nth(1).inner_text().startswith("jogador")
             assert page.locator(".mtt-table").count() == 0  # the tables are closed
+            assert "null" not in page.locator(".mtt-page").inner_text()
         shot(ana, "mtt-page-finished-1280")
         shot(bia, "mtt-page-finished-375")
         no_overflow(bia)

@@ -75,7 +75,8 @@ export function mttPage(main, id) {
     status.textContent = "";
     const mine = m.room_id;
     body.dataset.status = m.status;
-    body.replaceChildren(
+    // replaceChildren writes a null as the text "null": only the parts this state has.
+    const parts = [
       h(
         "dl.figures",
         figure("mtt.col.status", t(`mtt.status.${m.status}`), "status"),
@@ -96,7 +97,8 @@ export function mttPage(main, id) {
       data.entrants.length
         ? h("ul.mtt-entrants", data.entrants.map((e) => h("li", { dataset: { player: String(e.user_id) } }, e.name)))
         : h("p.hint", t("mttpage.no_entrants")),
-    );
+    ];
+    body.replaceChildren(...parts.filter(Boolean));
   }
 
   async function load() {
