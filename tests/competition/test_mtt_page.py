@@ -1,20 +1,26 @@
 """One multi-table tournament's page (``MttService.detail``, ``GET /api/mtt/{id}``) and the
-prizes its tables carry in their ``room`` frames: the entrants by name before the start; the
+prizes its tables (and a sit & go's table) carry in their ``room`` frames: the entrants by name before the start; the
 tables with their players while it runs; the places of the players out so far, each with the
 prize its place pays, and at the end every place with what was paid."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING, cast
 
 from app_site import sign_up
 from fastapi.testclient import TestClient
 from mtt_play import mtt_service, play
 from sqlalchemy import Engine
 
+from ahiko.competition.live_sitgo import SitGoRooms, SitGoTable
 from ahiko.competition.mtt_lobby import MttStatus, mtt_prizes
+from ahiko.competition.sitgo import QUEUES, SitGo
 from ahiko.rooms.clock import ManualClock
-from archive_factory import add_person
+from archive_factory import START, add_person
+
+if TYPE_CHECKING:
+    from ahiko.rooms.room import Room
 
 
 def test_the_mtt_page_lists_entrants_tables_and_places_with_their_prizes(engine: Engine) -> None:
@@ -97,3 +103,17 @@ def test_get_mtt_answers_one_tournament_or_404(site: TestClient) -> None:
     assert site.get(f"/api/mtt/{sid}").json()["mtt"]["registered_me"] is False  # signed out
     unknown = site.get("/api/mtt/nope")
     assert unknown.status_code == 404 and unknown.json()["error"] == "no_mtt"
+
+
+def test_a_sit_and_go_table_carries_its_prizes_in_its_room_frame() -> None:
+    specs = {spec.key: spec for spec in QUEUES}
+    service = cast(SitGoRooms, None)  # the part reads only the sit & go itself
+    room = cast("Room", None)
+    paid = SitGoTable(service, SitGo("9max-200-x-1", specs["9max-200"], START))
+    assert paid.tournament_part(room) == {
+        "sitgo": "9max-200-x-1",
+        "buy_in": 200,
+        "prizes": [900, 540, 360],  # 50/30/20 of nine 200-coin buy-ins
+    }
+    free = SitGoTable(service, SitGo("hu-free-x-2", specs["hu-free"], START))
+    assert free.tournament_part(room) == {"sitgo": "hu-free-x-2", "buy_in": 0, "prizes": []}
