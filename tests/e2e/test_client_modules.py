@@ -239,3 +239,21 @@ def test_R_DR_07_a_folded_draw_player_sees_no_showdown_hand_and_the_table_does_n
         WEB,
     )
     assert list(hands) == ["0"]
+
+
+def test_places_read_as_ordinals_in_both_languages(page):  # type: ignore[no-untyped-def]
+    said = page.evaluate(
+        """async (web) => {
+            const i18n = await import(`${web}/i18n.js`);
+            const places = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111];
+            i18n.setLang("en");
+            const en = places.map(i18n.ordinal);
+            i18n.setLang("pt-BR");
+            return {en, pt: places.map(i18n.ordinal)};
+        }""",
+        WEB,
+    )
+    assert said["en"] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th",
+    ]  # fmt: skip
+    assert said["pt"] == [f"{n}º" for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111)]

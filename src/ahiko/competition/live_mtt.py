@@ -110,8 +110,11 @@ class MttRooms:
         paid_places: int = 0,
         on_finish: Callable[[list[Placement]], None] | None = None,
         claim: Callable[[str], Awaitable[object]] | None = None,
+        prizes: Callable[[], list[int]] = list,
     ) -> None:
         self.registry = registry
+        # Asked, not kept: a late registration grows the pool while the tables play.
+        self.prizes = prizes
         self.mtt_id = mtt_id
         # On a cluster, each table's room is owned like any room (a lease and a fence token,
         # ``ahiko.server.cluster.competition``): claimed before anything about it is written.
@@ -128,6 +131,7 @@ class MttRooms:
         else:
             self.schedule = BlindSchedule(base, BlindIncrease.HANDS, level_hands)
         self.dealt_at: dict[int, int] = {}  # hands dealt, by table
+        self.chips: dict[str, int] = {}  # each player's stack after their table's last hand
         self.timing = timing or Timing()
         self.engine = engine
         self._clock = clock
@@ -244,6 +248,8 @@ class MttRooms:
         if self.finished:
             return
         self.hands += 1
+        for seat, player in outcome.players.items():  # the tournament's page shows stacks
+            self.chips[player] = outcome.stacks[seat]
         table = self.model.tables.get(number)
         if table is not None and table.button is None and len(table.seats) >= 2:
             table.start_hand()  # no button told: the model's big blind moves forward one
@@ -514,3 +520,10 @@ class MttTableHooks(NoHooks):
 
     def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
         return {**entry, "mtt": self.tournament.mtt_id, "table": self.number}
+
+    def tournament_part(self, room: Room) -> dict[str, Any] | None:
+        return {
+            "mtt": self.tournament.mtt_id,
+            "table": self.number,
+            "prizes": self.tournament.prizes(),
+        }

@@ -47,6 +47,7 @@ from ahiko.competition.mtt_lobby import (
     MttRefused,
     MttSpec,
     MttStatus,
+    mtt_prizes,
     payout_key,
     refuse_cancelled,
 )
@@ -176,6 +177,50 @@ class MttService:
 
     def listing(self, user_id: int | None) -> dict[str, Any]:
         return {"mtts": [self.entry(m, user_id) for m in self.lobby.listing()]}
+
+    def detail(self, mtt_id: str, user_id: int | None) -> dict[str, Any]:
+        """One MTT's page: its entry, the entrants, each table with its players and, as
+        players go out, the places (with the prize each place pays)."""
+        mtt = self.lobby.get(mtt_id)
+        rooms = self.rooms.get(mtt.id)
+        prizes = mtt_prizes(mtt.pool, len(mtt.entrants))
+        name = self.names.get
+        tables = []
+        if rooms is not None and not rooms.finished:
+            for number, table in sorted(rooms.model.tables.items()):
+                players = [
+                    {
+                        "user_id": int(p),
+                        "name": rooms.names.get(p, "?"),
+                        "seat": seat,
+                        "chips": rooms.chips.get(p, rooms.starting_stack),
+                    }
+                    for seat, p in sorted(table.seats.items())
+                ]
+                room_id = rooms.actors[number].room_id if number in rooms.actors else None
+                tables.append({"number": number, "room_id": room_id, "players": players})
+        # The live ranking while it runs (those out so far), the stored order once it ended.
+        if rooms is not None:
+            order = [(p.place, int(p.player)) for p in rooms.places]
+        else:
+            order = [(i + 1, user) for i, user in enumerate(mtt.places)]
+        results = [
+            {
+                "place": place,
+                "user_id": user,
+                "name": name(user, "?"),
+                "prize": mtt.paid.get(user, 0)
+                if mtt.paid
+                else (prizes[place - 1] if place <= len(prizes) else 0),
+            }
+            for place, user in sorted(order)
+        ]
+        return {
+            "mtt": self.entry(mtt, user_id),
+            "entrants": [{"user_id": u, "name": name(u, "?")} for u in mtt.entrants],
+            "tables": tables,
+            "results": results,
+        }
 
     # --- registration ---------------------------------------------------------------------------
     async def register(self, mtt_id: str, user_id: int, name: str, key: str) -> MttRegistered:
@@ -326,6 +371,7 @@ class MttService:
                 paid_places=mtt.paid_places,
                 on_finish=lambda places: self._finished(mtt, places),
                 claim=self.claim_room,
+                prizes=lambda: mtt_prizes(mtt.pool, len(mtt.entrants)),
             )
             self.rooms[mtt.id] = rooms
             await rooms.start()

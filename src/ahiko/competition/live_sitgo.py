@@ -343,6 +343,11 @@ class SitGoTable(NoHooks):
     def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
         return {**entry, "sitgo": self.sng.id, "buy_in": self.sng.spec.buy_in}
 
+    def tournament_part(self, room: Room) -> dict[str, Any] | None:
+        spec = self.sng.spec  # a free sit & go pays no coins: no prizes to list
+        paid = prize_table(spec.buy_in * spec.seats, spec.seats) if spec.buy_in else []
+        return {"sitgo": self.sng.id, "buy_in": spec.buy_in, "prizes": paid}
+
 
 async def written(writer: StoreWriter, lane: str, job: Callable[[], bool], what: str) -> bool:
     """``job`` in ``lane`` of ``writer`` (a worker thread); its value once it came back. A

@@ -69,6 +69,9 @@ def room_summary(room: Room, *, with_seats: bool = True) -> dict[str, Any]:
         "wait_list": room.waitlist.summary(),
         "countdowns": room.countdowns(),
     }
+    part = room.hooks.tournament_part(room)
+    if part is not None:  # only an event's table carries it: other rooms' frames are as before
+        summary["tournament"] = part
     if with_seats:
         summary["seats"] = seat_entries(room)
         summary["reserved"] = [

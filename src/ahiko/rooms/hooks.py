@@ -69,6 +69,10 @@ class RoomHooks(Protocol):
         """True while the next hand must wait (a stack's write is in flight); the hooks then
         begin it themselves once the write came back (``Dealer.begin_hand``)."""
 
+    def tournament_part(self, room: Room) -> dict[str, Any] | None:
+        """The event a tournament table plays for, in its ``room`` frame: the sit & go's or
+        the MTT's id and its prizes by place; None for a room of no event."""
+
 
 class HandArchiver(Protocol):
     """Keeps finished hands of every room kind for their players (``ahiko.rooms.finished.archive``).
@@ -110,3 +114,6 @@ class NoHooks:
 
     def hold_deal(self, room: Room) -> bool:
         return False
+
+    def tournament_part(self, room: Room) -> dict[str, Any] | None:
+        return None

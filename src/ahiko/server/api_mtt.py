@@ -3,6 +3,9 @@
 - ``GET /api/mtt``: the MTTs registering or running (soonest first), then the last ended:
   start time, buy-in, registered count, prizes, status; for the requester
   ``registered_me`` and, once it runs, ``room_id`` (the table they sit at now).
+- ``GET /api/mtt/{mtt_id}``: one MTT's page: its entry as listed, the entrants' names, each
+  table with its players (and their chips after their table's last hand), and the places
+  with their prizes as players go out, then the final ones.
 - ``POST /api/mtt`` ``{name, buy_in, starts_in_minutes, level_hands}``: a signed-in player
   opens an MTT and is its host; ``level_hands`` (1-100, optional) sets blind levels by hands
   (the blinds double every that many hands at each table) instead of by time.
@@ -114,6 +117,17 @@ async def mtt_lobby(request: Request, player: MaybePlayer) -> dict[str, Any]:
 @operation("mtt.listing")
 async def _listing(app: Any, player: Player | None) -> dict[str, Any]:
     return mtt_service(app).listing(_maybe_user(player))
+
+
+@router.get("/{mtt_id}", responses=error_responses(404, 503))
+async def mtt_page(mtt_id: str, request: Request, player: MaybePlayer) -> dict[str, Any]:
+    return await answer(request, "mtt.detail", player, mtt_id=mtt_id)
+
+
+@operation("mtt.detail")
+async def _detail(app: Any, player: Player | None, mtt_id: str) -> dict[str, Any]:
+    with _answering_refusals():
+        return mtt_service(app).detail(mtt_id, _maybe_user(player))
 
 
 @router.post("", status_code=201, responses=REFUSED)

@@ -239,6 +239,9 @@ class AhikoTable:
         self.write_in_lane(room, job, done)
         return pending
 
+    def tournament_part(self, room: Room) -> dict[str, Any] | None:
+        return None  # a cash table plays for no event
+
     def hold_deal(self, room: Room) -> bool:
         """A reload in flight: the next hand waits for it (its stack is not known yet)."""
         if self.reloading:

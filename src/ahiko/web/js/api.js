@@ -97,6 +97,7 @@ export const api = {
   sitgoRegister: (queue, key) =>
     request("POST", `/api/sitgo/queues/${encodeURIComponent(queue)}/register`, { key }),
   mtts: () => request("GET", "/api/mtt"),
+  mtt: (id) => request("GET", `/api/mtt/${encodeURIComponent(id)}`),
   mttCreate: (body) => request("POST", "/api/mtt", body),
   mttRegister: (id, key) => request("POST", `/api/mtt/${encodeURIComponent(id)}/register`, { key }),
   mttUnregister: (id) => request("POST", `/api/mtt/${encodeURIComponent(id)}/unregister`),

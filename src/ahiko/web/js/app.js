@@ -1,6 +1,6 @@
 // The single-page app: the header, and a hash router that mounts one page at a time.
 //   #/login  #/signup  #/lobby[/ahiko|public|tournament]  #/create  #/room/<id>
-//   #/wallet  #/hands  #/hands/<id>  #/players/<name>  #/shared/<token> (no sign-in needed)
+//   #/mtt/<id> (one multi-table tournament)  #/wallet  #/hands  #/hands/<id>  #/players/<name>  #/shared/<token> (no sign-in needed)
 
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
@@ -9,6 +9,7 @@ import { authPage } from "./pages/auth.js";
 import { createRoomPage } from "./pages/createroom.js";
 import { handsPage } from "./pages/hands.js";
 import { lobbyPage } from "./pages/lobby.js";
+import { mttPage } from "./pages/mttpage.js";
 import { profilePage } from "./pages/profile.js";
 import { sharedPage } from "./pages/shared.js";
 import { walletPage } from "./pages/wallet.js";
@@ -132,6 +133,9 @@ async function mount(carried = null) {
       break;
     case "create":
       current = createRoomPage(main, ctx);
+      break;
+    case "mtt":
+      current = mttPage(main, decodeURIComponent(arg ?? ""));
       break;
     case "wallet":
       current = walletPage(main, ctx);

@@ -72,6 +72,14 @@ export function fmt(amount) {
   return Number(amount).toLocaleString(current === "en" ? "en-US" : "pt-BR");
 }
 
+/** A place in a ranking: "1º" in Portuguese, "1st" in English. */
+export function ordinal(place) {
+  if (current !== "en") return `${place}º`;
+  const tens = place % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[place % 10] ?? "th");
+  return `${place}${suffix}`;
+}
+
 export function keys(which = "pt-BR") {
   return Object.keys(DICTS[which]);
 }

@@ -44,4 +44,7 @@ export const EN_FORMS = {
   "tinfo.average": "Average stack",
   "tinfo.place": "Your place",
   "tinfo.place_value": "{place} of {n} by chips",
+  "tinfo.prizes": "Prizes (coins)",
+  "tinfo.no_prizes": "no coin prizes (free)",
+  "tinfo.mtt_page": "Tournament page: tables and results",
 };

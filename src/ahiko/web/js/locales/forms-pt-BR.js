@@ -45,4 +45,7 @@ export const PT_FORMS = {
   "tinfo.average": "Pilha média",
   "tinfo.place": "Sua posição",
   "tinfo.place_value": "{place}º de {n} em fichas",
+  "tinfo.prizes": "Prêmios (moedas)",
+  "tinfo.no_prizes": "sem prêmio em moedas (grátis)",
+  "tinfo.mtt_page": "Página do torneio: mesas e resultados",
 };

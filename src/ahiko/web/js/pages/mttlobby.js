@@ -103,7 +103,8 @@ export function mttSection(ctx) {
       { dataset: { mtt: m.id } },
       h(
         "td",
-        mttName(m),
+        // Its own page: entrants, tables, payouts and results.
+        h("a.mtt-link", { href: `#/mtt/${encodeURIComponent(m.id)}`, dataset: { mttPage: m.id } }, mttName(m)),
         m.late ? h("span.hint", ` · ${t("mtt.late")}`) : null,
         // Phones have no buy-in column: it stands under the name.
         h("span.status-pill.show-phone", { "aria-hidden": "true" }, buyIn),
