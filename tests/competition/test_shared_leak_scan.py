@@ -37,7 +37,7 @@ from ahiko.poker.cards import format_card
 from ahiko.rooms.blinds import Stakes
 from ahiko.rooms.finished.archive import deal_from_record
 from ahiko.store.hand_archive import ArchivedHand
-from archive_factory import START, Sitter, play_hand
+from archive_factory import START, Sitter, add_person, play_hand
 
 CARD = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])")
 HANDS = 120
@@ -46,7 +46,7 @@ KEY = share_key(b"k" * 32)
 
 def _hands(engine: Engine) -> list[ArchivedHand]:
     rng = random.Random(7)
-    people = {s: Sitter(f"p{s}", 100 + s) for s in range(6)}
+    people = {s: Sitter(f"p{s}", add_person(engine, f"p{s}")) for s in range(6)}
     played = []
     for n in range(HANDS):
         variant = "holdem" if n % 3 else "draw"

@@ -211,3 +211,11 @@ def test_the_8000_backslash_cookie_100_times_leaves_health_p99_under_50_ms(
     print(figures)
     assert len(reads["crafted"]) >= 10, figures
     assert crafted < limit, figures
+
+
+def test_of_two_session_cookies_the_last_counts_as_it_did_before_the_guard() -> None:
+    """Starlette's parser kept the last of two cookies of one name (a dict); so does the guard,
+    and an abnormal last one means no session, whatever came before it."""
+    assert session_cookie_value([b"ahiko_session=first; ahiko_session=second"]) == b"second"
+    assert session_cookie_value([b"ahiko_session=first", b"ahiko_session=second"]) == b"second"
+    assert session_cookie_value([b'ahiko_session=first; ahiko_session="a\\\\b"']) is None

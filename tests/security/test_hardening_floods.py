@@ -216,7 +216,7 @@ def test_a_revoked_connection_is_refused_sit_act_and_bots() -> None:
     from ahiko.server.services import Player
 
     class Actor:
-        epoch = "run-1"  # the room's run, named in the gateway's answers
+        room_epoch = "run-1"  # the room's run, named in the gateway's answers
 
         def __init__(self) -> None:
             self.asked: list[Any] = []

@@ -26,8 +26,17 @@ from dataclasses import dataclass
 class LogScope:
     request: str | None = None  # an HTTP request's or a table socket's id
     command: str | None = None  # the id a client gave its frame
-    room: str | None = None
+    room_id: str | None = None
     account: str | None = None
+
+    def fields(self) -> dict[str, str | None]:
+        """The scope as a log line names it."""
+        return {
+            "request": self.request,
+            "command": self.command,
+            "room": self.room_id,
+            "account": self.account,
+        }
 
 
 _scope: ContextVar[LogScope | None] = ContextVar("ahiko_log_scope", default=None)
@@ -44,7 +53,7 @@ def open_scope(
     account: str | None = None,
 ) -> Token[LogScope | None]:
     """A new scope for the work that starts here (and the tasks it starts)."""
-    return _scope.set(LogScope(request=request, room=room, account=account))
+    return _scope.set(LogScope(request=request, room_id=room, account=account))
 
 
 def close_scope(token: Token[LogScope | None]) -> None:
@@ -64,6 +73,6 @@ def note(
     if command is not None:
         scope.command = command
     if room is not None:
-        scope.room = room
+        scope.room_id = room
     if account is not None:
         scope.account = account

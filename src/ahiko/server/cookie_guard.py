@@ -30,6 +30,7 @@ def session_cookie_value(header_values: list[bytes]) -> bytes | None:
     """The session token in raw ``Cookie`` header values, or None when there is none or it
     is not a plain token. One pass over the bytes: ``split`` and ``strip`` are linear, and the
     only pattern is matched against at most one short value."""
+    token: bytes | None = None
     for value in header_values:
         for part in value.split(b";"):
             name, equals, found = part.partition(b"=")
@@ -38,10 +39,11 @@ def session_cookie_value(header_values: list[bytes]) -> bytes | None:
             found = found.strip()
             if len(found) >= 2 and found[:1] == found[-1:] == b'"':
                 found = found[1:-1]  # a quoted token is the same token
-            if len(found) <= MAX_TOKEN_CHARS and _PLAIN_TOKEN.fullmatch(found):
-                return found
-            return None  # an abnormal session value is no session
-    return None
+            # The last one counts, as it did when Starlette's parser (a dict) read them; an
+            # abnormal session value is no session.
+            plain = len(found) <= MAX_TOKEN_CHARS and _PLAIN_TOKEN.fullmatch(found)
+            token = found if plain else None
+    return token
 
 
 def with_session_cookie_only(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:

@@ -85,8 +85,9 @@ class ScopeFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         scope = current_scope()
+        fields = {} if scope is None else scope.fields()
         for name in SCOPE_FIELDS:
-            setattr(record, name, None if scope is None else getattr(scope, name))
+            setattr(record, name, fields.get(name))
         record.node = self.node
         record.mistake = None
         error = record.exc_info[1] if record.exc_info else None
