@@ -52,7 +52,7 @@ async def drain_app(app: Any, bound_s: float) -> list[str]:
     registry.drain()
     began = time.monotonic()
     playing: list[str] = registry.hands_in_progress()
-    log.warning("draining: no new hand; %d hand(s) in progress", len(playing))
+    log.info("draining: no new hand; %d hand(s) in progress", len(playing))
     while playing and time.monotonic() - began < bound_s:
         await asyncio.sleep(DRAIN_POLL_S)
         playing = registry.hands_in_progress()
@@ -62,7 +62,7 @@ async def drain_app(app: Any, bound_s: float) -> list[str]:
     cluster = getattr(app.state, "cluster", None)
     if cluster is not None:
         await cluster.hand_over_all()
-    log.warning("drained in %.1f s", time.monotonic() - began)
+    log.info("drained in %.1f s", time.monotonic() - began)
     return playing
 
 
