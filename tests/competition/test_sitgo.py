@@ -68,6 +68,7 @@ def test_registration_start_when_full_withdrawal_refund_and_payouts(engine: Engi
         ("holdem", 6),
         ("holdem", 9),
         ("draw", 6),
+        ("plo", 6),
     }
     people = [add_person(engine, f"p{n}") for n in range(8)]
     bank = SitGoBank(engine, clock)

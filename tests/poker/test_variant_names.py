@@ -27,15 +27,6 @@ STILL_COMPARING = {
     "bots/protocol.py",
     "bots/situation.py",
     "bots/styles.py",
-    "competition/live_sitgo.py",
-    "competition/sharing.py",
-    "competition/sitgo.py",
-    "competition/stats.py",
-    "rooms/config.py",
-    "rooms/finished/downloads.py",
-    "rooms/frames.py",
-    "rooms/table_hand.py",
-    "server/api_rooms.py",
 }
 
 

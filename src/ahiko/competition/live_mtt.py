@@ -64,6 +64,8 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Engine
 
 from ahiko.competition.mtt import Move, MultiTable
+from ahiko.competition.mtt_lobby import MTT_TABLE_SEATS
+from ahiko.poker.games import HOLDEM
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.blinds import (
@@ -73,7 +75,7 @@ from ahiko.rooms.blinds import (
     BlindSchedule,
     Stakes,
 )
-from ahiko.rooms.config import TOURNAMENT_STARTING_CHIPS, RoomConfig, RoomKind
+from ahiko.rooms.config import TOURNAMENT_STARTING_CHIPS, RoomConfig, RoomKind, Variant
 from ahiko.rooms.hooks import HandOutcome, NoHooks
 from ahiko.rooms.ranking import Placement
 from ahiko.rooms.registry import RoomRegistry
@@ -104,6 +106,7 @@ class MttRooms:
         starting_stack: int = TOURNAMENT_STARTING_CHIPS,
         level_minutes: float = LEVEL_MINUTES,
         level_hands: int | None = None,
+        variant: str = HOLDEM.name,
         timing: Timing | None = None,
         engine: Engine | None = None,
         clock: Clock = utc_now,
@@ -125,6 +128,7 @@ class MttRooms:
         self.model = MultiTable.seat(self.names, rng, paid_places)
         self.on_finish = on_finish
         self.starting_stack = starting_stack
+        self.variant = Variant(variant)
         base = Stakes(small_blind=TOURNAMENT_SMALL_BLIND, big_blind=TOURNAMENT_BIG_BLIND)
         if level_hands is None:
             self.schedule = BlindSchedule(base, BlindIncrease.MINUTES, max(1, round(level_minutes)))
@@ -166,7 +170,8 @@ class MttRooms:
         return RoomConfig(
             name=f"{self.name} - Mesa {number}",
             kind=RoomKind.TOURNAMENT,
-            seats=9,
+            variant=self.variant,
+            seats=MTT_TABLE_SEATS,
             starting_chips=self.starting_stack,
             schedule=self.schedule,
             part_of=self.mtt_id,

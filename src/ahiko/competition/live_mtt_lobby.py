@@ -51,6 +51,7 @@ from ahiko.competition.mtt_lobby import (
     payout_key,
     refuse_cancelled,
 )
+from ahiko.poker.games import HOLDEM
 from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.ranking import Placement
 from ahiko.rooms.registry import RoomRegistry
@@ -329,8 +330,9 @@ class MttService:
         buy_in: int,
         starts_in_minutes: float,
         level_hands: int | None = None,
+        variant: str = HOLDEM.name,
     ) -> Mtt:
-        mtt = self.lobby.create(host, name, buy_in, starts_in_minutes, level_hands)
+        mtt = self.lobby.create(host, name, buy_in, starts_in_minutes, level_hands, variant)
         self._arm(mtt)
         return mtt
 
@@ -367,6 +369,7 @@ class MttService:
                 name=mtt.name,
                 level_minutes=self._level_minutes,
                 level_hands=mtt.level_hands,
+                variant=mtt.variant,
                 timing=self._timing,
                 paid_places=mtt.paid_places,
                 on_finish=lambda places: self._finished(mtt, places),

@@ -54,7 +54,7 @@ from ahiko.competition.sitgo import (
 from ahiko.competition.sitgo import prizes as prize_table
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
-from ahiko.rooms.blinds import BlindIncrease, BlindSchedule, Stakes
+from ahiko.rooms.blinds import BlindSchedule
 from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.config import RoomConfig, RoomKind, Variant
 from ahiko.rooms.hooks import NoHooks
@@ -75,22 +75,18 @@ log = logging.getLogger(__name__)
 
 ROOM_PREFIX = "sng-"
 FINISHED_KEPT_S = 600.0  # a finished sit & go's room stays open to its players this long
-DRAW_STAKES = Stakes(ante=1, small_bet=10, big_bet=20)  # doubling every 10 hands, as hold'em
 
 
 def sitgo_config(spec: SitGoSpec, number: int, timing: Timing | None = None) -> RoomConfig:
     """The tournament room of one sit & go: R-TN-02 stack, R-TN-03 blinds, R-TN-06 deadline."""
-    if spec.variant == "holdem":
-        schedule = BlindSchedule.tournament_default()
-    else:
-        schedule = BlindSchedule(DRAW_STAKES, BlindIncrease.HANDS, 10)
+    variant = Variant(spec.variant)
     return RoomConfig(
         name=f"{spec.name} #{number}",
         kind=RoomKind.TOURNAMENT,
-        variant=Variant(spec.variant),
+        variant=variant,
         seats=spec.seats,
         starting_chips=spec.starting_stack,
-        schedule=schedule,
+        schedule=BlindSchedule.tournament_default_for(variant.game),
         public=True,
         timing=timing or Timing(),
     )

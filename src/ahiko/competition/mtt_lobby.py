@@ -40,10 +40,12 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from ahiko.competition.sitgo import prizes
+from ahiko.poker.games import HOLDEM, ForcedBet, UnknownGame, game
 
 LATE_LEVELS = 2  # late registration during the first two blind levels
 MAX_BUY_IN = 10_000
 MAX_LEVEL_HANDS = 100
+MTT_TABLE_SEATS = 9  # an MTT's tables seat nine (``live_mtt``)
 
 
 class MttRefused(ValueError):
@@ -102,6 +104,7 @@ class Mtt:
     spec: str | None = None  # the schedule's spec key; None: a host's MTT
     host: int | None = None
     level_hands: int | None = None  # blinds double every that many hands; None: by time
+    variant: str = HOLDEM.name  # the game its tables deal (``ahiko.poker.games``)
     status: MttStatus = MttStatus.REGISTERING
     entrants: list[int] = field(default_factory=list)  # user ids, in registration order
     late: list[int] = field(default_factory=list)  # those of them registered after the start
@@ -131,6 +134,7 @@ class Mtt:
             # The site's schedule names its MTTs by key: a page words them in its language.
             "spec": self.spec,
             "level_hands": self.level_hands,
+            "variant": self.variant,
         }
 
 
@@ -177,8 +181,10 @@ class MttLobby:
         buy_in: int,
         starts_in_minutes: float,
         level_hands: int | None = None,
+        variant: str = HOLDEM.name,
     ) -> Mtt:
-        """A host's MTT."""
+        """A host's MTT, of any game its nine-seat tables can deal with blinds (hold'em,
+        Pot-Limit Omaha)."""
         name = name.strip()
         if not 1 <= len(name) <= 40:
             raise MttRefused("bad_request", "a tournament's name has 1 to 40 characters")
@@ -188,10 +194,20 @@ class MttLobby:
             raise MttRefused("bad_request", "a tournament starts in 1 minute to 24 hours")
         if level_hands is not None and not 1 <= level_hands <= MAX_LEVEL_HANDS:
             raise MttRefused("bad_request", f"a level lasts 1 to {MAX_LEVEL_HANDS} hands")
+        try:
+            played = game(variant)
+        except UnknownGame as exc:
+            raise MttRefused("bad_request", str(exc)) from None
+        if ForcedBet.BLINDS not in played.forced_bets or played.max_players < MTT_TABLE_SEATS:
+            raise MttRefused(
+                "bad_request",
+                f"a multi-table tournament deals a game with blinds at {MTT_TABLE_SEATS} seats",
+            )
         starts = self._clock() + timedelta(minutes=starts_in_minutes)
         mtt = self._new(name, buy_in, starts, None)
         mtt.host = host
         mtt.level_hands = level_hands
+        mtt.variant = played.name
         return mtt
 
     def get(self, mtt_id: str) -> Mtt:

@@ -32,6 +32,7 @@ from ahiko.fairness.release import Viewer, draw_slots, hole_slots
 from ahiko.history.hand_log import HandLog, VisibleCards
 from ahiko.poker.cards import format_card
 from ahiko.poker.events import Discarded, HoleDealt, event_to_dict
+from ahiko.poker.games import game
 from ahiko.poker.hand import AnyHand
 from ahiko.poker.view import sees_shown_cards, view
 from ahiko.rooms.finished.archive import ArchivedDeal, deal_from_record
@@ -39,7 +40,6 @@ from ahiko.rooms.finished.downloads import Download, base_filename, history_with
 from ahiko.rooms.finished.replay import hand_header
 from ahiko.store.hand_archive import ArchivedHand
 
-BOARD_SIZE = 5
 TOKEN_VERSION = "s1"
 _TOKEN = re.compile(r"^s1\.(\d{1,19})\.(\d)\.([01])([01])\.([A-Za-z0-9_-]{22})$")
 SharedFormat = Literal["pokerstars", "phh", "proof"]
@@ -94,18 +94,21 @@ def _deal(archived: ArchivedHand) -> ArchivedDeal:
 
 
 def rabbit_openings(archived: ArchivedHand) -> list[AnyOpening]:
-    """The board cards that would have come after a hold'em hand ended before the river,
-    opened at their board positions; [] for draw or a hand with its whole board."""
-    if archived.variant != "holdem":
+    """The board cards that would have come after a board game's hand (hold'em, Omaha)
+    ended before the river, opened at their board positions; [] for draw or a hand with its
+    whole board."""
+    board_size = game(archived.variant).board_cards
+    if not board_size:
         return []
     deal = _deal(archived)
     dealt_board = {slot.k for slot in deal.state.dealt if slot.role == ROLE_BOARD}
-    return [deal.opening(ROLE_BOARD, None, b) for b in range(BOARD_SIZE) if b not in dealt_board]
+    return [deal.opening(ROLE_BOARD, None, b) for b in range(board_size) if b not in dealt_board]
 
 
 def require_rabbit(archived: ArchivedHand) -> list[AnyOpening]:
-    if archived.variant != "holdem":
-        raise NotShareable("five-card draw has no board: there is no rabbit to hunt")
+    played = game(archived.variant)
+    if not played.has_board:
+        raise NotShareable(f"{played.title_en} has no board: there is no rabbit to hunt")
     found = rabbit_openings(archived)
     if not found:
         raise NotShareable("this hand saw the river: there is no rabbit to hunt")

@@ -1,7 +1,7 @@
 """Sit & go's: queues that start a tournament as soon as they fill.
 
 The lobby keeps one open queue per kind (``QUEUES``: heads-up, 6-max and 9-max hold'em, 6-max
-draw; each free or with a coin buy-in). A player registers in the open queue; when it fills it
+draw, 6-max Pot-Limit Omaha; each free or with a coin buy-in). A player registers in the open queue; when it fills it
 starts (``SitGo.status`` ``running``, its entrants fixed, the tournament rules R-TN-01..06 from
 there) and a new queue of the same kind opens at once, so several run side by side.
 
@@ -22,6 +22,7 @@ from typing import Protocol
 
 from sqlalchemy import Connection
 
+from ahiko.poker.games import DRAW, HOLDEM, POT_LIMIT_OMAHA, game
 from ahiko.rooms.config import TOURNAMENT_STARTING_CHIPS
 
 # Percentages of the pool by finishing place, per table size (no fee: they sum to 100).
@@ -45,7 +46,7 @@ class Status(StrEnum):
 class SitGoSpec:
     key: str
     name: str
-    variant: str  # "holdem" | "draw"
+    variant: str  # a game's name (``ahiko.poker.games``)
     seats: int  # 2, 6 or 9
     buy_in: int = 0  # coins; 0 = free (tournament chips only)
     starting_stack: int = TOURNAMENT_STARTING_CHIPS  # R-TN-02
@@ -53,21 +54,24 @@ class SitGoSpec:
     def __post_init__(self) -> None:
         if self.seats not in PAYOUTS:
             raise ValueError(f"a sit & go has {sorted(PAYOUTS)} seats, not {self.seats}")
-        if self.variant not in ("holdem", "draw"):
-            raise ValueError(f"unknown variant {self.variant!r}")
+        played = game(self.variant)  # an unknown name raises, naming the games
+        if not played.min_players <= self.seats <= played.max_players:
+            raise ValueError(f"{self.variant} tables do not seat {self.seats}")
         if self.buy_in < 0:
             raise ValueError("a buy-in is zero or more coins")
 
 
 QUEUES: tuple[SitGoSpec, ...] = (
-    SitGoSpec("hu-free", "Heads-up", "holdem", 2),
-    SitGoSpec("hu-100", "Heads-up 100", "holdem", 2, 100),
-    SitGoSpec("6max-free", "6-max", "holdem", 6),
-    SitGoSpec("6max-100", "6-max 100", "holdem", 6, 100),
-    SitGoSpec("9max-free", "9-max", "holdem", 9),
-    SitGoSpec("9max-200", "9-max 200", "holdem", 9, 200),
-    SitGoSpec("draw6-free", "Draw 6-max", "draw", 6),
-    SitGoSpec("draw6-100", "Draw 6-max 100", "draw", 6, 100),
+    SitGoSpec("hu-free", "Heads-up", HOLDEM.name, 2),
+    SitGoSpec("hu-100", "Heads-up 100", HOLDEM.name, 2, 100),
+    SitGoSpec("6max-free", "6-max", HOLDEM.name, 6),
+    SitGoSpec("6max-100", "6-max 100", HOLDEM.name, 6, 100),
+    SitGoSpec("9max-free", "9-max", HOLDEM.name, 9),
+    SitGoSpec("9max-200", "9-max 200", HOLDEM.name, 9, 200),
+    SitGoSpec("draw6-free", "Draw 6-max", DRAW.name, 6),
+    SitGoSpec("draw6-100", "Draw 6-max 100", DRAW.name, 6, 100),
+    SitGoSpec("plo6-free", "PLO 6-max", POT_LIMIT_OMAHA.name, 6),
+    SitGoSpec("plo6-100", "PLO 6-max 100", POT_LIMIT_OMAHA.name, 6, 100),
 )
 
 

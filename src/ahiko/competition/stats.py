@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from ahiko.poker.games import ForcedBet, game
 from ahiko.rooms.house.tiers import TIERS
 
 FIRST_ROUND_ENDS = frozenset({"street", "discarded"})
@@ -104,9 +105,10 @@ def tier_label(room_kind: str, variant: str, config: Mapping[str, Any]) -> str:
         for tier in TIERS:
             if tier.big_blind == unit:
                 return tier.name
-    if variant == "draw":
-        return f"draw {unit // 2}/{unit}"
-    return f"hold'em {int(config.get('small_blind', 0))}/{unit}"
+    played = game(variant)
+    if ForcedBet.BLINDS not in played.forced_bets:  # five-card draw: its fixed bets
+        return f"{played.short_name} {unit // 2}/{unit}"
+    return f"{played.short_name} {int(config.get('small_blind', 0))}/{unit}"
 
 
 @dataclass

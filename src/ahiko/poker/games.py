@@ -78,6 +78,9 @@ class Game:
     layout: str  # the deal layout the fair deal commits to (FAIRNESS.md)
     phh_code: str  # PHH's ``variant``
     pokerstars_name: str  # the game as a PokerStars hand history names it
+    title_en: str = ""  # the game as players read its name, in English
+    title_pt: str = ""  # and in Portuguese (pt-BR)
+    short_name: str = ""  # where space is short: a profile's stakes ("PLO 5/10")
 
     @property
     def board_cards(self) -> int:
@@ -90,6 +93,26 @@ class Game:
     @property
     def has_draw(self) -> bool:
         return any(street.max_discards for street in self.streets)
+
+    def to_json(self) -> dict[str, object]:
+        """What a browser needs of the game, so that it asks this instead of comparing
+        variant names (rooms' summaries, replays): how many cards each player holds, the
+        board, the draw, how bets are limited, how a hand is valued, the seats, the deal
+        layout, and the game's name in both languages."""
+        return {
+            "name": self.name,
+            "hole_cards": self.hole_cards,
+            "board_cards": self.board_cards,
+            "has_draw": self.has_draw,
+            "betting": self.betting.value,
+            "forced_bets": sorted(bet.value for bet in self.forced_bets),
+            "evaluator": self.evaluator.value,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "layout": self.layout,
+            "title": {"en": self.title_en, "pt-BR": self.title_pt},
+            "short_name": self.short_name,
+        }
 
 
 class UnknownGame(ValueError):
@@ -113,6 +136,9 @@ HOLDEM = Game(
     layout="holdem-noburn-v1",
     phh_code="NT",
     pokerstars_name="Hold'em No Limit",
+    title_en="No-Limit Hold'em",
+    title_pt="Hold'em sem limite",
+    short_name="hold'em",
 )
 
 DRAW = Game(
@@ -127,6 +153,9 @@ DRAW = Game(
     layout="draw5-v1",
     phh_code="FD-AHIKO",  # PHH has no code for ours (docs/history-formats.md)
     pokerstars_name="5 Card Draw Limit",
+    title_en="Five-card draw",
+    title_pt="Draw de cinco cartas",
+    short_name="draw",
 )
 
 # Hold'em's deal, streets and blinds with four hole cards, pot-limit bets and the Omaha hand.
@@ -139,6 +168,9 @@ POT_LIMIT_OMAHA = replace(
     layout="omaha4-noburn-v1",
     phh_code="PO",
     pokerstars_name="Omaha Pot Limit",
+    title_en="Pot-Limit Omaha",
+    title_pt="Omaha Pot-Limit",
+    short_name="PLO",
 )
 
 GAMES: dict[str, Game] = {g.name: g for g in (HOLDEM, DRAW, POT_LIMIT_OMAHA)}

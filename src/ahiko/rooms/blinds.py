@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ahiko.poker.config import DRAW_DEFAULT_RAISE_CAP, DrawConfig, HoldemConfig
+from ahiko.poker.games import ForcedBet, Game
 
 TOURNAMENT_SMALL_BLIND = 25  # R-TN-03
 TOURNAMENT_BIG_BLIND = 50  # R-TN-03
@@ -58,6 +59,13 @@ class Stakes:
             raise_cap=self.raise_cap,
         )
 
+    def config_for(self, played: Game) -> HoldemConfig | DrawConfig:
+        """The stakes a hand of ``played`` starts with: blinds for a game that posts them
+        (hold'em, Omaha), the ante and the fixed bets otherwise (five-card draw)."""
+        if ForcedBet.BLINDS in played.forced_bets:
+            return self.holdem_config()
+        return self.draw_config()
+
     def as_dict(self) -> dict[str, int]:
         stakes = {
             "small_blind": self.small_blind,
@@ -87,6 +95,19 @@ class BlindSchedule:
         """25/50 doubling every 10 hands (R-TN-03)."""
         return cls(
             Stakes(small_blind=TOURNAMENT_SMALL_BLIND, big_blind=TOURNAMENT_BIG_BLIND),
+            BlindIncrease.HANDS,
+            TOURNAMENT_DOUBLING_HANDS,
+        )
+
+    @classmethod
+    def tournament_default_for(cls, played: Game) -> BlindSchedule:
+        """A tournament's stakes in ``played``: 25/50 blinds for a game that posts blinds
+        (R-TN-03), or an ante of 1 and bets of 10/20 for five-card draw, both doubling every
+        10 hands."""
+        if ForcedBet.BLINDS in played.forced_bets:
+            return cls.tournament_default()
+        return cls(
+            Stakes(ante=1, small_bet=10, big_bet=20),
             BlindIncrease.HANDS,
             TOURNAMENT_DOUBLING_HANDS,
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from ahiko.poker.config import DRAW_MAX_PLAYERS, HOLDEM_MAX_PLAYERS
+from ahiko.poker.games import DRAW, HOLDEM, POT_LIMIT_OMAHA, BettingStructure, ForcedBet, Game, game
 from ahiko.rooms.blinds import BlindSchedule, Stakes
 from ahiko.rooms.names import display_text_problem
 from ahiko.rooms.timebank import TimeBankPolicy
@@ -23,8 +23,16 @@ class RoomKind(StrEnum):
 
 
 class Variant(StrEnum):
-    HOLDEM = "holdem"
-    DRAW = "draw"
+    """A game a room deals, by its name in ``ahiko.poker.games``: the room asks the game
+    (:attr:`game`) what it deals, how it bets and how many may sit."""
+
+    HOLDEM = HOLDEM.name
+    DRAW = DRAW.name
+    PLO = POT_LIMIT_OMAHA.name
+
+    @property
+    def game(self) -> Game:
+        return game(self.value)
 
 
 class RoomConfigError(ValueError):
@@ -60,18 +68,24 @@ class RoomConfig:
         problem = display_text_problem(self.name)
         if problem is not None:
             raise RoomNameError(f"name {problem}")
-        top = HOLDEM_MAX_PLAYERS if self.variant is Variant.HOLDEM else DRAW_MAX_PLAYERS
-        if not 2 <= self.seats <= top:
-            raise RoomConfigError(f"{self.variant} tables have 2 to {top} seats, not {self.seats}")
+        played = self.variant.game
+        low, top = played.min_players, played.max_players  # R-HE-01, R-DR-01
+        if not low <= self.seats <= top:
+            raise RoomConfigError(
+                f"{self.variant} tables have {low} to {top} seats, not {self.seats}"
+            )
         if self.starting_chips < 1:
             raise RoomConfigError("starting chips must be positive")
         base = self.schedule.base
-        if self.variant is Variant.HOLDEM and not 0 < base.small_blind <= base.big_blind:
-            raise RoomConfigError("hold'em needs blinds with 0 < small <= big")
-        if self.variant is Variant.DRAW and (base.small_bet < 1 or base.ante < 0):
-            raise RoomConfigError("draw needs a positive small bet and an ante >= 0")
-        if self.variant is Variant.DRAW and (base.big_bet < 0 or base.raise_cap < 1):
-            raise RoomConfigError("draw needs a positive big bet and a raise cap of at least 1")
+        if ForcedBet.BLINDS in played.forced_bets and not 0 < base.small_blind <= base.big_blind:
+            raise RoomConfigError(f"{self.variant} needs blinds with 0 < small <= big")
+        if played.betting is BettingStructure.FIXED_LIMIT:
+            if base.small_bet < 1 or base.ante < 0:
+                raise RoomConfigError(f"{self.variant} needs a positive small bet and an ante >= 0")
+            if base.big_bet < 0 or base.raise_cap < 1:
+                raise RoomConfigError(
+                    f"{self.variant} needs a positive big bet and a raise cap of at least 1"
+                )
         if self.kind is RoomKind.TOURNAMENT and self.action_deadline_s is None:
             # R-TN-06 D: a tournament always has an action deadline; the host may change it
             object.__setattr__(self, "action_deadline_s", TOURNAMENT_ACTION_DEADLINE_S)

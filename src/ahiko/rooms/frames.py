@@ -49,6 +49,7 @@ def room_summary(room: Room, *, with_seats: bool = True) -> dict[str, Any]:
         "name": config.name,
         "kind": config.kind.value,
         "variant": config.variant.value,
+        "game": config.variant.game.to_json(),
         "tier": config.tier,
         "public": config.public,
         "status": room.status.value,
@@ -128,7 +129,7 @@ class HandFrames:
         hand, engine = self.hand, self.hand.engine
         events = self.events
         if engine is not None and (
-            engine.variant != "holdem" or not history_is_public_for(engine, seat)
+            engine.game.has_draw or not history_is_public_for(engine, seat)
         ):  # draw's history depends on the viewer (R-DR-07): built for each seat
             events = public_history(engine, seat, hand.history_sent)
         seat_view: dict[str, Any] = {}

@@ -354,7 +354,7 @@ class Room:
 
     # --- people and bots --------------------------------------------------------------------
     def new_bot(self, level: str) -> Occupant:
-        return self.bots.new(level, self.config.starting_chips)
+        return self.bots.new(level, self.config.starting_chips, self.config.variant.game)
 
     def drop_bot(self, player_id: str) -> None:
         self.bots.drop(player_id)

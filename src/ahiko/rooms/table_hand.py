@@ -30,8 +30,7 @@ from ahiko.poker.actions import Action, LegalActions
 from ahiko.poker.cards import Card, parse_card
 from ahiko.poker.events import Event, PotAwarded, event_to_dict
 from ahiko.poker.hand import AnyHand
-from ahiko.poker.holdem import HoldemHand
-from ahiko.poker.layout import DRAW_LAYOUT, HOLDEM_LAYOUT
+from ahiko.poker.hands import hand_class
 from ahiko.poker.view import sees_shown_cards
 from ahiko.poker.view import view as engine_view
 from ahiko.rooms.blinds import Stakes
@@ -52,7 +51,8 @@ def deal_order(seats: Sequence[int], button: int) -> tuple[int, ...]:
 
 
 def layout_for(variant: Variant) -> str:
-    return HOLDEM_LAYOUT if variant is Variant.HOLDEM else DRAW_LAYOUT
+    """The deal layout a hand of ``variant`` commits to (FAIRNESS.md)."""
+    return variant.game.layout
 
 
 class TableHand:
@@ -102,25 +102,13 @@ class TableHand:
         seats = sorted(self.players)
         stacks = [self.start_stacks[s] for s in seats]
         deck = self.dealt_deck
-        hand: AnyHand
-        if self.variant is Variant.HOLDEM:
-            hand, events = HoldemHand.start(
-                self.stakes.holdem_config(),
-                seats=seats,
-                stacks=stacks,
-                button=self.button,
-                deck=deck,
-            )
-        else:
-            from ahiko.poker.draw import DrawHand
-
-            hand, events = DrawHand.start(
-                self.stakes.draw_config(),
-                seats=seats,
-                stacks=stacks,
-                button=self.button,
-                deck=deck,
-            )
+        hand, events = hand_class(self.variant).start(
+            self.stakes.config_for(self.variant.game),
+            seats=seats,
+            stacks=stacks,
+            button=self.button,
+            deck=deck,
+        )
         self.engine = hand
         self.phase = Phase.DEALT
         self.track(events)
@@ -200,7 +188,7 @@ class TableHand:
 
     def _board_slot(self, card: Any) -> CardSlot:
         position = self._position(card)
-        b = position - 2 * len(self.dealt_seats)
+        b = position - self.variant.game.hole_cards * len(self.dealt_seats)
         return CardSlot(position, ROLE_BOARD, None, b)
 
     # --- what a viewer gets --------------------------------------------------------------

@@ -6,8 +6,9 @@
 - ``GET /api/mtt/{mtt_id}``: one MTT's page: its entry as listed, the entrants' names, each
   table with its players (and their chips after their table's last hand), and the places
   with their prizes as players go out, then the final ones.
-- ``POST /api/mtt`` ``{name, buy_in, starts_in_minutes, level_hands}``: a signed-in player
-  opens an MTT and is its host; ``level_hands`` (1-100, optional) sets blind levels by hands
+- ``POST /api/mtt`` ``{name, buy_in, starts_in_minutes, level_hands, variant}``: a signed-in
+  player opens an MTT and is its host; ``variant`` is ``holdem`` (the default) or ``plo``;
+  ``level_hands`` (1-100, optional) sets blind levels by hands
   (the blinds double every that many hands at each table) instead of by time.
 - ``POST /api/mtt/{mtt_id}/register`` ``{key}``: the buy-in from the wallet into the pool,
   until the start, or late during the first blind levels (seated at once at the table
@@ -35,6 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ahiko.competition.live_mtt_lobby import MttService
 from ahiko.competition.live_sitgo import SitGoStorage
 from ahiko.competition.mtt_lobby import MAX_BUY_IN, MAX_LEVEL_HANDS, MttRefused
+from ahiko.poker.games import HOLDEM
 from ahiko.server.api_sitgo import RegisterBody, signed_in_user
 from ahiko.server.competition_calls import answer, operation
 from ahiko.server.errors import ApiError, error_responses
@@ -79,6 +81,7 @@ class CreateBody(BaseModel):
     buy_in: Annotated[int, Field(ge=0, le=MAX_BUY_IN)] = 0
     starts_in_minutes: Annotated[int, Field(ge=1, le=24 * 60)] = 10
     level_hands: Annotated[int, Field(ge=1, le=MAX_LEVEL_HANDS)] | None = None
+    variant: str = HOLDEM.name  # hold'em or Pot-Limit Omaha (the lobby refuses others)
 
 
 def mtt_service(app: Any) -> MttService:
@@ -143,11 +146,12 @@ async def _create(
     buy_in: int,
     starts_in_minutes: int,
     level_hands: int | None = None,
+    variant: str = HOLDEM.name,
 ) -> dict[str, Any]:
     user = signed_in_user(player)
     service = mtt_service(app)
     with _answering_refusals():
-        mtt = service.create(user, name, buy_in, starts_in_minutes, level_hands)
+        mtt = service.create(user, name, buy_in, starts_in_minutes, level_hands, variant)
     return {"mtt": service.entry(mtt, user)}
 
 

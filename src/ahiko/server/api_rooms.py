@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ahiko.poker.config import DRAW_DEFAULT_RAISE_CAP, DRAW_MAX_PLAYERS
+from ahiko.poker.config import DRAW_DEFAULT_RAISE_CAP
+from ahiko.poker.games import GAMES, HOLDEM, ForcedBet, Game
 from ahiko.rooms.blinds import BlindIncrease, BlindSchedule, Stakes
 from ahiko.rooms.config import (
     DEFAULT_SEATS,
@@ -44,13 +45,15 @@ class CreateRoom(BaseModel):
     Five-card draw is configured by its host (R-DR-04 D, R-DR-09 D): ``small_bet``,
     ``big_bet`` (default twice the small bet), ``raise_cap`` (bets and raises per round,
     default a bet and 3 raises) and ``limit_hands`` (default 100, or ``"no_limit"``).
-    ``seats`` defaults to the variant's table (8 for hold'em, 6 for draw). A tournament's
+    ``variant`` is a game's name (``ahiko.poker.games``: ``holdem``, ``draw``, ``plo``);
+    Pot-Limit Omaha takes blinds as hold'em does. ``seats`` defaults to the variant's table
+    (8, or the game's most if fewer: 6 for draw). A tournament's
     ``action_deadline_s`` defaults to 20 s and cannot be removed (R-TN-06 D)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)  # 150, not "150" nor 150.0
     name: Annotated[str, Field(min_length=1)]  # the room refuses what may not be shown
     kind: Literal["recreational", "tournament"] = "recreational"
-    variant: Literal["holdem", "draw"] = "holdem"
+    variant: str = HOLDEM.name
     seats: Annotated[int, Field(ge=2, le=9)] | None = None
     starting_chips: Annotated[int, Field(ge=1, le=MAX_CHIPS)] | None = None
     small_blind: Annotated[int, Field(ge=1, le=MAX_CHIPS)] | None = None
@@ -71,6 +74,17 @@ class CreateRoom(BaseModel):
     time_bank_refill_s: Annotated[float, Field(ge=0, le=TIME_BANK_MAX_S)] | None = None
     time_bank_every: Annotated[int, Field(ge=1, le=1000)] | None = None
     time_bank_cap_s: Annotated[float, Field(ge=0, le=TIME_BANK_MAX_S)] | None = None
+
+    @field_validator("variant")
+    @classmethod
+    def _a_game(cls, name: str) -> str:
+        if name not in GAMES:
+            raise ValueError(f"unknown game {name!r}: one of {', '.join(GAMES)}")
+        return name
+
+    @property
+    def game(self) -> Game:
+        return Variant(self.variant).game
 
     def time_bank(self) -> TimeBankPolicy:
         fields = (
@@ -98,7 +112,8 @@ class CreateRoom(BaseModel):
 
     def to_config(self) -> RoomConfig:
         tournament = self.kind == "tournament"
-        if self.variant == "holdem":
+        played = self.game
+        if ForcedBet.BLINDS in played.forced_bets:
             default = (
                 BlindSchedule.tournament_default()
                 if tournament
@@ -129,7 +144,7 @@ class CreateRoom(BaseModel):
             name=self.name,
             kind=RoomKind(self.kind),
             variant=Variant(self.variant),
-            seats=self.seats or (DEFAULT_SEATS if self.variant == "holdem" else DRAW_MAX_PLAYERS),
+            seats=self.seats or min(DEFAULT_SEATS, played.max_players),
             starting_chips=self.starting_chips or 1000,
             schedule=BlindSchedule(stakes, increase, every if increase.value != "never" else 0),
             action_deadline_s=self.action_deadline_s,
@@ -142,11 +157,11 @@ class CreateRoom(BaseModel):
 
     def _hands(self) -> int | None:
         """The hand limit: as given, none for ``"no_limit"``; unset, 100 for draw
-        (R-DR-09 D) and none for hold'em."""
+        (R-DR-09 D) and none for the board games."""
         if self.limit_hands == "no_limit":
             return None
         if self.limit_hands is None:
-            return DRAW_DEFAULT_HANDS if self.variant == "draw" else None
+            return DRAW_DEFAULT_HANDS if self.game.has_draw else None
         return self.limit_hands
 
 

@@ -212,7 +212,7 @@ archived_hands = Table(
     Column("started_at", Moment, nullable=False),
     Column("ended_at", Moment, nullable=False),
     UniqueConstraint("room_id", "hand_no", name="uq_archived_hands_room_id_hand_no"),
-    CheckConstraint("variant IN ('holdem', 'draw')", name="variant"),
+    CheckConstraint("variant IN ('holdem', 'draw', 'plo')", name="variant"),  # the games
 )
 
 # Who played an archived hand: one row per dealt seat. ``user_id`` is set for people (no

@@ -23,6 +23,7 @@ from ahiko.history.pokerstars import TableInfo, to_pokerstars
 from ahiko.poker.draw import DrawHand
 from ahiko.poker.events import event_from_dict
 from ahiko.poker.hand import AnyHand
+from ahiko.poker.hands import hand_class
 from ahiko.poker.holdem import HoldemHand
 from ahiko.poker.view import sees_shown_cards
 from ahiko.rooms.finished.archive import ArchiveCorrupt, deal_from_record
@@ -47,9 +48,7 @@ def rebuild_hand(archived: ArchivedHand) -> AnyHand:
     require_known_format(archived)
     events = [event_from_dict(dict(e)) for e in archived.events]
     deck = dealt_order(archived.deal)
-    if archived.variant == "draw":
-        return DrawHand.from_events(events, deck=deck)
-    return HoldemHand.from_events(events, deck=deck)
+    return hand_class(archived.variant).from_events(events, deck=deck)
 
 
 def require_known_format(archived: ArchivedHand) -> None:

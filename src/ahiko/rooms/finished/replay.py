@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ahiko.poker.games import game
 from ahiko.poker.view import seat_history
 from ahiko.rooms.finished.downloads import rebuild_hand
 from ahiko.store.hand_archive import ArchivedHand
 
 
 def replay_document(archived: ArchivedHand, seat: int) -> dict[str, Any]:
-    """``{id, hand_no, room_id, room_name, room_kind, variant, seat_count, viewer, players,
+    """``{id, hand_no, room_id, room_name, room_kind, variant, game, seat_count, viewer, players,
     events, started_at, ended_at}`` for the player at ``seat``."""
     return {
         **hand_header(archived, viewer=seat),
@@ -35,6 +36,7 @@ def hand_header(archived: ArchivedHand, viewer: int | None) -> dict[str, Any]:
         "room_name": archived.room_name,
         "room_kind": archived.room_kind,
         "variant": archived.variant,
+        "game": game(archived.variant).to_json(),  # what the replayer asks of the game
         "seat_count": archived.max_seats,
         "viewer": viewer,
         "players": [
