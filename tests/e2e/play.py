@@ -72,6 +72,13 @@ def sit(page: Any, seat: int) -> None:
     page.wait_for_selector(f'[data-seat="{seat}"].me')
 
 
+def join_and_sit(page: Any, base: str, room_id: str, seat: int) -> None:
+    """Open a room by its link, as a second player does, and sit at ``seat``."""
+    page.goto(f"{base}/#/room/{room_id}")
+    page.wait_for_selector('.conn[data-conn="online"]')
+    sit(page, seat)
+
+
 def host_menu(page: Any, item: str, level: str | None = None) -> None:
     page.click('[data-open="room-menu"]')
     if level:

@@ -1,11 +1,16 @@
-"""The client's own logic run in the browser: hand names, the replayer's fold of events, and
-the connection's sequence-gap handling."""
+"""The client's own logic run in the browser: hand names, the replayer's fold of events, the
+connection's sequence-gap handling, and the games it asks (``web/js/games.js``) instead of
+comparing variant names: its copy equals the server's definitions (``Game.to_json``), Omaha's
+hand is named from exactly two hole cards and three of the board, and the replayer deals four
+cards in Omaha."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+
+from ahiko.poker.games import GAMES
 
 from .conftest import open_page
 from .frames import holdem_showdown
@@ -257,3 +262,69 @@ def test_places_read_as_ordinals_in_both_languages(page):  # type: ignore[no-unt
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th",
     ]  # fmt: skip
     assert said["pt"] == [f"{n}º" for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111)]
+
+
+def test_the_clients_games_are_the_servers_definitions(page: Any) -> None:
+    games = page.evaluate("""async (web) => (await import(`${web}/games.js`)).allGames()""", WEB)
+    assert games == [played.to_json() for played in GAMES.values()]
+
+
+def omaha_name(page: Any, hole: list[str], board: list[str], lang: str = "pt-BR") -> str:
+    return page.evaluate(
+        """async ([web, hole, board, lang]) => {
+            const i18n = await import(`${web}/i18n.js`);
+            i18n.setLang(lang);
+            const { gameOf } = await import(`${web}/games.js`);
+            const { bestHandIn, handName } = await import(`${web}/handeval.js`);
+            return handName(bestHandIn(gameOf("plo"), hole, board));
+        }""",
+        [WEB, hole, board, lang],
+    )
+
+
+@pytest.mark.parametrize(
+    ("hole", "board", "name"),
+    [
+        # four hearts in the hand, one on the board: no flush (two plus three)
+        (["Ah", "Kh", "Qh", "Jh"], ["2h", "7c", "8d", "9s", "3c"], "Carta alta, ás"),
+        # four of a kind on the board plays only three of them
+        (["Kd", "Kc", "2s", "3d"], ["9c", "9d", "9h", "9s", "5c"], "Full house, noves e reis"),
+        # a straight needs two of the hand: the board's four to it are not enough with one
+        (["Th", "2c", "2d", "3s"], ["6c", "7d", "8h", "9s", "Kc"], "Par de dois"),
+        (["Ac", "Kc", "7h", "2d"], ["Qc", "Jc", "Tc", "3h", "4s"], "Royal flush"),
+    ],
+)
+def test_R_RK_01_an_omaha_hand_is_named_from_two_hole_cards_and_three_of_the_board(
+    page: Any, hole: list[str], board: list[str], name: str
+) -> None:
+    assert omaha_name(page, hole, board) == name
+
+
+def test_R_RK_01_omaha_hand_names_in_english(page: Any) -> None:
+    assert omaha_name(page, ["Ah", "Kh", "Qh", "Jh"], ["2h", "3h", "8h", "9s", "3c"], "en") == (
+        "Flush, ace high"
+    )
+
+
+def test_the_replayer_deals_four_cards_in_an_omaha_hand(page: Any) -> None:
+    events = [
+        {"kind": "hand_started", "variant": "plo", "seats": [0, 1], "stacks": [500, 500],
+         "config": {"small_blind": 5, "big_blind": 10, "ante": 0}, "button": 1,
+         "dealt_seats": [0, 1]},
+        {"kind": "blind_posted", "seat": 0, "amount": 5},
+        {"kind": "blind_posted", "seat": 1, "amount": 10},
+        {"kind": "hole_dealt", "seat": 0, "cards": ["Ah", "Kh", "7c", "2d"]},
+        {"kind": "action", "seat": 0, "action": "fold", "added": 0},
+    ]  # fmt: skip
+    first, last = page.evaluate(
+        """async ([web, events]) => {
+            const { replayViews } = await import(`${web}/replay.js`);
+            const views = replayViews(events, 0);
+            return [views[0], views.at(-1)];
+        }""",
+        [WEB, events],
+    )
+    assert first["street"] == "preflop"
+    assert [s["card_count"] for s in first["seats"]] == [4, 4]
+    seats = {s["seat"]: s for s in last["seats"]}
+    assert seats[0]["cards"] == ["Ah", "Kh", "7c", "2d"] and seats[1]["cards"] is None

@@ -8,7 +8,7 @@ import pytest
 
 from .conftest import PHONE, screenshot
 from .helpers import assert_ahiko_verifies, close
-from .play import acts_sent, create_room, host_menu, play, sign_up, sit
+from .play import acts_sent, create_room, host_menu, join_and_sit, play, sign_up, sit
 
 pytestmark = pytest.mark.browser
 
@@ -69,9 +69,7 @@ def test_two_people_in_two_browsers_play_a_hand_against_each_other(browser, serv
     room_id = create_room(ana, "Ana contra Bia")
     sit(ana, 0)
     bia = sign_up(browser, server, "bia", viewport=PHONE)
-    bia.goto(f"{server}/#/room/{room_id}")
-    bia.wait_for_selector('.conn[data-conn="online"]')
-    sit(bia, 1)
+    join_and_sit(bia, server, room_id, 1)
     ana.wait_for_selector('[data-seat="1"] .seat-box')
     host_menu(ana, "start")
     log = play([ana, bia], lambda g: len(g.finished) >= 1, timeout_s=60)

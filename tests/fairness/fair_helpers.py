@@ -21,6 +21,7 @@ from ahiko.fairness.release import (
     hole_slots,
     release_openings,
 )
+from ahiko.poker.games import BY_LAYOUT
 from ahiko.poker.layout import DRAW_LAYOUT, HOLDEM_LAYOUT
 
 TEST_KEY_SEED = bytes(range(32))
@@ -71,8 +72,9 @@ def showdown_state(deal: DealCommitter) -> DealState:
     state = DealState()
     for seat in deal.dealt_seats:
         state = state.with_dealt(hole_slots(deal, seat))
-    if deal.layout == HOLDEM_LAYOUT:
-        return _show_all(state.with_dealt(board_slots(deal, range(5))))
+    played = BY_LAYOUT[deal.layout]
+    if played.has_board:
+        return _show_all(state.with_dealt(board_slots(deal, range(played.board_cards))))
     for seat, count in DRAWS:
         deal.record_draw(seat, count)
         state = state.with_dealt(draw_slots(deal, seat))

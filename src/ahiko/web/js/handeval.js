@@ -81,6 +81,28 @@ export function bestHand(cards) {
   return best;
 }
 
+/** Best Omaha hand: exactly two of the hole cards and three of the board, never more or
+ *  fewer of either (a four-flush in the hand with one suited board card is no flush).
+ *  Returns null before the flop. */
+export function bestOmahaHand(hole, board) {
+  if (!hole || !board || hole.length < 2 || board.length < 3) return null;
+  let best = null;
+  for (const two of combinations(hole, 2)) {
+    for (const three of combinations(board, 3)) {
+      const value = evaluateFive([...two, ...three]);
+      if (!best || compareKeys(value.key, best.key) > 0) best = value;
+    }
+  }
+  return best;
+}
+
+/** The best hand a player holds in `game` (its `evaluator`, from the server's definition):
+ *  two plus three in Omaha, any five of the cards and the board otherwise. */
+export function bestHandIn(game, hole, board = []) {
+  if (game?.evaluator === "omaha") return bestOmahaHand(hole, board);
+  return bestHand([...(hole ?? []), ...board]);
+}
+
 export function compareHands(a, b) {
   return compareKeys(a.key, b.key);
 }

@@ -1,6 +1,8 @@
 // Rebuilds table views from a finished hand's events, one step per event, for the replayer.
 // It folds only what the events say (the server's engine decided every amount).
 
+import { gameOf, holeCards } from "./games.js";
+
 const SHOWN_STEPS = new Set(["blind_posted", "ante_posted", "action", "street", "discarded", "cards_shown", "pot_awarded", "bet_returned", "hole_dealt"]);
 
 function seatState(seat, stack) {
@@ -23,10 +25,11 @@ export function replaySteps(events, viewer = null) {
     const stack = Array.isArray(stacks) ? stacks[i] : (stacks[s] ?? stacks[String(s)] ?? 0);
     seats.set(s, seatState(s, stack ?? 0));
   });
-  const holeCount = variant === "draw" ? 5 : 2;
+  const game = gameOf(variant); // a hand document's own game was remembered when it came
+  const holeCount = holeCards(game);
   for (const s of seats.values()) s.card_count = holeCount;
   let board = [];
-  let street = variant === "draw" ? "predraw" : "preflop";
+  let street = game?.has_draw ? "predraw" : "preflop";
   let collected = 0;
   const history = [];
   const views = [];

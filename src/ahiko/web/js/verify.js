@@ -10,8 +10,14 @@ const RANKS = "23456789TJQKA";
 const SUITS = "cdhs";
 const DECK_SIZE = 52;
 const DEPTH = 6;
-const HOLDEM = "holdem-noburn-v1";
-const DRAW = "draw5-v1";
+// The deal layouts of FAIRNESS.md, as each game's definition commits to them
+// (ahiko/poker/games.py): hole cards per seat and board cards dealt round the table without
+// burns, or a five-card hand and its draw's replacements after every hand.
+const LAYOUTS = Object.freeze({
+  "holdem-noburn-v1": { hole: 2, board: 5, draw: false },
+  "omaha4-noburn-v1": { hole: 4, board: 5, draw: false },
+  "draw5-v1": { hole: 5, board: 0, draw: true },
+});
 const ROLES = ["hole", "board", "showdown", "draw"];
 export const CAVEAT_EN = "consistent with the commitment — not an audit of the shuffle";
 export const CAVEAT_PT = "consistente com o compromisso — não é uma auditoria do embaralhamento";
@@ -224,12 +230,12 @@ function checkShape(com, draws) {
   const seats = com.dealt_seats;
   const n = seats.length;
   if (com.deck_size !== DECK_SIZE) throw new Wrong(`deck_size is ${com.deck_size}, not ${DECK_SIZE}`);
-  if (com.layout !== HOLDEM && com.layout !== DRAW) throw new Wrong(`unknown layout '${com.layout}'`);
+  const lay = layoutOf(com);
   if (n < 2) throw new Wrong(`a deal needs at least 2 seats, got ${n}`);
   if (new Set(seats).size !== n) throw new Wrong(`dealt seats repeat: [${seats.join(", ")}]`);
-  if (com.layout === HOLDEM) {
-    if (draws.length) throw new Wrong("a hold'em deal has no draw");
-    if (2 * n + 5 > DECK_SIZE) throw new Wrong(`${n} seats do not fit in the deck`);
+  if (lay.board) {
+    if (draws.length) throw new Wrong(`a ${com.layout} deal has no draw`);
+    if (lay.hole * n + lay.board > DECK_SIZE) throw new Wrong(`${n} seats do not fit in the deck`);
     return;
   }
   const order = draws.map(([seat]) => seat);
@@ -237,32 +243,39 @@ function checkShape(com, draws) {
   if (order.some((s) => !seats.includes(s))) throw new Wrong("a drawing seat was not dealt in");
   const inDealOrder = seats.filter((s) => order.includes(s));
   if (!equal(inDealOrder, order)) throw new Wrong("the draw order is not the deal order");
-  if (5 * n + draws.reduce((t, [, count]) => t + count, 0) > DECK_SIZE) {
+  if (lay.hole * n + draws.reduce((t, [, count]) => t + count, 0) > DECK_SIZE) {
     throw new Wrong("the hands and replacements do not fit in the deck");
   }
+}
+
+function layoutOf(com) {
+  const lay = Object.hasOwn(LAYOUTS, com.layout) ? LAYOUTS[com.layout] : null;
+  if (!lay) throw new Wrong(`unknown layout '${com.layout}'`);
+  return lay;
 }
 
 function layoutPosition(com, draws, role, seat, k) {
   const seats = com.dealt_seats;
   const n = seats.length;
+  const lay = layoutOf(com);
   if (role === "board") {
-    if (com.layout !== HOLDEM) throw new Wrong(`layout ${com.layout} has no board`);
+    if (!lay.board) throw new Wrong(`layout ${com.layout} has no board`);
     if (seat !== null) throw new Wrong("a board card belongs to no seat");
-    if (k >= 5) throw new Wrong(`board card ${k} is outside the layout`);
-    return 2 * n + k;
+    if (k >= lay.board) throw new Wrong(`board card ${k} is outside the layout`);
+    return lay.hole * n + k;
   }
   if (seat === null || !seats.includes(seat)) throw new Wrong(`seat ${seat} was not dealt in`);
   const j = seats.indexOf(seat);
   if (role === "hole" || role === "showdown") {
-    if (k >= (com.layout === HOLDEM ? 2 : 5)) throw new Wrong(`hole card ${k} is outside the layout`);
+    if (k >= lay.hole) throw new Wrong(`hole card ${k} is outside the layout`);
     return k * n + j;
   }
-  if (com.layout !== DRAW) throw new Wrong(`layout ${com.layout} has no draw`);
+  if (!lay.draw) throw new Wrong(`layout ${com.layout} has no draw`);
   let before = 0;
   for (const [drawingSeat, count] of draws) {
     if (drawingSeat === seat) {
       if (k >= count) throw new Wrong(`seat ${seat} drew ${count} cards, not a card ${k}`);
-      return 5 * n + before + k;
+      return lay.hole * n + before + k;
     }
     before += count;
   }

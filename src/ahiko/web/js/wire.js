@@ -19,6 +19,8 @@
 //   {type: "chat", seq, msg}                                      a table chat message
 //   {type: "ignored", seq}                                        anything unknown
 
+import { gameOf, rememberGame } from "./games.js";
+
 let nextId = 0;
 
 function frameId() {
@@ -242,6 +244,7 @@ export function normalizeRoom(raw, you = {}) {
     name: pick(raw, "name") ?? "",
     kind: pick(raw, "kind") ?? "recreational",
     variant: pick(raw, "variant") ?? "holdem",
+    game: rememberGame(pick(raw, "game")) ?? gameOf(pick(raw, "variant") ?? "holdem"),
     tier: pick(raw, "tier") ?? null,
     seatCount: pick(raw, "seats_total", "seat_count") ?? 9,
     stakes: pick(raw, "blinds", "stakes") ?? {},

@@ -3,10 +3,9 @@
 
 import { api, errorText } from "../api.js";
 import { h } from "../dom.js";
+import { allGames, gameOf, postsBlinds } from "../games.js";
 import { t } from "../i18n.js";
 import { roomLink } from "./lobby.js";
-
-const SEATS = { holdem: [2, 9], draw: [2, 6] };
 
 function numberField(id, key, value, { min = 1, max, step = 1 } = {}) {
   const input = h(`input#${id}`, { type: "number", name: id, value: String(value), min: String(min), step: String(step), required: true });
@@ -50,7 +49,7 @@ export function roomOptions(form) {
   if (v("limit") === "hands") body.limit_hands = n("limit_value");
   if (v("limit") === "none") body.limit_hands = "no_limit"; // R-DR-09 D: draw would default to 100
   if (v("limit") === "minutes") body.limit_minutes = n("limit_value");
-  if (variant === "holdem") {
+  if (postsBlinds(gameOf(variant))) {
     body.small_blind = n("small_blind");
     body.big_blind = n("big_blind");
   } else {
@@ -97,7 +96,7 @@ export function createRoomPage(main) {
     { novalidate: false },
     h("label.full", { htmlFor: "name" }, t("create.name"), name),
     radios("kind", "create.kind", [["recreational", "create.kind.recreational"], ["tournament", "create.kind.tournament"]], "recreational"),
-    radios("variant", "create.variant", [["holdem", "game.holdem"], ["draw", "game.draw"]], "holdem"),
+    radios("variant", "create.variant", allGames().map((g) => [g.name, `game.${g.name}`]), "holdem"),
     h("fieldset", h("legend", t("create.seats")), seats.label, h("span.hint", t("create.seats_hint")), chips.label),
     holdemFields,
     drawFields,
@@ -141,12 +140,15 @@ export function createRoomPage(main) {
 
   function sync() {
     const variant = form.elements.variant.value;
+    const game = gameOf(variant);
     const kind = form.elements.kind.value;
-    holdemFields.hidden = variant !== "holdem";
-    drawFields.hidden = variant !== "draw";
-    for (const el of holdemFields.querySelectorAll("input")) el.disabled = variant !== "holdem";
-    for (const el of drawFields.querySelectorAll("input")) el.disabled = variant !== "draw";
-    const [lo, hi] = SEATS[variant];
+    // Blinds for the games that post them (hold'em, Omaha), the ante and fixed bets for draw.
+    const blinds = postsBlinds(game);
+    holdemFields.hidden = !blinds;
+    drawFields.hidden = blinds;
+    for (const el of holdemFields.querySelectorAll("input")) el.disabled = !blinds;
+    for (const el of drawFields.querySelectorAll("input")) el.disabled = blinds;
+    const [lo, hi] = [game.min_players, game.max_players];
     seats.input.min = String(lo);
     seats.input.max = String(hi);
     if (Number(seats.input.value) > hi) seats.input.value = String(hi);
@@ -162,7 +164,7 @@ export function createRoomPage(main) {
     // R-DR-03/R-DR-04 D: the big bet follows twice the small bet until the host sets it.
     if (bigBet.input.dataset.touched !== "1") bigBet.input.value = String(2 * (Number.parseInt(smallBet.input.value, 10) || 1));
     // R-DR-09 D: a draw match has 100 hands unless the host chose otherwise.
-    if (variant === "draw" && limit.input.dataset.touched !== "1" && form.dataset.limitTouched !== "1") {
+    if (game.has_draw && limit.input.dataset.touched !== "1" && form.dataset.limitTouched !== "1") {
       form.elements.limit.value = "hands";
       limit.input.disabled = false;
       setLabel(limit, "create.limit_value.hands");
@@ -187,7 +189,7 @@ export function createRoomPage(main) {
     ev.preventDefault();
     error.textContent = "";
     const body = roomOptions(form);
-    if (body.variant === "holdem" && body.big_blind < body.small_blind) {
+    if (postsBlinds(gameOf(body.variant)) && body.big_blind < body.small_blind) {
       error.textContent = `${t("create.big_blind")} < ${t("create.small_blind")}`;
       return;
     }

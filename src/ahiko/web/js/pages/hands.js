@@ -5,6 +5,7 @@ import { api } from "../api.js";
 import { cardLabel, cardSvg } from "../cards.js";
 import { clear, h } from "../dom.js";
 import { fmt, lang, t } from "../i18n.js";
+import { rememberGame } from "../games.js";
 import { replaySteps } from "../replay.js";
 import { eventText, potResultText, showdownHands } from "../table/describe.js";
 import { TableRenderer } from "../table/render.js";
@@ -60,6 +61,7 @@ export function replayer(detail, onClose, startAt = 0, { mine = true } = {}) {
   const events = pick(detail, "events", "history") ?? [];
   const viewer = pick(detail, "viewer", "seat", "my_seat") ?? null;
   const given = pick(detail, "views");
+  rememberGame(pick(detail, "game")); // the replayer asks the hand's own game (four cards in Omaha)
   const steps = given ? given.map((view) => ({ view, event: null })) : replaySteps(events, viewer);
   const state = new TableState();
   const players = {};

@@ -3,6 +3,7 @@
 
 import { api } from "../api.js";
 import { clear, h } from "../dom.js";
+import { allGames } from "../games.js";
 import { fmt, t } from "../i18n.js";
 import { mttSection } from "./mttlobby.js";
 import { roomName } from "./names.js";
@@ -99,8 +100,7 @@ export function lobbyPage(main, tab, ctx) {
     "select",
     { "aria-label": t("lobby.filter.game"), onchange: (e) => { filters.game = e.target.value; draw(); } },
     h("option", { value: "all" }, t("lobby.game.all")),
-    h("option", { value: "holdem" }, t("game.holdem")),
-    h("option", { value: "draw" }, t("game.draw")),
+    allGames().map((g) => h("option", { value: g.name }, t(`game.${g.name}`))),
   );
   const tierSelect = h(
     "select",

@@ -4,6 +4,7 @@
 
 import { api } from "../api.js";
 import { h } from "../dom.js";
+import { allGames, postsBlinds } from "../games.js";
 import { fmt, t } from "../i18n.js";
 
 // The server's limits (api_mtt.CreateBody, mtt_lobby.MAX_BUY_IN / MAX_LEVEL_HANDS).
@@ -23,7 +24,7 @@ function whole(text, { min, max }) {
 }
 
 /** The fields' values, or an error per field: `{body}` or `{errors: {field: text}}`. */
-export function checkMtt({ name, buyIn, minutes, levelHands }) {
+export function checkMtt({ name, buyIn, minutes, levelHands, variant }) {
   const errors = {};
   const title = String(name ?? "").trim();
   if (!title) errors.name = t("mtthost.name_missing");
@@ -41,6 +42,7 @@ export function checkMtt({ name, buyIn, minutes, levelHands }) {
   if (Object.keys(errors).length) return { errors };
   const body = { name: title, buy_in: buy.value, starts_in_minutes: start.value };
   if (levels !== null) body.level_hands = levels;
+  if (variant) body.variant = variant;
   return { body };
 }
 
@@ -68,6 +70,12 @@ export function mttHostForm(run) {
   const levels = field("mtt-levels", "mtthost.levels", { type: "text", inputMode: "numeric", value: "" }, "mtthost.levels_hint", {
     max: fmt(LIMITS.level_hands.max),
   });
+  // The games an MTT's nine-seat tables deal with blinds (hold'em, Pot-Limit Omaha).
+  const games = allGames().filter((g) => postsBlinds(g) && g.max_players >= 9);
+  const variant = h(
+    "select#mtt-variant",
+    games.map((g) => h("option", { value: g.name }, t(`game.${g.name}`))),
+  );
   const fields = { name, buy_in: buyIn, starts_in_minutes: minutes, level_hands: levels };
   const form = h(
     "form.mtt-host",
@@ -76,6 +84,7 @@ export function mttHostForm(run) {
     buyIn.wrap,
     minutes.wrap,
     levels.wrap,
+    h("div.form-row", h("label", { htmlFor: "mtt-variant" }, t("create.variant")), variant),
     h("div.dialog-buttons", h("button.primary", { type: "submit", dataset: { mtthost: "create" } }, t("mtthost.create"))),
   );
   form.addEventListener("submit", (ev) => {
@@ -85,6 +94,7 @@ export function mttHostForm(run) {
       buyIn: buyIn.input.value,
       minutes: minutes.input.value,
       levelHands: levels.input.value,
+      variant: variant.value,
     });
     for (const [key, f] of Object.entries(fields)) {
       const said = found.errors?.[key] ?? "";

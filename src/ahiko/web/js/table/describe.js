@@ -2,7 +2,8 @@
 // showdown's result per pot with the hand's name.
 
 import { cardLabel } from "../cards.js";
-import { bestHand, handName } from "../handeval.js";
+import { gameOf } from "../games.js";
+import { bestHandIn, handName } from "../handeval.js";
 import { fmt, lang, t, tList } from "../i18n.js";
 
 /** `short`: without the amount, for a seat whose bet shows it beside (the phone's table). */
@@ -122,8 +123,9 @@ function kickerIndex(a, b) {
 export function showdownHands(view) {
   const out = {};
   const board = view?.board ?? [];
+  const game = gameOf(view?.variant);
   for (const [seat, cards] of Object.entries(shownCards(view))) {
-    const value = bestHand([...cards, ...board]);
+    const value = bestHandIn(game, cards, board);
     if (value) out[seat] = { value };
   }
   const awards = potAwards(view);

@@ -368,7 +368,8 @@ export class TableRenderer {
       for (let i = 0; i < Math.min(count, 2); i += 1) wrap.append(cardSvg(null, "mucked"));
     }
     if (isMe) wrap.classList.add("my-cards");
-    if (count > 2) wrap.classList.add("five");
+    if (count > 2) wrap.classList.add("five"); // overlapped, as draw's five
+    if (count === 4) wrap.classList.add("four"); // Omaha's four: a little larger than five
     return wrap;
   }
 
