@@ -20,13 +20,6 @@ DEFINITION = "poker/games.py"
 # Files that compared variant names when the games became data, to be converted to ask
 # ``ahiko.poker.games`` (rooms, server, bots, competition: edited in parallel then).
 STILL_COMPARING = {
-    "bots/arena.py",
-    "bots/cli.py",
-    "bots/levels.py",
-    "bots/memory.py",
-    "bots/protocol.py",
-    "bots/situation.py",
-    "bots/styles.py",
     "competition/live_sitgo.py",
     "competition/sharing.py",
     "competition/sitgo.py",
