@@ -56,7 +56,8 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         ["--workers", "2"],
         3,
         "95% lower bounds, bb/100: NLHE easy-random >= 100, normal-easy >= 20, hard-normal >= 10;"
-        " draw easy-random >= 50, normal-easy >= 5, hard-normal >= 3",
+        " draw easy-random >= 50, normal-easy >= 5, hard-normal >= 3; PLO random < easy < normal"
+        " < hard, each lower bound > 0",
     ),
     (
         "styles holdem",

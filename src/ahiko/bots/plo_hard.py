@@ -34,8 +34,10 @@ from .situation import (
     situation_from_view,
 )
 
-HEADS_UP_SAMPLES = 3_000
-MULTIWAY_SAMPLES = 2_000
+HEADS_UP_SAMPLES = 2_000
+# Multiway, the samples shrink as the players grow (the work is samples times players), to
+# no fewer than MULTIWAY_SAMPLES: a decision stays within its time at nine seats.
+PLAYER_HANDS, MULTIWAY_SAMPLES = 4_500, 500
 RAISED_PREFLOP, CALLED_PREFLOP = 0.25, 0.55
 # Each bet or raise after the flop keeps this share of the bettor's range, the hands made
 # strongest on the board so far (a bet in Omaha is seldom nothing), down to NARROWEST.
@@ -49,7 +51,9 @@ class PloHardBot:
     def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
         sit = situation_from_view(view)
         reads = [self._read(view, sit, seat) for seat in sit.opponents]
-        samples = HEADS_UP_SAMPLES if len(reads) == 1 else MULTIWAY_SAMPLES
+        samples = HEADS_UP_SAMPLES
+        if len(reads) > 1:
+            samples = max(MULTIWAY_SAMPLES, PLAYER_HANDS // (len(reads) + 1))
         eq = omaha_equity(sit.hole, sit.board, reads, samples, rng)
         if not sit.board:
             return self._preflop(sit, eq, rng)
