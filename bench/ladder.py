@@ -51,8 +51,8 @@ LADDER = [
     # Pot-Limit Omaha (blinds 1/2): each rung's lower bound above 0. Noise per pair measured
     # in trial runs: about 12 bb normal-easy (edge about +30), 22 bb hard-normal (about +65).
     ("plo", "easy", "random", 0.0, 400, 301),
-    ("plo", "normal", "easy", 0.0, 4_000, 302),
-    ("plo", "hard", "normal", 0.0, 2_500, 303),
+    ("plo", "normal", "easy", 0.0, 3_000, 302),
+    ("plo", "hard", "normal", 0.0, 1_500, 303),
 ]
 
 
