@@ -59,6 +59,13 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         " draw easy-random >= 50, normal-easy >= 5, hard-normal >= 3",
     ),
     (
+        "plo ladder",
+        "bench/ladder.py",
+        ["--games", "plo", "--workers", "2"],
+        3,
+        "Pot-Limit Omaha, bb/100: random < easy < normal < hard, each rung's 95% lower bound > 0",
+    ),
+    (
         "styles holdem",
         "bench/ladder.py",
         ["--styles", "--variants", "holdem", "--workers", "2"],
@@ -262,7 +269,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
 # again, and a `make bench` cut short keeps the runs it finished.
 STORED_RUNS: dict[str, tuple[str, ...]] = {
     label: ("src/ahiko/bots", "src/ahiko/poker", "bench/ladder.py")
-    for label in ("ladder", "styles holdem", "styles draw", "adaptation")
+    for label in ("ladder", "plo ladder", "styles holdem", "styles draw", "adaptation")
 }
 RUNS_DIR = ROOT / "bench" / "runs"
 
@@ -484,7 +491,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
         "--only",
-        help="run only the benchmarks whose label contains this text (engine, bots, bot threads, ladder, styles, adaptation, fanout, fan-out floor, mtt, mtt live, load, cluster, failover, crash, attack, soak)",
+        help="run only the benchmarks whose label contains this text (engine, bots, bot threads, ladder, plo ladder, styles, adaptation, fanout, fan-out floor, mtt, mtt live, load, cluster, failover, crash, attack, soak)",
     )
     parser.add_argument("--runs", type=int, help="runs of each benchmark (default: its own, >= 3)")
     parser.add_argument(

@@ -36,6 +36,7 @@ HEADLINES: list[tuple[str, str, str, str]] = [
     ("engine", "phh_files_ratio", "PHH replay from files (× pokerkit)", ">= 12"),
     ("bots", "holdem_hard_p99_ms", "Hard decision p99, hold'em (ms)", "<= 200"),
     ("bots", "draw_hard_p99_ms", "Hard decision p99, draw (ms)", "<= 200"),
+    ("bots", "plo_hard_p99_ms", "Hard decision p99, Pot-Limit Omaha (ms)", "<= 200"),
     (
         "ladder",
         "holdem_hard_vs_normal_ci95_low",
@@ -43,6 +44,7 @@ HEADLINES: list[tuple[str, str, str, str]] = [
         ">= 10",
     ),
     ("ladder", "draw_hard_vs_normal_ci95_low", "Draw Hard − Normal, 95% low (bets/100)", ">= 3"),
+    ("plo ladder", "plo_hard_vs_normal_ci95_low", "PLO Hard − Normal, 95% low (bb/100)", "> 0"),
     ("load 2000", "p99_ms", "2,000 players on one node, p99 action→broadcast (ms)", "< 50"),
     ("load 8000", "p99_ms", "8,000 players on one node, p99 action→broadcast (ms)", "< 100"),
     ("cluster sweep", "one_players_at_goal", "Players one node holds at p99 < 50 ms", ""),

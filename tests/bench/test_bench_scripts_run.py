@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from ahiko.poker.games import GAMES
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
@@ -64,11 +66,19 @@ def test_engine_bench_measures_ours_beside_pokerkit_and_eval7() -> None:
     positive(result, "mild_ratio", "phh_replay_ratio", "phh_files_ratio", "ours_vs_eval7")
 
 
-def test_bots_bench_measures_every_level_in_both_variants() -> None:
+def test_bots_bench_measures_every_level_in_every_game() -> None:
     result = run_bench("bots.py", "--situations", "5")
-    for variant in ("holdem", "draw"):
+    for variant in GAMES:
         for level in ("easy", "normal", "hard"):
             positive(result, f"{variant}_{level}_p99_ms")
+    positive(result, "plo_tables_ms")
+
+
+def test_plo_ladder_plays_its_three_rungs() -> None:
+    result = run_bench("ladder.py", "--games", "plo", "--scale", "0.005", "--secret", "tiny")
+    for rung in ("easy_vs_random", "normal_vs_easy", "hard_vs_normal"):
+        assert result[f"plo_{rung}_pairs"] and f"plo_{rung}_ci95_low" in result
+    assert not any(key.startswith(("holdem_", "draw_")) for key in result)
 
 
 def test_bot_threads_bench_measures_the_loop_lag_both_ways() -> None:

@@ -15,7 +15,13 @@ from ahiko.bots.situation import is_legal, legal_from_view, situation_from_view
 BOTS_DIR = Path(__file__).resolve().parents[2] / "src" / "ahiko" / "bots"
 # The arena and its command drive the engine; every other bot module sees views only.
 ENGINE_DRIVERS = {"arena.py", "cli.py"}
-ALLOWED_AHIKO = {"ahiko.poker.cards", "ahiko.poker.actions", "ahiko.poker.ranking"}
+# ``games`` is the variants' definitions, data only: it holds no hand and no deck.
+ALLOWED_AHIKO = {
+    "ahiko.poker.cards",
+    "ahiko.poker.actions",
+    "ahiko.poker.ranking",
+    "ahiko.poker.games",
+}
 
 
 def _imports(path: Path) -> set[str]:

@@ -2,10 +2,9 @@
 
 This test reads the source of every module and finds where a variant's name is compared as
 a string (``variant == "holdem"``, ``!= "draw"``, ``in ("holdem", "draw")``), compared as a
-``Variant`` member, or listed in a tuple of names beside the games' own list. The engine, the
-histories and the fair deal ask the definition; the packages converted in a later session
-are listed in ``STILL_COMPARING`` and may only shrink. (A street is named ``draw`` too:
-comparisons of a street are not a variant's.)
+``Variant`` member, or listed in a tuple of names beside the games' own list: every package
+asks the definition. (A street is named ``draw`` too: comparisons of a street are not a
+variant's.)
 """
 
 from __future__ import annotations
@@ -16,19 +15,6 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[2] / "src" / "ahiko"
 NAMES = {"holdem", "draw", "plo"}
 DEFINITION = "poker/games.py"
-
-# Files that compared variant names when the games became data, to be converted to ask
-# ``ahiko.poker.games`` (rooms, server, bots, competition: edited in parallel then).
-STILL_COMPARING = {
-    "bots/arena.py",
-    "bots/cli.py",
-    "bots/levels.py",
-    "bots/memory.py",
-    "bots/protocol.py",
-    "bots/situation.py",
-    "bots/styles.py",
-}
-
 
 def _names_variant(node: ast.AST) -> bool:
     if isinstance(node, ast.Constant):
@@ -57,7 +43,7 @@ def variant_comparisons(source: str) -> list[str]:
     return found
 
 
-def test_a_variant_is_compared_by_name_only_where_not_yet_converted() -> None:
+def test_a_variant_is_compared_by_name_nowhere_but_its_definition() -> None:
     comparing = {}
     for path in sorted(SRC.rglob("*.py")):
         name = path.relative_to(SRC).as_posix()
@@ -65,9 +51,7 @@ def test_a_variant_is_compared_by_name_only_where_not_yet_converted() -> None:
             found = variant_comparisons(path.read_text(encoding="utf-8"))
             if found:
                 comparing[name] = found
-    unexpected = {name: found for name, found in comparing.items() if name not in STILL_COMPARING}
-    assert not unexpected, f"ask ahiko.poker.games instead: {unexpected}"
-    assert not [n for n in comparing if n.startswith(("poker/", "history/", "fairness/"))]
+    assert not comparing, f"ask ahiko.poker.games instead: {comparing}"
 
 
 def test_the_scanner_finds_each_way_of_naming_a_variant() -> None:

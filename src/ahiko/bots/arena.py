@@ -10,10 +10,10 @@ instances (no memory between the halves), unless the match is in session mode
 learnt (``observe`` gets each bot's final view of every hand), and the mirror session plays
 the same deals with the seats swapped, with fresh bots. A bot named by an import path outside
 ``ahiko.bots`` (a third party's) runs in its own process (ahiko.bots.sandbox) and receives
-only the serialised view. Hold'em results are all-in adjusted:
+only the serialised view. Hold'em and Pot-Limit Omaha results are all-in adjusted:
 when no more betting is possible before the river, each player is credited their equity
-share of the pot instead of the run-out. Win rates are in big blinds per 100 hands (draw:
-big bets per 100 hands) with a 95% confidence interval over the pairs.
+share of the pot instead of the run-out (Omaha's counted two plus three). Win rates are in big
+blinds per 100 hands (draw: big bets per 100 hands) with a 95% confidence interval over the pairs.
 
 The arena drives the rules engine and shuffles with ``random.Random``: it is a measuring
 tool, not the fair deal of rooms.
@@ -34,13 +34,15 @@ import eval7
 from ahiko.poker.actions import IllegalAction
 from ahiko.poker.cards import DECK_SIZE, Card
 from ahiko.poker.config import DrawConfig, HoldemConfig
-from ahiko.poker.draw import DrawHand
-from ahiko.poker.holdem import HoldemHand
+from ahiko.poker.games import BettingStructure, Evaluator, game
+from ahiko.poker.hand import AnyHand
+from ahiko.poker.hands import hand_class
 from ahiko.poker.result import HandResult
 from ahiko.poker.view import view
 
 from .cards7 import E7_CARDS
 from .equity import e7_range, seed_from
+from .omaha_equity import omaha_showdown_shares
 from .protocol import VARIANTS, Bot, bot_path, is_outside, load_bot_class
 from .sandbox import SandboxedBots
 
@@ -79,16 +81,20 @@ class MatchResult:
         }
 
 
+def _is_fixed_limit(variant: str) -> bool:
+    return game(variant).betting is BettingStructure.FIXED_LIMIT
+
+
 def big_blind_of(variant: str) -> int:
-    return HOLDEM_BLINDS[1] if variant == "holdem" else DRAW_STAKES.big_bet
+    return DRAW_STAKES.big_bet if _is_fixed_limit(variant) else HOLDEM_BLINDS[1]
 
 
-def _start(variant: str, deck: Sequence[Card], button: int, stack: int) -> HoldemHand | DrawHand:
+def _start(variant: str, deck: Sequence[Card], button: int, stack: int) -> AnyHand:
     stacks = [stack, stack]
-    if variant == "holdem":
+    config: HoldemConfig | DrawConfig = DRAW_STAKES
+    if not _is_fixed_limit(variant):
         config = HoldemConfig(small_blind=HOLDEM_BLINDS[0], big_blind=HOLDEM_BLINDS[1])
-        return HoldemHand.start(config, list(SEATS), stacks, button, list(deck))[0]
-    return DrawHand.start(DRAW_STAKES, list(SEATS), stacks, button, list(deck))[0]
+    return hand_class(variant).start(config, list(SEATS), stacks, button, list(deck))[0]
 
 
 def play_hand(
@@ -119,14 +125,14 @@ def play_hand(
         observe = getattr(bot, "observe", None)
         if observe is not None:
             observe(view(hand, seat))
-    if isinstance(hand, HoldemHand):
+    if game(variant).has_board:
         adjusted = _allin_adjusted(hand, result)
         if adjusted is not None:
             return adjusted
     return {s: float(result.net[s]) for s in SEATS}
 
 
-def _allin_adjusted(hand: HoldemHand, result: HandResult) -> dict[int, float] | None:
+def _allin_adjusted(hand: AnyHand, result: HandResult) -> dict[int, float] | None:
     """Equity-share results when the last action left nobody able to bet before the river."""
     events: list[Any] = list(hand.events)
     last_action = max((i for i, e in enumerate(events) if e.kind == "action"), default=-1)
@@ -137,7 +143,10 @@ def _allin_adjusted(hand: HoldemHand, result: HandResult) -> dict[int, float] | 
     contenders = [s for s in SEATS if not _folded(events, s)]
     if len(board_then) >= 5 or len(contenders) < 2 or not result.showdown:
         return None
-    equities = showdown_equities(
+    shares = showdown_equities
+    if game(hand.variant).evaluator is Evaluator.OMAHA:
+        shares = omaha_showdown_shares
+    equities = shares(
         {s: tuple(hand.hole_cards(s)) for s in contenders}, tuple(board_then), random.Random(0)
     )
     out: dict[int, float] = {}

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 import eval7
 
 from ahiko.poker.cards import DECK_SIZE, Card, format_card, parse_card
-from ahiko.poker.ranking import hand_strength
+from ahiko.poker.games import game
+from ahiko.poker.ranking import game_hand_value, hand_strength
 
 E7_CARDS: tuple[eval7.Card, ...] = tuple(eval7.Card(format_card(c)) for c in range(DECK_SIZE))
 
@@ -29,6 +30,14 @@ def parse_view_cards(texts: Sequence[str] | None) -> tuple[Card, ...]:
 def hand_value(cards: Sequence[Card]) -> int:
     """Value of the best five of 5 to 7 cards (R-RK-01..06); higher is better."""
     return hand_strength(cards)
+
+
+def shown_value(variant: str, own: Sequence[Card], board: Sequence[Card]) -> int:
+    """The value of a player's cards as the game counts them (hold'em: best five of seven;
+    Omaha: two of the hole cards and three of the board; draw: the five held); 0, below any
+    hand, while there are not yet enough cards to make five."""
+    value = game_hand_value(game(variant).evaluator, own, board)
+    return 0 if value is None else value.value
 
 
 def category(value: int) -> int:

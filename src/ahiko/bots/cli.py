@@ -80,7 +80,10 @@ def _arena(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(r.to_json_dict()))
     else:
-        unit = "bb/100" if args.variant == "holdem" else "big bets/100"
+        from ahiko.poker.games import BettingStructure, game
+
+        fixed = game(args.variant).betting is BettingStructure.FIXED_LIMIT
+        unit = "big bets/100" if fixed else "bb/100"
         mode = f", sessions of {args.session} deals" if args.session else ""
         print(
             f"{r.a} vs {r.b} ({r.variant}, {r.pairs} duplicate pairs{mode}): "

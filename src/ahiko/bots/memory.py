@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ahiko.poker.cards import Card
+from ahiko.poker.games import Evaluator, game
 
-from .cards7 import PAIR, TWO_PAIR, category, hand_value, parse_view_cards
+from .cards7 import PAIR, TWO_PAIR, category, hand_value, parse_view_cards, shown_value
 
 PRIOR_WEIGHT = 6.0
 AGGRESSIVE = ("bet", "raise")
@@ -165,7 +166,7 @@ class TableMemory:
             rec = records[seat]
             rec.showdowns += 1
             aggressor = last_street is not None and last_aggr[last_street] == seat
-            if variant == "holdem":
+            if game(variant).evaluator is Evaluator.BEST_FIVE_OF_SEVEN:
                 from .preflop import hand_percentile
 
                 pct = hand_percentile(cards[0], cards[1])
@@ -174,11 +175,11 @@ class TableMemory:
                     rec.shown_jam_pct.append(pct)
                 weak = _weak_holdem(cards, board)
             else:
-                weak = category(hand_value(cards)) < PAIR
+                weak = category(shown_value(variant, cards, board)) < PAIR
             if aggressor:
                 rec.shown_aggressor += 1
                 rec.shown_weak_aggressor += int(weak)
-        if variant == "draw":
+        if game(variant).has_draw:
             for s in view.get("seats") or []:
                 seat, drew = int(s["seat"]), s.get("discards")
                 if seat in records and isinstance(drew, int):

@@ -26,8 +26,9 @@ import random
 from typing import Any, Protocol, runtime_checkable
 
 from ahiko.poker.actions import Action
+from ahiko.poker.games import GAMES
 
-VARIANTS = ("holdem", "draw")  # the variants a bot can play (``ahiko arena --variant``)
+VARIANTS = tuple(GAMES)  # the variants a bot can play (``ahiko arena --variant``)
 
 LEVELS: dict[str, str] = {
     "random": "ahiko.bots.random_bot:RandomBot",

@@ -13,6 +13,7 @@ from typing import Any
 
 from ahiko.poker.actions import Action, ActionKind, LegalActions
 from ahiko.poker.cards import Card
+from ahiko.poker.games import BettingStructure, game
 
 from .cards7 import parse_view_cards
 
@@ -160,14 +161,14 @@ def situation_from_view(view: dict[str, Any]) -> Situation:
     me = int(view["viewer"])
     seats = {int(s["seat"]): s for s in view["seats"]}
     stakes = view.get("stakes", {})
-    if variant == "holdem":
-        big = int(stakes.get("big_blind", 2))
-        small_bet = big
-        first = "preflop"
-    else:
+    played = game(variant)
+    first = played.streets[0].name
+    if played.betting is BettingStructure.FIXED_LIMIT:
         small_bet = int(stakes.get("small_bet", 2))
         big = int(stakes.get("big_bet", 2 * small_bet))
-        first = "predraw"
+    else:
+        big = int(stakes.get("big_blind", 2))
+        small_bet = big
     dealt = [int(s) for s in view.get("dealt_seats") or sorted(seats)]
     legal_raw = view.get("legal")
     if legal_raw is None:

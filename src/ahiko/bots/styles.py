@@ -23,6 +23,7 @@ import random
 from typing import Any
 
 from ahiko.poker.actions import Action
+from ahiko.poker.games import game
 
 from . import holdem_features as hf
 from .cards7 import PAIR, STRAIGHT, TRIPS, TWO_PAIR
@@ -48,7 +49,7 @@ class _Style:
     def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
         sit = situation_from_view(view)
         legal = sit.legal
-        if sit.variant == "draw":
+        if game(sit.variant).has_draw:
             info = analyse(sit.hole, legal.max_discards if legal.is_draw_phase else 3)
             if legal.is_draw_phase:
                 return Action.discard(info.discard)
