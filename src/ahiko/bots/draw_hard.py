@@ -11,7 +11,12 @@ With the table's memory (ahiko.bots.memory) the ranges follow each opponent's re
 value: a bet of b into p is worth f·p + (1−f)·(e·(p+2b) − b), f the share the opponent folds
 (its record; more after it checked), e our equity against the hands that call; a bet on
 little equity is a bluff, made with the capped probability of holdem_hard.bluff_probability.
-The same rule prices bluffs after the draw against the opponent's fold rate there.
+The same rule prices bluffs after the draw against the opponent's fold rate there (to a
+continuation bet when we bet last before the draw), and a river bet is called with less when
+more of the opponent's bets shown down were bluffs than the price asks for. Without a record,
+a player is taken to fold most hands to a bet before the draw (STEAL_FOLD_DEFAULT: the hands
+without a pair or a draw, and the small pairs): a tight player's antes are worth taking, and
+a loose one's record soon says otherwise.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ PREDRAW_SAMPLES = 500
 POSTDRAW_SAMPLES = 700
 SNOW_RATE = 0.08
 BLUFF_SCALE = 0.6
-STEAL_FOLD_DEFAULT = 0.3  # share of hands a player we know nothing about folds to a bet
+STEAL_FOLD_DEFAULT = 0.6  # share of hands a player we know nothing about folds to a bet
 
 
 class DrawHardBot:

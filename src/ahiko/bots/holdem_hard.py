@@ -12,6 +12,13 @@ the opponent folds (its record, a size-dependent default before there is one) an
 equity against the rest; checking is worth about the equity share of the pot. The largest
 wins, and a bet made on little equity (a bluff) is played only with a capped probability.
 
+The record steers it (ahiko.bots.holdem_ranges.Reads, each share shrunk towards its default):
+folds to a continuation bet on the flop and the turn price our continuation bets, and a
+player who folds most flops is raised before the flop and bet into; the bluff cap lifts for a
+player seen folding most bets and falls for one who check-raises; river bets are called by how
+many of the opponent's river bets shown down were bluffs; and a player who bets often and big
+makes checking a strong hand worth more.
+
 Facing an all-in, or a call that puts us all in, it calls exactly when the equity against
 the range the opponent shows beats the pot odds. Heads-up at 15 big blinds or less it pushes
 or folds by the equilibrium chart of tools/pushfold_chart.py (data/pushfold_hu.json).
