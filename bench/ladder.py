@@ -10,11 +10,14 @@ processes (the machine is shared: default 1). ``--only draw:hard-normal`` runs o
 ``--secret`` fixes the decks and the bots' rngs (random by default), so two versions of a bot
 can be compared on the same deals and rngs.
 
-``--styles`` (issue 18): Hard, Normal and Easy against each opponent style of
+``--styles`` (issues 18 and 48): Hard, Normal and Easy against each opponent style of
 ahiko.bots.styles, both variants, in session mode (the bots keep their memory over sessions
-of SESSION deals; each session is mirrored with the seats swapped). Goals: Hard's 95% lower
-bound above 0 against every style, Hard > Normal > Easy in the means, and against the
-any-two jammer Hard at least 85% of the best response's win rate on the same deals.
+of SESSION deals; each session is mirrored with the seats swapped), and Hard and Normal
+*fresh* (a new bot every hand, as a player meets it when it sits down; Easy keeps no memory,
+so its fresh figure is its session one). Goals: Hard's 95% lower bound above 0 against every
+style and Hard >= Normal in the means, fresh and in sessions; Hard > Normal > Easy in the
+session means; against the any-two jammer Hard at least 85% of the best response's win rate
+on the same deals.
 
 ``--sessions`` (issue 18): adaptive Hard against the same bot with its memory off
 (``HardNoMemoryBot``), both against the maniac, the nit and the jammer on the same deals and
@@ -73,6 +76,13 @@ STYLE_PAIRS: dict[tuple[str, str], tuple[int, int, int]] = {
     ("draw", "tag"): (1_200, 800, 404),
     ("draw", "equity"): (400, 800, 405),
     ("draw", "jammer"): (150, 800, 406),
+    # Issue 48's leaks: folds flops, over-bluffs rivers, never bluffs.
+    ("holdem", "flopfolder"): (600, 600, 307),
+    ("holdem", "riverbluffer"): (600, 600, 308),
+    ("holdem", "neverbluffs"): (600, 600, 309),
+    ("draw", "flopfolder"): (400, 400, 407),
+    ("draw", "riverbluffer"): (400, 400, 408),
+    ("draw", "neverbluffs"): (400, 400, 409),
 }
 BEST_RESPONSE = "ahiko.bots.styles:JammerBestResponse"
 JAMMER_SHARE = 0.85
@@ -102,19 +112,23 @@ def styles(args: argparse.Namespace, figures: dict[str, float | int | str]) -> N
             continue
         path = STYLES[style]
         means = {}
-        for level, pairs in (("hard", hard_pairs), ("normal", other_pairs), ("easy", other_pairs)):
+        runs = [("hard", hard_pairs, SESSION), ("normal", other_pairs, SESSION),
+                ("easy", other_pairs, SESSION), ("hard", hard_pairs, 0),
+                ("normal", other_pairs, 0)]  # fmt: skip
+        for level, pairs, session in runs:
             n = max(2, round(pairs * args.scale))
             t0 = time.perf_counter()
-            r = run_match(variant, level, path, n, seed, 100, args.workers, SESSION, BOT_SECRET)
-            _record(figures, f"{variant}_{level}_vs_{style}", r)
-            means[level] = r.bb_per_100
-            _say(args, f"{variant}:{level}-{style:8} pairs={n:5} {r.bb_per_100:+8.1f} "
+            r = run_match(variant, level, path, n, seed, 100, args.workers, session, BOT_SECRET)
+            name = level if session else f"{level}_fresh"
+            _record(figures, f"{variant}_{name}_vs_{style}", r)
+            means[name] = r.bb_per_100
+            _say(args, f"{variant}:{name}-{style:8} pairs={n:5} {r.bb_per_100:+8.1f} "
                  f"[{r.ci95_low:+.1f}, {r.ci95_high:+.1f}] ({time.perf_counter() - t0:.0f} s)")  # fmt: skip
             if level == "hard":
-                figures[f"{variant}_hard_vs_{style}_low_above_0"] = (
+                figures[f"{variant}_{name}_vs_{style}_low_above_0"] = (
                     "yes" if r.ci95_low > 0 else "no"
                 )
-            if level == "hard" and style == "jammer":
+            if name == "hard" and style == "jammer":
                 best = run_match(variant, BEST_RESPONSE, path, n, seed, 100, args.workers,
                                  SESSION, BOT_SECRET)  # fmt: skip
                 _record(figures, f"{variant}_best_response_vs_jammer", best)
@@ -125,6 +139,9 @@ def styles(args: argparse.Namespace, figures: dict[str, float | int | str]) -> N
                      f"Hard's share {share:.2f} (goal >= {JAMMER_SHARE})")  # fmt: skip
         ordered = means["hard"] > means["normal"] > means["easy"]
         figures[f"{variant}_vs_{style}_hard_normal_easy_ordered"] = "yes" if ordered else "no"
+        for name in ("", "_fresh"):
+            at_least = means[f"hard{name}"] >= means[f"normal{name}"]
+            figures[f"{variant}_vs_{style}_hard{name}_ge_normal"] = "yes" if at_least else "no"
 
 
 def _adapt(job: tuple[str, str, int, int, int]) -> tuple[MatchResult, MatchResult, MatchResult]:

@@ -70,8 +70,9 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "bench/ladder.py",
         ["--styles", "--variants", "holdem", "--workers", "2"],
         3,
-        "issue 18, sessions of 500 deals: Hard's 95% lower bound > 0 against each style; Hard >"
-        " Normal > Easy in the means; against the any-two jammer Hard >= 85% of the best"
+        "issues 18 and 48, sessions of 500 deals and fresh bots: Hard's 95% lower bound > 0"
+        " against each style and Hard >= Normal in the means, fresh and in sessions; Hard >"
+        " Normal > Easy in the session means; against the any-two jammer Hard >= 85% of the best"
         " response's win rate on the same deals",
     ),
     (

@@ -6,7 +6,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ahiko.bots.arena import _start
+from ahiko.poker.actions import Action
 from ahiko.poker.cards import format_card
+from ahiko.poker.view import view
 
 HOLDEM_STREETS = {"preflop": 0, "flop": 3, "turn": 4, "river": 5}
 
@@ -154,3 +157,38 @@ def random_view(rng: random.Random, variant: str) -> dict[str, Any]:
         "history": history,
         "result": None,
     }
+
+
+def played_view(
+    variant: str, actions: list[str], seed: int = 1, viewer: int = 0, stop: bool = False
+) -> dict[str, Any]:
+    """A heads-up hand where the seats play ``actions`` in turn (``jam``, ``call``, ``fold``,
+    ``check``, ``bet`` = a pot-sized bet), then check it down; ``viewer``'s final view, or
+    with ``stop`` its view when the actions run out on its turn."""
+    deck = list(range(52))
+    random.Random(seed).shuffle(deck)
+    hand = _start(variant, deck, 0, 200)
+    queue = list(actions)
+    while not hand.is_over:
+        seat = hand.to_act
+        assert seat is not None
+        legal = hand.legal_actions()
+        if legal.is_draw_phase:
+            hand.act(seat, Action.discard(()))
+            continue
+        if stop and not queue and seat == viewer:
+            return view(hand, viewer)
+        kind = queue.pop(0) if queue else ("check" if legal.can_check else "call")
+        if kind == "jam":
+            act = (
+                Action.raise_to(legal.max_to)
+                if legal.bet_kind == "raise"
+                else Action.bet(legal.max_to)
+            )
+        elif kind == "bet":
+            to = min(legal.max_to, max(legal.min_to, legal.committed + sum(hand.total)))
+            act = Action.raise_to(to) if legal.bet_kind == "raise" else Action.bet(to)
+        else:
+            act = {"call": Action.call(), "fold": Action.fold(), "check": Action.check()}[kind]
+        hand.act(seat, act)
+    return view(hand, viewer)

@@ -190,3 +190,34 @@ class _ViewHand:
 
     def hole_cards(self, seat: int) -> tuple[int, ...]:
         return self._mine
+
+
+class ParentReader:
+    """The attack on the arena's process directly: given the pid of the process that runs
+    the arena (the test writes it to ``arena.pid`` in the working directory), and its own
+    parent's pid, it tries to open their ``/proc`` files: the command line (where ``--seed``
+    stood), the environment, the open files and the working directory. It appends what it
+    could read (None where it could not) to ``parent_reader.jsonl`` and folds."""
+
+    def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
+        import json
+        import os
+
+        with open("arena.pid") as f:
+            arena = int(f.read())
+        read: dict[str, object] = {"ppid": os.getppid()}
+        for pid in {arena, os.getppid()}:
+            for name in ("cmdline", "environ", "fd", "cwd"):
+                path = f"/proc/{pid}/{name}"
+                try:
+                    if name in ("fd", "cwd"):
+                        seen: object = sorted(os.listdir(path))
+                    else:
+                        with open(path, "rb") as f:
+                            seen = f.read().decode(errors="replace")
+                except OSError:
+                    seen = None
+                read[f"{pid}/{name}"] = seen
+        with open("parent_reader.jsonl", "a") as report:
+            report.write(json.dumps(read) + "\n")
+        return _act(view, None)

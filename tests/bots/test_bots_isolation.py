@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cheaters import FrameReader, GcWalker
+from cheaters import FrameReader, GcWalker, ParentReader
 
 from ahiko.bots.arena import SEATS, _start, deal_deck, play_hand, run_match
 from ahiko.bots.protocol import BotLoadError, load_bot
@@ -193,6 +193,34 @@ def test_R_AI_01_a_sandboxed_bot_sees_no_other_process(
     (report,) = _reports(tmp_path)
     assert report["seen"] == [report["pid"]]
     assert os.getpid() not in report["seen"]
+
+
+def test_R_AI_01_a_sandboxed_bot_cannot_open_the_arenas_proc_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Told the arena's pid, a sandboxed bot still cannot open ``/proc/<arena>/cmdline`` (nor
+    its environment, open files or working directory), nor its own parent's: it has none
+    in its namespace. Run in the arena's process, the same cheat reads them all."""
+    assert process_isolation(), "this machine must give the sandbox a PID namespace"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "arena.pid").write_text(str(os.getpid()))
+    _, seat_view, _ = _mid_hand("holdem", 7)
+    ParentReader().decide(seat_view, random.Random(0))  # the control: no sandbox
+    box = SandboxedBots("cheaters:ParentReader")
+    try:
+        box.new().decide(seat_view, random.Random(0))
+    finally:
+        box.close()
+    control, sandboxed = (
+        json.loads(line) for line in (tmp_path / "parent_reader.jsonl").read_text().splitlines()
+    )
+    arena = os.getpid()
+    own_cmdline = Path(f"/proc/{arena}/cmdline").read_bytes().decode(errors="replace")
+    assert control[f"{arena}/cmdline"] == own_cmdline and control[f"{arena}/fd"]
+    assert sandboxed["ppid"] == 0  # its parent is outside its namespace
+    assert all(
+        sandboxed[f"{arena}/{name}"] is None for name in ("cmdline", "environ", "fd", "cwd")
+    ), sandboxed
 
 
 ARENA_IN_PROCESS = """

@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 import pytest
+from botviews import played_view
 
 from ahiko.bots.arena import _start, play_session, run_match
 from ahiko.bots.holdem_hard import (
@@ -26,41 +27,12 @@ from ahiko.poker.actions import Action
 from ahiko.poker.view import view
 
 
-def _final_view(variant: str, actions: list[str], seed: int = 1, viewer: int = 0) -> dict[str, Any]:
-    """A heads-up hand where the seats play ``actions`` in turn (``jam``, ``call``, ``fold``,
-    ``check``, ``bet`` = a pot-sized bet), then check it down; ``viewer``'s final view."""
-    deck = list(range(52))
-    random.Random(seed).shuffle(deck)
-    hand = _start(variant, deck, 0, 200)
-    queue = list(actions)
-    while not hand.is_over:
-        seat = hand.to_act
-        legal = hand.legal_actions()
-        if legal.is_draw_phase:
-            hand.act(seat, Action.discard(()))
-            continue
-        kind = queue.pop(0) if queue else ("check" if legal.can_check else "call")
-        if kind == "jam":
-            act = (
-                Action.raise_to(legal.max_to)
-                if legal.bet_kind == "raise"
-                else Action.bet(legal.max_to)
-            )
-        elif kind == "bet":
-            to = min(legal.max_to, max(legal.min_to, legal.committed + sum(hand.total)))
-            act = Action.raise_to(to) if legal.bet_kind == "raise" else Action.bet(to)
-        else:
-            act = {"call": Action.call(), "fold": Action.fold(), "check": Action.check()}[kind]
-        hand.act(seat, act)
-    return view(hand, viewer)
-
-
 def test_memory_counts_the_public_record_of_each_opponent() -> None:
     memory = TableMemory()
     # Button 0 is the small blind and acts first: seat 0 limps, seat 1 jams, seat 0 folds.
-    memory.observe(_final_view("holdem", ["call", "jam", "fold"]))
+    memory.observe(played_view("holdem", ["call", "jam", "fold"]))
     # Seat 0 raises all in, seat 1 calls: a showdown, seat 1's cards are shown.
-    memory.observe(_final_view("holdem", ["jam", "call"], seed=2))
+    memory.observe(played_view("holdem", ["jam", "call"], seed=2))
     rec = memory.stats[(1, "")]
     assert rec.hands == 2 and rec.vpip == 2 and rec.pfr == 1
     assert (rec.open_jams, rec.open_chances) == (1, 1)  # a limp is not a raise
@@ -71,7 +43,7 @@ def test_memory_counts_the_public_record_of_each_opponent() -> None:
 
 def test_memory_keeps_players_apart_by_their_public_names() -> None:
     memory = TableMemory()
-    v = _final_view("holdem", ["call", "jam", "fold"])
+    v = played_view("holdem", ["call", "jam", "fold"])
     memory.observe({**v, "players": {"0": "me", "1": "Ana"}})
     memory.observe({**v, "players": {"0": "me", "1": "Bia"}})
     assert memory.stats[(1, "Ana")].hands == memory.stats[(1, "Bia")].hands == 1
@@ -81,7 +53,7 @@ def test_memory_of_draw_counts_draws_and_bets_after_the_draw() -> None:
     memory = TableMemory()
     # Seat 1, left of the button, acts first: check, call seat 0's bet; after the draw (both
     # stand pat) check and fold to seat 0's bet.
-    memory.observe(_final_view("draw", ["check", "bet", "call", "check", "bet", "fold"]))
+    memory.observe(played_view("draw", ["check", "bet", "call", "check", "bet", "fold"]))
     rec = memory.stats[(1, "")]
     assert rec.draws == [0] and rec.vpip == 1 and rec.pfr == 0
     assert (rec.fold_to_raise_chances, rec.folds_to_raise) == (1, 0)
@@ -94,9 +66,9 @@ def test_memory_counts_folds_by_how_far_the_player_has_gone() -> None:
     # raises, seat 0 re-raises, seat 1 folds. The turn bet is a barrel (seat 1 had called the
     # flop bet), the re-raise faces its raise.
     line = ["bet", "call", "check", "bet", "call", "check", "bet", "bet", "bet", "fold"]
-    memory.observe(_final_view("holdem", line))
+    memory.observe(played_view("holdem", line))
     # Seat 0 limps, seat 1 checks; flop: seat 1 bets, seat 0 raises, seat 1 folds.
-    memory.observe(_final_view("holdem", ["call", "check", "bet", "bet", "fold"], seed=3))
+    memory.observe(played_view("holdem", ["call", "check", "bet", "bet", "fold"], seed=3))
     rec = memory.stats[(1, "")]
     assert (rec.faced_barrels, rec.folds_to_barrel) == (1, 0)
     assert (rec.faced_reraise, rec.folds_to_reraise) == (1, 1)
@@ -188,7 +160,7 @@ def test_R_AI_04_hard_learns_to_call_an_any_two_jammer() -> None:
     assert situation_from_view(v).legal.call_cost > 0
     fresh, learnt = HardBot(), HardBot()
     for seed in range(60):
-        learnt.observe(_final_view("holdem", ["jam", "fold"], seed=100 + seed, viewer=1))
+        learnt.observe(played_view("holdem", ["jam", "fold"], seed=100 + seed, viewer=1))
     assert fresh.decide(v, random.Random(0)).kind == "fold"
     assert learnt.decide(v, random.Random(0)).kind == "call"
     assert JammerBestResponse().decide(v, random.Random(0)).kind == "call"
@@ -212,7 +184,7 @@ def _mid_jam_view() -> dict[str, Any]:
 
 def test_memory_off_hard_learns_nothing() -> None:
     bot = HardNoMemoryBot()
-    bot.observe(_final_view("holdem", ["jam", "fold"]))
+    bot.observe(played_view("holdem", ["jam", "fold"]))
     assert bot.memory.stats == {}
 
 

@@ -235,12 +235,13 @@ def play_session(
     a: BotFactory,
     b: BotFactory,
     seed: int,
-    deals: range,
+    deals: Sequence[int],
     stack_bb: int,
     secret: str = "",
 ) -> list[float]:
     """A's net per deal over a session and its mirror (seats swapped, fresh bots): the same
-    two bots play every deal of ``deals`` in turn, remembering what the table showed."""
+    two bots play every deal of ``deals`` in turn, remembering what the table showed (a deal
+    may come twice: the second time shows what the bots learnt in between)."""
     bb = big_blind_of(variant)
     totals = [0.0] * len(deals)
     for a_seat in SEATS:

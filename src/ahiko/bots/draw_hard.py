@@ -11,7 +11,12 @@ With the table's memory (ahiko.bots.memory) the ranges follow each opponent's re
 value: a bet of b into p is worth f·p + (1−f)·(e·(p+2b) − b), f the share the opponent folds
 (its record; more after it checked), e our equity against the hands that call; a bet on
 little equity is a bluff, made with the capped probability of holdem_hard.bluff_probability.
-The same rule prices bluffs after the draw against the opponent's fold rate there.
+The same rule prices bluffs after the draw against the opponent's fold rate there (to a
+continuation bet when we bet last before the draw), and a river bet is called with less when
+more of the opponent's bets shown down were bluffs than the price asks for. Without a record,
+a player is taken to fold most hands to a bet before the draw (STEAL_FOLD_DEFAULT: the hands
+without a pair or a draw, and the small pairs): a tight player's antes are worth taking, and
+a loose one's record soon says otherwise.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from ahiko.poker.actions import Action
 from .cards7 import STRAIGHT
 from .draw_eval import DrawHandInfo, analyse
 from .draw_ranges import DrawReads, draw_equity, draw_reads
-from .holdem_hard import bluff_probability, bluff_share
+from .holdem_hard import bluff_cap, bluff_probability, bluff_share
 from .memory import TableMemory
 from .situation import Situation, aggressive, check_or_fold, passive, price, situation_from_view
 
@@ -32,7 +37,7 @@ PREDRAW_SAMPLES = 500
 POSTDRAW_SAMPLES = 700
 SNOW_RATE = 0.08
 BLUFF_SCALE = 0.6
-STEAL_FOLD_DEFAULT = 0.3  # share of hands a player we know nothing about folds to a bet
+STEAL_FOLD_DEFAULT = 0.6  # share of hands a player we know nothing about folds to a bet
 
 
 class DrawHardBot:
@@ -122,18 +127,32 @@ class DrawHardBot:
         eq = draw_equity(sit, sit.hole, POSTDRAW_SAMPLES, rng, reads)
         fair = 1 / (n + 1)
         snowed = sit.discards.get(sit.me) == 0 and info.category == 0
+        read = reads.get(sit.opponents[0]) if n == 1 else None
         if legal.call_cost == 0:
             if eq >= fair + 0.1:
                 return aggressive(legal, legal.max_to)
             bet = legal.max_to - legal.committed
+            if read is not None:
+                # Their record prices the bluff: folds to the first bet after the draw when
+                # we bet last before it (a continuation bet), else to any bet there. Against
+                # a player who folds that often a bet beats checking even some pairs down.
+                cbet = sit.last_aggressor("predraw") == sit.me
+                fold = read.fold_cbet if cbet else read.fold_post
+                steal = fold * sit.pot - (1 - fold) * bet > eq * sit.pot
+                p = bluff_probability(bet, sit.pot, fold, bluff_cap(fold))
+                if snowed or (steal and rng.random() < p):
+                    return aggressive(legal, legal.max_to)
+                return Action.check()
             bluff_p = bluff_share(bet, sit.pot) * BLUFF_SCALE
-            if n == 1 and sit.opponents[0] in reads:
-                bluff_p = bluff_probability(bet, sit.pot, reads[sit.opponents[0]].fold_post)
             if n == 1 and (snowed or (eq < 0.25 and rng.random() < bluff_p)):
                 return aggressive(legal, legal.max_to)
             return Action.check()
         if eq >= fair + 0.22 and sit.raises_on() <= 2:
             return aggressive(legal, legal.max_to)
-        if eq >= price(sit):
+        p = price(sit)
+        if eq >= p:
+            return passive(legal)
+        if read is not None and read.river_bluff >= p and eq >= 0.5 * p:
+            # More of their bets shown down were bluffs than the price asks for.
             return passive(legal)
         return check_or_fold(legal)

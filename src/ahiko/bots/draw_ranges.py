@@ -27,7 +27,7 @@ from ahiko.poker.cards import DECK_SIZE, Card
 
 from .cards7 import PAIR, TWO_PAIR, category, hand_value
 from .draw_eval import analyse
-from .memory import OpponentStats, rate
+from .memory import OpponentStats
 from .situation import AGGRESSIVE, Situation
 
 LIBRARY_SIZE = 40_000
@@ -57,19 +57,25 @@ class DrawReads:
     post_bet: float  # bets or raises after the draw, among final hands
     fold_pre: float  # folds to a bet before the draw
     fold_post: float  # folds to a bet after the draw
+    fold_cbet: float  # ... to the first bet after the draw by the player who bet last before
+    river_bluff: float  # weak hands among their bets after the draw shown down
 
 
 def draw_reads(stats: OpponentStats, weight: float = READS_WEIGHT) -> DrawReads | None:
+    """The record's shares, each shrunk towards its default by ``weight`` chances."""
     if stats.hands == 0:
         return None
-    bet = rate(stats.pfr, stats.hands, 0.3, weight)
-    vpip = rate(stats.vpip, stats.hands, 0.55, weight)
+    bet = stats.pfr_share(0.3, weight)
+    vpip = stats.vpip_share(0.55, weight)
+    fold_post = stats.fold_to_bet(0.35, weight)
     return DrawReads(
         bet=max(0.02, min(1.0, bet)),
         call=max(0.05, min(1.0, max(vpip, bet))),
-        post_bet=max(0.02, min(1.0, rate(stats.bets, stats.bet_chances, 0.35, weight))),
-        fold_pre=rate(stats.folds_to_raise, stats.fold_to_raise_chances, 0.35, weight),
-        fold_post=rate(stats.folds_to_bet, stats.faced_bets, 0.35, weight),
+        post_bet=max(0.02, min(1.0, stats.bet_share(0.35, weight))),
+        fold_pre=stats.fold_to_raise(0.35, weight),
+        fold_post=fold_post,
+        fold_cbet=stats.fold_to_cbet(fold_post, weight),
+        river_bluff=stats.river_bluff_share(0.15),
     )
 
 

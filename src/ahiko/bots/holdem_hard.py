@@ -12,6 +12,13 @@ the opponent folds (its record, a size-dependent default before there is one) an
 equity against the rest; checking is worth about the equity share of the pot. The largest
 wins, and a bet made on little equity (a bluff) is played only with a capped probability.
 
+The record steers it (ahiko.bots.holdem_ranges.Reads, each share shrunk towards its default):
+folds to a continuation bet on the flop and the turn price our continuation bets, and a
+player who folds most flops is raised before the flop and bet into; the bluff cap lifts for a
+player seen folding most bets and falls for one who check-raises; river bets are called by how
+many of the opponent's river bets shown down were bluffs; and a player who bets often and big
+makes checking a strong hand worth more.
+
 Facing an all-in, or a call that puts us all in, it calls exactly when the equity against
 the range the opponent shows beats the pot odds. Heads-up at 15 big blinds or less it pushes
 or folds by the equilibrium chart of tools/pushfold_chart.py (data/pushfold_hu.json).
@@ -84,14 +91,21 @@ def default_fold(bet: float, pot: float) -> float:
     return min(0.8, 0.1 + bet / (pot + bet)) if bet > 0 else 0.0
 
 
-def bluff_probability(bet: float, pot: float, fold: float) -> float:
+def bluff_probability(bet: float, pot: float, fold: float, cap: float = MAX_BLUFF_P) -> float:
     """How often to make a bluff of ``bet`` into ``pot`` against a player folding ``fold``:
     the balanced share, scaled by the square of how much more than the indifference b/(p+b)
-    they fold, never more than MAX_BLUFF_P (R-AI-04)."""
+    they fold, never more than ``cap`` (R-AI-04)."""
     indifferent = bet / (pot + bet)
     if fold <= indifferent:
         return 0.0
-    return min(MAX_BLUFF_P, bluff_share(bet, pot) * (fold / indifferent) ** 2)
+    return min(cap, bluff_share(bet, pot) * (fold / indifferent) ** 2)
+
+
+def bluff_cap(fold: float) -> float:
+    """The most often to bluff a player whose record says they fold ``fold`` (a rate already
+    shrunk towards the default): MAX_BLUFF_P until they fold 70%, every time from 85%. Only
+    a record earns more: many folds seen are what lift a shrunk rate that high."""
+    return MAX_BLUFF_P + (1.0 - MAX_BLUFF_P) * max(0.0, min(1.0, (fold - 0.7) / 0.15))
 
 
 @cache
@@ -257,10 +271,14 @@ class HoldemHardBot:
                 open_pct = 0.7 if not legal.can_check else 0.0
                 if read is not DEFAULT_READS:
                     open_pct = min(1.0, max(0.45, 0.7 + 0.8 * (folds - 0.5)))
+                    # A player who gives up the flop to a continuation bet pays for the raise.
+                    open_pct = min(1.0, open_pct + 2.0 * max(0.0, read.fold_to_cbet - 0.6))
             if legal.can_check:  # big blind after limps: raise for value only
                 cut = 0.56 + 0.04 * (len(sit.opponents) - 1)
                 eq = self.equity(sit, rng, reads=reads)
-                if eq >= cut:
+                # ... or to take the flop from a player who folds most of them to a bet.
+                steal = heads_up and read.fold_to_cbet >= 0.7
+                if eq >= cut or steal:
                     return aggressive(legal, sit.pot + bb * 2)
                 return Action.check()
             if heads_up and read.reraise_jam >= 0.5:
@@ -310,19 +328,23 @@ class HoldemHardBot:
         ("barrel"), a raise of their bet ("raise") or of their raise ("reraise")."""
         base = {
             "bet": read.fold_to_bet,
+            "cbet": read.fold_to_cbet,
+            "turn_cbet": read.fold_to_turn_cbet,
             "barrel": read.fold_to_barrel,
             "raise": read.fold_to_raise,
             "reraise": read.fold_to_reraise,
         }[spot]
         prior = default_fold(bet, pot)
         if not known:
-            defaults = {"bet": 1.0, "barrel": 0.85, "raise": 0.85, "reraise": 0.3}
+            defaults = {"bet": 1.0, "cbet": 1.0, "turn_cbet": 0.85, "barrel": 0.85,
+                        "raise": 0.85, "reraise": 0.3}  # fmt: skip
             return prior * defaults[spot]
         # The record's fold rate in this spot, each bet size keeping its default's lean.
         return max(0.0, min(0.95, base + (prior - default_fold(pot / 2, pot))))
 
     def _spot(self, sit: Situation, opp: int) -> str:
-        """How far the opponent has gone in this hand: see ``_fold_share``."""
+        """How far the opponent has gone in this hand: see ``_fold_share``; a first bet of
+        ours is a continuation bet ("cbet", "turn_cbet") when we made the last street's."""
         mine = sit.street_actions()
         theirs = [a for a in mine if a.seat == opp and a.kind in ("bet", "raise")]
         if theirs:
@@ -334,6 +356,11 @@ class HoldemHardBot:
                     if a.seat == opp:
                         own = raises
             return "raise" if own == 1 else "reraise"
+        if not any(a.kind in ("bet", "raise") for a in mine):
+            if sit.street == "flop" and sit.last_aggressor("preflop") == sit.me:
+                return "cbet"
+            if sit.street == "turn" and _continued_on_flop(sit):
+                return "turn_cbet"
         earlier = [
             a for a in sit.actions if a.street not in ("preflop", sit.street) and a.seat == opp
         ]
@@ -356,6 +383,9 @@ class HoldemHardBot:
             if legal.bet_kind is None:
                 return Action.check()
             ev_check = eq * pot * (1.0 if sit.is_last_to_act_postflop else 0.9)
+            if known and not sit.is_last_to_act_postflop:
+                # A check lets a player who bets often, and big, bet into a strong hand.
+                ev_check += read.bet * read.bet_size * pot * max(0.0, 2 * eq - 1)
             best: tuple[float, int, float, float] | None = None  # ev, to, equity, fold
             for frac in BET_SIZES:
                 bet = min(behind, max(legal.min_to - legal.committed, round(frac * pot)))
@@ -372,7 +402,11 @@ class HoldemHardBot:
             if e >= 0.5:
                 return aggressive(legal, to)
             bet = to - legal.committed
-            if rng.random() < bluff_probability(bet, pot, f):
+            bluff = bluff_probability(bet, pot, f, bluff_cap(f) if known else MAX_BLUFF_P)
+            if known and any(a.seat == opp and a.kind == "check" for a in sit.street_actions()):
+                # A player who check-raises more than most punishes a bluff into their check.
+                bluff *= max(0.0, 1.0 - 3.0 * (read.check_raise - DEFAULT_READS.check_raise))
+            if rng.random() < bluff:
                 return aggressive(legal, to)
             return Action.check()
         call = legal.call_cost
@@ -403,8 +437,14 @@ class HoldemHardBot:
         # Defence: against a bet b into p the bettor profits if we fold more than b/(p+b);
         # bluff-catch some near-misses on the river, where a call is the last decision.
         pot_before = pot - call
+        if river and known:
+            # Their river bets shown down: call a hand that beats a bluff when more of their
+            # bets are bluffs than the price asks for.
+            if read.river_bluff >= p and eq >= 0.5 * p:
+                return passive(legal)
+            return check_or_fold(legal)
         bluff_catch = rng.random() < 1 - defence_share(call, pot_before)
-        if river and eq >= 0.75 * p and bluff_catch and not known:
+        if river and eq >= 0.75 * p and bluff_catch:
             return passive(legal)
         return check_or_fold(legal)
 
@@ -434,6 +474,17 @@ class HoldemHardBot:
         if eq >= p + margin:
             return passive(legal)
         return check_or_fold(legal)
+
+
+def _continued_on_flop(sit: Situation) -> bool:
+    """We raised last before the flop, then made the flop's first bet and its last."""
+    first = next((a for a in sit.street_actions("flop") if a.kind in ("bet", "raise")), None)
+    return (
+        first is not None
+        and first.seat == sit.me
+        and sit.last_aggressor("preflop") == sit.me
+        and sit.last_aggressor("flop") == sit.me
+    )
 
 
 def _all_in_call(sit: Situation) -> bool:

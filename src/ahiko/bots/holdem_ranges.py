@@ -23,7 +23,7 @@ from ahiko.poker.cards import Card, suit_of
 
 from .cards7 import E7_CARDS
 from .equity import WeightedRange, full_range
-from .memory import OpponentStats, rate
+from .memory import OpponentStats
 from .preflop import hand_percentile
 from .situation import AGGRESSIVE, Situation, preflop_order
 
@@ -72,47 +72,54 @@ class Reads:
     fold_to_barrel: float = 0.3
     fold_to_raise: float = 0.3
     fold_to_reraise: float = 0.1
+    # Folds to a continuation bet: the pre-flop raiser's first bet on the flop, and the same
+    # bettor's first bet on the turn after that.
+    fold_to_cbet: float = 0.4
+    fold_to_turn_cbet: float = 0.35
+    check_raise: float = 0.08  # raises a bet after checking on the same street
+    river_bluff: float = 0.15  # weak hands among their river bets shown down
+    bet_size: float = 0.6  # their usual bet after the flop, as a share of the pot
 
 
 def reads_from(stats: OpponentStats, weight: float = READS_WEIGHT) -> Reads:
-    """What the opponent's public record says, shrunk towards the defaults."""
+    """What the opponent's public record says, each share shrunk towards its default by
+    ``weight`` chances' worth of it: a few hands move a read a little, a few hundred decide."""
     d = Reads()
     if stats.hands == 0:
         return d
-    open_share = rate(stats.opens, stats.open_chances, 0.75, weight) if stats.open_chances else None
-    reraise = rate(stats.reraises, stats.reraise_chances, d.reraise, weight)
-    bet = rate(stats.bets, stats.bet_chances, d.bet, weight)
-    bet_late = rate(stats.late_bets, stats.late_bet_chances, d.bet_late, weight)
-    raise_bet = rate(stats.raises_of_bet, stats.faced_bets, d.raise_bet, weight)
-    fold_bet = rate(stats.folds_to_bet, stats.faced_bets, 1 - d.call_bet - d.raise_bet, weight)
-    fold_raise = rate(stats.folds_to_raise, stats.fold_to_raise_chances, 1 - d.call_raise, weight)
-    # Hands shown after betting that were weak: they bet wider than their frequency suggests.
-    bluffs = rate(stats.shown_weak_aggressor, stats.shown_aggressor, 0.15, 4.0)
+    open_share = stats.open_share(0.75, weight) if stats.open_chances else None
+    reraise = stats.reraise_share(d.reraise, weight)
+    bet = stats.bet_share(d.bet, weight)
+    fold_bet = stats.fold_to_bet(1 - d.call_bet - d.raise_bet, weight)
+    fold_raise = stats.fold_to_raise(1 - d.call_raise, weight)
+    # Weak hands shown after betting the river: they bet wider than their frequency suggests
+    # (a tail above 1), or never without a hand (a tail near 0.2).
+    river_bluff = stats.river_bluff_share(d.river_bluff)
     return Reads(
         open=open_share,
         open_jam=max(
-            rate(stats.open_jams, stats.open_chances, d.open_jam, weight),
-            0.9 * max(stats.shown_jam_pct, default=0.0),
+            stats.open_jam_share(d.open_jam, weight), 0.9 * max(stats.shown_jam_pct, default=0.0)
         ),
         reraise=reraise,
         reraise_again=max(0.02, min(reraise, d.reraise_again * reraise / d.reraise)),
         call_raise=max(0.05, 1.0 - fold_raise),
         call_reraise=max(0.05, min(1.0, (1.0 - fold_raise) * d.call_reraise / d.call_raise)),
         bet=min(1.0, bet),
-        bet_late=min(1.0, bet_late),
+        bet_late=min(1.0, stats.late_bet_share(d.bet_late, weight)),
         cbet=min(1.0, 2.0 * bet),
-        raise_bet=raise_bet,
+        raise_bet=stats.raise_share(d.raise_bet, weight),
         call_bet=max(0.05, min(1.0, 1.0 - fold_bet)),
-        tail=max(1.0, bluffs / 0.15),
-        reraise_jam=rate(stats.reraise_jams, stats.reraise_chances, 0.02, weight),
+        tail=max(0.2, min(4.0, river_bluff / d.river_bluff)),
+        reraise_jam=stats.reraise_jam_share(d.reraise_jam, weight),
         fold_to_bet=fold_bet,
-        fold_to_barrel=rate(stats.folds_to_barrel, stats.faced_barrels, d.fold_to_barrel, weight),
-        fold_to_raise=rate(
-            stats.folds_to_raise_after_bet, stats.faced_raise_after_bet, d.fold_to_raise, weight
-        ),
-        fold_to_reraise=rate(
-            stats.folds_to_reraise, stats.faced_reraise, d.fold_to_reraise, weight
-        ),
+        fold_to_barrel=stats.fold_to_barrel(d.fold_to_barrel, weight),
+        fold_to_raise=stats.fold_to_raise_after_bet(d.fold_to_raise, weight),
+        fold_to_reraise=stats.fold_to_reraise(d.fold_to_reraise, weight),
+        fold_to_cbet=stats.fold_to_cbet(d.fold_to_cbet, weight),
+        fold_to_turn_cbet=stats.fold_to_turn_cbet(d.fold_to_turn_cbet, weight),
+        check_raise=stats.check_raise_share(d.check_raise, weight),
+        river_bluff=river_bluff,
+        bet_size=stats.bet_size(d.bet_size, weight),
     )
 
 

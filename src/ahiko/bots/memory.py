@@ -10,8 +10,10 @@ record leave the same memory.
 Per opponent (by seat, and by the player's public name when the view carries ``players``):
 hands dealt, VPIP, PFR, open-raises and open all-ins per chance, re-raises per chance, folds
 to a raise before the flop (or the draw), bets per chance and folds, calls and raises facing a
-bet after it, how big their bets are against the pot, how often they are all-in, and the
-cards they showed, with how strong those were and whether they had been betting them.
+bet after it, folds to a continuation bet (the last aggressor's first bet on the flop, and
+again on the turn; in draw, after the draw), check-raises per chance, how big their bets are
+against the pot, and the cards they showed: how strong those were, and how many of the bets
+they made on the last betting round and showed were bluffs.
 
 Frequencies are estimates with a prior: ``rate(count, chances, prior)`` starts at the prior
 and moves to the observed frequency as chances accumulate (``PRIOR_WEIGHT`` chances' worth of
@@ -30,7 +32,6 @@ from .cards7 import PAIR, TWO_PAIR, category, hand_value, parse_view_cards, show
 
 PRIOR_WEIGHT = 6.0
 AGGRESSIVE = ("bet", "raise")
-FIRST_STREET = {"holdem": "preflop", "draw": "predraw"}
 
 
 def rate(count: float, chances: float, prior: float, weight: float = PRIOR_WEIGHT) -> float:
@@ -67,47 +68,84 @@ class OpponentStats:
     folds_to_raise_after_bet: int = 0
     faced_reraise: int = 0  # after the flop (draw): their raise was re-raised
     folds_to_reraise: int = 0
+    faced_cbets: int = 0  # the last aggressor's first bet of the flop (draw: after it)
+    folds_to_cbet: int = 0
+    faced_turn_cbets: int = 0  # ... and of the turn, by the same bettor (hold'em)
+    folds_to_turn_cbet: int = 0
+    check_raise_chances: int = 0  # after the flop (draw): checked, then faced a bet
+    check_raises: int = 0
     bet_size_sum: float = 0.0  # bets and raises after the flop, as a share of the pot
     bet_size_n: int = 0
     all_ins: int = 0
     showdowns: int = 0
-    shown_weak_aggressor: int = 0  # showed a weak hand after betting the last street
-    shown_aggressor: int = 0  # showed down after betting or raising the last street
+    shown_river_bets: int = 0  # showed down after betting or raising the last round
+    shown_river_bluffs: int = 0  # ... with a weak hand
     shown_preflop_pct: list[float] = field(default_factory=list)  # hold'em: shown hands
     shown_jam_pct: list[float] = field(default_factory=list)  # ... after jamming pre-flop
     draws: list[int] = field(default_factory=list)  # draw: cards drawn per hand seen
 
-    # --- estimates ----------------------------------------------------------------------
-    def open_rate(self, prior: float) -> float:
-        return rate(self.opens, self.open_chances, prior)
+    # --- estimates: each shrunk towards the prior the caller gives ------------------------
+    def open_share(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        return rate(self.opens, self.open_chances, prior, weight)
 
-    def open_jam_rate(self, prior: float) -> float:
-        return rate(self.open_jams, self.open_chances, prior)
+    def open_jam_share(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        return rate(self.open_jams, self.open_chances, prior, weight)
 
-    def reraise_rate(self, prior: float) -> float:
-        return rate(self.reraises, self.reraise_chances, prior)
+    def reraise_share(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        return rate(self.reraises, self.reraise_chances, prior, weight)
 
-    def fold_to_raise(self, prior: float) -> float:
-        return rate(self.folds_to_raise, self.fold_to_raise_chances, prior)
+    def reraise_jam_share(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        return rate(self.reraise_jams, self.reraise_chances, prior, weight)
 
-    def vpip_rate(self, prior: float) -> float:
-        return rate(self.vpip, self.hands, prior)
+    def fold_to_raise(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        """Folds facing a raise before the flop (the draw)."""
+        return rate(self.folds_to_raise, self.fold_to_raise_chances, prior, weight)
 
-    def bet_rate(self, prior: float) -> float:
-        return rate(self.bets, self.bet_chances, prior)
+    def vpip_share(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        return rate(self.vpip, self.hands, prior, weight)
 
-    def fold_to_bet(self, prior: float) -> float:
-        return rate(self.folds_to_bet, self.faced_bets, prior)
+    def pfr_share(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        return rate(self.pfr, self.hands, prior, weight)
 
-    def raise_rate(self, prior: float) -> float:
-        return rate(self.raises_of_bet, self.faced_bets, prior)
+    def bet_share(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        """Bets after the flop (the draw) when nobody has bet on the street."""
+        return rate(self.bets, self.bet_chances, prior, weight)
 
-    def call_allin_rate(self, prior: float) -> float:
-        return rate(self.calls_of_allin, self.faced_allin, prior)
+    def late_bet_share(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        return rate(self.late_bets, self.late_bet_chances, prior, weight)
 
-    def bluff_rate(self, prior: float) -> float:
-        """Share of their shown aggressive lines that were weak hands (a bluff estimate)."""
-        return rate(self.shown_weak_aggressor, self.shown_aggressor, prior, 4.0)
+    def fold_to_bet(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        return rate(self.folds_to_bet, self.faced_bets, prior, weight)
+
+    def raise_share(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        """Raises facing a bet after the flop (the draw)."""
+        return rate(self.raises_of_bet, self.faced_bets, prior, weight)
+
+    def fold_to_barrel(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        return rate(self.folds_to_barrel, self.faced_barrels, prior, weight)
+
+    def fold_to_raise_after_bet(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        return rate(self.folds_to_raise_after_bet, self.faced_raise_after_bet, prior, weight)
+
+    def fold_to_reraise(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        return rate(self.folds_to_reraise, self.faced_reraise, prior, weight)
+
+    def fold_to_cbet(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        return rate(self.folds_to_cbet, self.faced_cbets, prior, weight)
+
+    def fold_to_turn_cbet(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        return rate(self.folds_to_turn_cbet, self.faced_turn_cbets, prior, weight)
+
+    def check_raise_share(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        return rate(self.check_raises, self.check_raise_chances, prior, weight)
+
+    def river_bluff_share(self, prior: float, weight: float = 4.0) -> float:
+        """Share of their bets on the last round shown down that were weak hands."""
+        return rate(self.shown_river_bluffs, self.shown_river_bets, prior, weight)
+
+    def bet_size(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        """Their usual bet or raise after the flop, as a share of the pot before it."""
+        return rate(self.bet_size_sum, self.bet_size_n, prior, weight)
 
     def aggression(self, prior: float = 0.3) -> float:
         """Bets and raises per chance to make one, every street together."""
@@ -118,10 +156,6 @@ class OpponentStats:
     def looseness(self) -> float:
         """0 for a player who bets and raises like most, up to 1 for one who always does."""
         return max(0.0, min(1.0, (self.aggression() - 0.4) / 0.4))
-
-    def widest_shown(self) -> float:
-        """The weakest starting hand they showed (1.0 = the worst of all), 0 if none."""
-        return max(self.shown_preflop_pct, default=0.0)
 
 
 class TableMemory:
@@ -143,7 +177,7 @@ class TableMemory:
         """Learn from one hand's public record: ``view`` is the bot's own final view."""
         me = view.get("viewer")
         variant = str(view.get("variant", "holdem"))
-        first = FIRST_STREET.get(variant, "preflop")
+        first = game(variant).streets[0].name
         history = list(view.get("history") or [])
         seats = [int(s) for s in view.get("dealt_seats") or []]
         self.hands_seen += 1
@@ -159,13 +193,14 @@ class TableMemory:
             for c in e.get("cards") or ()
         ]
         last_aggr = _last_aggressor_by_street(history, first)
-        last_street = max(last_aggr) if last_aggr else None
+        # the index of the last betting round (a draw is not one): the river, or after the draw
+        last_round = sum(1 for street in game(variant).streets if not street.max_discards) - 1
         for seat, cards in shown.items():
             if seat not in records:
                 continue
             rec = records[seat]
             rec.showdowns += 1
-            aggressor = last_street is not None and last_aggr[last_street] == seat
+            aggressor = last_aggr.get(last_round) == seat
             if game(variant).evaluator is Evaluator.BEST_FIVE_OF_SEVEN:
                 from .preflop import hand_percentile
 
@@ -177,8 +212,8 @@ class TableMemory:
             else:
                 weak = category(shown_value(variant, cards, board)) < PAIR
             if aggressor:
-                rec.shown_aggressor += 1
-                rec.shown_weak_aggressor += int(weak)
+                rec.shown_river_bets += 1
+                rec.shown_river_bluffs += int(weak)
         if game(variant).has_draw:
             for s in view.get("seats") or []:
                 seat, drew = int(s["seat"]), s.get("discards")
@@ -250,6 +285,11 @@ def _read_actions(
     called_post: set[int] = set()  # called a bet after the flop on an earlier street
     called_now: set[int] = set()
     aggression_now: dict[int, int] = {}  # seat -> the raise count their last bet/raise made
+    checked_now: set[int] = set()
+    last_aggressor: int | None = None  # of the street before this one
+    aggressor_now: int | None = None
+    cbet_by: int | None = None  # this street's first bet, if the last aggressor made it
+    flop_cbettor: int | None = None
     for e in history:
         kind = e.get("kind")
         if kind in ("blind_posted", "ante_posted"):
@@ -259,9 +299,15 @@ def _read_actions(
             continue
         if kind == "street":
             street = str(e.get("name", street))
+            if street == "draw":  # the discards: no betting, the betting rounds go on after
+                continue
             raises, street_bet, allin_pending = 0, 0, False
             called_post |= called_now
-            called_now, aggression_now = set(), {}
+            called_now, aggression_now, checked_now = set(), {}, set()
+            if street == "turn":
+                flop_cbettor = cbet_by
+            last_aggressor = aggressor_now
+            aggressor_now = cbet_by = None
             continue
         if kind != "action":
             continue
@@ -320,12 +366,27 @@ def _read_actions(
                     elif seat in called_post and street in ("turn", "river"):
                         rec.faced_barrels += 1
                         rec.folds_to_barrel += folded
+                    if raises == 1 and cbet_by is not None and cbet_by != seat:
+                        if street == "turn" and cbet_by == flop_cbettor:
+                            rec.faced_turn_cbets += 1
+                            rec.folds_to_turn_cbet += folded
+                        elif street in ("flop", "postdraw"):
+                            rec.faced_cbets += 1
+                            rec.folds_to_cbet += folded
+                    if seat in checked_now:
+                        rec.check_raise_chances += 1
+                        rec.check_raises += int(act in AGGRESSIVE)
                 if act in AGGRESSIVE and pot > 0:
                     rec.bet_size_sum += added / pot
                     rec.bet_size_n += 1
         if street != first and act == "call":
             called_now.add(seat)
+        if street != first and act == "check":
+            checked_now.add(seat)
         if act in AGGRESSIVE:
+            if street != first and raises == 0 and seat == last_aggressor:
+                cbet_by = seat
+            aggressor_now = seat
             raises += 1
             if street != first:
                 aggression_now[seat] = raises

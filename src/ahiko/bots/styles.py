@@ -12,6 +12,12 @@ import path (``ahiko.bots.styles:Maniac``). Each is a caricature of a kind of pl
 - ``EquityThreshold``: bets and calls by its equity against one random hand against the pot
   odds (a poor guide against real ranges, FACTS.md).
 - ``AnyTwoJammer``: all in (draw: the largest raise) whenever it may bet, else calls.
+- ``FlopFolder``: calls before the flop (the draw) with any hand, then folds nine first bets
+  in ten after it unless it holds a strong hand; checks and calls otherwise.
+- ``RiverBluffer``: a regular until the last betting round, where it bets whenever checked
+  to, hand or not, and raises a bet with nothing one time in three.
+- ``NeverBluffs``: bets and raises only made hands (hold'em: a good pair or better; draw:
+  two pair or better) and calls with a pair; never bets without one.
 
 ``JammerBestResponse`` is the yardstick against the jammer: it never bets, and facing a bet
 it calls exactly when its equity against any two cards beats the pot odds.
@@ -67,6 +73,12 @@ def _made(sit: Situation) -> int:
     return hf.made_hand(sit.hole, sit.board).level
 
 
+def _value_raise(sit: Situation) -> Action:
+    """A pre-flop raise to three times the bet faced plus half the pot."""
+    legal = sit.legal
+    return aggressive(legal, 3 * (legal.committed + legal.call_cost) + sit.pot // 2)
+
+
 class CallingStation(_Style):
     def holdem(self, sit: Situation, rng: random.Random) -> Action:
         legal = sit.legal
@@ -112,7 +124,7 @@ class Nit(_Style):
             pct = hand_percentile(*sit.hole)
             raises = sit.raises_on("preflop")
             if pct <= 0.04 or (pct <= 0.1 and raises == 0):
-                return aggressive(legal, 3 * (legal.committed + legal.call_cost) + sit.pot // 2)
+                return _value_raise(sit)
             if pct <= 0.1 and legal.call_cost <= sit.effective_stack * 0.15:
                 return passive(legal)
             return check_or_fold(legal)
@@ -262,6 +274,99 @@ class AnyTwoJammer(_Style):
         return aggressive(sit.legal, sit.legal.max_to)
 
 
+class FlopFolder(_Style):
+    """Calls to see the flop (the draw), then gives up to nine first bets in ten."""
+
+    FOLD = 0.9
+
+    def holdem(self, sit: Situation, rng: random.Random) -> Action:
+        legal = sit.legal
+        if not sit.board or legal.call_cost == 0:
+            return passive(legal)
+        if _made(sit) >= hf.STRONG:
+            return passive(legal)
+        return self._faced(sit, rng)
+
+    def draw(self, sit: Situation, info: DrawHandInfo, rng: random.Random) -> Action:
+        legal = sit.legal
+        if sit.street != "postdraw" or legal.call_cost == 0:
+            return passive(legal)
+        if info.category >= TRIPS:
+            return passive(legal)
+        return self._faced(sit, rng)
+
+    def _faced(self, sit: Situation, rng: random.Random) -> Action:
+        # Only the first bet it meets after the flop is folded to this often; having called
+        # one, it sees the hand out.
+        called_after_flop = any(
+            a.seat == sit.me and a.kind == "call" and a.street not in ("preflop", "predraw")
+            for a in sit.actions
+        )
+        if called_after_flop or rng.random() >= self.FOLD:
+            return passive(sit.legal)
+        return Action.fold()
+
+
+class RiverBluffer(Tag):
+    """The regular of ``Tag`` until the last betting round, which it bets with anything."""
+
+    RAISE_BLUFF = 1 / 3
+
+    def holdem(self, sit: Situation, rng: random.Random) -> Action:
+        if sit.street != "river":
+            return super().holdem(sit, rng)
+        return self._last_round(sit, rng, made=_made(sit) >= hf.GOOD_PAIR)
+
+    def draw(self, sit: Situation, info: DrawHandInfo, rng: random.Random) -> Action:
+        if sit.street != "postdraw":
+            return super().draw(sit, info, rng)
+        strong = info.category >= TWO_PAIR or (info.category == PAIR and info.pair_rank >= JACKS)
+        return self._last_round(sit, rng, made=strong)
+
+    def _last_round(self, sit: Situation, rng: random.Random, made: bool) -> Action:
+        legal = sit.legal
+        if legal.call_cost == 0:
+            return aggressive(legal, pot_sized_to(sit, 0.75))
+        if made:
+            return passive(legal)
+        if sit.raises_on() <= 1 and rng.random() < self.RAISE_BLUFF:
+            return aggressive(legal, pot_sized_to(sit, 1.0))
+        return check_or_fold(legal)
+
+
+class NeverBluffs(_Style):
+    """Every bet and raise is a made hand; calls with a pair, folds the rest to a bet."""
+
+    def holdem(self, sit: Situation, rng: random.Random) -> Action:
+        if not sit.board:
+            return self._preflop(sit)
+        legal = sit.legal
+        made = _made(sit)
+        if made >= hf.GOOD_PAIR:
+            if legal.call_cost == 0 or made >= hf.STRONG:
+                return aggressive(legal, pot_sized_to(sit, 0.66))
+            return passive(legal)
+        if made == hf.WEAK_PAIR and legal.call_cost <= sit.pot // 2:
+            return passive(legal)
+        return check_or_fold(legal)
+
+    def _preflop(self, sit: Situation) -> Action:
+        pct = hand_percentile(*sit.hole)
+        if pct <= 0.08:
+            return _value_raise(sit)
+        return passive(sit.legal) if pct <= 0.5 else check_or_fold(sit.legal)
+
+    def draw(self, sit: Situation, info: DrawHandInfo, rng: random.Random) -> Action:
+        legal = sit.legal
+        if info.category >= TWO_PAIR or (info.category == PAIR and info.pair_rank >= KINGS):
+            return aggressive(legal, legal.max_to) if sit.raises_on() < 3 else passive(legal)
+        if info.category == PAIR:
+            return passive(legal) if sit.raises_on() <= 1 else check_or_fold(legal)
+        if sit.street != "postdraw" and info.is_drawing_hand and sit.raises_on() <= 1:
+            return passive(legal)
+        return check_or_fold(legal)
+
+
 class JammerBestResponse(_Style):
     """Never bets; facing a bet, calls exactly when equity against any two beats the odds."""
 
@@ -286,4 +391,7 @@ STYLES: dict[str, str] = {
     "tag": "ahiko.bots.styles:Tag",
     "equity": "ahiko.bots.styles:EquityThreshold",
     "jammer": "ahiko.bots.styles:AnyTwoJammer",
+    "flopfolder": "ahiko.bots.styles:FlopFolder",
+    "riverbluffer": "ahiko.bots.styles:RiverBluffer",
+    "neverbluffs": "ahiko.bots.styles:NeverBluffs",
 }
