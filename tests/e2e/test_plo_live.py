@@ -28,6 +28,8 @@ def create_omaha_room(page: Any, name: str) -> str:
     page.check('input[name="variant"][value="plo"]')
     assert page.is_visible("#small_blind") and page.is_hidden("#small_bet")  # blinds, as hold'em
     assert page.get_attribute("#seats", "max") == "9"
+    assert "Omaha Pot-Limit" in page.inner_text('[data-field="variant"]')  # its title, pt-BR
+    screenshot(page, "plo-create-1280")
     page.click('[data-create="submit"]')
     page.wait_for_selector(".felt")
     page.wait_for_selector('.conn[data-conn="online"]')

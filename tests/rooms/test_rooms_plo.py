@@ -17,12 +17,13 @@ from rooms_live import Client, live_server
 from test_rooms_live_games import conserved, create, seat_people
 
 import ahiko
-from ahiko.bots.protocol import load_bot
+from ahiko.bots.protocol import Bot, load_bot
 from ahiko.competition.live_sitgo import sitgo_config
 from ahiko.competition.sitgo import QUEUES
-from ahiko.poker.games import POT_LIMIT_OMAHA
+from ahiko.poker.games import HOLDEM, POT_LIMIT_OMAHA
+from ahiko.rooms.commands import Refusal
 from ahiko.rooms.config import Variant
-from ahiko.rooms.table_bots import plays
+from ahiko.rooms.table_bots import TableBots, plays
 from pot_limit import pot_limit_max
 
 WEB = Path(ahiko.__file__).parent / "web" / "js"
@@ -152,3 +153,23 @@ def test_R_TN_03_an_omaha_tournament_and_sit_and_go_start_at_25_50(
     assert {spec.buy_in for spec in queues} == {0, 100}
     config = sitgo_config(queues[0], 1)
     assert config.variant is Variant.PLO and config.schedule.base.big_blind == 50
+
+
+def test_R_RM_05_a_level_whose_omaha_bot_is_missing_is_refused_and_no_bot_is_kept() -> None:
+    """The refusal itself, whatever ``ahiko.bots.levels`` holds today: a level bot without
+    its Omaha part (taken away here) sits at a hold'em table, not at an Omaha one."""
+
+    def without_omaha(level: str) -> Bot:
+        bot = load_bot(level)
+        vars(bot).pop("omaha", None)
+        vars(bot).pop("plo", None)
+        return bot
+
+    bots = TableBots(without_omaha)
+    with pytest.raises(Refusal) as refused:
+        bots.new("easy", 1000, POT_LIMIT_OMAHA)
+    reply = refused.value.reply
+    assert (reply.code, reply.rule) == ("bot_not_for_game", "R-RM-05")
+    assert reply.message == "the easy bot does not play Pot-Limit Omaha yet"
+    assert not bots  # nothing changed: no bot kept for the refused seat
+    assert bots.new("easy", 1000, HOLDEM).is_bot

@@ -22,14 +22,16 @@ BotFactory = Callable[[str], Bot]
 
 def plays(bot: Bot, played: Game) -> bool:
     """Whether ``bot`` can play ``played``. A level bot (``ahiko.bots.levels``) holds one
-    bot per game it plays, under the game's name (``holdem``, ``draw``, ``plo``); a bot that
-    lists its ``games`` plays those; any other bot (random, a third party's) answers every
-    view it is given, whatever the game."""
+    bot per game it plays, under the game's name or the name of how the game values hands
+    (``holdem``, ``draw``; ``omaha`` for Pot-Limit Omaha); a bot that lists its ``games``
+    plays those; any other bot (random, a third party's) answers every view it is given,
+    whatever the game."""
     games = getattr(bot, "games", None)
     if games is not None:
         return played.name in games
     if type(bot).__module__ == levels.__name__:
-        return getattr(bot, played.name, None) is not None
+        held = (getattr(bot, name, None) for name in (played.name, played.evaluator.value))
+        return any(one is not None for one in held)
     return True
 
 

@@ -27,9 +27,16 @@ export function allGames() {
   return [...known.values()];
 }
 
-/** The game's name in the reader's language. */
-export function gameTitle(game, lang) {
-  return game?.title?.[lang] ?? game?.title?.en ?? game?.name ?? "";
+/** The game whose deal commits to `layout` (FAIRNESS.md), or null. */
+export function gameOfLayout(layout) {
+  return allGames().find((g) => g.layout === layout) ?? null;
+}
+
+/** The game named `name` as a reader of `language` ("pt-BR", "en") calls it: its title in
+ *  the definition, so a new game needs no words of the client's own. */
+export function gameTitle(name, language) {
+  const game = gameOf(name);
+  return game?.title?.[language] ?? game?.title?.en ?? name ?? "";
 }
 
 export const postsBlinds = (game) => Boolean(game?.forced_bets?.includes("blinds"));

@@ -3,6 +3,7 @@
 // browser observed about the commitment's timing (R-FD-04). The proof of the hand before
 // stays here after the next commitment, so "Conferir cartas" can still check it.
 
+import { gameOfLayout } from "./games.js";
 import { t } from "./i18n.js";
 import { botName, normalizeRoom } from "./wire.js";
 
@@ -345,7 +346,8 @@ export class TableState {
       client_observation: { ...observation },
       cards: [...openings].sort((a, b) => a.position - b.position),
     };
-    if (commitment.layout === "draw5-v1") file.public = { draws: this.draws(history) };
+    // a deal with a draw: the public order of the replacements places them (FAIRNESS.md)
+    if (gameOfLayout(commitment.layout)?.has_draw) file.public = { draws: this.draws(history) };
     if (!fair?.mix) return file;
     const { reveals, mix, transcript } = fair.mix; // pokerfair-proof/2 (docs/fairness.md)
     Object.assign(file, { format: "pokerfair-proof/2", contributors: fair.contributors, reveals, mix, transcript });

@@ -6,18 +6,20 @@
 //   const r = await verifyProof(fileObjectOrText, { expectDigest, publicKeyHex });
 //   r.ok, r.malformed, r.verdict, r.checks = [{name, number, status, detail}, ...]
 
+import { allGames } from "./games.js";
+
 const RANKS = "23456789TJQKA";
 const SUITS = "cdhs";
 const DECK_SIZE = 52;
 const DEPTH = 6;
-// The deal layouts of FAIRNESS.md, as each game's definition commits to them
-// (ahiko/poker/games.py): hole cards per seat and board cards dealt round the table without
-// burns, or a five-card hand and its draw's replacements after every hand.
-const LAYOUTS = Object.freeze({
-  "holdem-noburn-v1": { hole: 2, board: 5, draw: false },
-  "omaha4-noburn-v1": { hole: 4, board: 5, draw: false },
-  "draw5-v1": { hole: 5, board: 0, draw: true },
-});
+// The deal layouts of FAIRNESS.md, each as its game's definition commits to it (games.js,
+// the server's ahiko/poker/games.py): hole cards per seat and board cards dealt round the
+// table without burns, or a five-card hand and its draw's replacements after every hand.
+const LAYOUTS = Object.freeze(
+  Object.fromEntries(
+    allGames().map((g) => [g.layout, Object.freeze({ hole: g.hole_cards, board: g.board_cards, draw: g.has_draw })]),
+  ),
+);
 const ROLES = ["hole", "board", "showdown", "draw"];
 export const CAVEAT_EN = "consistent with the commitment — not an audit of the shuffle";
 export const CAVEAT_PT = "consistente com o compromisso — não é uma auditoria do embaralhamento";

@@ -44,7 +44,6 @@ export const EN = {
   "lobby.refresh": "Refresh",
   "game.holdem": "No-Limit Hold'em",
   "game.draw": "Five-card draw",
-  "game.plo": "Pot-Limit Omaha",
   "status.waiting": "Waiting",
   "status.running": "Playing",
   "status.paused": "Paused",

@@ -45,7 +45,6 @@ export const PT = {
   "lobby.refresh": "Atualizar",
   "game.holdem": "Hold'em sem limite",
   "game.draw": "Draw de cinco cartas",
-  "game.plo": "Omaha Pot-Limit",
   "status.waiting": "Aguardando",
   "status.running": "Em jogo",
   "status.paused": "Pausada",

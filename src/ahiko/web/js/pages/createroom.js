@@ -3,8 +3,8 @@
 
 import { api, errorText } from "../api.js";
 import { h } from "../dom.js";
-import { allGames, gameOf, postsBlinds } from "../games.js";
-import { t } from "../i18n.js";
+import { allGames, gameOf, gameTitle, postsBlinds } from "../games.js";
+import { lang, t } from "../i18n.js";
 import { roomLink } from "./lobby.js";
 
 function numberField(id, key, value, { min = 1, max, step = 1 } = {}) {
@@ -24,8 +24,8 @@ function radios(name, key, options, checked) {
     "fieldset",
     { dataset: { field: name } },
     h("legend", t(key)),
-    options.map(([value, label]) =>
-      h("label.radio", h("input", { type: "radio", name, value, checked: value === checked }), t(label)),
+    options.map(([value, text]) =>
+      h("label.radio", h("input", { type: "radio", name, value, checked: value === checked }), text),
     ),
   );
 }
@@ -95,8 +95,8 @@ export function createRoomPage(main) {
     "form.create-form",
     { novalidate: false },
     h("label.full", { htmlFor: "name" }, t("create.name"), name),
-    radios("kind", "create.kind", [["recreational", "create.kind.recreational"], ["tournament", "create.kind.tournament"]], "recreational"),
-    radios("variant", "create.variant", allGames().map((g) => [g.name, `game.${g.name}`]), "holdem"),
+    radios("kind", "create.kind", [["recreational", t("create.kind.recreational")], ["tournament", t("create.kind.tournament")]], "recreational"),
+    radios("variant", "create.variant", allGames().map((g) => [g.name, gameTitle(g.name, lang())]), "holdem"),
     h("fieldset", h("legend", t("create.seats")), seats.label, h("span.hint", t("create.seats_hint")), chips.label),
     holdemFields,
     drawFields,
@@ -118,7 +118,7 @@ export function createRoomPage(main) {
       ),
       deadline.label,
     ),
-    radios("visibility", "create.visibility", [["public", "create.visibility.public"], ["private", "create.visibility.private"]], "public"),
+    radios("visibility", "create.visibility", [["public", t("create.visibility.public")], ["private", t("create.visibility.private")]], "public"),
     h(
       "fieldset",
       { dataset: { field: "limit" } },

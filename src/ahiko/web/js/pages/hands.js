@@ -5,7 +5,7 @@ import { api } from "../api.js";
 import { cardLabel, cardSvg } from "../cards.js";
 import { clear, h } from "../dom.js";
 import { fmt, lang, t } from "../i18n.js";
-import { rememberGame } from "../games.js";
+import { gameTitle, rememberGame } from "../games.js";
 import { replaySteps } from "../replay.js";
 import { eventText, potResultText, showdownHands } from "../table/describe.js";
 import { TableRenderer } from "../table/render.js";
@@ -102,7 +102,7 @@ export function replayer(detail, onClose, startAt = 0, { mine = true } = {}) {
   };
   const heading = t("replay.heading", { room, n: handNo });
   const variant = pick(detail, "variant");
-  const meta = [variant ? t(`game.${variant}`) : null, when(pick(detail, "ended_at", "started_at"))].filter(Boolean);
+  const meta = [variant ? gameTitle(variant, lang()) : null, when(pick(detail, "ended_at", "started_at"))].filter(Boolean);
   const title = h("h2", { tabIndex: -1 }, heading);
   const section = h(
     "section.replayer",

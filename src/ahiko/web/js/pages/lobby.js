@@ -3,8 +3,8 @@
 
 import { api } from "../api.js";
 import { clear, h } from "../dom.js";
-import { allGames } from "../games.js";
-import { fmt, t } from "../i18n.js";
+import { allGames, gameTitle } from "../games.js";
+import { fmt, lang, t } from "../i18n.js";
 import { mttSection } from "./mttlobby.js";
 import { roomName } from "./names.js";
 import { tournamentCalls } from "./tournamentcalls.js";
@@ -100,7 +100,7 @@ export function lobbyPage(main, tab, ctx) {
     "select",
     { "aria-label": t("lobby.filter.game"), onchange: (e) => { filters.game = e.target.value; draw(); } },
     h("option", { value: "all" }, t("lobby.game.all")),
-    allGames().map((g) => h("option", { value: g.name }, t(`game.${g.name}`))),
+    allGames().map((g) => h("option", { value: g.name }, gameTitle(g.name, lang()))),
   );
   const tierSelect = h(
     "select",
@@ -184,7 +184,7 @@ export function lobbyPage(main, tab, ctx) {
             // Phones have no status column: a small pill under the name says it instead.
             h(`span.status-pill.status-${shown}.show-phone`, { "aria-hidden": "true" }, t(`status.${shown}`)),
           ),
-          h("td.hide-phone", t(`game.${r.variant}`)),
+          h("td.hide-phone", gameTitle(r.variant, lang())),
           h("td", stakesLabel(r.stakes)),
           h("td.num.hide-phone", buyInLabel(r)),
           h("td.num", `${r.seatsTaken}/${r.seatCount}`),
@@ -366,7 +366,7 @@ export function sitgoSection(ctx) {
       `tr${isMine ? ".me" : ""}`,
       { dataset: { queue: q.queue, sitgo: q.id } },
       h("td", q.name),
-      h("td.hide-phone", t(`game.${q.variant}`)),
+      h("td.hide-phone", gameTitle(q.variant, lang())),
       h("td.num", q.buy_in ? fmt(q.buy_in) : t("sitgo.free")),
       h("td.num", { dataset: { registered: String(q.registered) } }, `${q.registered}/${q.seats}`),
       h("td.num.hide-phone", prizesLabel(q)),

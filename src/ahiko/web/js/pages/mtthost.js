@@ -4,8 +4,8 @@
 
 import { api } from "../api.js";
 import { h } from "../dom.js";
-import { allGames, postsBlinds } from "../games.js";
-import { fmt, t } from "../i18n.js";
+import { allGames, gameTitle, postsBlinds } from "../games.js";
+import { fmt, lang, t } from "../i18n.js";
 
 // The server's limits (api_mtt.CreateBody, mtt_lobby.MAX_BUY_IN / MAX_LEVEL_HANDS).
 const LIMITS = {
@@ -74,7 +74,7 @@ export function mttHostForm(run) {
   const games = allGames().filter((g) => postsBlinds(g) && g.max_players >= 9);
   const variant = h(
     "select#mtt-variant",
-    games.map((g) => h("option", { value: g.name }, t(`game.${g.name}`))),
+    games.map((g) => h("option", { value: g.name }, gameTitle(g.name, lang()))),
   );
   const fields = { name, buy_in: buyIn, starts_in_minutes: minutes, level_hands: levels };
   const form = h(
