@@ -42,6 +42,7 @@ class HostDesk:
             "hand_no": room.next_hand_no,
             **details,
         }
+        self.ledger.host_acted(frame)  # every host action is in the room's ledger too
         room.emit("host", lambda _seat: frame, public=True)
 
     # --- seat requests ------------------------------------------------------------------------

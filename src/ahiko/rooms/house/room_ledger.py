@@ -93,6 +93,10 @@ class RoomLedger:
         line.cashed_out += chips
         self._note("cashed_out", line, chips, hand_no)
 
+    def host_acted(self, told: dict[str, Any]) -> None:
+        """A host action as the table was told it (``HostDesk.announce``)."""
+        self.journal.append({"kind": "host", **told})
+
     def rebuys_of(self, player_id: str) -> int:
         line = self.lines.get(player_id)
         return 0 if line is None else line.rebuy_count
