@@ -17,6 +17,7 @@
 //   {type: "wallet", seq, event, amount}                          chips back to the wallet
 //   {type: "time_bank", seq, handNo, deadline}                  the seat to act started its bank
 //   {type: "chat", seq, msg}                                      a table chat message
+//   {type: "host", seq, action, by, handNo, ...}                  a home game's host acted
 //   {type: "ignored", seq}                                        anything unknown
 
 let nextId = 0;
@@ -158,6 +159,8 @@ function decodeBody(frame, seq) {
       return { type: "notice", seq, code: frame.code ?? null, rule: frame.rule ?? null, message: frame.message ?? "" };
     case "chat":
       return { type: "chat", seq, msg: frame.msg ?? null };
+    case "host":
+      return { ...frame, type: "host", seq, handNo: frame.hand_no ?? null };
     case "moved":
       return { type: "moved", seq, roomId: frame.room_id, table: frame.table, seat: frame.seat };
     case "owner":
@@ -257,5 +260,11 @@ export function normalizeRoom(raw, you = {}) {
     chat: pick(raw, "chat") ?? "seated",
     waitList: pick(raw, "wait_list") ?? { waiting: [], offers: [] },
     countdowns: countdowns(raw.countdowns),
+    home: {
+      approvePlayers: Boolean(raw.approve_players),
+      seatRequests: raw.seat_requests ?? [],
+      maxRebuys: raw.max_rebuys ?? null,
+      pendingChange: raw.pending_change ?? null,
+    },
   };
 }

@@ -19,6 +19,7 @@ import { errorText } from "./describe.js";
 import { openBuyIn, reloadBlocked } from "./buyin.js";
 import { openRoomMenu, resultsTable } from "./dialogs.js";
 import { hostChecklist } from "./hostchecklist.js";
+import { hostText, openLedger } from "./hostdesk.js";
 import { tournamentInfo } from "./tournamentinfo.js";
 import { HandLog } from "./handlog.js";
 import { TableRenderer } from "./render.js";
@@ -225,7 +226,14 @@ export class TablePage {
       if (Array.isArray(msg.data?.muted)) this.chat.setMuted(msg.data.muted);
       if (msg.data?.filed !== undefined) this.showToast(t("chat.reported"), "info");
     }
+    if (msg.type === "ack" && msg.data?.awaiting_approval) this.showToast(t("home.awaiting"), "info");
     if (msg.type === "ack" || msg.type === "ignored") return;
+    if (msg.type === "host") {
+      const text = hostText(msg);
+      this.log.note(text); // every host action is in the hand log (issue 43)
+      this.log.announce(text);
+      this.showToast(text, "info");
+    }
     if (msg.type === "error") {
       this.actionBar.refused();
       const text = errorText(msg.code, msg.message);
@@ -257,6 +265,7 @@ export class TablePage {
     }
     if (msg.type === "cancelled") this.showToast(t("table.cancelled", { n: msg.handNo }), "info");
     if (msg.type === "closed") this.showToast(this.closedText(msg.reason), "info");
+    if (msg.type === "closed" && msg.reason === "ended") openLedger(this.state.room?.id, (e) => this.showToast(e));
     if (msg.type === "hand" && msg.autoAction) this.tellAutoAction(msg.autoAction);
     if (msg.type === "room" || msg.type === "snapshot") this.tellDepartures(prevPlayers);
     if (msg.type === "commitment") this.pendingReload = null; // it is in the stack now
@@ -413,6 +422,9 @@ export class TablePage {
               ? h("button.check-cards", { type: "button", dataset: { open: "verify" }, onclick: () => openVerifyDialog(state) }, t("table.check_cards"))
               : null,
           )
+        : null,
+      room?.kind === "recreational" && (room.host || room.mySeat !== null || closed)
+        ? h("button.ledger-btn", { type: "button", dataset: { open: "ledger" }, onclick: () => openLedger(room.id, (e) => this.showToast(e)) }, t("home.ledger_short"))
         : null,
       room?.host && !closed
         ? h("button.room-menu-btn", { type: "button", dataset: { open: "room-menu" }, onclick: () => openRoomMenu(state, (n, a) => this.command(n, a)) }, t("menu.title"))
