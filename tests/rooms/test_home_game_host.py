@@ -10,6 +10,7 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.config import RoomKind
 from ahiko.rooms.house import host_orders as h
 from ahiko.rooms.status import RoomStatus
+from ahiko.server.api_rooms import CreateRoom
 
 
 def started() -> Table:
@@ -188,3 +189,13 @@ def test_only_a_recreational_rooms_host_runs_the_table() -> None:
     t.join("host", 0)
     refused = t.submit(h.ChangeTable("host", big_blind=20))
     assert not refused.ok and refused.code == "home_game_only"
+
+
+def test_a_home_game_is_created_with_approvals_and_a_rebuy_limit() -> None:
+    config = CreateRoom(name="Casa", approve_players=True, max_rebuys=3).to_config()
+    t = Table(config)
+    t.join("host", 0)
+    assert t.room.summary()["approve_players"] is True
+    assert t.room.summary()["max_rebuys"] == 3
+    t.connect("bia")
+    assert t.ok(c.Sit("bia", "Bia", 1)).data["awaiting_approval"] is True
