@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, SCREENSHOTS
-from .play import create_room, sign_up, sit
+from .play import create_room, hand_number, host_menu, play, sign_up, sit
 
 pytestmark = pytest.mark.browser
 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -135,3 +135,40 @@ def test_the_host_runs_a_home_game_and_downloads_its_ledger(
     for page in (ana, bia):
         assert not page.console_errors, page.console_errors
         page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "375"])
+def test_R_RM_04_blinds_and_chips_set_during_a_hand_come_with_the_next_hand(
+    browser: Any, server: str, viewport: dict[str, int]
+) -> None:
+    width = viewport["width"]
+    ana = sign_up(browser, server, f"mesa{width}", viewport)
+    create_room(ana, f"Mão a mão {width}")
+    sit(ana, 0)
+    host_menu(ana, "add_bot", level="easy")
+    ana.wait_for_selector('[data-seat="1"] .seat-box')
+    host_menu(ana, "start")
+    ana.wait_for_function("() => document.querySelector('.hand-no') !== null", timeout=20_000)
+    first = hand_number(ana)
+    assert first == 1
+    _menu(ana)
+    ana.fill('[data-home="small_blind"]', "25")
+    ana.fill('[data-home="big_blind"]', "50")
+    ana.click('[data-home="apply"]')
+    _log_has(ana, "mudou a partir da mão 2: blinds 25/50")
+    _menu(ana)
+    ana.select_option('[data-home="player"]', "0")
+    ana.fill('[data-home="amount"]', "100")
+    ana.click('[data-home="add_chips"]')
+    _log_has(ana, f"vai adicionar 100 fichas a mesa{width} ao fim desta mão")
+    ana.screenshot(path=str(SCREENSHOTS / f"home-change-pending-{width}.png"))
+    assert "10/20" in ana.inner_text(".stakes")  # the hand in play keeps its blinds
+    play([ana], until=lambda _log: (hand_number(ana) or 0) >= 2, timeout_s=120)
+    _log_has(ana, "Valendo desde a mão 2: blinds 25/50")
+    _log_has(ana, f"adicionou 100 fichas a mesa{width}")
+    ana.wait_for_function(
+        "() => document.querySelector('.stakes')?.textContent.includes('25/50')", timeout=15_000
+    )
+    ana.screenshot(path=str(SCREENSHOTS / f"home-change-applied-{width}.png"))
+    assert not ana.console_errors, ana.console_errors
+    ana.context.close()

@@ -52,7 +52,10 @@ def test_R_RM_04_blinds_ante_and_clock_set_during_a_hand_apply_to_the_next_one()
     told = t.conns["bia"].of("host")
     assert [f["action"] for f in told] == ["change_set", "change_applied"]
     assert told[0]["hand_no"] == 2 and told[0]["by"] == "Host"
-    assert told[1]["change"]["big_blind"] == 20
+    assert told[1]["change"]["big_blind"] == 20 and told[1]["hand_no"] == 2
+    kinds = [(f["t"], f.get("action", f.get("hand_no"))) for f in t.conns["bia"].frames]
+    # told once hand 2's commitment is out: the first line of that hand's log
+    assert kinds.index(("host", "change_applied")) > kinds.index(("commitment", 2))
 
 
 def test_R_RM_04_a_change_between_hands_is_the_next_hands_at_once() -> None:

@@ -10,6 +10,7 @@ before the next hand's stakes are read).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ahiko.rooms import commands as c
@@ -62,38 +63,46 @@ class HostDesk:
 
     # --- the next hand ----------------------------------------------------------------------
     def between_hands(self) -> None:
-        """Apply what waited for the hand in play to end."""
+        """Apply what waited for the hand in play to end. They are told once the next
+        hand's commitment is out, so the hand log shows them as that hand's first lines."""
         fields, stacks = self.pending.take()
-        if fields:
-            self.apply_fields(fields)
         room = self._room
+        told: list[Callable[[], None]] = []
+        if fields:
+            told.append(self.apply_fields(fields))
         for player_id, chips in stacks.items():
             seat = room.seats.seat_of(player_id)
             occupant = None if seat is None else room.seats.get(seat)
             if seat is not None and occupant is not None and occupant.player_id == player_id:
-                self.apply_chips(seat, occupant, chips)
+                told.append(self.apply_chips(seat, occupant, chips))
         if fields or stacks:
             room.emit_room()
+        for tell in told:
+            room.later(tell)
 
-    def apply_fields(self, fields: dict[str, Any]) -> None:
+    def apply_fields(self, fields: dict[str, Any]) -> Callable[[], None]:
+        """The settings in force; returns how to tell the table (the caller decides when)."""
         room = self._room
         room.config = next_hand.applied(room.config, fields)
-        self.announce("change_applied", change=_shown(fields))
+        hand_no = room.next_hand_no
+        return lambda: self.announce("change_applied", change=_shown(fields), hand_no=hand_no)
 
-    def apply_chips(self, seat: int, occupant: Occupant, chips: int) -> None:
-        """Chips added to (or removed from, never below zero) the stack at ``seat``."""
+    def apply_chips(self, seat: int, occupant: Occupant, chips: int) -> Callable[[], None]:
+        """Chips added to (or removed from, never below zero) the stack at ``seat``; returns
+        how to tell the table."""
         room = self._room
         moved = chips if chips > 0 else -min(-chips, occupant.stack)
-        if not moved:
-            return
-        occupant.stack += moved
-        if moved > 0:
-            room.chips_in += moved
-        else:
-            room.chips_out -= moved
         hand_no = room.next_hand_no
-        self.ledger.adjusted(occupant.player_id, occupant.name, moved, hand_no)
-        self.announce("chips_applied", seat=seat, name=occupant.name, amount=moved)
+        if moved:
+            occupant.stack += moved
+            if moved > 0:
+                room.chips_in += moved
+            else:
+                room.chips_out -= moved
+            self.ledger.adjusted(occupant.player_id, occupant.name, moved, hand_no)
+        return lambda: self.announce(
+            "chips_applied", seat=seat, name=occupant.name, amount=moved, hand_no=hand_no
+        )
 
     # --- the ledger ---------------------------------------------------------------------------
     def stacks(self) -> dict[str, int]:

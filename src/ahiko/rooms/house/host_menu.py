@@ -53,7 +53,7 @@ def change_table(room: Room, cmd: h.ChangeTable) -> Reply:
     fields = next_hand.proposed(room.config, cmd)
     desk = room.host_desk
     if room.hand is None:
-        desk.apply_fields(fields)
+        desk.apply_fields(fields)()
         room.emit_room()
         return Reply.accepted(applied=True)
     desk.pending.add_fields(fields)
@@ -83,7 +83,7 @@ def adjust_stack(room: Room, cmd: h.AdjustStack) -> Reply:
         desk.announce("chips_set", seat=cmd.seat, name=occupant.name, amount=cmd.amount)
         room.emit_room()
         return Reply.accepted(applied=False)
-    desk.apply_chips(cmd.seat, occupant, cmd.amount)
+    desk.apply_chips(cmd.seat, occupant, cmd.amount)()
     room.emit_room()
     room.wake()  # a stack that was empty may be dealt in now
     return Reply.accepted(applied=True, stack=occupant.stack)
