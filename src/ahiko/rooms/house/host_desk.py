@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import Refusal, Reply
+from ahiko.rooms.config import RoomKind
 from ahiko.rooms.house import next_hand
 from ahiko.rooms.house.room_ledger import RoomLedger
 from ahiko.rooms.house.seat_requests import SeatRequests
-from ahiko.rooms.status import RoomStatus
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -125,8 +125,8 @@ class HostDesk:
     # --- the room frame -----------------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
         room = self._room
-        if not room.config.has_host or room.status is RoomStatus.FINISHED:
-            return {}
+        if room.config.kind is not RoomKind.RECREATIONAL:
+            return {}  # a home game's host only: tournaments and Ahiko rooms show none of it
         return {
             **self.requests.summary(),
             "max_rebuys": room.config.max_rebuys,

@@ -250,7 +250,8 @@ export function normalizeRoom(raw, you = {}) {
     stakes: pick(raw, "blinds", "stakes") ?? {},
     status: pick(raw, "status") ?? "waiting",
     handNo: pick(raw, "hand_no") ?? null,
-    host: Boolean(you.host) || (you.player_id != null && raw.host_id === you.player_id),
+    // The room's host_id wins over the snapshot's `host`: the host role may be handed on.
+    host: you.player_id != null && "host_id" in raw ? raw.host_id === you.player_id : Boolean(you.host),
     mySeat: me ? me.seat : null,
     players,
     deadlineMs: deadlineS ? Math.round(deadlineS * 1000) : null,
