@@ -103,6 +103,19 @@ def test_the_host_runs_a_home_game_and_downloads_its_ledger(
         )
     bia.screenshot(path=str(SCREENSHOTS / f"home-friend-log-{width}.png"))
 
+    # The host role, handed to the friend and back: the "Sala" menu follows it.
+    _menu(ana)
+    ana.select_option('[data-home="player"]', "3")
+    ana.click('[data-home="hand_over_host"]')
+    bia.wait_for_selector('[data-open="room-menu"]')
+    ana.wait_for_selector('[data-open="room-menu"]', state="detached")
+    _log_has(bia, f"anfitria{width} passou a vez de anfitrião a amiga{width}")
+    _menu(bia)
+    bia.select_option('[data-home="player"]', "0")
+    bia.click('[data-home="hand_over_host"]')
+    ana.wait_for_selector('[data-open="room-menu"]')
+    _log_has(ana, f"amiga{width} passou a vez de anfitrião a anfitria{width}")
+
     # Removed: the friend stands up with their chips and cannot sit again unapproved.
     _menu(ana)
     ana.select_option('[data-home="player"]', "3")

@@ -173,6 +173,8 @@ def test_the_host_role_goes_to_another_seated_person() -> None:
     assert t.submit(h.HandOverHost("host", 0)).code == "new_host"
     t.ok(h.HandOverHost("host", 3))
     assert t.room.host_id == "bia" and t.room.summary()["host_id"] == "bia"
+    told = t.conns["bia"].of("host")[-1]
+    assert (told["action"], told["by"], told["name"]) == ("host_handed", "Host", "Bia")
     assert t.submit(h.ChangeTable("host", big_blind=20)).code == "not_host"
     t.ok(h.ChangeTable("bia", big_blind=20))
 
@@ -202,3 +204,21 @@ def test_a_home_game_is_created_with_approvals_and_a_rebuy_limit() -> None:
     assert t.room.summary()["max_rebuys"] == 3
     t.connect("bia")
     assert t.ok(c.Sit("bia", "Bia", 1)).data["awaiting_approval"] is True
+
+
+def test_a_player_removed_during_a_hand_leaves_at_its_end_with_their_chips() -> None:
+    t = started()
+    t.join("cai", 5)
+    t.to_deal()
+    hand = t.room.hand
+    assert hand is not None and 3 in hand.players
+    removed = t.ok(h.RemovePlayer("host", 3))
+    assert removed.data == {"seat": 3, "after_hand": True}
+    assert t.room.seats.seat_of("bia") == 3  # plays out the hand: folded at its turns
+    t.play_hand_passively()
+    assert t.room.seats.seat_of("bia") is None
+    line = next(r for r in t.room.host_desk.report()["players"] if r["player_id"] == "bia")
+    assert line["cashed_out"] == 1000 + line["net"] and line["stack"] == 0
+    t.assert_chips_conserved()
+    assert sum(nets(t).values()) == 0
+    assert t.submit(c.Sit("bia", "Bia", 3)).data["awaiting_approval"] is True

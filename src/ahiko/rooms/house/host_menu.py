@@ -144,8 +144,8 @@ def hand_over_host(room: Room, cmd: h.HandOverHost) -> Reply:
     occupant = _occupant(room, cmd.seat)
     if occupant.is_bot or occupant.player_id == room.host_id:
         raise Refusal("new_host", "hand the host role to another person at the table")
+    room.host_desk.announce("host_handed", seat=cmd.seat, name=occupant.name)  # by the old host
     room.host_id = occupant.player_id
-    room.host_desk.announce("host_handed", seat=cmd.seat, name=occupant.name)
     room.emit_room()
     return Reply.accepted(host_id=occupant.player_id)
 
