@@ -183,5 +183,19 @@ def test_R_RM_04_blinds_and_chips_set_during_a_hand_come_with_the_next_hand(
         "() => document.querySelector('.stakes')?.textContent.includes('25/50')", timeout=15_000
     )
     ana.screenshot(path=str(SCREENSHOTS / f"home-change-applied-{width}.png"))
+
+    # The end of the game: the final ledger opens on the table (a hand in play gives its
+    # bets back, R-RM-08), and the nets sum to zero.
+    ana.on("dialog", lambda dialog: dialog.accept())
+    _menu(ana)
+    ana.click('[data-home="end_game"]')
+    ana.wait_for_selector(".ledger-dialog[open] table.ledger")
+    assert "Caixa final da sala" in ana.inner_text(".ledger-dialog h2")
+    nets = ana.eval_on_selector_all(
+        '.ledger [data-col="net"]', "cells => cells.map((c) => c.textContent)"
+    )
+    assert len(nets) == 2
+    assert sum(int(n.replace(".", "").replace("+", "")) for n in nets) == 0
+    ana.screenshot(path=str(SCREENSHOTS / f"home-final-ledger-{width}.png"))
     assert not ana.console_errors, ana.console_errors
     ana.context.close()
