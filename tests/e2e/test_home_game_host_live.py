@@ -25,6 +25,15 @@ def _menu(page: Any) -> None:
     page.wait_for_selector(".room-menu[open] .home-game")
 
 
+def _accessible(page: Any, selector: str) -> None:
+    """axe-core finds nothing serious in ``selector`` (the host's dialogs)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page, context=selector).response["violations"]
+    serious = [v["id"] for v in found if v["impact"] in ("serious", "critical")]
+    assert not serious, serious
+
+
 def _log_has(page: Any, text: str) -> None:
     page.wait_for_function(
         "(text) => [...document.querySelectorAll('.hand-log li')].some((li) =>"
@@ -55,6 +64,7 @@ def test_the_host_runs_a_home_game_and_downloads_its_ledger(
         ana.locator(".home-change").screenshot(
             path=str(SCREENSHOTS / f"home-host-menu-{width}.png")
         )
+    _accessible(ana, ".room-menu")
     ana.click('[data-home="apply"]')
     ana.wait_for_function(
         "() => document.querySelector('.stakes')?.textContent.includes('20/40')", timeout=15_000
@@ -133,6 +143,7 @@ def test_the_host_runs_a_home_game_and_downloads_its_ledger(
     assert friend_row.locator('[data-col="added"]').inner_text() == "500"
     assert friend_row.locator('[data-col="cashed_out"]').inner_text() == "1.500"
     ana.screenshot(path=str(SCREENSHOTS / f"home-ledger-{width}.png"))
+    _accessible(ana, ".ledger-dialog")
     with ana.expect_download() as download_info:
         ana.click('[data-home="csv"]')
     target = tmp_path / "ledger.csv"

@@ -188,6 +188,8 @@ export async function openLedger(roomId, onError = null) {
     h("h2#ledger-title", t(report.final ? "home.ledger_final" : "home.ledger")),
     h(
       "div.ledger-scroll",
+      // it scrolls sideways on a phone: a keyboard reaches it too
+      { tabIndex: 0, role: "region", "aria-label": t("home.ledger") },
       h(
         "table.ledger",
         h("thead", h("tr", h("th", t("home.col.player")), cols.map((c) => h("th.num", t(`home.col.${c}`))))),
