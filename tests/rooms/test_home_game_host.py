@@ -222,3 +222,11 @@ def test_a_player_removed_during_a_hand_leaves_at_its_end_with_their_chips() -> 
     t.assert_chips_conserved()
     assert sum(nets(t).values()) == 0
     assert t.submit(c.Sit("bia", "Bia", 3)).data["awaiting_approval"] is True
+
+
+def test_only_a_home_game_holds_seat_requests() -> None:
+    t = Table(holdem_config(kind=RoomKind.TOURNAMENT, approve_players=True))
+    t.join("host", 0)
+    t.connect("bia")
+    assert t.ok(c.Sit("bia", "Bia", 1)).data == {"seat": 1, "reserved": False}
+    assert "seat_requests" not in t.room.summary()

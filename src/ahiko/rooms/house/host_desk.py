@@ -50,7 +50,8 @@ class HostDesk:
     def ask_to_sit(self, cmd: c.Sit) -> Reply | None:
         """A seat request that waits for the host, or None when the player may sit now."""
         room = self._room
-        if not self.requests.needs_approval(room, cmd.player_id):
+        home_game = room.config.kind is RoomKind.RECREATIONAL
+        if not home_game or not self.requests.needs_approval(room, cmd.player_id):
             return None
         if cmd.seat not in room.seats.free_seats():
             raise Refusal("seat", "that seat is taken or does not exist", "R-RM-01")

@@ -423,9 +423,6 @@ export class TablePage {
               : null,
           )
         : null,
-      room?.kind === "recreational" && (room.host || room.mySeat !== null || closed)
-        ? h("button.ledger-btn", { type: "button", dataset: { open: "ledger" }, onclick: () => openLedger(room.id, (e) => this.showToast(e)) }, t("home.ledger_short"))
-        : null,
       room?.host && !closed
         ? h("button.room-menu-btn", { type: "button", dataset: { open: "room-menu" }, onclick: () => openRoomMenu(state, (n, a) => this.command(n, a)) }, t("menu.title"))
         : null,
@@ -473,9 +470,13 @@ export class TablePage {
     const room = state.room;
     const player = me !== null ? state.player(me) : null;
     const controls = [];
+    // A home game's ledger (issue 43), for its host and players, during and after the game.
+    const ledger = room?.kind === "recreational" && (room.host || me !== null || this.isClosed())
+      ? h("button.ledger-btn", { type: "button", dataset: { open: "ledger" }, onclick: () => openLedger(room.id, (e) => this.showToast(e)) }, t("home.ledger"))
+      : null;
     if (this.isClosed()) {
       // The room is over: nothing to sit, leave or reload; the way out.
-      this.seatControls.replaceChildren(h("a.button-link.primary", { href: "#/lobby", dataset: { control: "lobby" } }, t("table.back_lobby")));
+      this.seatControls.replaceChildren(h("a.button-link.primary", { href: "#/lobby", dataset: { control: "lobby" } }, t("table.back_lobby")), ledger ?? "");
       return;
     }
     if (me !== null && room) {
@@ -537,6 +538,7 @@ export class TablePage {
         h("button", { type: "button", dataset: { control: "show" }, onclick: () => this.command("show", { hand_no: state.handNo }) }, t("table.show")),
       );
     }
+    if (ledger) controls.push(ledger);
     this.seatControls.replaceChildren(...controls);
   }
 
