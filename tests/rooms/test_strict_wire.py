@@ -28,6 +28,10 @@ NOT_INTEGERS = ["150", 150.0, True]
         ({"t": "buy_in", "id": "a", "amount": 150, "key": "k"}, "seat"),
         ({"t": "reload", "id": "a", "key": "k"}, "amount"),
         ({"t": "remove_bot", "id": "a"}, "seat"),
+        ({"t": "host_change", "id": "a"}, "big_blind"),
+        ({"t": "host_chips", "id": "a", "seat": 1}, "amount"),
+        ({"t": "host_chips", "id": "a", "amount": 150}, "seat"),
+        ({"t": "remove_player", "id": "a"}, "seat"),
     ],
 )
 def test_R_HE_07_ws_frames_take_amounts_and_seats_as_json_integers_only(

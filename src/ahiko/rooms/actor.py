@@ -92,6 +92,12 @@ class RoomActor:
             summary.pop("reserved", None)
         return summary
 
+    def ledger_for(self, player_id: str) -> dict[str, Any] | None:
+        """The room's ledger (plain JSON data) for its host or a player who sat; None for
+        anyone else."""
+        desk = self.room.host_desk
+        return desk.report() if desk.is_member(player_id) else None
+
     def lobby_entry(self) -> dict[str, Any]:
         """The room as its kind's lobby lists it (plain JSON data)."""
         return self.room.lobby_entry()

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ahiko.poker.actions import Action
+from ahiko.rooms.house.host_orders import HostOrder
 
 
 @dataclass(frozen=True)
@@ -295,6 +296,7 @@ Command = (
     | Connect
     | Disconnect
     | SnapshotRequest
+    | HostOrder  # a home game's host (issue 43)
 )
 
 

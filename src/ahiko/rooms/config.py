@@ -63,6 +63,10 @@ class RoomConfig:
     # A table of a multi-table tournament (issue 20): the tournament's id. Its seats are the
     # house's (``MoveIn``/``MoveOut``); the field's ranking and end are the tournament's.
     part_of: str | None = None
+    # A home game's host (issue 43): the most new entries a player may take (None: no
+    # limit, R-RM-06), and whether seat requests wait for the host's approval.
+    max_rebuys: int | None = None
+    approve_players: bool = False
 
     def __post_init__(self) -> None:
         problem = display_text_problem(self.name)
@@ -95,6 +99,8 @@ class RoomConfig:
             raise RoomConfigError("a hand limit must be at least 1")
         if self.limit_minutes is not None and self.limit_minutes <= 0:
             raise RoomConfigError("a time limit must be positive")
+        if self.max_rebuys is not None and self.max_rebuys < 0:
+            raise RoomConfigError("a rebuy limit must be 0 or more (or none)")
         if self.part_of is not None and self.kind is not RoomKind.TOURNAMENT:
             raise RoomConfigError("only a tournament table is part of a multi-table tournament")
         if self.kind is RoomKind.AHIKO and self.action_deadline_s is None:

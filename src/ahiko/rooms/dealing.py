@@ -115,6 +115,7 @@ class Dealer:
             return
         if room.hooks.hold_deal(room):
             return  # a reload's write is in flight: the hooks begin the hand when it is back
+        room.host_desk.between_hands()  # the host's changes for this hand (R-RM-04)
         participants = self.participants_ready()
         if not participants:
             return  # waits: a sit, a return or a new entry calls schedule_next_hand again

@@ -10,6 +10,8 @@ from ahiko.poker.actions import IllegalAction
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply
 from ahiko.rooms.house import commands as ahiko_handlers
+from ahiko.rooms.house.host_menu import HOST_HANDLERS
+from ahiko.rooms.house.seat_requests import seat_person
 from ahiko.rooms.leaving import ensure_open, leave
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.status import RoomStatus, require
@@ -31,18 +33,10 @@ def sit(room: Room, cmd: c.Sit) -> Reply:
     ensure_open(room)
     room.kind.may_sit(room)  # an Ahiko buy-in (R-RM-12), a started tournament (R-TN-02)
     room.waitlist.may_sit(cmd.player_id, cmd.seat)  # a seat held for the first in line
-    occupant = Occupant(
-        cmd.player_id,
-        cmd.name,
-        room.config.starting_chips,
-        connected=room.presence.is_connected(cmd.player_id),
-    )
-    reserved = room.seat_occupant(cmd.seat, occupant)  # R-RM-16 when a hand is running
-    room.waitlist.seated(cmd.player_id)
-    room.kind.on_seated(room)
-    room.emit_room()
-    room.wake()
-    return Reply.accepted(seat=cmd.seat, reserved=reserved)
+    asked = room.host_desk.ask_to_sit(cmd)  # "approve players": the host decides
+    if asked is not None:
+        return asked
+    return seat_person(room, cmd.player_id, cmd.name, cmd.seat)  # R-RM-16 during a hand
 
 
 def act(room: Room, cmd: c.Act) -> Reply:
@@ -101,9 +95,15 @@ def new_entry(room: Room, cmd: c.NewEntry) -> Reply:
     hand = room.hand
     if hand is not None and hand.players.get(seat) == cmd.player_id:
         raise Refusal("in_hand", "a new entry is not possible during your hand", "R-RM-06")
+    most = room.config.max_rebuys
+    if most is not None and room.host_desk.ledger.rebuys_of(cmd.player_id) >= most:
+        raise Refusal("rebuys_used", f"this game allows {most} rebuys a player", "R-RM-06")
     occupant.stack = room.config.starting_chips
     occupant.new_entries += 1
     room.chips_in += occupant.stack
+    room.host_desk.ledger.rebought(
+        occupant.player_id, occupant.name, occupant.stack, room.next_hand_no
+    )
     room.emit_room()
     room.wake()
     return Reply.accepted(stack=occupant.stack)
@@ -387,4 +387,5 @@ HANDLERS: dict[type, Handler] = {
     c.Connect: connect,
     c.Disconnect: disconnect,
     c.SnapshotRequest: snapshot,
+    **HOST_HANDLERS,  # a home game's host (issue 43)
 }

@@ -28,6 +28,9 @@ def leave(room: Room, player_id: str, reason: str = "left") -> Reply:
     reservation = room.seats.cancel_reservation(player_id)
     if reservation is not None:
         room.chips_in -= reservation.stack
+        room.host_desk.ledger.left(
+            player_id, reservation.name, False, reservation.stack, room.next_hand_no
+        )
         room.emit_room()
         return Reply.accepted(seat=None)
     seat = room.seats.seat_of(player_id)

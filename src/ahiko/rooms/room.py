@@ -38,6 +38,7 @@ from ahiko.rooms.dealing import Dealer
 from ahiko.rooms.frames import room_summary
 from ahiko.rooms.handlers import HANDLERS
 from ahiko.rooms.hooks import HandArchiver, NoHooks, RoomHooks
+from ahiko.rooms.house.host_desk import HostDesk
 from ahiko.rooms.kinds import policy_for
 from ahiko.rooms.moderation import Moderation
 from ahiko.rooms.outbox import Deliver, Frame, new_epoch
@@ -108,6 +109,7 @@ class Room:
         self.sitting_out = SittingOut(self)  # issue 19: "Ficar fora nas próximas mãos"
         self.waitlist = WaitList(self)  # issue 19: a full recreational room's waiting list
         self.seat_secrets = SeatSecrets(self)  # pokerfair/2: the players' part of the shuffle
+        self.host_desk = HostDesk(self)  # issue 43: the host's changes, seat requests, ledger
         # The answer the room is giving for a seat (its clock ran out, it is away, the room is
         # out of time), for the hand frame that carries it (``auto_action``).
         self.auto_action: dict[str, Any] | None = None
@@ -361,6 +363,7 @@ class Room:
 
     def seat_occupant(self, seat: int, occupant: Occupant) -> bool:
         hand_running = self.hand is not None
+        bot = self.seats.get(seat)
         may_take = self.kind.may_take_bot_place
         try:
             reserved = self.seats.sit(
@@ -369,10 +372,18 @@ class Room:
         except SeatError as exc:
             raise Refusal("seat", exc.message, exc.rule) from None
         self.chips_in += occupant.stack
+        if bot is not None and self.seats.get(seat) is occupant:
+            self.player_left(bot)  # a person took a bot's place between hands: its chips go
+        self.host_desk.ledger.sat(
+            occupant.player_id, occupant.name, occupant.is_bot, occupant.stack, self.next_hand_no
+        )
         return reserved
 
     def player_left(self, occupant: Occupant) -> None:
         self.chips_out += occupant.stack
+        self.host_desk.ledger.left(
+            occupant.player_id, occupant.name, occupant.is_bot, occupant.stack, self.next_hand_no
+        )
         self.departed_names[occupant.player_id] = occupant.name
         self.drop_bot(occupant.player_id)
         self.timers.cancel(sit_out(occupant.player_id))

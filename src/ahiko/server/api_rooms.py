@@ -74,6 +74,9 @@ class CreateRoom(BaseModel):
     time_bank_refill_s: Annotated[float, Field(ge=0, le=TIME_BANK_MAX_S)] | None = None
     time_bank_every: Annotated[int, Field(ge=1, le=1000)] | None = None
     time_bank_cap_s: Annotated[float, Field(ge=0, le=TIME_BANK_MAX_S)] | None = None
+    # A home game (issue 43): seat requests wait for the host; the most rebuys a player takes.
+    approve_players: bool = False
+    max_rebuys: Annotated[int, Field(ge=0, le=1000)] | None = None
 
     @field_validator("variant")
     @classmethod
@@ -153,6 +156,8 @@ class CreateRoom(BaseModel):
             limit_minutes=self.limit_minutes,
             timing=LIVE_TIMING,  # bots pause like people before they answer
             time_bank=self.time_bank(),
+            approve_players=self.approve_players,
+            max_rebuys=self.max_rebuys,
         )
 
     def _hands(self) -> int | None:

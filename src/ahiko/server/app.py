@@ -40,6 +40,7 @@ from ahiko.server import (
     api_competition,
     api_hands,
     api_mtt,
+    api_room_ledger,
     api_rooms,
     api_sitgo,
     api_wallet,
@@ -175,6 +176,7 @@ def create_app(
     for competition in api_competition.routers:
         app.include_router(competition)
     app.include_router(api_rooms.router)
+    app.include_router(api_room_ledger.router)
     app.include_router(api_ahiko.router)
     app.include_router(api_sitgo.router)
     app.include_router(api_mtt.router)

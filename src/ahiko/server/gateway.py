@@ -25,6 +25,7 @@ from pydantic import ValidationError
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.commands import Reply
+from ahiko.rooms.house import host_orders as h
 from ahiko.rooms.log_context import note
 from ahiko.rooms.outbox import Frame
 from ahiko.server import protocol as p
@@ -208,6 +209,20 @@ def command_for(frame: Any, player: Player, connection: SocketConnection) -> c.C
             return c.Resume(pid)
         case p.HostFrame(t="close"):
             return c.Close(pid)
+        case p.HostFrame(t="end_game"):
+            return c.Close(pid, "ended")
+        case p.HostChangeFrame():
+            return h.ChangeTable(pid, **frame.model_dump(exclude={"t", "id"}))
+        case p.HostChipsFrame():
+            return h.AdjustStack(pid, frame.seat, frame.amount)
+        case p.ApprovePlayersFrame():
+            return h.ApprovePlayers(pid, frame.on)
+        case p.SeatAnswerFrame():
+            return h.AnswerSeatRequest(pid, frame.player_id, frame.approve)
+        case p.HostSeatFrame(t="remove_player"):
+            return h.RemovePlayer(pid, frame.seat)
+        case p.HostSeatFrame(t="hand_over_host"):
+            return h.HandOverHost(pid, frame.seat)
     raise ValueError(f"no command for frame {frame!r}")
 
 

@@ -167,9 +167,54 @@ class SnapshotFrame(_ClientFrame):
 
 
 class HostFrame(_ClientFrame):
-    """The host's "Sala" menu."""
+    """The host's "Sala" menu; ``end_game`` closes a home game with its ledger final."""
 
-    t: Literal["start", "pause", "resume", "close"]
+    t: Literal["start", "pause", "resume", "close", "end_game"]
+
+
+Chips = Annotated[int, Field(ge=0, le=10_000_000)]
+
+
+class HostChangeFrame(_ClientFrame):
+    """The host of a home game: settings for the next hand (only those given change)."""
+
+    t: Literal["host_change"]
+    small_blind: Chips | None = None
+    big_blind: Chips | None = None
+    ante: Chips | None = None
+    action_deadline_s: Annotated[float, Field(gt=0, le=600, strict=False)] | None = None
+    no_deadline: bool = False
+    starting_chips: Chips | None = None
+    max_rebuys: Annotated[int, Field(ge=0, le=1000)] | None = None
+    no_rebuy_limit: bool = False
+
+
+class HostChipsFrame(_ClientFrame):
+    """The host adds (``amount`` > 0) or removes chips from the stack at ``seat``."""
+
+    t: Literal["host_chips"]
+    seat: Annotated[int, Field(ge=0, le=8)]
+    amount: Annotated[int, Field(ge=-10_000_000, le=10_000_000)]
+
+
+class ApprovePlayersFrame(_ClientFrame):
+    t: Literal["approve_players"]
+    on: bool
+
+
+class SeatAnswerFrame(_ClientFrame):
+    """The host seats (``approve``) or turns away ``player_id``, who asked for a seat."""
+
+    t: Literal["seat_answer"]
+    player_id: Annotated[str, Field(min_length=1, max_length=64)]
+    approve: bool
+
+
+class HostSeatFrame(_ClientFrame):
+    """The host removes the player at ``seat``, or hands them the host role."""
+
+    t: Literal["remove_player", "hand_over_host"]
+    seat: Annotated[int, Field(ge=0, le=8)]
 
 
 class AddBotFrame(_ClientFrame):
@@ -204,7 +249,12 @@ ClientFrame = Annotated[
     | ChatFrame
     | ChatMuteFrame
     | ChatReportFrame
-    | ChatSettingFrame,
+    | ChatSettingFrame
+    | HostChangeFrame
+    | HostChipsFrame
+    | ApprovePlayersFrame
+    | SeatAnswerFrame
+    | HostSeatFrame,
     Field(discriminator="t"),
 ]
 CLIENT_FRAME: TypeAdapter[ClientFrame] = TypeAdapter(ClientFrame)
@@ -408,6 +458,18 @@ class MovedOut(_ServerFrame):
     mtt: str
 
 
+class HostOut(_ServerFrame):
+    """To the table: what the host of a home game did (``action``: ``change_set``,
+    ``change_applied``, ``chips_set``, ``chips_applied``, ``seat_request``,
+    ``seat_approved``, ``seat_refused``, ``player_removed``, ``host_handed``,
+    ``approve_players``), by whom, for which hand, with its details."""
+
+    t: Literal["host"] = "host"
+    action: str
+    by: str | None = None
+    hand_no: int
+
+
 ServerFrame = Annotated[
     Ack
     | ErrorFrame
@@ -424,7 +486,8 @@ ServerFrame = Annotated[
     | NoticeOut
     | MovedOut
     | TimeBankOut
-    | ChatOut,
+    | ChatOut
+    | HostOut,
     Field(discriminator="t"),
 ]
 SERVER_FRAME: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)

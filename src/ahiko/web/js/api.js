@@ -67,6 +67,9 @@ export const api = {
   rooms: () => request("GET", "/api/rooms"),
   room: (id) => request("GET", `/api/rooms/${encodeURIComponent(id)}`),
   createRoom: (options) => request("POST", "/api/rooms", options),
+  // A home game's ledger (issue 43), for its host and players.
+  roomLedger: (id) => request("GET", `/api/rooms/${encodeURIComponent(id)}/ledger`),
+  roomLedgerCsvUrl: (id) => `/api/rooms/${encodeURIComponent(id)}/ledger.csv`,
   myHands: (page = 1, perPage = 20) => request("GET", `/api/hands?page=${page}&per_page=${perPage}`),
   // The hand as this player saw it, for the replayer (docs/hands-api.md).
   hand: (id) => request("GET", `/api/hands/${encodeURIComponent(id)}?format=json`),

@@ -17,6 +17,7 @@
 //   {type: "wallet", seq, event, amount}                          chips back to the wallet
 //   {type: "time_bank", seq, handNo, deadline}                  the seat to act started its bank
 //   {type: "chat", seq, msg}                                      a table chat message
+//   {type: "host", seq, action, by, handNo, ...}                  a home game's host acted
 //   {type: "ignored", seq}                                        anything unknown
 
 import { gameOf, rememberGame } from "./games.js";
@@ -160,6 +161,8 @@ function decodeBody(frame, seq) {
       return { type: "notice", seq, code: frame.code ?? null, rule: frame.rule ?? null, message: frame.message ?? "" };
     case "chat":
       return { type: "chat", seq, msg: frame.msg ?? null };
+    case "host":
+      return { ...frame, type: "host", seq, handNo: frame.hand_no ?? null };
     case "moved":
       return { type: "moved", seq, roomId: frame.room_id, table: frame.table, seat: frame.seat };
     case "owner":
@@ -250,7 +253,8 @@ export function normalizeRoom(raw, you = {}) {
     stakes: pick(raw, "blinds", "stakes") ?? {},
     status: pick(raw, "status") ?? "waiting",
     handNo: pick(raw, "hand_no") ?? null,
-    host: Boolean(you.host) || (you.player_id != null && raw.host_id === you.player_id),
+    // The room's host_id wins over the snapshot's `host`: the host role may be handed on.
+    host: you.player_id != null && "host_id" in raw ? raw.host_id === you.player_id : Boolean(you.host),
     mySeat: me ? me.seat : null,
     players,
     deadlineMs: deadlineS ? Math.round(deadlineS * 1000) : null,
@@ -260,5 +264,11 @@ export function normalizeRoom(raw, you = {}) {
     chat: pick(raw, "chat") ?? "seated",
     waitList: pick(raw, "wait_list") ?? { waiting: [], offers: [] },
     countdowns: countdowns(raw.countdowns),
+    home: {
+      approvePlayers: Boolean(raw.approve_players),
+      seatRequests: raw.seat_requests ?? [],
+      maxRebuys: raw.max_rebuys ?? null,
+      pendingChange: raw.pending_change ?? null,
+    },
   };
 }

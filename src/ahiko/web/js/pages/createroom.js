@@ -44,6 +44,7 @@ export function roomOptions(form) {
     public: v("visibility") === "public",
     blind_increase: v("doubling"),
   };
+  if (body.kind === "recreational") body.approve_players = v("approve") === "yes"; // issue 43
   if (v("doubling") !== "never") body.blind_every = n("doubling_every");
   if (v("deadline") !== "none") body.action_deadline_s = n("deadline_seconds");
   if (v("limit") === "hands") body.limit_hands = n("limit_value");
@@ -119,6 +120,7 @@ export function createRoomPage(main) {
       deadline.label,
     ),
     radios("visibility", "create.visibility", [["public", t("create.visibility.public")], ["private", t("create.visibility.private")]], "public"),
+    radios("approve", "create.approve", [["no", t("create.approve.no")], ["yes", t("create.approve.yes")]], "no"),
     h(
       "fieldset",
       { dataset: { field: "limit" } },

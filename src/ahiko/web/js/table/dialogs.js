@@ -3,6 +3,7 @@
 
 import { h } from "../dom.js";
 import { fmt, t } from "../i18n.js";
+import { homeGameMenu } from "./hostdesk.js";
 
 export function modal(className, title, ...content) {
   const dialog = h(`dialog.${className}`, h("h2", title), ...content);
@@ -66,6 +67,7 @@ export function openRoomMenu(state, command) {
           t("menu.remove_bot", { name: b.name }),
         ),
       ),
+      homeGameMenu(state, command, () => dialog.close()),
       h(
         "button.danger",
         {

@@ -19,6 +19,7 @@ import { errorText } from "./describe.js";
 import { openBuyIn, reloadBlocked } from "./buyin.js";
 import { openRoomMenu, resultsTable } from "./dialogs.js";
 import { hostChecklist } from "./hostchecklist.js";
+import { hostText, openLedger } from "./hostdesk.js";
 import { tournamentInfo } from "./tournamentinfo.js";
 import { HandLog } from "./handlog.js";
 import { TableRenderer } from "./render.js";
@@ -225,7 +226,14 @@ export class TablePage {
       if (Array.isArray(msg.data?.muted)) this.chat.setMuted(msg.data.muted);
       if (msg.data?.filed !== undefined) this.showToast(t("chat.reported"), "info");
     }
+    if (msg.type === "ack" && msg.data?.awaiting_approval) this.showToast(t("home.awaiting"), "info");
     if (msg.type === "ack" || msg.type === "ignored") return;
+    if (msg.type === "host") {
+      const text = hostText(msg);
+      this.log.note(text); // every host action is in the hand log (issue 43)
+      this.log.announce(text);
+      this.showToast(text, "info");
+    }
     if (msg.type === "error") {
       this.actionBar.refused();
       const text = errorText(msg.code, msg.message);
@@ -257,6 +265,7 @@ export class TablePage {
     }
     if (msg.type === "cancelled") this.showToast(t("table.cancelled", { n: msg.handNo }), "info");
     if (msg.type === "closed") this.showToast(this.closedText(msg.reason), "info");
+    if (msg.type === "closed" && msg.reason === "ended") openLedger(this.state.room?.id, (e) => this.showToast(e));
     if (msg.type === "hand" && msg.autoAction) this.tellAutoAction(msg.autoAction);
     if (msg.type === "room" || msg.type === "snapshot") this.tellDepartures(prevPlayers);
     if (msg.type === "commitment") this.pendingReload = null; // it is in the stack now
@@ -461,9 +470,13 @@ export class TablePage {
     const room = state.room;
     const player = me !== null ? state.player(me) : null;
     const controls = [];
+    // A home game's ledger (issue 43), for its host and players, during and after the game.
+    const ledger = room?.kind === "recreational" && (room.host || me !== null || this.isClosed())
+      ? h("button.ledger-btn", { type: "button", dataset: { open: "ledger" }, onclick: () => openLedger(room.id, (e) => this.showToast(e)) }, t("home.ledger"))
+      : null;
     if (this.isClosed()) {
       // The room is over: nothing to sit, leave or reload; the way out.
-      this.seatControls.replaceChildren(h("a.button-link.primary", { href: "#/lobby", dataset: { control: "lobby" } }, t("table.back_lobby")));
+      this.seatControls.replaceChildren(h("a.button-link.primary", { href: "#/lobby", dataset: { control: "lobby" } }, t("table.back_lobby")), ledger ?? "");
       return;
     }
     if (me !== null && room) {
@@ -525,6 +538,7 @@ export class TablePage {
         h("button", { type: "button", dataset: { control: "show" }, onclick: () => this.command("show", { hand_no: state.handNo }) }, t("table.show")),
       );
     }
+    if (ledger) controls.push(ledger);
     this.seatControls.replaceChildren(...controls);
   }
 

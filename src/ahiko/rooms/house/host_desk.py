@@ -1,0 +1,144 @@
+"""The host's desk at a home game (issue 43): what the host set for the next hand, the seat
+requests waiting for them, and the room's ledger. A part of the ``Room`` (one per room, on
+its thread), as the chat or the waiting list are.
+
+Every host action is told to the table in a numbered ``host`` frame (``action`` and its
+details): the clients write it in the hand log. A change asked during a hand is told when it
+is set and again when it applies, between hands (``between_hands``, called by the dealer
+before the next hand's stakes are read).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ahiko.rooms import commands as c
+from ahiko.rooms.commands import Refusal, Reply
+from ahiko.rooms.config import RoomKind
+from ahiko.rooms.house import next_hand
+from ahiko.rooms.house.room_ledger import RoomLedger
+from ahiko.rooms.house.seat_requests import SeatRequests
+
+if TYPE_CHECKING:
+    from ahiko.rooms.room import Room
+    from ahiko.rooms.seats import Occupant
+
+
+class HostDesk:
+    def __init__(self, room: Room) -> None:
+        self._room = room
+        self.pending = next_hand.PendingChange()
+        self.requests = SeatRequests(approve_players=room.config.approve_players)
+        self.ledger = RoomLedger()
+
+    # --- telling the table --------------------------------------------------------------------
+    def announce(self, action: str, **details: Any) -> None:
+        room = self._room
+        host = room.seats.seat_of(room.host_id or "")
+        occupant = None if host is None else room.seats.get(host)
+        frame = {
+            "action": action,
+            "by": None if occupant is None else occupant.name,
+            "hand_no": room.next_hand_no,
+            **details,
+        }
+        self.ledger.host_acted(frame)  # every host action is in the room's ledger too
+        room.emit("host", lambda _seat: frame, public=True)
+
+    # --- seat requests ------------------------------------------------------------------------
+    def ask_to_sit(self, cmd: c.Sit) -> Reply | None:
+        """A seat request that waits for the host, or None when the player may sit now."""
+        room = self._room
+        home_game = room.config.kind is RoomKind.RECREATIONAL
+        if not home_game or not self.requests.needs_approval(room, cmd.player_id):
+            return None
+        if cmd.seat not in room.seats.free_seats():
+            raise Refusal("seat", "that seat is taken or does not exist", "R-RM-01")
+        if room.seats.seat_of(cmd.player_id) is not None:
+            raise Refusal("seat", "you already have a seat in this room", "R-RM-01")
+        request = self.requests.ask(cmd)
+        self.announce("seat_request", name=request.name, seat=request.seat)
+        room.emit_room()
+        return Reply.accepted(seat=cmd.seat, awaiting_approval=True)
+
+    # --- the next hand ----------------------------------------------------------------------
+    def between_hands(self) -> None:
+        """Apply what waited for the hand in play to end. They are told once the next
+        hand's commitment is out, so the hand log shows them as that hand's first lines."""
+        fields, stacks = self.pending.take()
+        room = self._room
+        told: list[Callable[[], None]] = []
+        if fields:
+            told.append(self.apply_fields(fields))
+        for player_id, chips in stacks.items():
+            seat = room.seats.seat_of(player_id)
+            occupant = None if seat is None else room.seats.get(seat)
+            if seat is not None and occupant is not None and occupant.player_id == player_id:
+                told.append(self.apply_chips(seat, occupant, chips))
+        if fields or stacks:
+            room.emit_room()
+        for tell in told:
+            room.later(tell)
+
+    def apply_fields(self, fields: dict[str, Any]) -> Callable[[], None]:
+        """The settings in force; returns how to tell the table (the caller decides when)."""
+        room = self._room
+        room.config = next_hand.applied(room.config, fields)
+        hand_no = room.next_hand_no
+        return lambda: self.announce("change_applied", change=_shown(fields), hand_no=hand_no)
+
+    def apply_chips(self, seat: int, occupant: Occupant, chips: int) -> Callable[[], None]:
+        """Chips added to (or removed from, never below zero) the stack at ``seat``; returns
+        how to tell the table."""
+        room = self._room
+        moved = chips if chips > 0 else -min(-chips, occupant.stack)
+        hand_no = room.next_hand_no
+        if moved:
+            occupant.stack += moved
+            if moved > 0:
+                room.chips_in += moved
+            else:
+                room.chips_out -= moved
+            self.ledger.adjusted(occupant.player_id, occupant.name, moved, hand_no)
+        return lambda: self.announce(
+            "chips_applied", seat=seat, name=occupant.name, amount=moved, hand_no=hand_no
+        )
+
+    # --- the ledger ---------------------------------------------------------------------------
+    def stacks(self) -> dict[str, int]:
+        """What each player at the table holds now (reserved seats included)."""
+        room = self._room
+        held = {o.player_id: o.stack for _, o in room.seats.items()}
+        for occupant in room.seats.people():
+            held.setdefault(occupant.player_id, occupant.stack)
+        return held
+
+    def report(self) -> dict[str, Any]:
+        room = self._room
+        report = self.ledger.report(self.stacks(), final=not room.is_open)
+        return {"room_id": room.room_id, "name": room.config.name, **report}
+
+    def is_member(self, player_id: str) -> bool:
+        """Who may read the ledger: the host and everyone who sat at the table."""
+        return player_id == self._room.host_id or player_id in self.ledger.lines
+
+    # --- the room frame -----------------------------------------------------------------------
+    def summary(self) -> dict[str, Any]:
+        room = self._room
+        if room.config.kind is not RoomKind.RECREATIONAL:
+            return {}  # a home game's host only: tournaments and Ahiko rooms show none of it
+        return {
+            **self.requests.summary(),
+            "max_rebuys": room.config.max_rebuys,
+            "pending_change": _shown(self.pending.fields) or None,
+            "pending_chips": [
+                {"player_id": player_id, "amount": chips}
+                for player_id, chips in self.pending.stacks.items()
+            ],
+        }
+
+
+def _shown(fields: dict[str, Any]) -> dict[str, Any]:
+    """A change as the table shows it: a removed clock or rebuy limit is null."""
+    return {k: None if v == next_hand.NO_LIMIT else v for k, v in fields.items()}
