@@ -4,7 +4,7 @@ SQLite cannot alter a CHECK constraint, so its table is rebuilt (batch mode); re
 drops the old table, and the foreign key from ``archived_hand_players`` (ON DELETE CASCADE)
 would take every player row with it, so those rows are kept aside and put back.
 
-Revision ID: 0009_plo
+Revision ID: 0009
 Revises: 0008
 Create Date: 2026-12-07
 """
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = "0009_plo"
+revision: str = "0009"
 down_revision: str | Sequence[str] | None = "0008"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
