@@ -12,7 +12,11 @@ const DECK_SIZE = 52;
 const DEPTH = 6;
 const HOLDEM = "holdem-noburn-v1";
 const DRAW = "draw5-v1";
-const ROLES = ["hole", "board", "showdown", "draw"];
+// hold'em with a second board (double board, second run-out): its own cards, role board2,
+// from the position after the first board's five
+const HOLDEM_2BOARD = "holdem-noburn-2board-v1";
+const ROLES = ["hole", "board", "showdown", "draw", "board2"];
+const isHoldem = (layout) => layout === HOLDEM || layout === HOLDEM_2BOARD;
 export const CAVEAT_EN = "consistent with the commitment — not an audit of the shuffle";
 export const CAVEAT_PT = "consistente com o compromisso — não é uma auditoria do embaralhamento";
 
@@ -224,12 +228,12 @@ function checkShape(com, draws) {
   const seats = com.dealt_seats;
   const n = seats.length;
   if (com.deck_size !== DECK_SIZE) throw new Wrong(`deck_size is ${com.deck_size}, not ${DECK_SIZE}`);
-  if (com.layout !== HOLDEM && com.layout !== DRAW) throw new Wrong(`unknown layout '${com.layout}'`);
+  if (!isHoldem(com.layout) && com.layout !== DRAW) throw new Wrong(`unknown layout '${com.layout}'`);
   if (n < 2) throw new Wrong(`a deal needs at least 2 seats, got ${n}`);
   if (new Set(seats).size !== n) throw new Wrong(`dealt seats repeat: [${seats.join(", ")}]`);
-  if (com.layout === HOLDEM) {
+  if (isHoldem(com.layout)) {
     if (draws.length) throw new Wrong("a hold'em deal has no draw");
-    if (2 * n + 5 > DECK_SIZE) throw new Wrong(`${n} seats do not fit in the deck`);
+    if (2 * n + (com.layout === HOLDEM ? 5 : 10) > DECK_SIZE) throw new Wrong(`${n} seats do not fit in the deck`);
     return;
   }
   const order = draws.map(([seat]) => seat);
@@ -245,16 +249,19 @@ function checkShape(com, draws) {
 function layoutPosition(com, draws, role, seat, k) {
   const seats = com.dealt_seats;
   const n = seats.length;
-  if (role === "board") {
-    if (com.layout !== HOLDEM) throw new Wrong(`layout ${com.layout} has no board`);
+  if (role === "board" || role === "board2") {
+    const second = role === "board2";
+    if (!isHoldem(com.layout) || (second && com.layout !== HOLDEM_2BOARD)) {
+      throw new Wrong(`layout ${com.layout} has no ${second ? "second " : ""}board`);
+    }
     if (seat !== null) throw new Wrong("a board card belongs to no seat");
     if (k >= 5) throw new Wrong(`board card ${k} is outside the layout`);
-    return 2 * n + k;
+    return 2 * n + (second ? 5 : 0) + k;
   }
   if (seat === null || !seats.includes(seat)) throw new Wrong(`seat ${seat} was not dealt in`);
   const j = seats.indexOf(seat);
   if (role === "hole" || role === "showdown") {
-    if (k >= (com.layout === HOLDEM ? 2 : 5)) throw new Wrong(`hole card ${k} is outside the layout`);
+    if (k >= (isHoldem(com.layout) ? 2 : 5)) throw new Wrong(`hole card ${k} is outside the layout`);
     return k * n + j;
   }
   if (com.layout !== DRAW) throw new Wrong(`layout ${com.layout} has no draw`);
