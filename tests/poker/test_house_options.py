@@ -30,6 +30,7 @@ from ahiko.poker.events import (
 )
 from ahiko.poker.holdem import HoldemHand, OmahaHand
 from ahiko.poker.random_play import random_action
+from ahiko.poker.view import view, views
 
 MAX_STEPS = 400
 
@@ -268,3 +269,17 @@ def test_a_plain_hand_logs_its_stakes_as_before() -> None:
     hand = HoldemHand.start_hand(HoldemConfig(10, 20), [1, 2], [100, 100], 1, list(range(52)))
     assert hand.events[0].config == {"small_blind": 10, "big_blind": 20, "ante": 0}
     assert hand.events[0].layout == "holdem-noburn-v1"
+
+
+def test_R_HE_11_the_view_shows_who_is_asked_and_both_boards() -> None:
+    hand = all_in_preflop(HoldemConfig(10, 20, run_twice=1))
+    shown = view(hand, 1)
+    assert shown["runs_pending"] == [1, 2, 3] and "second_board" not in shown
+    assert views(hand, [1, None])[None]["runs_pending"] == [1, 2, 3]
+    for seat in (1, 2, 3):
+        hand.choose_runs(seat, 2)
+    for seen in (view(hand, None), views(hand, [None])[None]):
+        assert seen["second_board"] == ["4s", "5c", "5d", "5h", "5s"]  # positions 11-15
+        assert "runs_pending" not in seen
+    plain = HoldemHand.start_hand(HoldemConfig(10, 20), [1, 2], [100, 100], 1, list(range(52)))
+    assert "second_board" not in view(plain, 1) and "runs_pending" not in view(plain, 1)
