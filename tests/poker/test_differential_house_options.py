@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 from lockstep_house import play_house_batch
-from pokerkit import NoLimitTexasHoldem, PotLimitOmahaHoldem
+from pokerkit import PotLimitOmahaHoldem
 
-from ahiko.poker.holdem import HoldemHand, OmahaHand
+from ahiko.poker.holdem import OmahaHand
 
 HANDS = 1000
 SEATS = (2, 3, 3, 4, 5, 6, 7, 8, 9)
@@ -40,7 +40,3 @@ def test_R_HE_07_pot_limit_omaha_house_options_lockstep_with_pokerkit(
     options: dict[str, int],
 ) -> None:
     play_house_batch(43_030, HANDS // 2, OMAHA_SEATS, options, OmahaHand, PotLimitOmahaHoldem)
-
-
-def test_pokerkit_plays_the_same_hand_class() -> None:
-    assert HoldemHand.game.hole_cards == 2 and NoLimitTexasHoldem is not None
