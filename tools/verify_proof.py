@@ -25,9 +25,10 @@ SUITS = "cdhs"
 DECK_SIZE = 52
 DEPTH = 6
 HOLDEM, DRAW, OMAHA = "holdem-noburn-v1", "draw5-v1", "omaha4-noburn-v1"
-# board layouts: hole cards a seat (round the table, k*n + j), then five board cards
-BOARD_LAYOUT_HOLE_CARDS = {HOLDEM: 2, OMAHA: 4}
-ROLES = ("hole", "board", "showdown", "draw")
+# board layouts: hole cards a seat (k*n + j), five board cards, then (-2board-) role board2
+SECOND_BOARD_LAYOUTS = {"holdem-noburn-2board-v1": 2, "omaha4-noburn-2board-v1": 4}
+BOARD_LAYOUT_HOLE_CARDS = {HOLDEM: 2, OMAHA: 4, **SECOND_BOARD_LAYOUTS}
+ROLES = ("hole", "board", "showdown", "draw", "board2")
 MAX_SAFE_INTEGER = 2**53 - 1
 CAVEAT = (
     "consistent with the commitment — not an audit of the shuffle "
@@ -240,7 +241,7 @@ def check_shape(com, draws):
     n = len(seats)
     if com["deck_size"] != DECK_SIZE:
         raise Wrong(f"deck_size is {com['deck_size']}, not {DECK_SIZE}")
-    if layout not in (HOLDEM, DRAW, OMAHA):
+    if layout not in (DRAW, *BOARD_LAYOUT_HOLE_CARDS):
         raise Wrong(f"unknown layout {layout!r}")
     if n < 2:
         raise Wrong(f"a deal needs at least 2 seats, got {n}")
@@ -249,7 +250,7 @@ def check_shape(com, draws):
     if layout in BOARD_LAYOUT_HOLE_CARDS:
         if draws:
             raise Wrong(f"a {layout} deal has no draw")
-        if BOARD_LAYOUT_HOLE_CARDS[layout] * n + 5 > DECK_SIZE:
+        if BOARD_LAYOUT_HOLE_CARDS[layout] * n + 5 + 5 * (layout in SECOND_BOARD_LAYOUTS) > 52:
             raise Wrong(f"{n} seats do not fit in the deck")
         return
     order = [seat for seat, _ in draws]
@@ -267,14 +268,13 @@ def layout_position(com, draws, role, seat, k):
     layout, seats = com["layout"], com["dealt_seats"]
     n = len(seats)
     holes = BOARD_LAYOUT_HOLE_CARDS.get(layout)
-    if role == "board":
-        if holes is None:
-            raise Wrong(f"layout {layout} has no board")
-        if seat is not None:
-            raise Wrong("a board card belongs to no seat")
-        if k >= 5:
-            raise Wrong(f"board card {k} is outside the layout")
-        return holes * n + k
+    if role in ("board", "board2"):
+        if holes is None or (role == "board2") > (layout in SECOND_BOARD_LAYOUTS):
+            raise Wrong(f"layout {layout} has no {'second ' if role == 'board2' else ''}board")
+        if seat is not None or k >= 5:
+            why = "belongs to no seat" if seat is not None else f"{k} is outside the layout"
+            raise Wrong(f"a board card {why}")
+        return holes * n + 5 * (role == "board2") + k
     if seat is None or seat not in seats:
         raise Wrong(f"seat {seat} was not dealt in")
     j = seats.index(seat)

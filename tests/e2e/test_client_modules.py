@@ -1,8 +1,8 @@
-"""The client's own logic run in the browser: hand names, the replayer's fold of events, the
-connection's sequence-gap handling, and the games it asks (``web/js/games.js``) instead of
-comparing variant names: its copy equals the server's definitions (``Game.to_json``), Omaha's
-hand is named from exactly two hole cards and three of the board, and the replayer deals four
-cards in Omaha."""
+"""The client's own logic run in the browser: hand names, the replayer's fold of events (a
+hand run twice: both boards), the connection's sequence-gap handling, and the games it asks
+(``web/js/games.js``) instead of comparing variant names: its copy equals the server's
+definitions (``Game.to_json``), Omaha's hand is named from exactly two hole cards and three
+of the board, and the replayer deals four cards in Omaha."""
 
 from __future__ import annotations
 
@@ -10,7 +10,12 @@ from typing import Any
 
 import pytest
 
+from ahiko.poker.actions import Action
+from ahiko.poker.cards import format_card
+from ahiko.poker.config import HoldemConfig
+from ahiko.poker.events import public_event_dict
 from ahiko.poker.games import GAMES
+from ahiko.poker.holdem import HoldemHand
 
 from .conftest import open_page
 from .frames import holdem_showdown
@@ -328,3 +333,34 @@ def test_the_replayer_deals_four_cards_in_an_omaha_hand(page: Any) -> None:
     assert [s["card_count"] for s in first["seats"]] == [4, 4]
     seats = {s["seat"]: s for s in last["seats"]}
     assert seats[0]["cards"] == ["Ah", "Kh", "7c", "2d"] and seats[1]["cards"] is None
+
+
+def as_api(event: object) -> dict[str, object]:
+    """An event as the hands API sends it: cards by name."""
+    data = public_event_dict(event)  # type: ignore[arg-type]
+    for name in ("cards", "new_cards"):
+        if isinstance(data.get(name), list):
+            data[name] = [format_card(c) for c in data[name]]
+    return data
+
+
+def test_R_HE_11_the_replayer_shows_both_run_outs(page):  # type: ignore[no-untyped-def]
+    hand = HoldemHand.start_hand(
+        HoldemConfig(5, 10, run_twice=1), [1, 2], [300, 700], 1, list(range(52))
+    )
+    hand.act(1, Action.raise_to(300))  # all in before the flop: nothing shared but the deal
+    hand.act(2, Action.call())
+    for seat in (2, 1):
+        hand.choose_runs(seat, 2)
+    events = [as_api(e) for e in hand.events]
+    last = page.evaluate(
+        """async ([web, events]) => {
+            const { replayViews } = await import(`${web}/replay.js`);
+            return replayViews(events, null).at(-1);
+        }""",
+        [WEB, events],
+    )
+    assert last["board"] == [format_card(c) for c in hand.board]
+    assert last["second_board"] == [format_card(c) for c in hand.second_board]
+    assert not set(last["board"]) & set(last["second_board"])  # all in pre-flop: two boards
+    assert {s["seat"]: s["stack"] for s in last["seats"]} == hand.stacks

@@ -22,6 +22,9 @@ from fair_helpers import (
     tampered,
     tamperings,
 )
+from second_board_helpers import CASES as SECOND_BOARD_CASES
+from second_board_helpers import SECOND_BOARD_TAMPERINGS
+from second_board_helpers import shown_deal as second_board_deal
 
 from ahiko.fairness.verify import verify_text
 from chromium import CHROMIUM, CHROMIUM_ARGS
@@ -140,3 +143,20 @@ def test_R_FD_03_browser_and_python_agree_on_fresh_tamperings(page: Any) -> None
             assert browser[0] == expected
         else:
             assert browser[0] != "consistent", name
+
+
+@pytest.mark.parametrize("name", list(SECOND_BOARD_CASES))
+def test_R_FD_03_browser_checks_the_second_board_and_refuses_it_tampered(
+    page: Any, name: str
+) -> None:
+    """A hand run twice and a double-board bomb pot: the second board's openings (role
+    board2) verify; a changed card, a first-board position or the plain layout do not."""
+    deal, _, state = second_board_deal(SECOND_BOARD_CASES[name])
+    good = document_for(deal, state, None)
+    browser = in_browser(page, dumps(good), publicKeyHex=PUBKEY)
+    assert browser[0] == "consistent" and browser == in_python(dumps(good), TEST_PUBLIC_KEY)
+    for change in SECOND_BOARD_TAMPERINGS:
+        text = dumps(tampered(good, change))
+        browser = in_browser(page, text, publicKeyHex=PUBKEY)
+        assert browser[0] == "inconsistent", change.__name__
+        assert browser == in_python(text, TEST_PUBLIC_KEY), change.__name__

@@ -23,7 +23,7 @@ from ahiko.poker.cards import format_card
 from ahiko.poker.config import HoldemConfig
 from ahiko.poker.holdem import HoldemHand
 
-_AUTOMATIONS = (
+AUTOMATIONS = (
     Automation.ANTE_POSTING,
     Automation.BET_COLLECTION,
     Automation.BLIND_OR_STRADDLE_POSTING,
@@ -96,7 +96,7 @@ def start_pokerkit(deal: Deal, order: list[int], game: type[Poker] = NoLimitTexa
     config = deal.config
     blinds = (config.small_blind, config.big_blind)
     return game.create_state(  # type: ignore[attr-defined]
-        _AUTOMATIONS,
+        AUTOMATIONS,
         True,
         deal.config.ante,
         (*blinds, config.straddle) if config.straddle else blinds,
@@ -139,7 +139,8 @@ def assert_same_options(
     legal: LegalActions, state: State, context: str, *, spec_closed: bool = False
 ) -> bool:
     """Both engines offer the same options; returns True when they differ only by R-HE-08
-    D (``spec_closed``: pokerkit offers a raise the spec closes)."""
+    D (``spec_closed``: pokerkit offers a raise the spec closes). A fold with nothing to
+    call is not an option of ours (pokerkit's cash-game mode offers it)."""
     can_raise = state.can_complete_bet_or_raise_to()
     call_amount = state.checking_or_calling_amount
     assert call_amount is not None, context
@@ -152,7 +153,7 @@ def assert_same_options(
         "max_to": legal.max_to if legal.bet_kind is not None else None,
     }
     theirs = {
-        "fold": state.can_fold(),
+        "fold": state.can_fold() and call_amount > 0,
         "check": call_amount == 0,
         "call_cost": call_amount,
         "raise": can_raise,

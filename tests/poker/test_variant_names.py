@@ -16,6 +16,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "ahiko"
 NAMES = {"holdem", "draw", "plo"}
 DEFINITION = "poker/games.py"
 
+
 def _names_variant(node: ast.AST) -> bool:
     if isinstance(node, ast.Constant):
         return node.value in NAMES

@@ -44,7 +44,9 @@ def old_archive(request: pytest.FixtureRequest, tmp_path) -> Iterator[Engine]:
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     else:
-        url = request.getfixturevalue("postgres_cluster").create_database(f"before_omaha_{uuid.uuid4().hex[:8]}")
+        url = request.getfixturevalue("postgres_cluster").create_database(
+            f"before_omaha_{uuid.uuid4().hex[:8]}"
+        )
     engine = _at_revision(url, BEFORE_OMAHA)
     yield engine
     engine.dispose()

@@ -17,10 +17,10 @@ from ahiko.fairness.positions import (
     ROLE_SHOWDOWN,
     check_deal_shape,
     expected_position,
+    layout_game,
 )
 from ahiko.fairness.shuffle import TokenBytes, fresh_salts
 from ahiko.poker.cards import Card, validate_deck
-from ahiko.poker.games import BY_LAYOUT
 
 
 class DealCommitter:
@@ -78,7 +78,7 @@ class DealCommitter:
 
     @property
     def hole_card_count(self) -> int:
-        return BY_LAYOUT[self.layout].hole_cards
+        return layout_game(self.layout)[0].hole_cards
 
     def record_draw(self, seat: int, count: int) -> tuple[int, ...]:
         """Append ``seat``'s draw of ``count`` cards to the public order; its positions."""

@@ -9,13 +9,15 @@ from collections.abc import Callable, Sequence
 
 from ahiko.poker import layout as lay
 from ahiko.poker.cards import DECK_SIZE
-from ahiko.poker.games import BY_LAYOUT
+from ahiko.poker.games import BY_LAYOUT, Game
 
 ROLE_HOLE = "hole"
 ROLE_BOARD = "board"
 ROLE_SHOWDOWN = "showdown"
 ROLE_DRAW = "draw"
-ROLES = (ROLE_HOLE, ROLE_BOARD, ROLE_SHOWDOWN, ROLE_DRAW)
+ROLE_BOARD2 = "board2"  # the second board's own card k (double board, second run-out)
+ROLES = (ROLE_HOLE, ROLE_BOARD, ROLE_SHOWDOWN, ROLE_DRAW, ROLE_BOARD2)
+_BASE_OF_SECOND_BOARD = {second: base for base, second in lay.SECOND_BOARD_LAYOUTS.items()}
 
 Draws = Sequence[tuple[int, int]]
 """The public order of the draw: ``(seat, replacement count)`` pairs."""
@@ -25,12 +27,22 @@ class LayoutError(ValueError):
     """A layout, a seat list, a draw order or an opening's role/seat/k does not fit."""
 
 
+def layout_game(layout: str) -> tuple[Game, bool]:
+    """The game a layout deals, and whether it has a second board (``*-2board-v1``: the
+    second board's own cards from ``hole_cards * n + 5`` on)."""
+    played = BY_LAYOUT.get(layout)
+    if played is not None:
+        return played, False
+    base = _BASE_OF_SECOND_BOARD.get(layout)
+    if base is None:
+        raise LayoutError(f"unknown layout {layout!r}")
+    return BY_LAYOUT[base], True
+
+
 def check_deal_shape(layout: str, dealt_seats: Sequence[int], draws: Draws = ()) -> None:
     """Check 1 of FAIRNESS.md for the deal itself: known layout, 2 <= n, distinct seats, and
     every card the layout can use fits in the deck."""
-    played = BY_LAYOUT.get(layout)
-    if played is None:
-        raise LayoutError(f"unknown layout {layout!r}")
+    played, second = layout_game(layout)
     n = len(dealt_seats)
     if n < 2:
         raise LayoutError(f"a deal needs at least 2 seats, got {n}")
@@ -39,7 +51,7 @@ def check_deal_shape(layout: str, dealt_seats: Sequence[int], draws: Draws = ())
     if played.has_board:
         if draws:
             raise LayoutError(f"a {layout} deal has no draw")
-        if played.hole_cards * n + played.board_cards > DECK_SIZE:
+        if played.hole_cards * n + played.board_cards * (1 + second) > DECK_SIZE:
             raise LayoutError(f"{n} seats do not fit in the deck")
         return
     _check_draw_order(dealt_seats, draws)
@@ -66,10 +78,14 @@ def expected_position(
 ) -> int:
     """The deal position the layout assigns to card ``k`` of ``role`` (and ``seat``)."""
     n = len(dealt_seats)
-    played = BY_LAYOUT.get(layout)
-    if played is None:
-        raise LayoutError(f"unknown layout {layout!r}")
+    played, second = layout_game(layout)
     holes = played.hole_cards
+    if role == ROLE_BOARD2:
+        if not second:
+            raise LayoutError(f"layout {layout} has no second board")
+        if seat is not None:
+            raise LayoutError("a board card belongs to no seat")
+        return _in_layout(lambda: lay.second_board_position(holes * n, k), f"second board card {k}")
     if role == ROLE_BOARD:
         if not played.has_board:
             raise LayoutError(f"layout {layout} has no board")

@@ -11,7 +11,7 @@ from typing import Any
 
 from ahiko.fairness.commitment import Commitment
 from ahiko.fairness.opening import Opening
-from ahiko.poker.games import BY_LAYOUT
+from ahiko.fairness.positions import layout_game
 
 PROOF_FORMAT = "pokerfair-proof/1"
 
@@ -44,7 +44,7 @@ def proof_document(
     document: dict[str, Any] = {"format": PROOF_FORMAT, "commitment": commitment.to_json()}
     if observation is not None:
         document["client_observation"] = observation.to_json()
-    if BY_LAYOUT[commitment.layout].has_draw:
+    if layout_game(commitment.layout)[0].has_draw:
         document["public"] = {"draws": [[seat, count] for seat, count in draws]}
     document["cards"] = [opening.to_json() for opening in openings]
     return document

@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 
 from ahiko.fairness.deal import DealCommitter
 from ahiko.fairness.opening import Opening
-from ahiko.fairness.positions import ROLE_BOARD, ROLE_DRAW, ROLE_HOLE, ROLE_SHOWDOWN
+from ahiko.fairness.positions import (
+    ROLE_BOARD,
+    ROLE_BOARD2,
+    ROLE_DRAW,
+    ROLE_HOLE,
+    ROLE_SHOWDOWN,
+)
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,13 @@ def hole_slots(deal: DealCommitter, seat: int) -> tuple[CardSlot, ...]:
 def board_slots(deal: DealCommitter, board_indices: Iterable[int]) -> tuple[CardSlot, ...]:
     return tuple(
         CardSlot(deal.position(ROLE_BOARD, None, b), ROLE_BOARD, None, b) for b in board_indices
+    )
+
+
+def second_board_slots(deal: DealCommitter, indices: Iterable[int]) -> tuple[CardSlot, ...]:
+    """The second board's own cards (double board, second run-out): everyone's, once dealt."""
+    return tuple(
+        CardSlot(deal.position(ROLE_BOARD2, None, k), ROLE_BOARD2, None, k) for k in indices
     )
 
 

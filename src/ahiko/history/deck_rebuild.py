@@ -20,6 +20,7 @@ from ahiko.poker.layout import (
     board_game_positions,
     draw_hole_position,
     draw_replacement_position,
+    second_board_position,
 )
 
 from .phh import DealBoard, DealHole, PhhAction, PhhError, player_label
@@ -66,18 +67,29 @@ class HoldemDealing:
     __slots__ = (
         "_board",
         "_board_count",
+        "_boards",
         "_hole",
         "_hole_cards",
         "_hole_counts",
+        "_lines",
         "_placement",
+        "_second_count",
     )
 
-    def __init__(self, player_count: int, hole_cards: int = HOLDEM_HOLE_CARDS) -> None:
+    def __init__(
+        self, player_count: int, hole_cards: int = HOLDEM_HOLE_CARDS, second_board: str = ""
+    ) -> None:
+        """``second_board`` for a hand with one (``*-2board-v1``): "double", whose lines
+        alternate between the boards street by street, or "rerun" (run it twice), whose
+        second run-out's lines follow the first board's five."""
         self._placement = _Placement()
         self._hole, self._board = board_game_positions(player_count, hole_cards)
         self._hole_cards = hole_cards
         self._hole_counts = [0] * player_count
         self._board_count = 0
+        self._boards = second_board
+        self._second_count = 0
+        self._lines = 0
 
     def hole(self, deal: DealHole) -> None:
         j = deal.player
@@ -109,6 +121,18 @@ class HoldemDealing:
 
     def board(self, deal: DealBoard) -> None:
         b = self._board_count
+        self._lines += 1
+        second = self._boards
+        if second and (self._lines % 2 == 0 if second == "double" else b == HOLDEM_BOARD_CARDS):
+            k = self._second_count
+            end = k + len(deal.cards)
+            if end > HOLDEM_BOARD_CARDS:
+                raise PhhError("more than 5 cards on the second board")
+            start = self._board[0]
+            positions = [second_board_position(start, i) for i in range(k, end)]
+            self._placement.put(positions, deal.cards)
+            self._second_count = end
+            return
         end = b + len(deal.cards)
         if end > HOLDEM_BOARD_CARDS:
             raise PhhError("more than 5 board cards")

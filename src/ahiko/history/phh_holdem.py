@@ -25,7 +25,14 @@ from itertools import islice
 
 from ahiko.poker.cards import DECK_SIZE, FULL_DECK, Card
 from ahiko.poker.config import HOLDEM_MAX_PLAYERS, HoldemConfig
-from ahiko.poker.events import ActionTaken, BettingStopped, CardsShown, Mucked, StreetDealt
+from ahiko.poker.events import (
+    ActionTaken,
+    BettingStopped,
+    CardsShown,
+    Mucked,
+    SecondBoardDealt,
+    StreetDealt,
+)
 from ahiko.poker.fast_init import fast_constructor, fast_init
 from ahiko.poker.games import HOLDEM, POT_LIMIT_OMAHA
 from ahiko.poker.holdem import HoldemHand, OmahaHand
@@ -59,6 +66,14 @@ from .phh_moves import (
     seats_in_table_order,
     stop_if_stopped,
     table_seats,
+)
+from .phh_options import (
+    answer_runs,
+    blinds_or_straddles,
+    option_fields,
+    option_values,
+    read_straddle,
+    second_board_kind,
 )
 
 
@@ -118,19 +133,23 @@ def holdem_setup(doc: PhhDocument) -> HoldemSetup:
         and antes.count(antes[0]) == n
         and blinds.count(0) >= n - 2 + (not blinds[0]) + (not blinds[1])
     ):
-        small_blind, big_blind, ante, straddle = blinds[0], blinds[1], antes[0], 0
+        small_blind, big_blind, ante, straddle, on_button = blinds[0], blinds[1], antes[0], 0, 0
     else:  # per_player names the first value that is wrong, and each rule its own case
         antes = per_player(antes, n, "antes")
         if len(set(antes)) != 1:
             raise PhhError(f"antes {antes} differ between players; only an equal ante is supported")
         blinds = per_player(blinds, n, "blinds_or_straddles")
         small_blind, big_blind, *rest = blinds
-        straddle = rest[0] if rest else 0
-        if any(rest[1:]):
-            raise PhhError(f"blinds_or_straddles {blinds}: only one straddle is supported")
+        straddle, on_button = read_straddle(rest)
         ante = antes[0]
+    options, ante = option_values(fields, ante)
     try:
-        config = _holdem_config(small_blind, big_blind, ante, straddle)
+        if options or on_button:
+            config = HoldemConfig(
+                small_blind, big_blind, ante, straddle, straddle_button=on_button, **options
+            )
+        else:
+            config = _holdem_config(small_blind, big_blind, ante, straddle)
     except ValueError as exc:
         raise PhhError(f"blinds_or_straddles {blinds}: {exc}") from exc
     min_bet = fields.get("min_bet", big_blind)
@@ -155,12 +174,14 @@ def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
     n = doc.player_count
     plays = setup.plays
     hole_cards = plays.game.hole_cards
-    usual = _read_usual_lines(doc.actions, n) if hole_cards == HOLDEM_HOLE_CARDS else None
+    second = second_board_kind(doc.fields)
+    plain = hole_cards == HOLDEM_HOLE_CARDS and not second
+    usual = _read_usual_lines(doc.actions, n) if plain else None
     if usual is not None:  # its deck is a checked one: each of the 52 cards once, plain ints
         deck, moves, shows = usual
         start = plays._start_checked
     else:
-        deck, moves, shows = _read_lines(doc.actions, n, hole_cards)
+        deck, moves, shows = _read_lines(doc.actions, n, hole_cards, second)
         start = plays.start_hand
     seats, stacks, button = setup.seats, setup.stacks, setup.button
     # Seats ascend already when the button is the highest (always without a ``seats`` field).
@@ -170,6 +191,7 @@ def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
         ordered_seats, ordered_stacks = seats_in_table_order(seats, stacks)
         hand = start(setup.config, ordered_seats, ordered_stacks, button, deck)
     apply_holdem_moves(hand, moves, seats)
+    answer_runs(hand, doc.fields, seats)
     stop_if_stopped(hand, doc.fields)
     if not hand.is_over:
         raise PhhError(f"the actions end before the hand does ({len(doc.actions)} actions)")
@@ -258,11 +280,13 @@ def _read_usual_lines(actions: list[str], n: int) -> _Lines | None:
     return (*known, *unused), moves, shows
 
 
-def _read_lines(actions: list[str], n: int, hole_cards: int = HOLDEM_HOLE_CARDS) -> _Lines:
+def _read_lines(
+    actions: list[str], n: int, hole_cards: int = HOLDEM_HOLE_CARDS, second_board: str = ""
+) -> _Lines:
     """The deck, the moves and the shows of any file, naming the first line that is wrong."""
     # One pass over the lines: dealt cards go straight to their deck positions, player
     # moves wait for the deck to be complete.
-    dealing = HoldemDealing(n, hole_cards)
+    dealing = HoldemDealing(n, hole_cards, second_board)
     moves: list[tuple[PlayerMove, str]] = []
     shows: list[PlayerMove] = []
     betting, hole_prefixes, cards = betting_lines(n), HOLE_LINE_PREFIXES, KNOWN_CARD_CODES
@@ -332,7 +356,7 @@ def holdem_to_phh(
     }
     mucked = {e.seat for e in hand.events if isinstance(e, Mucked)}
     for index, event in enumerate(hand.events):
-        if isinstance(event, StreetDealt):
+        if isinstance(event, StreetDealt | SecondBoardDealt):
             actions.append(f"d db {format_phh_cards(event.cards)}")
         elif isinstance(event, ActionTaken):
             line = betting_line(label[event.seat], event.action, event.amount)
@@ -352,14 +376,15 @@ def holdem_to_phh(
     fields: dict[str, object] = {
         "variant": hand.game.phh_code,
         "ante_trimming_status": True,
-        "antes": [config.ante] * n,
-        "blinds_or_straddles": _blinds_or_straddles(config, n),
+        "antes": [config.bomb_pot or config.ante] * n,
+        "blinds_or_straddles": blinds_or_straddles(config, n),
         "min_bet": config.big_blind,
         "starting_stacks": [starting[s] for s in order],
         "actions": actions,
         "finishing_stacks": [hand.stacks[s] for s in order],
         "seats": [s + 1 for s in order],  # table seats, 1-based, in position order
     }
+    fields.update(option_fields(config, hand.events, order))
     if stopped is not None:
         fields[BETTING_STOPPED_FIELD] = stopped
     if players is not None:
@@ -371,12 +396,3 @@ def holdem_to_phh(
 def _show_line(label: str, event: CardsShown, cards: VisibleCards) -> str:
     shown = cards.shown(event.seat) or (None,) * len(event.cards)
     return f"{label} sm {format_phh_cards(shown)}"
-
-
-def _blinds_or_straddles(config: HoldemConfig, n: int) -> list[int]:
-    """PHH's ``blinds_or_straddles`` in position order: the small and big blind, the straddle
-    third (never heads-up: nobody straddles there), zero for the others."""
-    forced = [config.small_blind, config.big_blind]
-    if config.straddle and n > 2:
-        forced.append(config.straddle)
-    return forced + [0] * (n - len(forced))

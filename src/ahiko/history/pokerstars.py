@@ -7,6 +7,12 @@ cards only, actions (``raises 20 to 40``, ``calls 40``, ``and is all-in``), stre
 draw (``discards 2 cards`` / ``stands pat``), ``Uncalled bet (x) returned to``, the
 showdown, ``collected N from pot`` and ``*** SUMMARY ***``. Seats print 1-based. Private
 cards come only from ``VisibleCards`` (the engine's view), never from the deck.
+
+A hand on two boards (run twice, or a double board) writes PokerStars' run-twice lines: the
+streets of each board as ``*** FIRST TURN ***`` / ``*** SECOND TURN ***`` (the streets both
+run-outs share stay plain), ``*** FIRST SHOW DOWN ***`` and ``*** SECOND SHOW DOWN ***`` with
+what each board's half of a pot paid, and in the summary ``Hand was run twice`` (a run-out)
+and ``FIRST Board [..]`` / ``SECOND Board [..]``.
 """
 
 from __future__ import annotations
@@ -27,6 +33,9 @@ from ahiko.poker.events import (
     Event,
     Mucked,
     PotAwarded,
+    PotSplit,
+    RunoutOffered,
+    SecondBoardDealt,
     StreetDealt,
 )
 from ahiko.poker.hand import AnyHand
@@ -74,6 +83,12 @@ class _Writer:
         self.won: dict[int, int] = {}
         self.pot_count = sum(1 for e in events if isinstance(e, PotAwarded))
         self.pots: list[int] = []
+        # two boards: the second's cards, and the showdown lines of each board's halves
+        self.two_boards = any(isinstance(e, SecondBoardDealt) for e in events)
+        self.run_twice = self.two_boards and any(isinstance(e, RunoutOffered) for e in events)
+        self.first_board_titled = self.two_boards and not self.run_twice  # a double board
+        self.second_board: list[Card] = []
+        self.second_showdown: list[str] = []
 
     def n(self, seat: int) -> str:
         return self.table.name(seat)
@@ -132,6 +147,12 @@ class _Writer:
             self._action(event)
         elif isinstance(event, StreetDealt):
             self._street(event)
+        elif isinstance(event, RunoutOffered):
+            self.first_board_titled = self.two_boards
+        elif isinstance(event, SecondBoardDealt):
+            self._second_street(event)
+        elif isinstance(event, PotSplit):
+            self._pot_split(event)
         elif isinstance(event, Discarded):
             self._discard(event)
         elif isinstance(event, BetReturned):
@@ -172,11 +193,30 @@ class _Writer:
             return
         before = describe_cards(self.board)
         self.board.extend(e.cards)
-        title = e.name.upper()
+        title = ("FIRST " if self.first_board_titled else "") + e.name.upper()
         if before:
             self.lines.append(f"*** {title} *** [{before}] [{describe_cards(e.cards)}]")
         else:
             self.lines.append(f"*** {title} *** [{describe_cards(e.cards)}]")
+
+    def _second_street(self, e: SecondBoardDealt) -> None:
+        if not self.second_board and self.run_twice:  # the cards both run-outs share
+            shared = {"flop": 0, "turn": 3, "river": 4}[e.name]
+            self.second_board = self.board[:shared]
+        before = describe_cards(self.second_board)
+        self.second_board.extend(e.cards)
+        cards = describe_cards(e.cards)
+        title = f"*** SECOND {e.name.upper()} ***"
+        self.lines.append(f"{title} [{before}] [{cards}]" if before else f"{title} [{cards}]")
+
+    def _pot_split(self, e: PotSplit) -> None:
+        where = self._pot_name(e.index)
+        lines = [f"{self.n(s)} collected {e.shares[s]} from {where}" for s in e.winners]
+        if e.board == 0:
+            self._start_showdown()
+            self.lines.extend(lines)
+        else:
+            self.second_showdown.extend(lines)
 
     def _discard(self, e: Discarded) -> None:
         name = self.n(e.seat)
@@ -195,7 +235,8 @@ class _Writer:
     def _start_showdown(self) -> None:
         if not self.showdown_started:
             self.showdown_started = True
-            self.lines.append("*** SHOW DOWN ***")
+            first = "FIRST " if self.two_boards else ""
+            self.lines.append(f"*** {first}SHOW DOWN ***")
 
     def _shown(self, e: CardsShown) -> None:
         shown = self.cards.shown(e.seat)
@@ -214,26 +255,35 @@ class _Writer:
         self.pots.append(e.amount)
         if len(e.eligible) > 1 and (self.log.shown_seats or self.log.mucked_seats):
             self._start_showdown()
-        if self.pot_count == 1:
-            where = "pot"
-        elif e.index == 0:
-            where = "main pot"
-        else:
-            where = f"side pot-{e.index}"
+        where = self._pot_name(e.index)
         for seat in e.winners:
             share = e.shares.get(seat, 0)
             self.won[seat] = self.won.get(seat, 0) + share
-            self.lines.append(f"{self.n(seat)} collected {share} from {where}")
+            if not self.two_boards:  # on two boards each half was written (_pot_split)
+                self.lines.append(f"{self.n(seat)} collected {share} from {where}")
+
+    def _pot_name(self, index: int) -> str:
+        if self.pot_count == 1:
+            return "pot"
+        return "main pot" if index == 0 else f"side pot-{index}"
 
     def _summary(self) -> None:
+        if self.second_showdown:
+            self.lines.append("*** SECOND SHOW DOWN ***")
+            self.lines.extend(self.second_showdown)
         self.lines.append("*** SUMMARY ***")
+        if self.run_twice:
+            self.lines.append("Hand was run twice")
         total = sum(self.pots)
         if len(self.pots) > 1:
             sides = " ".join(f"Side pot-{i} {a}." for i, a in enumerate(self.pots[1:], start=1))
             self.lines.append(f"Total pot {total} Main pot {self.pots[0]}. {sides} | Rake 0")
         else:
             self.lines.append(f"Total pot {total} | Rake 0")
-        if self.board:
+        if self.second_board:
+            self.lines.append(f"FIRST Board [{describe_cards(self.board)}]")
+            self.lines.append(f"SECOND Board [{describe_cards(self.second_board)}]")
+        elif self.board:
             self.lines.append(f"Board [{describe_cards(self.board)}]")
         for seat in sorted(self.log.started.seats):
             self.lines.append(

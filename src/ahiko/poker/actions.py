@@ -104,3 +104,14 @@ class IllegalAction(ValueError):
         super().__init__(f"{rule}: {message}")
         self.rule = rule
         self.message = message
+
+
+def check_chips(rule: str, what: str, value: object) -> None:
+    """Chip amounts are whole numbers (an ``int``, not a bool, float or string), never
+    negative: the engine's door refuses anything else, naming it."""
+    if type(value) is not int:
+        raise IllegalAction(
+            rule, f"{what} must be a whole number of chips, got {type(value).__name__} {value!r}"
+        )
+    if value < 0:
+        raise IllegalAction(rule, f"{what} cannot be negative, got {value}")

@@ -27,6 +27,17 @@ Kinds, in the order a hand emits them:
   what follows is the uncalled bet returned, the rest of the board, the showdown.
 - ``hand_ended`` (stacks {seat: chips}); a voluntary ``cards_shown`` may still follow it.
 
+The house options (``HoldemConfig``) add, only in hands that use them:
+
+- ``runout_offered`` (seats): everyone still in is all-in before the river and the table
+  runs it twice if all agree; ``runout_chosen`` (seat, runs 1 or 2): one answer (the hand
+  waits for every seat's; twice only if all chose 2).
+- ``second_board`` (name = flop/turn/river, cards, positions): cards of the second board of
+  a double-board hand, or of the second run-out, dealt after the first board's.
+- ``pot_split`` (index, board 0/1, amount, winners, shares, hands): a pot's half won on one
+  board; the ``pot_awarded`` that follows sums both halves.
+- ``bounty_paid`` (seat, amount, payers {seat: chips}): seven-deuce, after ``hand_ended``.
+
 ``public_event_dict`` is the form anyone may see: private cards removed.
 """
 
@@ -165,6 +176,51 @@ class BettingStopped:
     reason: str
 
 
+@fast_init
+@dataclass(frozen=True, slots=True)
+class RunoutOffered:
+    kind: ClassVar[str] = "runout_offered"
+    seats: tuple[int, ...]
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class RunoutChosen:
+    kind: ClassVar[str] = "runout_chosen"
+    seat: int
+    runs: int
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class SecondBoardDealt:
+    kind: ClassVar[str] = "second_board"
+    name: str
+    cards: tuple[Card, ...]
+    positions: tuple[int, ...]
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class PotSplit:
+    kind: ClassVar[str] = "pot_split"
+    index: int
+    board: int
+    amount: int
+    winners: tuple[int, ...]
+    shares: dict[int, int]
+    hands: dict[int, dict[str, Any]]
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class BountyPaid:
+    kind: ClassVar[str] = "bounty_paid"
+    seat: int
+    amount: int
+    payers: dict[int, int]
+
+
 Event = (
     HandStarted
     | AntePosted
@@ -179,6 +235,11 @@ Event = (
     | PotAwarded
     | HandEnded
     | BettingStopped
+    | RunoutOffered
+    | RunoutChosen
+    | SecondBoardDealt
+    | PotSplit
+    | BountyPaid
 )
 
 EVENT_TYPES: dict[str, type[Any]] = {
@@ -197,9 +258,14 @@ EVENT_TYPES: dict[str, type[Any]] = {
         PotAwarded,
         HandEnded,
         BettingStopped,
+        RunoutOffered,
+        RunoutChosen,
+        SecondBoardDealt,
+        PotSplit,
+        BountyPaid,
     )
 }
-_INT_KEYED = frozenset({"shares", "hands", "stacks"})
+_INT_KEYED = frozenset({"shares", "hands", "stacks", "payers"})
 _PRIVATE_FIELDS: dict[str, tuple[str, ...]] = {
     "hole_dealt": ("cards",),
     "discarded": ("cards", "new_cards"),
@@ -269,7 +335,7 @@ def deck_from_events(events: Sequence[Event]) -> tuple[Card, ...]:
     """A deck consistent with every card the log dealt; unseen positions get unused cards."""
     placed: dict[int, Card] = {}
     for e in events:
-        if isinstance(e, HoleDealt | StreetDealt):
+        if isinstance(e, HoleDealt | StreetDealt | SecondBoardDealt):
             placed.update(zip(e.positions, e.cards, strict=True))
         elif isinstance(e, Discarded):
             placed.update(zip(e.positions, e.new_cards, strict=True))

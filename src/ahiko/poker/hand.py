@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from operator import sub
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
-from .actions import Action, ActionKind, IllegalAction, LegalActions
+from .actions import Action, ActionKind, IllegalAction, LegalActions, check_chips
 from .betting import BettingRound, Rules, rotation
 from .cards import Card, validate_deck
 from .events import (
@@ -26,6 +26,7 @@ from .events import (
     HoleDealt,
     Mucked,
     PotAwarded,
+    RunoutChosen,
     StreetDealt,
     deck_from_events,
 )
@@ -329,6 +330,8 @@ class BaseHand(Generic[ConfigT]):
                 hand.stop_betting(event.reason)
             elif isinstance(event, CardsShown) and event.reason == "voluntary":
                 hand.show(event.seat)
+            elif isinstance(event, RunoutChosen):
+                hand.choose_runs(event.seat, event.runs)
         if hand.log != list(events):
             raise ValueError("replaying the actions does not give back this log")
         return hand
@@ -418,9 +421,16 @@ class BaseHand(Generic[ConfigT]):
                 self._stacks_given,
                 self.button,
                 tuple(self.order),
-                self.layout,
+                self._deal_layout(),
             )
         )
+
+    def _deal_layout(self) -> str:
+        """The deal layout this hand's cards follow (a house option may change it)."""
+        return self.layout
+
+    def choose_runs(self, seat: int, runs: int) -> list[Event]:
+        raise IllegalAction("R-HE-11", f"{self.variant} hands are not run twice (house.py)")
 
     def _post_antes(self, ante: int) -> None:
         if ante <= 0:
@@ -587,14 +597,3 @@ class BaseHand(Generic[ConfigT]):
 
 
 AnyHand = BaseHand[Any]  # a hand of either variant
-
-
-def check_chips(rule: str, what: str, value: object) -> None:
-    """Chip amounts are whole numbers (an ``int``, not a bool, float or string), never
-    negative: the engine's door refuses anything else, naming it."""
-    if type(value) is not int:
-        raise IllegalAction(
-            rule, f"{what} must be a whole number of chips, got {type(value).__name__} {value!r}"
-        )
-    if value < 0:
-        raise IllegalAction(rule, f"{what} cannot be negative, got {value}")

@@ -25,14 +25,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from .actions import Action, ActionKind, LegalActions
+from .actions import Action, ActionKind, LegalActions, check_chips
 from .betting import BettingRound, Rules
 from .cards import Card
 from .config import HoldemConfig
 from .events import BlindPosted, Event, HoleDealt
 from .fast_init import fast_constructor
 from .games import HOLDEM, POT_LIMIT_OMAHA
-from .hand import BaseHand, check_chips
+from .house import HouseHand
 from .layout import board_game_positions, private_positions
 from .ranking import holdem_strengths, omaha_strengths
 
@@ -52,7 +52,7 @@ def _next_deal(n: int, hole_cards: int) -> dict[str, tuple[str, tuple[int, ...]]
     return {street: (name, board[_STREET_BOARD[name]]) for street, name in _NEXT_STREET.items()}
 
 
-class HoldemHand(BaseHand[HoldemConfig]):
+class HoldemHand(HouseHand):
     game = HOLDEM
     rules = Rules(order="R-HE-05", actions="R-HE-06", size="R-HE-07", reopen="R-HE-08", cap="")
     show_rule = "R-HE-12"
@@ -179,7 +179,14 @@ class HoldemHand(BaseHand[HoldemConfig]):
 
     def _begin(self) -> None:
         cfg = self.config
-        self._start_log(cfg.stakes())
+        self._board2 = []
+        stakes = cfg.stakes()
+        if self.n <= 3:  # the seat after the big blind is the button: one straddle, one name
+            stakes.pop("straddle_button", None)
+        self._start_log(stakes)
+        if cfg.bomb_pot:
+            self._begin_bomb_pot()
+            return
         if cfg.ante:
             self._post_antes(cfg.ante)
         n, chips, total, log, order = self.n, self.chips, self.total, self.log, self.order
@@ -212,11 +219,11 @@ class HoldemHand(BaseHand[HoldemConfig]):
             self._advance()
 
     def _post_straddle(self, betting: BettingRound, amount: int) -> int:
-        """The seat left of the big blind posts the straddle (what it has, if short); returns
+        """The seat left of the big blind (or the button) posts the straddle (what it has, if short); returns
         the index of the first to act pre-flop: left of the largest forced bet, the later
         seat on a tie (pokerkit's opener), so a short straddle leaves the big blind's bet
         the one to answer."""
-        chips, straddler = self.chips, 2
+        chips, straddler = self.chips, self._straddler_index()
         if chips[straddler] > 0:
             posted = betting.post(straddler, amount)
             self.total[straddler] += posted
@@ -234,10 +241,19 @@ class HoldemHand(BaseHand[HoldemConfig]):
                 return
             street = self.street
             if street == "river":
-                self._showdown()
+                if self.runs == 2:
+                    self._second_run_out()
+                if self._board2:
+                    self._showdown_on_boards()
+                else:
+                    self._showdown()
                 return
+            if self._offers_runs():
+                return  # the players still in say whether to run it twice
             name, positions = _next_deal(self.n, self.game.hole_cards)[street]
             self._deal_street(name, positions)
+            if self.config.boards == 2:
+                self._deal_second(name)
             betting = self._new_round(self.config.big_blind)
             betting.begin(0)
             if self.halted:
@@ -252,6 +268,9 @@ class HoldemHand(BaseHand[HoldemConfig]):
         holes = self.holes
         return holdem_strengths([holes[i] for i in live], self.community)
 
+    def _strengths_on(self, live: list[int], board: Sequence[Card]) -> list[int]:
+        return holdem_strengths([self.holes[i] for i in live], list(board))
+
 
 class OmahaHand(HoldemHand):
     """Pot-Limit Omaha: hold'em's deal, streets and blinds with four hole cards, pot-limit
@@ -262,3 +281,11 @@ class OmahaHand(HoldemHand):
     def _strengths(self, live: list[int]) -> list[int]:
         holes = self.holes
         return omaha_strengths([holes[i] for i in live], self.community)
+
+    def _strengths_on(self, live: list[int], board: Sequence[Card]) -> list[int]:
+        return omaha_strengths([self.holes[i] for i in live], list(board))
+
+    def _begin(self) -> None:
+        if self.config.seven_deuce:
+            raise ValueError("seven-deuce is a hold'em option: Omaha hands have four cards")
+        super()._begin()

@@ -14,7 +14,14 @@ from .games import DRAW, HOLDEM, POT_LIMIT_OMAHA
 HOLDEM_LAYOUT = HOLDEM.layout
 DRAW_LAYOUT = DRAW.layout
 OMAHA_LAYOUT = POT_LIMIT_OMAHA.layout
-KNOWN_LAYOUTS = (HOLDEM_LAYOUT, DRAW_LAYOUT, OMAHA_LAYOUT)
+# A board game's layout with a second board (double board, or run it twice): the first
+# board's five cards where the game puts them, then the second board's own cards (a second
+# run-out deals only the streets it does not share) from the next position on.
+SECOND_BOARD_LAYOUTS = {
+    HOLDEM_LAYOUT: "holdem-noburn-2board-v1",
+    OMAHA_LAYOUT: "omaha4-noburn-2board-v1",
+}
+KNOWN_LAYOUTS = (HOLDEM_LAYOUT, DRAW_LAYOUT, OMAHA_LAYOUT, *SECOND_BOARD_LAYOUTS.values())
 
 HOLDEM_HOLE_CARDS = HOLDEM.hole_cards
 HOLDEM_BOARD_CARDS = HOLDEM.board_cards
@@ -50,6 +57,21 @@ def board_game_positions(
     hole = tuple(tuple(k * n + j for k in range(hole_cards)) for j in range(n))
     board = tuple(hole_cards * n + b for b in range(HOLDEM_BOARD_CARDS))
     return hole, board
+
+
+def second_board_layout(layout: str) -> str:
+    """The name of ``layout`` with a second board (FAIRNESS.md: a new layout, a new name)."""
+    found = SECOND_BOARD_LAYOUTS.get(layout)
+    _check(found is not None, "layout for a second board")
+    assert found is not None
+    return found
+
+
+def second_board_position(board_start: int, k: int) -> int:
+    """The second board's k-th own card (0..4), after the first board's five cards, which
+    start at ``board_start`` (``hole_cards * n``)."""
+    _check(0 <= k < HOLDEM_BOARD_CARDS, "second board card index")
+    return board_start + HOLDEM_BOARD_CARDS + k
 
 
 def draw_hole_position(n: int, j: int, k: int) -> int:

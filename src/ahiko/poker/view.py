@@ -36,6 +36,7 @@ from .actions import LegalActions
 from .cards import format_card
 from .events import CardsShown, Discarded, HoleDealt, PotAwarded, event_to_dict, public_event_dict
 from .hand import AnyHand
+from .house import HouseHand
 from .pots import build_pots
 
 
@@ -120,7 +121,22 @@ def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dic
     if with_history:
         result["history"] = public_history(hand, viewer)
     result["result"] = None if hand.result is None else hand.result.to_dict()
+    result.update(house_parts(hand))
     return result
+
+
+def house_parts(hand: AnyHand) -> dict[str, Any]:
+    """What the house options add to a view, only where they show: the second board (a
+    double board, or the second run-out with the cards both share) and the seats still to
+    say whether to run it twice."""
+    if not isinstance(hand, HouseHand):
+        return {}
+    parts: dict[str, Any] = {}
+    if hand.second_board:
+        parts["second_board"] = [format_card(c) for c in hand.second_board]
+    if hand.runs_pending:
+        parts["runs_pending"] = list(hand.runs_pending)
+    return parts
 
 
 def views(hand: AnyHand, viewers: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
@@ -164,6 +180,7 @@ def views(hand: AnyHand, viewers: Iterable[int | None]) -> dict[int | None, dict
         "legal": None,
         "result": None if hand.result is None else hand.result.to_dict(),
     }
+    template.update(house_parts(hand))
     out: dict[int | None, dict[str, Any]] = {}
     for viewer in viewers:
         me = _index_of(hand, viewer)

@@ -99,7 +99,9 @@ def main() -> None:
     omaha_base = files["omaha10-seat-2"]
     for name in ("card", "position", "seat"):
         change = tamperings(files["holdem8-seat-6"])[name]
-        (HERE / f"tampered-omaha-{name}.json").write_text(dumps(tampered(omaha_base, change)) + "\n")
+        (HERE / f"tampered-omaha-{name}.json").write_text(
+            dumps(tampered(omaha_base, change)) + "\n"
+        )
         expected[f"tampered-omaha-{name}.json"] = "inconsistent"
     # Omaha's third and fourth hole cards are outside hold'em's layout: claimed as hold'em,
     # the file no longer verifies (the digest and the positions both say so)

@@ -3,7 +3,7 @@
 
 import { gameOf, holeCards } from "./games.js";
 
-const SHOWN_STEPS = new Set(["blind_posted", "ante_posted", "action", "street", "discarded", "cards_shown", "pot_awarded", "bet_returned", "hole_dealt"]);
+const SHOWN_STEPS = new Set(["blind_posted", "ante_posted", "action", "street", "discarded", "cards_shown", "pot_awarded", "bet_returned", "hole_dealt", "second_board", "bounty_paid"]);
 
 function seatState(seat, stack) {
   return { seat, stack, bet: 0, total_bet: 0, status: "active", last_action: null, cards: null, card_count: 0, discards: null };
@@ -29,6 +29,10 @@ export function replaySteps(events, viewer = null) {
   const holeCount = holeCards(game);
   for (const s of seats.values()) s.card_count = holeCount;
   let board = [];
+  // A second board (double board) or a second run-out: its cards, and how many of the first
+  // board's both run-outs share (the board dealt when the players were asked to run twice).
+  let secondBoard = [];
+  let shared = 0;
   let street = game?.has_draw ? "predraw" : "preflop";
   let collected = 0;
   const history = [];
@@ -42,6 +46,7 @@ export function replaySteps(events, viewer = null) {
     stakes: start.config ?? {},
     seats: [...seats.values()].map((s) => ({ ...s, last_action: s.last_action && { ...s.last_action } })),
     board: [...board],
+    second_board: [...secondBoard],
     pots: collected ? [{ amount: collected, eligible: [] }] : [],
     to_act: null,
     legal: null,
@@ -86,6 +91,20 @@ export function replaySteps(events, viewer = null) {
         }
         street = e.name;
         board = board.concat(e.cards ?? []);
+        break;
+      case "runout_offered":
+        shared = board.length;
+        break;
+      case "second_board":
+        if (!secondBoard.length) secondBoard = board.slice(0, shared);
+        secondBoard = secondBoard.concat(e.cards ?? []);
+        break;
+      case "bounty_paid": // seven-deuce: every payer's chips go to the winner who showed 7-2
+        for (const [seat, amount] of Object.entries(e.payers ?? {})) {
+          const payer = seats.get(Number(seat));
+          if (payer) payer.stack -= amount;
+        }
+        if (s) s.stack += e.amount;
         break;
       case "discarded":
         if (s) {

@@ -15,12 +15,22 @@ const DEPTH = 6;
 // The deal layouts of FAIRNESS.md, each as its game's definition commits to it (games.js,
 // the server's ahiko/poker/games.py): hole cards per seat and board cards dealt round the
 // table without burns, or a five-card hand and its draw's replacements after every hand.
+// A board game with a second board (double board, second run-out) has a second layout:
+// the same positions, then the second board's own cards (role board2) from the next one
+// (ahiko/poker/layout.py SECOND_BOARD_LAYOUTS).
+const SECOND_BOARD_LAYOUTS = { "holdem-noburn-v1": "holdem-noburn-2board-v1", "omaha4-noburn-v1": "omaha4-noburn-2board-v1" };
 const LAYOUTS = Object.freeze(
   Object.fromEntries(
-    allGames().map((g) => [g.layout, Object.freeze({ hole: g.hole_cards, board: g.board_cards, draw: g.has_draw })]),
+    allGames().flatMap((g) => {
+      const lay = { hole: g.hole_cards, board: g.board_cards, draw: g.has_draw, board2: 0 };
+      const second = SECOND_BOARD_LAYOUTS[g.layout];
+      const entries = [[g.layout, Object.freeze(lay)]];
+      if (second) entries.push([second, Object.freeze({ ...lay, board2: g.board_cards })]);
+      return entries;
+    }),
   ),
 );
-const ROLES = ["hole", "board", "showdown", "draw"];
+const ROLES = ["hole", "board", "showdown", "draw", "board2"];
 export const CAVEAT_EN = "consistent with the commitment — not an audit of the shuffle";
 export const CAVEAT_PT = "consistente com o compromisso — não é uma auditoria do embaralhamento";
 
@@ -237,7 +247,7 @@ function checkShape(com, draws) {
   if (new Set(seats).size !== n) throw new Wrong(`dealt seats repeat: [${seats.join(", ")}]`);
   if (lay.board) {
     if (draws.length) throw new Wrong(`a ${com.layout} deal has no draw`);
-    if (lay.hole * n + lay.board > DECK_SIZE) throw new Wrong(`${n} seats do not fit in the deck`);
+    if (lay.hole * n + lay.board + lay.board2 > DECK_SIZE) throw new Wrong(`${n} seats do not fit in the deck`);
     return;
   }
   const order = draws.map(([seat]) => seat);
@@ -260,11 +270,14 @@ function layoutPosition(com, draws, role, seat, k) {
   const seats = com.dealt_seats;
   const n = seats.length;
   const lay = layoutOf(com);
-  if (role === "board") {
-    if (!lay.board) throw new Wrong(`layout ${com.layout} has no board`);
+  if (role === "board" || role === "board2") {
+    const second = role === "board2";
+    if (!lay.board || (second && !lay.board2)) {
+      throw new Wrong(`layout ${com.layout} has no ${second ? "second " : ""}board`);
+    }
     if (seat !== null) throw new Wrong("a board card belongs to no seat");
     if (k >= lay.board) throw new Wrong(`board card ${k} is outside the layout`);
-    return lay.hole * n + k;
+    return lay.hole * n + (second ? lay.board : 0) + k;
   }
   if (seat === null || !seats.includes(seat)) throw new Wrong(`seat ${seat} was not dealt in`);
   const j = seats.indexOf(seat);
