@@ -66,6 +66,7 @@ class Person:
     commits: int = 0
     refused: list[str] = field(default_factory=list)
     sent: int = 0
+    reentered_after: int = -1  # the room's hands_dealt when this person last re-entered
 
     async def send(self, t: str, **fields: Any) -> None:
         self.sent += 1
@@ -116,8 +117,11 @@ class Person:
                     await self.send("act", hand_no=frame["hand_no"], **self.choose(legal))
 
     async def maybe_reenter(self, room: dict[str, Any]) -> None:
+        """Out of chips between hands: a new entry, once after each hand dealt."""
         mine = next((s for s in room.get("seats", []) if s["name"] == self.name), None)
-        if mine is not None and mine["stack"] == 0 and room["hand_no"] is None:
+        broke = mine is not None and mine["stack"] == 0 and room["hand_no"] is None
+        if broke and room["hands_dealt"] != self.reentered_after:
+            self.reentered_after = room["hands_dealt"]
             await self.send("new_entry")
 
     def choose(self, legal: dict[str, Any]) -> dict[str, Any]:
