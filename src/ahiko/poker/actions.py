@@ -15,6 +15,8 @@ or raise goes to, or the ``cards`` a draw throws away):
 >>> from ahiko.poker.cards import parse_card
 >>> Action.discard((parse_card("Ah"), parse_card("7c"))), Action.discard()
 (<Action discard Ah 7c>, <Action discard nothing>)
+>>> Action("shove", 0), Action(ActionKind.RAISE, 40.5), Action(ActionKind.DISCARD, 0, (99,))
+(<Action 'shove'>, <Action raise to 40.5>, <Action discard (99,)>)
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .cards import Card, format_cards
+from .cards import Card, CardError, format_cards
 from .fast_init import fast_constructor, fast_init
 
 
@@ -70,12 +72,18 @@ class Action:
         return cls(ActionKind.DISCARD, 0, tuple(cards))
 
     def __repr__(self) -> str:
+        # Never raises: the engine's door names an ill-typed action (a plug-in bot's) in its
+        # refusal, so a kind, amount or card of the wrong type prints as it was given.
         kind = self.kind
         if kind is BET or kind is RAISE:
-            return f"<Action {kind.value} to {self.amount}>"
+            return f"<Action {kind.value} to {self.amount!r}>"
         if kind is ActionKind.DISCARD:
-            return f"<Action discard {format_cards(self.cards, ' ') or 'nothing'}>"
-        return f"<Action {kind.value}>"
+            try:
+                cards = format_cards(self.cards, " ") or "nothing"
+            except (CardError, TypeError):
+                cards = repr(self.cards)
+            return f"<Action discard {cards}>"
+        return f"<Action {kind.value if isinstance(kind, ActionKind) else repr(kind)}>"
 
 
 _new_action = fast_constructor(Action)
