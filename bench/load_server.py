@@ -103,6 +103,14 @@ def serve(data_dir: Path, port: int, routes: Iterable[Callable[[Any], None]] = (
     speed = float(os.environ.get("AHIKO_BENCH_SPEED", "1"))
     if speed != 1:  # every rule duration shortened (tests); the load bench runs at 1
         app.state.room_registry = archiving_registry(app, clock=AsyncioClock(speed=speed))
+        # A player's frames then come `speed` times faster than a person's: the per-socket
+        # allowance (real seconds) would close their sockets ("too many frames", 1008) and
+        # leave the table without its people, as tests/live_server.py's fast_app scales it.
+        frames = app.state.security.ws_frames
+        app.state.security = dataclasses.replace(
+            app.state.security,
+            ws_frames=dataclasses.replace(frames, count=math.ceil(frames.count * speed)),
+        )
     probe = LagProbe(app)
     uvicorn.run(
         probe,

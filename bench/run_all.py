@@ -237,6 +237,15 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "20 SIGKILLs under load: ledger clean, no coin lost",
     ),
     (
+        "fair deal pace",
+        "bench/fair_pace.py",
+        ["--runs", "3", "--hands", "30", "--speed", "20"],
+        3,
+        "pokerfair/2 (two browser-like contributors over real sockets) against pokerfair/1 in"
+        " the same run: the median gap from a hand's end to the next hand's first card is no"
+        " longer with v2; no table stalls",
+    ),
+    (
         "player figures",
         "bench/player_figures.py",
         ["--hands", "20000"],
@@ -492,7 +501,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
         "--only",
-        help="run only the benchmarks whose label contains this text (engine, bots, bot threads, ladder, plo ladder, styles, adaptation, fanout, fan-out floor, mtt, mtt live, load, cluster, failover, crash, attack, soak)",
+        help="run only the benchmarks whose label contains this text (engine, bots, bot threads, ladder, plo ladder, styles, adaptation, fanout, fan-out floor, mtt, mtt live, load, cluster, failover, crash, fair deal pace, attack, soak)",
     )
     parser.add_argument("--runs", type=int, help="runs of each benchmark (default: its own, >= 3)")
     parser.add_argument(

@@ -62,6 +62,13 @@ HEADLINES: list[tuple[str, str, str, str]] = [
     ("soak 2000", "rss_growth_pct", "Soak, 10 min at 2,000 players: RSS growth (%)", "< 10"),
     ("mtt live", "p99_ms", "1,000-player MTT, p99 action→broadcast (ms)", "< 100"),
     ("cli start", "version_wall_s", "`ahiko --version` (s)", "< 0.15"),
+    (
+        "fair deal pace",
+        "v2_minus_v1_ms",
+        "pokerfair/2 − pokerfair/1, hand end → next first card (ms)",
+        "<= 0",
+    ),
+    ("fair deal pace", "stalled_tables", "Tables stopped by late or missing reveals", "== 0"),
 ]
 COMPARE: dict[str, Callable[[float, float], bool]] = {
     "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,

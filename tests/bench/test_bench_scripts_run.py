@@ -130,3 +130,9 @@ def test_player_figures_bench_reads_a_profile_of_many_archived_hands() -> None:
     assert result["hands"] == 600
     positive(result, "profile_p50_ms", "profile_p99_ms", "profile_p99_ms_2_at_once")
     positive(result, "table_line_p99_ms", "floor_me_p99_ms", "server_peak_rss_mib", "rebuild_s")
+
+
+def test_R_FD_02_fair_pace_bench_times_v2_beside_v1_and_no_table_stalls() -> None:
+    result = run_bench("fair_pace.py", "--runs", "1", "--hands", "4", "--speed", "300")
+    positive(result, "v1_gap_median_ms", "v2_gap_median_ms", "v1_gaps", "v2_gaps", "v2_reveals")
+    assert result["stalled_tables"] == 0

@@ -47,7 +47,7 @@ def site(tmp_path: Path) -> Iterator[Site]:
         yield Site(f"http://127.0.0.1:{port}", app, f"sqlite:///{tmp_path / 'hands.sqlite3'}")
 
 
-def _make_operator(site: Site, name: str) -> str:
+def make_operator(site: Site, name: str) -> str:
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
         assert main(["admin", "operator", "add", name, "--database-url", site.database_url]) == 0
@@ -67,8 +67,8 @@ def test_an_operator_acts_only_after_its_one_time_code_and_suspensions_hold(site
     opera = create_account(site.base, "opera", PASSWORD).cookies["ahiko_session"]
     made = create_account(site.base, "bia", PASSWORD)
     bia, bia_id = made.cookies["ahiko_session"], made.json()["id"]
-    first = _make_operator(site, "opera")
-    code = _make_operator(site, "opera")  # again: a new code, the first one void
+    first = make_operator(site, "opera")
+    code = make_operator(site, "opera")  # again: a new code, the first one void
     with site.as_(opera) as http:
         assert http.get("/api/admin/me").json() == {"id": 1, "name": "opera", "activated": False}
         assert http.get("/api/admin/audit").json()["error"] == "code_needed"
@@ -144,7 +144,7 @@ def test_an_operator_acts_only_after_its_one_time_code_and_suspensions_hold(site
 def test_a_notice_reaches_everyone_at_a_table_and_bad_ones_change_nothing(site: Site) -> None:
     opera = create_account(site.base, "opera", PASSWORD).cookies["ahiko_session"]
     bia = create_account(site.base, "bia", PASSWORD).cookies["ahiko_session"]
-    code = _make_operator(site, "opera")
+    code = make_operator(site, "opera")
     with site.as_(bia) as http:
         room_id = http.post("/api/rooms", json={"name": "Mesa da Bia"}).json()["id"]
 

@@ -4,6 +4,19 @@ Amounts follow one convention everywhere: a bet or raise names the seat's *total
 current betting round after the action ("raise to 160"), as the table shows it ("Aumentar
 para 160"). A call names nothing: the engine knows what it costs. All-in is not a kind of its
 own: it is a call, bet or raise whose cost is the whole stack.
+
+An action prints as the table's ``act`` frame reads (its ``action``, then the ``amount`` a bet
+or raise goes to, or the ``cards`` a draw throws away):
+
+>>> Action.raise_to(60)
+<Action raise to 60>
+>>> [Action.fold(), Action.check(), Action.call(), Action.bet(20)]
+[<Action fold>, <Action check>, <Action call>, <Action bet to 20>]
+>>> from ahiko.poker.cards import parse_card
+>>> Action.discard((parse_card("Ah"), parse_card("7c"))), Action.discard()
+(<Action discard Ah 7c>, <Action discard nothing>)
+>>> Action("shove", 0), Action(ActionKind.RAISE, 40.5), Action(ActionKind.DISCARD, 0, (99,))
+(<Action 'shove'>, <Action raise to 40.5>, <Action discard (99,)>)
 """
 
 from __future__ import annotations
@@ -11,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .cards import Card
+from .cards import Card, CardError, format_cards
 from .fast_init import fast_constructor, fast_init
 
 
@@ -57,6 +70,20 @@ class Action:
     @classmethod
     def discard(cls, cards: tuple[Card, ...] = ()) -> Action:
         return cls(ActionKind.DISCARD, 0, tuple(cards))
+
+    def __repr__(self) -> str:
+        # Never raises: the engine's door names an ill-typed action (a plug-in bot's) in its
+        # refusal, so a kind, amount or card of the wrong type prints as it was given.
+        kind = self.kind
+        if kind is BET or kind is RAISE:
+            return f"<Action {kind.value} to {self.amount!r}>"
+        if kind is ActionKind.DISCARD:
+            try:
+                cards = format_cards(self.cards, " ") or "nothing"
+            except (CardError, TypeError):
+                cards = repr(self.cards)
+            return f"<Action discard {cards}>"
+        return f"<Action {kind.value if isinstance(kind, ActionKind) else repr(kind)}>"
 
 
 _new_action = fast_constructor(Action)

@@ -32,6 +32,7 @@ from .events import (
 )
 from .fast_init import fast_constructor
 from .games import Game
+from .hand_text import HandText
 from .layout import private_positions
 from .pots import Pot, build_pots, split_pot
 from .ranking import hand_strength, strength_ranks
@@ -40,8 +41,7 @@ from .seating import seating
 
 ConfigT = TypeVar("ConfigT")
 
-# The events and results a hand builds, through their fast constructors (same objects as the
-# classes' calls, built for less: ``fast_init``).
+# The events and results a hand builds, through their fast constructors (``fast_init``).
 _new_hand_started = fast_constructor(HandStarted)
 _new_ante_posted = fast_constructor(AntePosted)
 _new_hole_dealt = fast_constructor(HoleDealt)
@@ -58,7 +58,7 @@ _FORFEIT = Action.fold()
 _FOLD_KIND = ActionKind.FOLD
 
 
-class BaseHand(Generic[ConfigT]):
+class BaseHand(HandText, Generic[ConfigT]):
     """A hand of a game whose stakes are a ``ConfigT`` (HoldemConfig, DrawConfig). What the
     game is (cards, streets, betting, seats, layout) is its ``game``'s data; the names below
     are read from it once, for the hot paths and the older callers."""

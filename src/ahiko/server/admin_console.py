@@ -26,6 +26,7 @@ from ahiko.server.services import Player, http_player, room_registry, services
 from ahiko.store import operators as store
 from ahiko.store.accounts import find_user
 from ahiko.store.chat import clear_site_mute, reports, set_site_mute, site_mutes
+from ahiko.store.fair_counts import crash_cancellations, most_withheld, withholds_of
 from ahiko.wallet.check import check_ledger
 from ahiko.wallet.statement import StatementLine, statement
 from ahiko.wallet.stays import reserve_statement
@@ -223,6 +224,7 @@ def profile(request: Request, who: ActiveOperator, user_id: int) -> dict[str, An
         if mute is None
         else {"until": mute.until and mute.until.isoformat(), "reason": mute.reason},
         "suspended": store.suspension_of(found.engine, user_id),
+        "fair_withholds": withholds_of(found.engine, user_id),
         "statement": [_statement_line(line) for line in lines],
     }
 
@@ -380,6 +382,15 @@ def bot_ahiko(request: Request, who: ActiveOperator) -> dict[str, Any]:
 def abuse_signals(request: Request, who: ActiveOperator) -> list[dict[str, Any]]:
     """Chip flow, soft play, shared addresses, account bursts: listed, never acted on."""
     return [signal.as_dict() for signal in signals(services(request).engine)]
+
+
+@router.get("/fairness")
+def fairness(request: Request, who: ActiveOperator) -> dict[str, Any]:
+    """pokerfair/2: the accounts whose browsers committed a secret and withheld it (the
+    fallback stood in; the hand went on), most first, and the hands cancelled after their
+    cards by a node's crash (also public, ``/api/fairness/figures``)."""
+    engine = services(request).engine
+    return {"withholds": most_withheld(engine), "crash_cancellations": crash_cancellations(engine)}
 
 
 @router.get("/ledger")

@@ -28,6 +28,7 @@ from ahiko.fairness.keys import load_or_create_archive_key, load_or_create_signi
 from ahiko.rooms.chat_words import CHAT_WORDS_FILE, LiveWordFilter
 from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.clock import Clock as RoomClock
+from ahiko.rooms.finished.mixed_record import count_withholds
 from ahiko.rooms.house.lobby import AhikoLobby
 from ahiko.rooms.moderation import StoredModeration
 from ahiko.rooms.registry import RoomRegistry
@@ -38,6 +39,7 @@ from ahiko.server import (
     api_accounts,
     api_ahiko,
     api_competition,
+    api_fairness,
     api_hands,
     api_mtt,
     api_room_ledger,
@@ -74,7 +76,7 @@ from ahiko.server.security import (
 from ahiko.server.services import CSRF_HEADER, SESSION_COOKIE, Services, services
 from ahiko.server.settings import Settings
 from ahiko.store.engine import make_engine, reading
-from ahiko.store.hand_archive import install_sealer, seal_existing
+from ahiko.store.hand_archive import install_archive_hook, install_sealer, seal_existing
 from ahiko.store.private_files import private_folder
 from ahiko.store.rooms import recover_interrupted_hands
 from ahiko.store.writer import drain_all, writer_for
@@ -105,6 +107,7 @@ def create_app(
     engine = make_engine(settings.resolved_database_url)
     install_sealer(engine, load_or_create_archive_key(settings.data_dir))
     keep_player_figures(engine)  # each archived hand adds to its players' stored figures
+    install_archive_hook(engine, count_withholds)  # and the pokerfair/2 secrets withheld
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -173,6 +176,7 @@ def create_app(
     app.include_router(api_accounts.router)
     app.include_router(api_wallet.router)
     app.include_router(api_hands.router)
+    app.include_router(api_fairness.router)
     for competition in api_competition.routers:
         app.include_router(competition)
     app.include_router(api_rooms.router)

@@ -44,6 +44,7 @@ from ahiko.server.errors import ApiError
 from ahiko.server.online import online_of
 from ahiko.server.pauses import BUCKET_BOUNDS_MS, Histogram, PauseMonitor
 from ahiko.store.engine import reading
+from ahiko.store.fair_counts import crash_cancellations
 from ahiko.store.schema import chat_report_resolutions, chat_reports
 from ahiko.store.write_timing import STORE_WRITE_SECONDS
 from ahiko.store.writer import queued_writes
@@ -95,6 +96,7 @@ class Reading:
     in_hand: Tally[str] = field(default_factory=Tally)  # kind -> tables with a hand running
     pauses: PauseMonitor | None = None
     reports: int = 0
+    crash_cancellations: int = 0  # hands cancelled after their cards (a crash), every node
     ledger: LedgerStatus = field(default_factory=LedgerStatus)
     cluster: Any = None
 
@@ -128,6 +130,7 @@ async def scrape(app: FastAPI) -> CollectorRegistry:
     found.cluster = getattr(app.state, "cluster", None)
     engine = app.state.services.engine
     found.reports = await run_in_threadpool(_pending_reports, engine)
+    found.crash_cancellations = await run_in_threadpool(crash_cancellations, engine)
     found.ledger = await _ledger_status(app)
     scraped = CollectorRegistry(auto_describe=False)
     scraped.register(_Families(found))
@@ -182,6 +185,11 @@ class _Families:
         )
         yield _gauge(
             "ahiko_chat_reports_pending", "Chat reports no operator resolved yet", found.reports
+        )
+        yield _counter(
+            "ahiko_hands_cancelled_after_deal",
+            "Hands cancelled after their cards were dealt (a node crashed mid-hand), every node",
+            found.crash_cancellations,
         )
         yield _gauge(
             "ahiko_ledger_check_problems",

@@ -39,6 +39,9 @@ from ahiko.store.schema import (
 )
 
 HAND_STATUSES = ("finished", "cancelled")
+# Why a dealt hand was cancelled: only a crash of the node playing it (its cards were out,
+# so under pokerfair/2 its reveals had closed); ``ahiko.store.fair_counts`` publishes them.
+CRASH_CANCEL_REASON = "server restarted mid-hand"
 
 
 def _now() -> datetime:
@@ -286,7 +289,7 @@ def recover_interrupted_hands(engine: Engine, room_id: str | None = None) -> lis
                     .where(seats.c.room_id == room, seats.c.seat == seat)
                     .values(stack=chips, updated_at=_now())
                 )
-            finish_hand(conn, room, hand_no, None, "cancelled", "server restarted mid-hand")
+            finish_hand(conn, room, hand_no, None, "cancelled", CRASH_CANCEL_REASON)
             recovered.append(InterruptedHand(room, hand_no, stacks))
     return recovered
 

@@ -187,6 +187,9 @@ hands = Table(
     UniqueConstraint("room_id", "hand_no", name="uq_hands_room_id_hand_no"),
     CheckConstraint("status IN ('in_progress', 'finished', 'cancelled')", name="status"),
 )
+# The public count of hands cancelled after their cards (``ahiko.store.fair_counts``) reads
+# only the cancelled ones, at every scrape.
+Index("ix_hands_status", hands.c.status)
 
 # The hand archive ("my hands", issue 6/8): every finished hand of every room kind, with what
 # its downloads need later. ``deal`` holds server-side secrets (deck order, salts): they leave
@@ -427,4 +430,15 @@ reaction_times = Table(
     Column("fast", BigInteger, nullable=False),
     Column("total_ms", BigInteger, nullable=False),
     Column("updated_at", Moment, nullable=False),
+)
+
+# pokerfair/2: how many times each account's browser committed a secret and did not reveal it
+# before the cards (its public fallback stood in), counted as the hands are archived, for
+# operators: withholding never cancels a hand, but a habit of it is worth a look.
+fair_withholds = Table(
+    "fair_withholds",
+    metadata,
+    Column("user_id", ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("withheld", BigInteger, nullable=False),
+    Column("last_at", Moment, nullable=False),
 )

@@ -9,8 +9,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import Connection
+
 from ahiko.fairness.deal import DealCommitter
 from ahiko.fairness.mixed_deal import ContributorSet, MixedDeal, RevealRejected
+from ahiko.store.fair_counts import add_withholds
+from ahiko.store.hand_archive import ArchivedHand
 
 if TYPE_CHECKING:
     from ahiko.rooms.table_hand import TableHand
@@ -31,6 +35,19 @@ def mixed_record(hand: TableHand) -> dict[str, Any] | None:
         "transcript_sig": None if sig is None else sig.hex(),
         "permutation": list(mixed.permutation),
     }
+
+
+def count_withholds(conn: Connection, hand: ArchivedHand) -> None:
+    """An archive hook (``install_archive_hook``): each person whose secret the hand's mix
+    replaced by its public fallback is counted once more, in the transaction that archives
+    the hand, so a hand is counted once whatever node played it."""
+    mixed = hand.deal.get(MIXED_KEY)
+    if mixed is None:
+        return
+    withheld = {int(seat) for seat, kind, _ in mixed["reveals"] if kind == "fallback"}
+    users = [p.user_id for p in hand.players if p.seat in withheld and p.user_id is not None]
+    if users:
+        add_withholds(conn, users, hand.ended_at)
 
 
 def dealt_order(record: Mapping[str, Any]) -> list[int]:

@@ -27,6 +27,9 @@ const WORDS = {
     chip_flow: "Fluxo de fichas", soft_play: "Jogo suave", shared_address: "Mesmo endereço",
     account_burst: "Contas em rajada", hands: "Mãos", measured: "O que foi medido",
     notice_text: "Aviso", notice_all: "Avisar a todos", notice_room: "Avisar",
+    fairness: "Embaralhamento", withheld: "Segredos retidos", last: "Último",
+    fairness_note: "Navegadores que se comprometeram com um segredo e não o revelaram antes das cartas (o substituto público entrou no lugar; a mão seguiu). Nada é automático: o operador decide.",
+    crash_cancellations: "Mãos canceladas depois das cartas (queda de um servidor)",
     errors: {
       wrong_code: "Esse não é o código impresso para você.",
       not_an_operator: "O console é só para operadores.",
@@ -62,6 +65,9 @@ const WORDS = {
     chip_flow: "Chip flow", soft_play: "Soft play", shared_address: "Shared address",
     account_burst: "Account burst", hands: "Hands", measured: "What was measured",
     notice_text: "Notice", notice_all: "Notice to everyone", notice_room: "Notice",
+    fairness: "Fair deal", withheld: "Secrets withheld", last: "Last",
+    fairness_note: "Browsers that committed to a secret and did not reveal it before the cards (the public fallback stood in; the hand went on). Nothing is automatic: an operator decides.",
+    crash_cancellations: "Hands cancelled after their cards (a server crashed)",
     errors: {
       wrong_code: "That is not the code printed for you.",
       not_an_operator: "The console is for operators only.",
@@ -191,7 +197,8 @@ async function accounts(main) {
   const id = user.id;
   main.append(h("section", { "data-testid": "account" },
     h("h2", {}, `${user.username} (#${id})`),
-    h("p", {}, `${t("balance")}: `, h("strong", { "data-testid": "account-balance" }, String(user.balance)), ` · ${t("in_seats")}: ${user.in_seats} · ${t("created")}: ${when(user.created_at)}`),
+    h("p", {}, `${t("balance")}: `, h("strong", { "data-testid": "account-balance" }, String(user.balance)), ` · ${t("in_seats")}: ${user.in_seats} · ${t("created")}: ${when(user.created_at)}`,
+      ` · ${t("withheld")}: `, h("strong", { "data-testid": "account-withheld" }, String(user.fair_withholds))),
     user.muted ? h("p", { class: "console-bad", "data-testid": "account-muted" }, `${t("muted_until")}: ${user.muted.until ? when(user.muted.until) : "∞"} — ${user.muted.reason}`) : null,
     user.suspended ? h("p", { class: "console-bad", "data-testid": "account-suspended" }, `${t("suspended_by")}: ${user.suspended.reason}`) : null,
     h("div", { class: "console-form" }, reasonField("account-reason"),
@@ -259,7 +266,17 @@ async function signals(main) {
       h("td", {}, signal.hands.slice(0, 12).map((id) => h("a", { href: `/#/hands/${id}`, target: "_blank", rel: "noopener" }, `#${id} `))))))));
 }
 
-const TABS = { reports, accounts, rooms, signals, bot, ledger, audit };
+async function fairness(main) {
+  const found = await call("GET", "/fairness");
+  main.append(h("section", { "data-testid": "fairness" }, h("h2", {}, t("fairness")),
+    h("p", {}, `${t("crash_cancellations")}: `, h("strong", { "data-testid": "crash-cancellations" }, String(found.crash_cancellations))),
+    h("p", {}, t("fairness_note")),
+    table([t("name"), t("withheld"), t("last")], found.withholds.map((row) => h("tr", { "data-testid": `withheld-${row.user_id}` },
+      h("td", {}, h("button", { onclick: () => showAccount(row.user_id) }, row.username)),
+      h("td", { "data-testid": `withheld-count-${row.user_id}` }, String(row.withheld)), h("td", {}, when(row.last_at)))))));
+}
+
+const TABS = { reports, accounts, rooms, signals, fairness, bot, ledger, audit };
 
 async function render() {
   const root = document.getElementById("console");
