@@ -83,7 +83,7 @@ def test_rates_start_at_the_prior_and_follow_the_evidence() -> None:
     assert rate(100, 100, 0.2) > 0.95
     stats = OpponentStats(hands=200, open_chances=100, opens=100, open_jams=100)
     reads = reads_from(stats)
-    assert reads.open_jam > 0.9 and DEFAULT_READS.open_jam == 0.2
+    assert reads.open_jam > 0.9 > 0.5 > DEFAULT_READS.open_jam
 
 
 def test_R_AI_04_hard_expects_fewer_folds_the_further_a_player_has_gone() -> None:
@@ -154,8 +154,9 @@ def test_a_bot_against_itself_is_even_in_session_mode_too() -> None:
 
 
 def test_R_AI_04_hard_learns_to_call_an_any_two_jammer() -> None:
-    """Facing a 100 bb jam with a middling hand, Hard folds by default and calls once its
-    record shows the jammer shoves everything (equity against any two beats the odds)."""
+    """Facing a 100 bb jam with a middling hand, Hard folds by default (it takes a jam for
+    the top 45% of hands, Q8o is below it) and calls once its record shows the jammer shoves
+    everything (equity against any two beats the odds)."""
     v = _mid_jam_view()
     assert situation_from_view(v).legal.call_cost > 0
     fresh, learnt = HardBot(), HardBot()
@@ -167,14 +168,14 @@ def test_R_AI_04_hard_learns_to_call_an_any_two_jammer() -> None:
 
 
 def _mid_jam_view() -> dict[str, Any]:
-    """Seat 1 (the big blind) holding K9o facing seat 0's open jam of 100 big blinds."""
+    """Seat 1 (the big blind) holding Q8o facing seat 0's open jam of 100 big blinds."""
     from ahiko.poker.cards import parse_cards
 
     deck = list(range(52))
     random.Random(5).shuffle(deck)
     probe = _start("holdem", deck, 0, 200)
     positions = next(e.positions for e in probe.events if e.kind == "hole_dealt" and e.seat == 1)
-    for pos, card in zip(positions, parse_cards("Kh9c"), strict=True):
+    for pos, card in zip(positions, parse_cards("Qh8c"), strict=True):
         j = deck.index(card)
         deck[pos], deck[j] = deck[j], deck[pos]
     hand = _start("holdem", deck, 0, 200)

@@ -54,7 +54,9 @@ class Reads:
     reasonable regular's; ``reads_from`` moves them to what the opponent has shown."""
 
     open: float | None = None
-    open_jam: float = 0.2
+    # A deep stack moved in first is rarely the top of a range: the players who do it jam
+    # wide, so calling a jam with only the top 8% of hands hands them the blinds.
+    open_jam: float = 0.45
     reraise: float = 0.12
     reraise_again: float = 0.05
     call_raise: float = 0.5  # continues against one raise
@@ -138,6 +140,9 @@ def _preflop_factor(
                 cut = reads.open_jam
         else:
             cut = reads.reraise if raises_before == 1 else reads.reraise_again
+            if all_in and raises_before == 1:
+                # A whole stack over one raise is as wild as a first-in jam, and as wide.
+                cut = max(cut, reads.open_jam)
         return 1.0 if pct <= cut else max(FLOOR, 1.0 - (pct - cut) * 6)
     if kind == "call":
         if raises_before == 0:  # a limp
