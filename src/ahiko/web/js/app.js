@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
+import { keepFocusInDialogs } from "./focustrap.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { authPage } from "./pages/auth.js";
 import { createRoomPage } from "./pages/createroom.js";
@@ -16,6 +17,7 @@ import { walletPage } from "./pages/wallet.js";
 import { TablePage } from "./table/tablepage.js";
 
 const root = document.getElementById("root");
+keepFocusInDialogs();
 const session = { user: null, checked: false };
 let current = null; // the mounted page: {destroy?()}
 

@@ -382,6 +382,9 @@ export class ActionBar {
     } else if (key === "r" && this.amountBox) {
       this.amountBox.focus();
       this.amountBox.select();
+    } else if (key === "r" && this.amountButton) {
+      // A limit game's one size: nothing to choose, R bets or raises it.
+      this.choose(this.amountButton.dataset.action);
     } else {
       return;
     }

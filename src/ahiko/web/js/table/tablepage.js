@@ -11,6 +11,9 @@ import { fmt, lang, setLang, t, tPhone } from "../i18n.js";
 import { fingerprint, TableState } from "../tablestate.js";
 import { encodeAction, encodeCommand, roomSocketUrl } from "../wire.js";
 import { ActionBar } from "./actionbar.js";
+import { Narrator, readerModeOn } from "./announce.js";
+import { settingsButton } from "./settings.js";
+import { TableReader } from "./readout.js";
 import { ChatPanel } from "./chatpanel.js";
 import { Attention, setSound, soundOn } from "./attention.js";
 import { slideChips } from "./anim.js";
@@ -61,7 +64,12 @@ export class TablePage {
     this.botLevel = "normal"; // the host checklist's choice, kept across re-renders
     this.pendingReload = null; // {amount, handNo}: a reload that joins the stack next hand
     this.attention = new Attention();
+    this.narrator = new Narrator();
     this.build();
+    this.reader = new TableReader(this.state, this.actionBar);
+    this.narrator.region.after(this.reader.line);
+    // In the screen-reader mode the narrator says every line; the log's own line stays quiet.
+    this.log.narrate = (text) => readerModeOn() && (this.narrator.say(text), true);
     if (arrival?.roomId === roomId) {
       this.showToast(arrival.text, "info");
       this.log.announce(arrival.text);
@@ -111,6 +119,7 @@ export class TablePage {
         this.dock,
         this.toast,
         this.log.live,
+        this.narrator.region,
       ),
     );
   }
@@ -140,6 +149,7 @@ export class TablePage {
   destroy() {
     clearTimeout(this.cashOutTimer);
     this.attention.destroy();
+    this.reader.destroy();
     this.log.destroy();
     this.conn?.close();
     this.actionBar.destroy();
@@ -379,7 +389,8 @@ export class TablePage {
       this.attention.yourTurn();
     }
     this.wasMyTurn = Boolean(myTurn);
-    if (fresh.length) this.log.announce(fresh.slice(-3).join(". "));
+    if (readerModeOn()) this.narrator.follow(state);
+    else if (fresh.length) this.log.announce(fresh.slice(-3).join(". "));
     this.renderTopbar();
     this.renderSeatControls();
     this.renderDock();
@@ -444,6 +455,7 @@ export class TablePage {
         }),
         t("table.four_colour"),
       ),
+      settingsButton({ onReaderOn: () => this.narrator.follow(this.state) }),
       h(
         "button.lang-switch",
         { type: "button", "aria-label": t("lang.switch.label"), onclick: () => setLang(lang() === "en" ? "pt-BR" : "en") },
