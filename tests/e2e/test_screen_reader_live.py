@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from .axe import assert_accessible
 from .conftest import DESKTOP, PHONE, SCREENSHOTS, screenshot
 from .ear import Ear, Hand, bet_by_ear, discards_by_ear, play_by_ear, ranks_of
 from .helpers import close, open_fixture
@@ -131,6 +132,7 @@ def test_reader_mode_from_the_settings_dialog_tells_the_hand_so_far_in_english(
     page.keyboard.press("Enter")
     page.wait_for_selector("dialog.settings-dialog[open]")
     screenshot(page, f"settings-dialog-{viewport['width']}")
+    assert_accessible(page, f"settings dialog {viewport['width']}")
     # Focus stays inside the open dialog.
     for _ in range(4):
         page.keyboard.press("Tab")
