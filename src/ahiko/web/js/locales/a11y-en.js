@@ -1,4 +1,4 @@
-// English texts of the screen-reader mode (what the table announces and what the keys read),
+// English texts of issue 47 (the screen-reader mode, the table settings, a visitor who sits),
 // merged by i18n.js.
 
 export const EN_A11Y = {
@@ -32,4 +32,22 @@ export const EN_A11Y = {
   "sr.discard_pick": "{card}: discard ({n} picked)",
   "sr.discard_keep": "{card}: keep ({n} picked)",
   "sr.keys": "Keys: H your cards, B board, P pot, S seats, T time; on your turn F fold, C check or call, R amount and Enter raise; in the draw, 1 to 5 and Enter",
+  "seat_auth.title": "Take seat {n}",
+  "seat_auth.why": "Playing needs an account. Create yours here, or log in if you have one: you are seated here right after, without leaving the table.",
+  "seat_auth.rules": "New account: username of 3 to 20 letters, digits or _; password of at least 8 characters.",
+  "seat_auth.signup": "Sign up and sit",
+  "seat_auth.login": "Log in and sit",
+  "nav.login": "Log in",
+  "nav.signup": "Sign up",
+  "lobby.visitor": "You are browsing as a visitor: watch any table; to sit, sign up or log in.",
+  "keys.title": "Keyboard shortcuts",
+  "keys.on": "Single-key shortcuts on (F, C, R, reads and bet sizes)",
+  "keys.preset": "Key for {name}",
+  "keys.save": "Save shortcuts",
+  "keys.saved": "Shortcuts saved.",
+  "keys.error_one": "{name}: choose a single key.",
+  "keys.error_taken": "{name}: the table already uses the key {key}.",
+  "keys.error_twice": "The key {key} is on both {a} and {b}: choose different keys.",
+  "keys.error_storage": "This browser keeps no settings (private mode?).",
+  "act.preset.two_thirds": "⅔ pot",
 };

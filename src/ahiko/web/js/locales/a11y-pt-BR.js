@@ -1,4 +1,4 @@
-// Textos do modo leitor de tela (o que a mesa anuncia e o que as teclas leem), juntados em i18n.js.
+// Textos da issue 47 (modo leitor de tela, ajustes da mesa, visitante que senta), juntados em i18n.js.
 
 export const PT_A11Y = {
   "settings.title": "Ajustes da mesa",
@@ -31,4 +31,22 @@ export const PT_A11Y = {
   "sr.discard_pick": "{card}: trocar ({n} escolhidas)",
   "sr.discard_keep": "{card}: manter ({n} escolhidas)",
   "sr.keys": "Teclas: H suas cartas, B mesa, P pote, S assentos, T tempo; na sua vez F desistir, C passar ou pagar, R valor e Enter aumentar; na troca, 1 a 5 e Enter",
+  "seat_auth.title": "Sentar no lugar {n}",
+  "seat_auth.why": "Para jogar é preciso uma conta. Crie a sua aqui, ou entre se já tem uma: você senta neste lugar em seguida, sem sair da mesa.",
+  "seat_auth.rules": "Conta nova: usuário de 3 a 20 letras, números ou _; senha de pelo menos 8 caracteres.",
+  "seat_auth.signup": "Criar conta e sentar",
+  "seat_auth.login": "Entrar e sentar",
+  "nav.login": "Entrar",
+  "nav.signup": "Criar conta",
+  "lobby.visitor": "Você está vendo como visitante: assista a qualquer mesa; para sentar, crie uma conta ou entre.",
+  "keys.title": "Atalhos de teclado",
+  "keys.on": "Atalhos de uma tecla ligados (F, C, R, leituras e tamanhos de aposta)",
+  "keys.preset": "Tecla para {name}",
+  "keys.save": "Salvar atalhos",
+  "keys.saved": "Atalhos salvos.",
+  "keys.error_one": "{name}: escolha uma única tecla.",
+  "keys.error_taken": "{name}: a tecla {key} já é usada pela mesa.",
+  "keys.error_twice": "A tecla {key} está em {a} e em {b}: escolha teclas diferentes.",
+  "keys.error_storage": "Este navegador não guarda ajustes (modo privado?).",
+  "act.preset.two_thirds": "⅔ pote",
 };

@@ -79,7 +79,8 @@ const FORCED = new Set(["hand_started", "blind_posted", "ante_posted"]);
 
 export class Narrator {
   constructor() {
-    this.region = h("div.sr-log.visually-hidden", { role: "log", "aria-live": "polite", "aria-relevant": "additions", "aria-label": t("sr.mode") });
+    // role "log" is a polite live region by itself.
+    this.region = h("div.sr-log.visually-hidden", { role: "log", "aria-relevant": "additions", "aria-label": t("sr.mode") });
     this.count = 0;
     this.handNo = null;
     this.seen = 0;

@@ -8,6 +8,7 @@ import { h } from "../dom.js";
 import { fmt, t } from "../i18n.js";
 import { cardsText, potAfter, secondsLeft } from "./announce.js";
 import { lastActionText } from "./describe.js";
+import { hotkeysOn } from "./sizing.js";
 
 function typingIn(target) {
   if (!(target instanceof HTMLElement)) return false;
@@ -64,7 +65,8 @@ export class TableReader {
   constructor(state, actionBar) {
     this.state = state;
     this.actionBar = actionBar;
-    this.line = h("p.sr-read.visually-hidden", { role: "status", "aria-live": "polite", "aria-atomic": "true" });
+    // role "status" is a polite live region by itself.
+    this.line = h("p.sr-read.visually-hidden", { role: "status", "aria-atomic": "true" });
     this.onKey = (ev) => this.key(ev);
     document.addEventListener("keydown", this.onKey);
   }
@@ -82,7 +84,7 @@ export class TableReader {
   }
 
   key(ev) {
-    if (ev.ctrlKey || ev.metaKey || ev.altKey || typingIn(ev.target) || document.querySelector("dialog[open]")) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || !hotkeysOn() || typingIn(ev.target) || document.querySelector("dialog[open]")) return;
     const key = ev.key.toLowerCase();
     if (READS[key]) {
       ev.preventDefault();

@@ -4,7 +4,6 @@
 // starts or ends.
 
 import { api } from "../api.js";
-import { isFourColour, setFourColour } from "../cards.js";
 import { RoomConnection } from "../connection.js";
 import { h } from "../dom.js";
 import { fmt, lang, setLang, t, tPhone } from "../i18n.js";
@@ -12,6 +11,7 @@ import { fingerprint, TableState } from "../tablestate.js";
 import { encodeAction, encodeCommand, roomSocketUrl } from "../wire.js";
 import { ActionBar } from "./actionbar.js";
 import { Narrator, readerModeOn } from "./announce.js";
+import { openSeatSignIn } from "./seatsignin.js";
 import { settingsButton } from "./settings.js";
 import { TableReader } from "./readout.js";
 import { ChatPanel } from "./chatpanel.js";
@@ -76,10 +76,12 @@ export class TablePage {
     }
     arrival = null;
     this.ticker = setInterval(() => this.tick(), 250);
-    this.conn = connect(roomSocketUrl(roomId), {
-      onMessage: (msg) => this.receive(msg),
-      onState: (s) => this.setConnState(s),
-    });
+    this.connect = () =>
+      connect(roomSocketUrl(roomId), {
+        onMessage: (msg) => this.receive(msg),
+        onState: (s) => this.setConnState(s),
+      });
+    this.conn = this.connect();
   }
 
   build() {
@@ -174,7 +176,14 @@ export class TablePage {
   }
 
   sit(seat) {
-    if (this.state.room?.kind === "ahiko") openBuyIn(this.state, seat);
+    if (!this.state.you?.player_id) {
+      // A visitor: the seat's dialog opens the account, then the socket comes back as it.
+      openSeatSignIn(seat, () => {
+        this.sitOnReturn = seat;
+        this.conn.close();
+        this.conn = this.connect();
+      });
+    } else if (this.state.room?.kind === "ahiko") openBuyIn(this.state, seat);
     else this.command("sit", { seat });
   }
 
@@ -231,6 +240,10 @@ export class TablePage {
       return;
     }
     if (msg.type === "snapshot") this.chat.load(msg.chat);
+    if (msg.type === "snapshot" && this.sitOnReturn !== undefined && this.state.you?.player_id) {
+      this.sit(this.sitOnReturn);
+      delete this.sitOnReturn;
+    }
     if (msg.type === "ack") {
       if (Array.isArray(msg.data?.muted)) this.chat.setMuted(msg.data.muted);
       if (msg.data?.filed !== undefined) this.showToast(t("chat.reported"), "info");
@@ -443,19 +456,7 @@ export class TablePage {
         },
         h("span.sound-glyph", { "aria-hidden": "true" }, "♪"),
       ),
-      h(
-        "label.top-item.four-colour",
-        h("input", {
-          type: "checkbox",
-          checked: isFourColour(),
-          onchange: (ev) => {
-            setFourColour(ev.target.checked);
-            this.render();
-          },
-        }),
-        t("table.four_colour"),
-      ),
-      settingsButton({ onReaderOn: () => this.narrator.follow(this.state) }),
+      settingsButton({ onReaderOn: () => this.narrator.follow(this.state), onDeck: () => this.render() }),
       h(
         "button.lang-switch",
         { type: "button", "aria-label": t("lang.switch.label"), onclick: () => setLang(lang() === "en" ? "pt-BR" : "en") },
