@@ -1,6 +1,6 @@
 // "Ajustes da mesa": this browser's choices for the table, in one dialog so the top bar keeps
 // one small button for them: the screen-reader mode (on by itself when the browser asks for
-// reduced motion), the four-colour deck and the keyboard shortcuts. Esc or "Fechar" closes it; focus stays
+// reduced motion), the four-colour deck, the keyboard shortcuts and the sounds. Esc or "Fechar" closes it; focus stays
 // inside while it is open.
 
 import { isFourColour, setFourColour } from "../cards.js";
@@ -10,6 +10,7 @@ import { t } from "../i18n.js";
 import { readerModeOn, setReaderMode } from "./announce.js";
 import { modal } from "./dialogs.js";
 import { hotkeysOn, presetKeys, PRESETS, saveHotkeys } from "./sizing.js";
+import { saveSoundSettings, SOUND_KINDS, soundSettings } from "./sound.js";
 
 /** The top bar's button; `onReaderOn`: say the table so far when the mode is turned on. */
 export function settingsButton({ onReaderOn, onDeck }) {
@@ -54,6 +55,54 @@ function hotkeysFields() {
 }
 
 /** `onDeck()`: redraw the cards in the deck just chosen. */
+/** Each sound's switch, the volume, and "your turn" as a notification (asked for here only). */
+function soundFields() {
+  const now = soundSettings();
+  const kinds = SOUND_KINDS.map((kind) =>
+    h(
+      "label.setting-check",
+      h("input", {
+        type: "checkbox",
+        checked: now.kinds[kind],
+        dataset: { sound: kind },
+        onchange: (ev) => saveSoundSettings({ kinds: { ...soundSettings().kinds, [kind]: ev.target.checked } }),
+      }),
+      t(`sounds.kind.${kind}`),
+    ),
+  );
+  const volume = h("input#set-volume", {
+    type: "range",
+    min: "0",
+    max: "100",
+    value: String(Math.round(now.volume * 100)),
+    onchange: (ev) => saveSoundSettings({ volume: Number(ev.target.value) / 100 }),
+  });
+  const said = h("p.hint", { role: "status" });
+  const notify = h("input", {
+    type: "checkbox",
+    checked: now.notify && typeof Notification !== "undefined" && Notification.permission === "granted",
+    dataset: { setting: "notify" },
+    onchange: async (ev) => {
+      const box = ev.target;
+      said.textContent = "";
+      if (!box.checked) return saveSoundSettings({ notify: false });
+      const answer = typeof Notification === "undefined" ? "denied" : await Notification.requestPermission();
+      box.checked = answer === "granted";
+      saveSoundSettings({ notify: box.checked });
+      if (!box.checked) said.textContent = t("sounds.notify_denied");
+    },
+  });
+  return h(
+    "fieldset.setting.sounds",
+    h("legend", t("sounds.title")),
+    h("p.hint", t("sounds.hint")),
+    h("div.key-grid", kinds),
+    h("label.volume", { htmlFor: "set-volume" }, t("sounds.volume"), volume),
+    h("label.setting-check", notify, t("sounds.notify")),
+    said,
+  );
+}
+
 export function openSettings({ onReaderOn, onDeck }) {
   keepFocusInDialogs();
   const reader = h("input#set-reader", {
@@ -87,6 +136,7 @@ export function openSettings({ onReaderOn, onDeck }) {
       ),
     ),
     hotkeysFields(),
+    soundFields(),
     h("div.dialog-buttons", h("button", { type: "button", dataset: { settings: "close" }, onclick: () => dialog.close() }, t("verify.close"))),
   );
   dialog.setAttribute("aria-labelledby", "settings-title");

@@ -399,9 +399,10 @@ export class TablePage {
     const myTurn = state.view && me !== null && state.view.to_act === me && state.view.legal;
     if (myTurn && !this.wasMyTurn) {
       fresh.push(t("table.your_turn"));
-      this.attention.yourTurn();
+      this.attention.yourTurn(state.room?.name);
     }
     this.wasMyTurn = Boolean(myTurn);
+    this.attention.follow(state);
     if (readerModeOn()) this.narrator.follow(state);
     else if (fresh.length) this.log.announce(fresh.slice(-3).join(". "));
     this.renderTopbar();
