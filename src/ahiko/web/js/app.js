@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
 import { keepFocusInDialogs } from "./focustrap.js";
+import { registerServiceWorker } from "./install.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { authPage } from "./pages/auth.js";
 import { createRoomPage } from "./pages/createroom.js";
@@ -19,6 +20,7 @@ import { TablePage } from "./table/tablepage.js";
 
 const root = document.getElementById("root");
 keepFocusInDialogs();
+registerServiceWorker();
 const session = { user: null, checked: false };
 let current = null; // the mounted page: {destroy?()}
 
