@@ -103,3 +103,21 @@ def test_R_RM_01_a_private_room_is_watched_through_its_invite_link(
     assert "#/login" not in visitor.url
     close(visitor)
     close(host)
+
+
+def test_R_RM_01_a_visitor_signing_up_at_an_ahiko_seat_is_asked_for_the_buy_in(
+    browser: Any, server: str
+) -> None:
+    page = open_page(browser, DESKTOP)  # type: ignore[no-untyped-call]
+    page.goto(f"{server}/")
+    page.wait_for_selector("tr[data-room]")  # the Ahiko rooms' tab, open to a visitor
+    page.locator("tr[data-room] a").first.click()
+    page.wait_for_selector('.conn[data-conn="online"]')
+    page.locator(".sit-btn").first.click()
+    page.fill("#seat-username", "visitante")
+    page.fill("#seat-password", PASSWORD)
+    page.click('[data-seatauth="signup"]')
+    page.wait_for_selector("dialog.buyin-dialog[open]", timeout=15_000)  # the wallet's coins, now
+    page.click('[data-buyin="confirm"]')
+    page.wait_for_selector(".seat.me", timeout=15_000)
+    close(page)
