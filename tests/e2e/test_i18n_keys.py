@@ -12,7 +12,7 @@ KEY = re.compile(r'^\s*"([a-z0-9_.]+)":', re.M)
 def keys(locale: str) -> set[str]:
     """The keys of a language: the table's, the other pages' and the forms' files together."""
     found: set[str] = set()
-    for name in (f"{locale}.js", f"pages-{locale}.js", f"forms-{locale}.js"):
+    for name in (f"{locale}.js", f"pages-{locale}.js", f"forms-{locale}.js", f"a11y-{locale}.js"):
         found |= set(KEY.findall((WEB / "locales" / name).read_text()))
     return found
 

@@ -46,6 +46,7 @@ from ahiko.server import (
     api_rooms,
     api_sitgo,
     api_wallet,
+    app_shell,
     gateway,
 )
 from ahiko.server.accounts import Accounts, HashGate, token_hash
@@ -190,6 +191,8 @@ def create_app(
     for router in routers:
         app.include_router(router)
     if (WEB_DIR / "index.html").is_file():
+        app.state.shell_version = app_shell.shell_version(WEB_DIR)
+        app.include_router(app_shell.router)  # the service worker and manifest, before the files
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     return app
 

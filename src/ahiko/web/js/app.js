@@ -4,6 +4,8 @@
 
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
+import { keepFocusInDialogs } from "./focustrap.js";
+import { registerServiceWorker } from "./install.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { authPage } from "./pages/auth.js";
 import { createRoomPage } from "./pages/createroom.js";
@@ -13,14 +15,24 @@ import { mttPage } from "./pages/mttpage.js";
 import { profilePage } from "./pages/profile.js";
 import { sharedPage } from "./pages/shared.js";
 import { walletPage } from "./pages/wallet.js";
+import { SIGNED_IN_EVENT } from "./table/seatsignin.js";
 import { TablePage } from "./table/tablepage.js";
 
 const root = document.getElementById("root");
+keepFocusInDialogs();
+registerServiceWorker();
 const session = { user: null, checked: false };
 let current = null; // the mounted page: {destroy?()}
 
 // Remembered so a visitor who never signed in is not greeted by a 401 from /api/me.
 const SIGNED_IN_KEY = "ahiko.signedIn";
+// A visitor sees the lobby, watches tables and reads tournaments and players before any form
+// (R-RM-01: only playing needs an account); these pages are a member's own.
+const MEMBERS_ONLY = new Set(["create", "wallet", "hands"]);
+// A visitor who signed up at a table's seat: the next page asks the server who they are.
+window.addEventListener(SIGNED_IN_EVENT, () => {
+  session.checked = false;
+});
 
 async function loadUser() {
   session.user = null;
@@ -59,7 +71,7 @@ function header(route) {
           link("#/hands", "nav.hands"),
           link(`#/players/${encodeURIComponent(user.username ?? user.name ?? "")}`, "nav.profile"),
         )
-      : null,
+      : h("nav.app-nav", { "aria-label": t("nav.main") }, link("#/lobby", "nav.lobby")),
     h(
       "div.header-right",
       user ? h("span.who", t("auth.logged_as", { name: user.username ?? user.name ?? "" })) : null,
@@ -82,7 +94,7 @@ function header(route) {
             },
             t("nav.logout"),
           )
-        : null,
+        : [h("a.button-link", { href: "#/login", dataset: { nav: "login" } }, t("nav.login")), h("a.button-link.primary", { href: "#/signup", dataset: { nav: "signup" } }, t("nav.signup"))],
     ),
   );
 }
@@ -100,7 +112,7 @@ async function mount(carried = null) {
   const route = routeOf();
   const [name, arg] = route.split("/");
   document.documentElement.lang = lang();
-  if (!session.user && name !== "login" && name !== "signup" && name !== "shared") {
+  if (!session.user && MEMBERS_ONLY.has(name)) {
     sessionStorage.setItem("ahiko.after_login", location.hash);
     location.hash = "#/login";
     return;

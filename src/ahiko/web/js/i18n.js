@@ -1,6 +1,8 @@
 // Every player-facing string, pt-BR first, English second. `t(key, params)` fills {name}
 // placeholders; the chosen language is remembered in localStorage.
 
+import { EN_A11Y } from "./locales/a11y-en.js";
+import { PT_A11Y } from "./locales/a11y-pt-BR.js";
 import { EN as EN_TABLE } from "./locales/en.js";
 import { EN_FORMS } from "./locales/forms-en.js";
 import { PT_FORMS } from "./locales/forms-pt-BR.js";
@@ -10,8 +12,8 @@ import { PT as PT_TABLE } from "./locales/pt-BR.js";
 
 const STORAGE_KEY = "ahiko.lang";
 
-const PT = { ...PT_TABLE, ...PT_PAGES, ...PT_FORMS };
-const EN = { ...EN_TABLE, ...EN_PAGES, ...EN_FORMS };
+const PT = { ...PT_TABLE, ...PT_PAGES, ...PT_FORMS, ...PT_A11Y };
+const EN = { ...EN_TABLE, ...EN_PAGES, ...EN_FORMS, ...EN_A11Y };
 const DICTS = { "pt-BR": PT, en: EN };
 
 function stored() {

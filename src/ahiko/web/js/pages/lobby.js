@@ -224,7 +224,8 @@ export function lobbyPage(main, tab, ctx) {
   }
   // Node.append writes a null as the text "null": only the sections this tab has.
   const sections = [sitgo?.element, mtt?.element, hosted].filter(Boolean);
-  main.append(h("h1", t("lobby.title"), online), tabs, ...sections, toolbar, table, status, leaderboards(ctx));
+  const visitor = ctx?.session?.user ? null : h("p.visitor-note", { dataset: { visitor: "true" } }, t("lobby.visitor"));
+  main.append(...[h("h1", t("lobby.title"), online), visitor].filter(Boolean), tabs, ...sections, toolbar, table, status, leaderboards(ctx));
   load();
   loadOnline();
   sitgo?.load();

@@ -6,23 +6,12 @@
 import { clear, h } from "../dom.js";
 import { fmt, t } from "../i18n.js";
 import { countdown } from "./countdown.js";
+import { hotkeysOn, presetAmount, presetForKey, presetKeys } from "./sizing.js";
 
-export function totalPot(view) {
-  const pots = (view.pots ?? []).reduce((sum, p) => sum + (p.amount ?? 0), 0);
-  const bets = (view.seats ?? []).reduce((sum, s) => sum + (s.bet ?? 0), 0);
-  return pots + bets;
-}
+export { totalPot } from "./sizing.js";
 
 function clamp(n, lo, hi) {
   return Math.max(lo, Math.min(hi, n));
-}
-
-/** Raise-to amount for a pot fraction: call first, then add the fraction of that pot. */
-export function potSizedTo(view, legal, fraction) {
-  const toCall = legal.call_cost ?? 0;
-  const facing = (legal.committed ?? 0) + toCall;
-  const target = facing + Math.floor(fraction * (totalPot(view) + toCall));
-  return clamp(target, legal.min_to, legal.max_to);
 }
 
 export class ActionBar {
@@ -179,7 +168,7 @@ export class ActionBar {
     this.root.append(
       canSize ? this.sizer(legal, kind) : h("div.sizer.sizer-empty", { "aria-hidden": "true" }),
       buttons,
-      h("div.act-foot", this.timerSlot, this.hint, h("p.act-keys", t("act.keys"))),
+      h("div.act-foot", this.timerSlot, this.hint, hotkeysOn() ? h("p.act-keys", t("act.keys")) : null),
     );
   }
 
@@ -261,10 +250,18 @@ export class ActionBar {
       ev.preventDefault();
       button.focus();
     });
+    this.setAmount = (value) => set(value, null);
+    const keys = hotkeysOn() ? presetKeys() : {};
     const preset = (key, value) =>
       h(
         "button.preset",
-        { type: "button", dataset: { preset: key }, onclick: () => set(value, null) },
+        {
+          type: "button",
+          dataset: { preset: key },
+          "aria-keyshortcuts": keys[key] ?? undefined,
+          title: keys[key] ? `${t(`act.preset.${key}`)} (${keys[key]})` : undefined,
+          onclick: () => set(value, null),
+        },
         t(`act.preset.${key}`),
       );
     return h(
@@ -272,9 +269,10 @@ export class ActionBar {
       h(
         "div.presets",
         preset("min", legal.min_to),
-        preset("half", potSizedTo(this.view, legal, 0.5)),
-        preset("pot", potSizedTo(this.view, legal, 1)),
-        preset("allin", legal.max_to),
+        preset("half", presetAmount(this.view, legal, "half")),
+        preset("two_thirds", presetAmount(this.view, legal, "two_thirds")),
+        preset("pot", presetAmount(this.view, legal, "pot")),
+        preset("allin", presetAmount(this.view, legal, "allin")),
       ),
       h("div.amount-row", range, box),
     );
@@ -373,8 +371,10 @@ export class ActionBar {
       this.onDiscardChange?.(this.selected, Boolean(this.legal.is_draw_phase));
       this.amount = this.legal.min_to;
       this.render();
-    } else if (inAmount) {
+    } else if (inAmount || !hotkeysOn()) {
       return;
+    } else if (presetForKey(key) && this.amountBox) {
+      this.setAmount(presetAmount(this.view, this.legal, presetForKey(key)));
     } else if (key === "f" && has("fold")) {
       this.choose("fold");
     } else if (key === "c" && (has("check") || has("call"))) {
@@ -382,6 +382,9 @@ export class ActionBar {
     } else if (key === "r" && this.amountBox) {
       this.amountBox.focus();
       this.amountBox.select();
+    } else if (key === "r" && this.amountButton) {
+      // A limit game's one size: nothing to choose, R bets or raises it.
+      this.choose(this.amountButton.dataset.action);
     } else {
       return;
     }

@@ -3,6 +3,7 @@
 // when it is their turn or their clock runs low.
 
 import { t } from "../i18n.js";
+import { notifyTurn, playNotes, soundSettings, SoundCues } from "./sound.js";
 
 const SOUND_KEY = "ahiko.sound";
 const LOW_MS = 5000; // the clock counts as low from here (the title and a second beep)
@@ -29,31 +30,32 @@ export class Attention {
     this.turnKey = null;
     this.played = []; // what was played, for tests: ["turn", "low"]
     window.__ahikoSounds = this.played;
+    window.__ahikoNotices = [];
+    this.cues = new SoundCues();
   }
 
   beep(kind) {
-    if (!soundOn()) return;
+    if (!soundOn() || !soundSettings().kinds[kind]) return;
     this.played.push(kind);
     try {
       const Ctx = window.AudioContext || window.webkitAudioContext;
       if (!Ctx) return;
       this.ctx ??= new Ctx();
-      const osc = this.ctx.createOscillator();
-      const gain = this.ctx.createGain();
-      osc.frequency.value = kind === "low" ? 660 : 880;
-      gain.gain.setValueAtTime(0.08, this.ctx.currentTime);
-      gain.gain.exponentialRampToValueAtTime(0.0001, this.ctx.currentTime + 0.18);
-      osc.connect(gain).connect(this.ctx.destination);
-      osc.start();
-      osc.stop(this.ctx.currentTime + 0.2);
+      playNotes(this.ctx, kind);
     } catch {
       // no audio here: the title still tells
     }
   }
 
-  yourTurn() {
+  yourTurn(roomName = "") {
     this.low = false;
     this.beep("turn");
+    notifyTurn(roomName);
+  }
+
+  /** The table's events as sounds: cards, chips, checks, folds, a pot won. */
+  follow(state) {
+    for (const kind of this.cues.follow(state)) this.beep(kind);
   }
 
   /** Called four times a second: the title follows my turn and my clock. */

@@ -51,6 +51,7 @@ export class HandLog {
     this.handKey = null;
     this.notes = []; // [{at: history index, text}]: what the table said (timeouts, departures)
     this.historyLength = 0;
+    this.narrate = null; // (text) => true when the screen-reader mode said it instead
   }
 
   /** The phone sheet spans from under the felt to the bottom of the screen. */
@@ -111,7 +112,7 @@ export class HandLog {
   }
 
   announce(text) {
-    if (!text) return;
+    if (!text || this.narrate?.(text)) return;
     this.live.textContent = text;
   }
 }

@@ -425,7 +425,7 @@ export class TableRenderer {
       if (!showTotal) total.classList.add("empty");
       this.centre.append(total);
     }
-    const board = h("div.board", { "aria-label": t("table.board") });
+    const board = h("div.board", { role: "group", "aria-label": t("table.board") });
     if (!hideCards) {
       for (const card of view?.board ?? []) board.append(this.dealIn(cardSvg(card, lifted.has(card) ? "lifted" : ""), `board:${card}`));
     }

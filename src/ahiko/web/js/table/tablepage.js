@@ -4,13 +4,16 @@
 // starts or ends.
 
 import { api } from "../api.js";
-import { isFourColour, setFourColour } from "../cards.js";
 import { RoomConnection } from "../connection.js";
 import { h } from "../dom.js";
 import { fmt, lang, setLang, t, tPhone } from "../i18n.js";
 import { fingerprint, TableState } from "../tablestate.js";
 import { encodeAction, encodeCommand, roomSocketUrl } from "../wire.js";
 import { ActionBar } from "./actionbar.js";
+import { Narrator, readerModeOn } from "./announce.js";
+import { openSeatSignIn } from "./seatsignin.js";
+import { settingsButton } from "./settings.js";
+import { TableReader } from "./readout.js";
 import { ChatPanel } from "./chatpanel.js";
 import { Attention, setSound, soundOn } from "./attention.js";
 import { slideChips } from "./anim.js";
@@ -62,17 +65,24 @@ export class TablePage {
     this.botLevel = "normal"; // the host checklist's choice, kept across re-renders
     this.pendingReload = null; // {amount, handNo}: a reload that joins the stack next hand
     this.attention = new Attention();
+    this.narrator = new Narrator();
     this.build();
+    this.reader = new TableReader(this.state, this.actionBar);
+    this.narrator.region.after(this.reader.line);
+    // In the screen-reader mode the narrator says every line; the log's own line stays quiet.
+    this.log.narrate = (text) => readerModeOn() && (this.narrator.say(text), true);
     if (arrival?.roomId === roomId) {
       this.showToast(arrival.text, "info");
       this.log.announce(arrival.text);
     }
     arrival = null;
     this.ticker = setInterval(() => this.tick(), 250);
-    this.conn = connect(roomSocketUrl(roomId), {
-      onMessage: (msg) => this.receive(msg),
-      onState: (s) => this.setConnState(s),
-    });
+    this.connect = () =>
+      connect(roomSocketUrl(roomId), {
+        onMessage: (msg) => this.receive(msg),
+        onState: (s) => this.setConnState(s),
+      });
+    this.conn = this.connect();
   }
 
   build() {
@@ -112,6 +122,7 @@ export class TablePage {
         this.dock,
         this.toast,
         this.log.live,
+        this.narrator.region,
       ),
     );
   }
@@ -141,6 +152,7 @@ export class TablePage {
   destroy() {
     clearTimeout(this.cashOutTimer);
     this.attention.destroy();
+    this.reader.destroy();
     this.log.destroy();
     this.conn?.close();
     this.actionBar.destroy();
@@ -165,7 +177,14 @@ export class TablePage {
   }
 
   sit(seat) {
-    if (this.state.room?.kind === "ahiko") openBuyIn(this.state, seat);
+    if (!this.state.you?.player_id) {
+      // A visitor: the seat's dialog opens the account, then the socket comes back as it.
+      openSeatSignIn(seat, () => {
+        this.sitOnReturn = seat;
+        this.conn.close();
+        this.conn = this.connect();
+      });
+    } else if (this.state.room?.kind === "ahiko") openBuyIn(this.state, seat);
     else this.command("sit", { seat });
   }
 
@@ -222,6 +241,10 @@ export class TablePage {
       return;
     }
     if (msg.type === "snapshot") this.chat.load(msg.chat);
+    if (msg.type === "snapshot" && this.sitOnReturn !== undefined && this.state.you?.player_id) {
+      this.sit(this.sitOnReturn);
+      delete this.sitOnReturn;
+    }
     if (msg.type === "ack") {
       if (Array.isArray(msg.data?.muted)) this.chat.setMuted(msg.data.muted);
       if (msg.data?.filed !== undefined) this.showToast(t("chat.reported"), "info");
@@ -385,10 +408,12 @@ export class TablePage {
     const myTurn = state.view && me !== null && state.view.to_act === me && state.view.legal;
     if (myTurn && !this.wasMyTurn) {
       fresh.push(t("table.your_turn"));
-      this.attention.yourTurn();
+      this.attention.yourTurn(state.room?.name);
     }
     this.wasMyTurn = Boolean(myTurn);
-    if (fresh.length) this.log.announce(fresh.slice(-3).join(". "));
+    this.attention.follow(state);
+    if (readerModeOn()) this.narrator.follow(state);
+    else if (fresh.length) this.log.announce(fresh.slice(-3).join(". "));
     this.renderTopbar();
     this.renderSeatControls();
     this.renderDock();
@@ -441,18 +466,7 @@ export class TablePage {
         },
         h("span.sound-glyph", { "aria-hidden": "true" }, "♪"),
       ),
-      h(
-        "label.top-item.four-colour",
-        h("input", {
-          type: "checkbox",
-          checked: isFourColour(),
-          onchange: (ev) => {
-            setFourColour(ev.target.checked);
-            this.render();
-          },
-        }),
-        t("table.four_colour"),
-      ),
+      settingsButton({ onReaderOn: () => this.narrator.follow(this.state), onDeck: () => this.render() }),
       h(
         "button.lang-switch",
         { type: "button", "aria-label": t("lang.switch.label"), onclick: () => setLang(lang() === "en" ? "pt-BR" : "en") },

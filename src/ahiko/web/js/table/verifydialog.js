@@ -78,7 +78,8 @@ async function showProof(body, file, isCurrent, downloadSlot) {
     ),
   );
   const status = h("p.verify-summary", { role: "status" }, t("verify.running"));
-  const table = h("div.verify-cards");
+  // It scrolls: focusable, so a keyboard can scroll it too.
+  const table = h("div.verify-cards", { tabIndex: 0, role: "region", "aria-label": t("verify.title") });
   const v2 = file.format === "pokerfair-proof/2";
   body.append(status, table, h("p.verify-caveat", t(v2 ? "verify.caveat_v2" : "verify.caveat")));
   const download = h(

@@ -1,0 +1,54 @@
+// The service worker: the app shell kept for when the network is gone, never served instead
+// of a newer one. Every request for the shell goes to the network first and refreshes the
+// copy; only without a network does the copy answer, and a page never cached gets the offline
+// page (the table itself always needs the server). The server writes its version into this
+// file, so a deploy changes its bytes: the browser installs the new worker, which takes over
+// at once, drops the old copy and tells the open pages to reload.
+
+const VERSION = "__AHIKO_SHELL_VERSION__";
+const CACHE = `ahiko-shell-${VERSION}`;
+const SHELL = ["/", "/index.html", "/offline.html", "/css/app.css", "/css/table.css", "/js/app.js", "/js/offline.js", "/favicon.svg", "/manifest.webmanifest", "/icons/icon-192.png"];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(CACHE)
+      .then((cache) => cache.addAll(SHELL))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) => Promise.all(names.filter((n) => n.startsWith("ahiko-shell-") && n !== CACHE).map((n) => caches.delete(n))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+function isShell(url) {
+  return url.origin === self.location.origin && !url.pathname.startsWith("/api/") && !url.pathname.startsWith("/ws/") && !url.pathname.startsWith("/admin");
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || !isShell(url)) return; // the game: always the server
+  event.respondWith(
+    fetch(request)
+      .then((response) => {
+        if (response.ok && response.type === "basic") {
+          const copy = response.clone();
+          caches.open(CACHE).then((cache) => cache.put(request, copy));
+        }
+        return response;
+      })
+      .catch(async () => {
+        const cached = await caches.match(request, { ignoreSearch: request.mode === "navigate" });
+        if (cached) return cached;
+        if (request.mode === "navigate") return (await caches.match("/offline.html")) ?? Response.error();
+        return Response.error();
+      }),
+  );
+});

@@ -1,0 +1,123 @@
+"""Issue 47: visitors see the site before the form. A logged-out visitor lands on the lobby,
+watches a public table (and a private one through its invite link), and is asked for an
+account only when they sit, in the seat's own dialog (R-RM-01: playing needs one): a new
+player signs up there, a returning one logs in there, and either is seated at the seat
+chosen without leaving the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .axe import assert_accessible
+from .conftest import DESKTOP, PHONE, open_page, screenshot
+from .helpers import close
+from .play import create_room, sign_up, sit
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "segredo-forte-1"
+
+
+def _watch(browser: Any, base: str, viewport: dict[str, int], room: str) -> Any:
+    page = open_page(browser, viewport)  # type: ignore[no-untyped-call]
+    page.goto(f"{base}/")
+    page.wait_for_selector('[data-visitor="true"]')  # the lobby, not a form
+    assert "#/login" not in page.url
+    screenshot(page, f"visitor-lobby-{viewport['width']}")
+    page.click('[data-tab="public"]')
+    page.click(f'tr[data-room] a >> text="{room}"')
+    page.wait_for_selector('.conn[data-conn="online"]')
+    page.wait_for_selector(".spectating")
+    return page
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "375"])
+def test_R_RM_01_a_visitor_watches_then_signs_up_or_logs_in_at_the_seat_and_sits(
+    browser: Any, server: str, viewport: dict[str, int]
+) -> None:
+    size = viewport["width"]
+    host = sign_up(browser, server, f"anfitria{size}")
+    room = f"Mesa aberta {size}"
+    create_room(host, room)
+    sit(host, 0)
+
+    page = _watch(browser, server, viewport, room)
+    screenshot(page, f"visitor-lobby-table-{size}")
+    assert page.query_selector('[data-seat="0"].me') is None
+    assert_accessible(page, f"visitor watching {size}")
+    page.click('[data-seat="2"] .sit-btn')
+    page.wait_for_selector("dialog.seat-auth-dialog[open]")
+    assert page.inner_text("dialog.seat-auth-dialog h2") == "Sentar no lugar 3"
+    screenshot(page, f"seat-auth-dialog-{size}")
+    assert_accessible(page, f"seat sign-in dialog {size}")
+    # A username the rules refuse: said in Portuguese, nothing created, still watching.
+    page.fill("#seat-username", "a b")
+    page.fill("#seat-password", PASSWORD)
+    page.click('[data-seatauth="signup"]')
+    page.wait_for_selector("#seat-auth-error >> text=Usuário inválido")
+    assert page.query_selector(".seat.me") is None
+    newcomer = f"novato{size}"
+    page.fill("#seat-username", newcomer)
+    page.click('[data-seatauth="signup"]')
+    page.wait_for_selector('[data-seat="2"].me', timeout=15_000)
+    assert page.query_selector("dialog[open]") is None
+    assert "#/room/" in page.url
+    close(page)
+
+    # A returning player logs in at the seat: a wrong password is said and changes nothing.
+    back = _watch(browser, server, viewport, room)
+    back.click('[data-seat="4"] .sit-btn')
+    back.fill("#seat-username", f"anfitria{size}")
+    back.fill("#seat-password", "errada-de-todo")
+    back.click('[data-seatauth="login"]')
+    back.wait_for_selector("#seat-auth-error >> text=Usuário ou senha incorretos.")
+    assert back.query_selector(".seat.me") is None
+    back.close()
+    again = _watch(browser, server, viewport, room)
+    again.click('[data-seat="4"] .sit-btn')
+    again.fill("#seat-username", newcomer)
+    again.fill("#seat-password", PASSWORD)
+    again.click('[data-seatauth="login"]')
+    # The account sits at seat 2 already (from the other browser): the room says so.
+    again.wait_for_selector('[data-seat="2"].me', timeout=15_000)
+    close(again)
+    close(host)
+
+
+def test_R_RM_01_a_private_room_is_watched_through_its_invite_link(
+    browser: Any, server: str
+) -> None:
+    host = sign_up(browser, server, "reservada")
+    host.click('[data-nav="create"]')
+    host.fill("#name", "Só convidados")
+    host.check('input[name="visibility"][value="private"]')
+    host.click('[data-create="submit"]')
+    host.wait_for_selector('.conn[data-conn="online"]')
+    link = host.url
+    visitor = open_page(browser, DESKTOP)  # type: ignore[no-untyped-call]
+    visitor.goto(link)
+    visitor.wait_for_selector('.room-name >> text="Só convidados"')
+    visitor.wait_for_selector(".spectating")
+    assert "#/login" not in visitor.url
+    close(visitor)
+    close(host)
+
+
+def test_R_RM_01_a_visitor_signing_up_at_an_ahiko_seat_is_asked_for_the_buy_in(
+    browser: Any, server: str
+) -> None:
+    page = open_page(browser, DESKTOP)  # type: ignore[no-untyped-call]
+    page.goto(f"{server}/")
+    page.wait_for_selector("tr[data-room]")  # the Ahiko rooms' tab, open to a visitor
+    page.locator("tr[data-room] a").first.click()
+    page.wait_for_selector('.conn[data-conn="online"]')
+    page.locator(".sit-btn").first.click()
+    page.fill("#seat-username", "visitante")
+    page.fill("#seat-password", PASSWORD)
+    page.click('[data-seatauth="signup"]')
+    page.wait_for_selector("dialog.buyin-dialog[open]", timeout=15_000)  # the wallet's coins, now
+    page.click('[data-buyin="confirm"]')
+    page.wait_for_selector(".seat.me", timeout=15_000)
+    close(page)
