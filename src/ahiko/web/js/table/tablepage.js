@@ -6,7 +6,7 @@
 import { api } from "../api.js";
 import { RoomConnection } from "../connection.js";
 import { h } from "../dom.js";
-import { fmt, lang, setLang, t, tPhone } from "../i18n.js";
+import { fmt, lang, setLang, t } from "../i18n.js";
 import { fingerprint, TableState } from "../tablestate.js";
 import { encodeAction, encodeCommand, roomSocketUrl } from "../wire.js";
 import { ActionBar } from "./actionbar.js";
@@ -19,13 +19,14 @@ import { Attention, setSound, soundOn } from "./attention.js";
 import { slideChips } from "./anim.js";
 import { tickCountdowns } from "./countdown.js";
 import { errorText } from "./describe.js";
-import { openBuyIn, reloadBlocked } from "./buyin.js";
+import { openBuyIn } from "./buyin.js";
 import { openRoomMenu, resultsTable } from "./dialogs.js";
 import { hostChecklist } from "./hostchecklist.js";
 import { hostText, openLedger } from "./hostdesk.js";
 import { tournamentInfo } from "./tournamentinfo.js";
 import { HandLog } from "./handlog.js";
 import { TableRenderer } from "./render.js";
+import { renderSeatControls, renderSocial } from "./seatcontrols.js";
 import { openVerifyDialog } from "./verifydialog.js";
 import { SeatSeed } from "../fairseed.js";
 
@@ -415,10 +416,10 @@ export class TablePage {
     if (readerModeOn()) this.narrator.follow(state);
     else if (fresh.length) this.log.announce(fresh.slice(-3).join(". "));
     this.renderTopbar();
-    this.renderSeatControls();
+    renderSeatControls(this);
     this.renderDock();
     this.renderExtra();
-    this.renderSocial();
+    renderSocial(this);
     this.chat.update({ mode: state.room?.chat, seated: me !== null, signedIn: Boolean(state.you?.player_id) });
   }
 
@@ -476,133 +477,6 @@ export class TablePage {
       h(`span.conn.conn-${this.connState}`, { role: "status", dataset: { conn: this.connState } }, h("span.conn-text", t(`conn.${this.connState}`))),
     ];
     this.topbar.replaceChildren(...items.filter(Boolean));
-  }
-
-  renderSeatControls() {
-    const state = this.state;
-    const me = state.mySeat();
-    const room = state.room;
-    const player = me !== null ? state.player(me) : null;
-    const controls = [];
-    // A home game's ledger (issue 43), for its host and players, during and after the game.
-    const ledger = room?.kind === "recreational" && (room.host || me !== null || this.isClosed())
-      ? h("button.ledger-btn", { type: "button", dataset: { open: "ledger" }, onclick: () => openLedger(room.id, (e) => this.showToast(e)) }, t("home.ledger"))
-      : null;
-    if (this.isClosed()) {
-      // The room is over: nothing to sit, leave or reload; the way out.
-      this.seatControls.replaceChildren(h("a.button-link.primary", { href: "#/lobby", dataset: { control: "lobby" } }, t("table.back_lobby")), ledger ?? "");
-      return;
-    }
-    if (me !== null && room) {
-      const inHand = state.view && !["over"].includes(state.view.street);
-      if (room.kind === "ahiko") {
-        if (player?.leaving) {
-          // R-RM-14: "Sair após esta mão" can be taken back until the hand ends.
-          controls.push(
-            h("span.leaving-note", { role: "status" }, t("table.leaving_note")),
-            h(
-              "button.stay",
-              { type: "button", dataset: { control: "stay" }, "aria-label": t("table.stay_label"), onclick: () => this.command("leave_after_hand", { on: false }) },
-              t("table.stay"),
-            ),
-          );
-        } else if (inHand) {
-          controls.push(
-            h("button.leave-after", { type: "button", dataset: { control: "leave" }, onclick: () => this.leaveAhiko(true) }, t("table.leave_after_hand")),
-          );
-        }
-        if (!inHand && !player?.leaving) {
-          // R-RM-13: at the tier's ceiling there is nothing to reload: the button says so.
-          const full = reloadBlocked(state);
-          controls.push(
-            h("button", { type: "button", dataset: { control: "leave-now" }, onclick: () => this.leaveAhiko(false) }, t("table.leave")),
-            h(
-              "button",
-              {
-                type: "button",
-                dataset: { control: "reload" },
-                disabled: Boolean(full),
-                "aria-describedby": full ? "reload-why" : undefined,
-                onclick: () =>
-                  openBuyIn(state, me, {
-                    reload: true,
-                    onError: (e) => this.showToast(errorText(e.code, e.message)),
-                    onDone: (amount) => this.reloaded(amount),
-                  }),
-              },
-              t("table.reload"),
-            ),
-            full ? h("span#reload-why.reload-why", { role: "note" }, full) : null,
-          );
-        }
-      } else if (player?.leaving) {
-        controls.push(h("span.leaving-note", { role: "status" }, t("table.leaving_note")));
-      } else {
-        controls.push(h("button", { type: "button", dataset: { control: "leave" }, onclick: () => this.command("leave") }, t("table.leave")));
-        if (player && player.stack === 0 && !inHand && room.kind === "recreational") {
-          controls.push(h("button", { type: "button", dataset: { control: "new_entry" }, onclick: () => this.command("new_entry") }, t("table.new_entry")));
-        }
-      }
-    } else if (room) {
-      controls.push(h("span.spectating", t("table.spectating")));
-      controls.push(...this.waitListControls(room));
-    }
-    if (this.canShow(me)) {
-      controls.push(
-        h("button", { type: "button", dataset: { control: "show" }, onclick: () => this.command("show", { hand_no: state.handNo }) }, t("table.show")),
-      );
-    }
-    if (ledger) controls.push(ledger);
-    this.seatControls.replaceChildren(...controls);
-  }
-
-  /** Issue 19: a full recreational room's waiting list, for a signed-in spectator. */
-  waitListControls(room) {
-    const me = this.state.you?.player_id;
-    if (!me || room.kind !== "recreational") return [];
-    const waiting = room.waitList?.waiting ?? [];
-    const offered = (room.waitList?.offers ?? []).find((o) => o.player_id === me);
-    if (offered) return [h("span.wait-offer", { role: "status" }, t("table.wait_offer", { n: offered.seat + 1 }))];
-    const position = waiting.indexOf(me);
-    if (position >= 0) {
-      return [
-        h("span.wait-position", { role: "status" }, t("table.wait_position", { n: position + 1 })),
-        h("button", { type: "button", dataset: { control: "wait_list_leave" }, onclick: () => this.command("wait_list", { on: false }) }, t("table.wait_leave")),
-      ];
-    }
-    const taken = Object.values(room.players ?? {}).length;
-    if (taken < room.seatCount) return [];
-    return [h("button", { type: "button", dataset: { control: "wait_list" }, onclick: () => this.command("wait_list", { on: true }) }, t("table.wait_join"))];
-  }
-
-  /** Issue 19: "Ficar fora nas próximas mãos" / "Voltar", and the time bank's button on
-   *  this player's turn (the bank also starts by itself when the deadline runs out). */
-  renderSocial() {
-    const me = this.state.mySeat();
-    const player = me !== null ? this.state.player(me) : null;
-    const show = !this.isClosed() && !this.state.tournamentOver() && player && !player.leaving && !player.bot;
-    this.social.hidden = !show;
-    this.social.replaceChildren(...(show ? this.socialControls(player) : []));
-  }
-
-  socialControls(player) {
-    const out = [];
-    const d = this.state.deadline;
-    const myTurn = d && d.seat === player.seat && this.state.view?.to_act === player.seat;
-    if (myTurn && (d.bank === null || d.bank === undefined) && d.bankLeft > 0) {
-      out.push(
-        h("button.time-bank", { type: "button", ariaLabel: t("table.time_bank_use", { s: Math.floor(d.bankLeft) }), dataset: { control: "time_bank" }, onclick: () => this.command("time_bank") }, ...tPhone("table.time_bank_use", { s: Math.floor(d.bankLeft) })),
-      );
-    }
-    if (player.sittingOut) {
-      out.push(
-        h("span.sitting-out-note", { role: "status" }, t("table.sitting_out_note")),
-        h("button.primary", { type: "button", dataset: { control: "sit_in" }, onclick: () => this.command("sit_out", { on: false }) }, t("table.sit_in")),
-      );
-    } else {
-      out.push(h("button", { type: "button", ariaLabel: t("table.sit_out"), dataset: { control: "sit_out" }, onclick: () => this.command("sit_out", { on: true }) }, ...tPhone("table.sit_out")));
-    }
-    return out;
   }
 
   /** The dock keeps its height while this browser plays (or the host sets up), so a turn
