@@ -52,10 +52,10 @@ LADDER = [
     ("draw", "normal", "easy", 5.0, 20_000, 202),
     ("draw", "hard", "normal", 3.0, 6_000, 203),
     # Pot-Limit Omaha (blinds 1/2): each rung's lower bound above 0. Noise per pair measured
-    # in trial runs: about 12 bb normal-easy (edge about +30), 22 bb hard-normal (about +65).
+    # in trial runs: about 12 bb normal-easy (edge about +25), 15 to 22 bb hard-normal (about +20).
     ("plo", "easy", "random", 0.0, 400, 301),
     ("plo", "normal", "easy", 0.0, 3_000, 302),
-    ("plo", "hard", "normal", 0.0, 1_500, 303),
+    ("plo", "hard", "normal", 0.0, 5_000, 303),
 ]
 
 

@@ -1,16 +1,17 @@
 """Pot-Limit Omaha Hard (R-AI-04): Monte Carlo equity over four-card hands against the range
 each opponent's play shows, pot-limit bet sizing, and a memory of the table.
 
-Ranges (ahiko.bots.omaha_equity): an opponent who raised before the flop holds the best
-quarter of starting hands, one who called the best half or so, a blind who checked anything;
+Ranges (ahiko.bots.omaha_equity): an opponent who opened before the flop holds the best
+45% of starting hands, one who re-raised the best 12%, one who called the best 60%, a blind who
+checked anything;
 after the flop each bet or raise they made narrows them to the hands made strongest on the
 board so far. The memory (ahiko.bots.memory,
 ``looseness``) widens every read of a player who bets and raises more than most.
 
 Decisions weigh that equity against the price: value bets and raises by the pot-limit scale
-(two thirds of the pot, the whole pot with the nuts nearly, all in when the stack left is
-small beside the pot), calls when the equity beats the pot odds, and semi-bluffs with strong
-draws in position. Equity runs on every street, pre-flop included.
+(three quarters of the pot, the whole pot when well ahead, all in when the stack left is small
+beside the pot) and calls when the equity beats the pot odds by a margin (more out of
+position); no bluffs: the levels below it call too much for them to pay. Equity runs on every street, pre-flop included.
 """
 
 from __future__ import annotations
@@ -38,10 +39,17 @@ HEADS_UP_SAMPLES = 2_000
 # Multiway, the samples shrink as the players grow (the work is samples times players), to
 # no fewer than MULTIWAY_SAMPLES: a decision stays within its time at nine seats.
 PLAYER_HANDS, MULTIWAY_SAMPLES = 4_500, 500
-RAISED_PREFLOP, CALLED_PREFLOP = 0.25, 0.55
+# Opening raises (pot-sized) by the players left to act: heads-up nearly every hand, as
+# strong heads-up Omaha players open the button.
+OPEN_BY_PLAYERS_BEHIND, OPEN_EARLY = {0: 0.9, 1: 0.9, 2: 0.45, 3: 0.35}, 0.25
+# The share of starting hands an opening raise, a re-raise and a call show.
+OPENED_PREFLOP, RERAISED_PREFLOP, CALLED_PREFLOP = 0.45, 0.12, 0.6
 # Each bet or raise after the flop keeps this share of the bettor's range, the hands made
 # strongest on the board so far (a bet in Omaha is seldom nothing), down to NARROWEST.
 BET_NARROWS, NARROWEST = 0.5, 0.1
+CONTINUATION_NARROWS = 0.8
+# Equity a call needs beyond the pot odds (all-in equity is more than a hand realises).
+REALISE_IN_POSITION, REALISE_OUT_OF_POSITION = 0.03, 0.08
 
 
 class PloHardBot:
@@ -65,18 +73,22 @@ class PloHardBot:
     def _read(self, view: dict[str, Any], sit: Situation, seat: int) -> OmahaRange:
         """The range ``seat``'s play shows so far."""
         widen = 1.0 + self._looseness(view, seat)
-        pre = [a for a in sit.street_actions("preflop") if a.seat == seat]
-        preflop = 1.0
-        if any(a.kind in ("bet", "raise") for a in pre):
-            preflop = RAISED_PREFLOP
-        elif any(a.kind == "call" for a in pre):
-            preflop = CALLED_PREFLOP
-        bets = sum(
-            1
-            for a in sit.actions
-            if a.seat == seat and a.street != "preflop" and a.kind in AGGRESSIVE
-        )
-        made = max(NARROWEST, BET_NARROWS**bets)
+        preflop, raises = 1.0, 0
+        for a in sit.street_actions("preflop"):
+            if a.kind in AGGRESSIVE:
+                raises += 1
+            if a.seat == seat and a.kind in AGGRESSIVE:
+                preflop = min(preflop, OPENED_PREFLOP if raises == 1 else RERAISED_PREFLOP)
+            elif a.seat == seat and a.kind == "call":
+                preflop = min(preflop, CALLED_PREFLOP)
+        made = 1.0
+        raiser = sit.last_aggressor("preflop") == seat
+        for a in sit.actions:
+            if a.seat != seat or a.street == "preflop" or a.kind not in AGGRESSIVE:
+                continue
+            # The pre-flop raiser bets most flops whatever it holds: that bet says little.
+            continuation = raiser and a.street == "flop" and made == 1.0
+            made = max(NARROWEST, made * (CONTINUATION_NARROWS if continuation else BET_NARROWS))
         return OmahaRange(min(1.0, preflop * widen), min(1.0, made * widen))
 
     def _preflop(self, sit: Situation, eq: float, rng: random.Random) -> Action:
@@ -87,13 +99,15 @@ class PloHardBot:
         raises = sit.raises_on("preflop")
         if raises == 0:
             behind = sit.players_behind_preflop()
-            open_pct = 0.55 if behind <= 1 else 0.3
+            open_pct = OPEN_BY_PLAYERS_BEHIND.get(behind, OPEN_EARLY)
             if pct <= open_pct or edge >= 1.15:
                 return aggressive(legal, pot_sized_to(sit, 1.0))
             return Action.check() if legal.can_check else check_or_fold(legal)
         if edge >= 1.2 and raises <= 2:
             return aggressive(legal, pot_sized_to(sit, 1.0))
-        if eq >= price(sit) + 0.02 or (edge >= 0.95 and legal.call_cost <= 4 * sit.big_blind):
+        # All-in equity overstates what a called hand wins, the more so out of position.
+        margin = REALISE_IN_POSITION if sit.is_last_to_act_postflop else REALISE_OUT_OF_POSITION
+        if eq >= price(sit) + margin:
             return passive(legal)
         return check_or_fold(legal)
 
@@ -101,19 +115,15 @@ class PloHardBot:
         legal = sit.legal
         spr = sit.effective_stack / max(1, sit.pot)
         heads_up = len(sit.opponents) == 1
-        value = 0.55 if heads_up else 0.45
+        value = 0.52 if heads_up else 0.42
         if legal.call_cost == 0:
             if eq >= value:
-                return aggressive(legal, legal.max_to if spr < 1.0 else pot_sized_to(sit, 0.7))
-            in_position = sit.is_last_to_act_postflop
-            if heads_up and sit.street != "river" and eq >= 0.4 and rng.random() < 0.5:
-                return aggressive(legal, pot_sized_to(sit, 0.6))
-            if heads_up and in_position and eq < 0.25 and rng.random() < 0.15:
-                return aggressive(legal, pot_sized_to(sit, 0.5))
+                size = 1.0 if eq >= value + 0.15 else 0.75
+                return aggressive(legal, legal.max_to if spr < 1.0 else pot_sized_to(sit, size))
             return Action.check()
         p = price(sit)
         if eq >= max(value + 0.15, p + 0.25):
             return aggressive(legal, legal.max_to if spr < 2.0 else pot_sized_to(sit, 1.0))
-        if eq >= p:
+        if eq >= p + REALISE_IN_POSITION:
             return passive(legal)
         return check_or_fold(legal)
