@@ -257,3 +257,48 @@ def test_places_read_as_ordinals_in_both_languages(page):  # type: ignore[no-unt
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th",
     ]  # fmt: skip
     assert said["pt"] == [f"{n}º" for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111)]
+
+
+def test_a_silent_socket_is_given_up_and_opened_again_and_a_ping_sets_the_bound(page):
+    """The heartbeat (docs/protocol.md): a ``ping`` reaches no handler but sets how long a
+    silence the socket tolerates (2.5 intervals); past it, the socket is given up without
+    waiting for a close that a frozen node would never send, and opened again."""
+    result = page.evaluate(
+        """async (web) => {
+            const { RoomConnection } = await import(`${web}/connection.js`);
+            const got = [];
+            const states = [];
+            const conn = new RoomConnection("ws://h/ws/rooms/r-1", {
+                onMessage: (m) => got.push(m.type), onState: (s) => states.push(s) });
+            const opened = [];
+            const closes = [];  // which socket the client closed (1: the first opened)
+            conn.open = () => {
+                const n = opened.length + 1;
+                conn.ws = { close: () => closes.push(n) };
+                conn.heardAt = Date.now();
+                opened.push(conn.socketUrl());
+            };
+            conn.open();
+            conn.receive(JSON.stringify({t: "ping", seq: 0, every: 0.1}));
+            const bound = conn.silenceMs;
+            const first = conn.ws;
+            conn.checkSilence(first);  // heard just now: kept
+            const kept = conn.ws === first;
+            await new Promise((done) => setTimeout(done, 300));  // silent for 3 intervals
+            conn.checkSilence(first);
+            const givenUp = conn.ws === null;
+            await new Promise((done) => setTimeout(done, 500));  // the first backoff
+            conn.close();
+            return { got, bound, kept, givenUp, closes, opened: opened.length, states };
+        }""",
+        WEB,
+    )
+    assert result == {
+        "got": [],  # the ping is no message for the page
+        "bound": 250,
+        "kept": True,
+        "givenUp": True,
+        "closes": [1, 2],  # the silent one, then the second at the end
+        "opened": 2,
+        "states": ["offline"],
+    }

@@ -408,6 +408,14 @@ class MovedOut(_ServerFrame):
     mtt: str
 
 
+class PingOut(_ServerFrame):
+    """A heartbeat (``ahiko.server.heartbeat``), to a socket that asked for them: the node is
+    alive; ``every`` seconds until the next."""
+
+    t: Literal["ping"] = "ping"
+    every: Annotated[float, Field(gt=0)]
+
+
 ServerFrame = Annotated[
     Ack
     | ErrorFrame
@@ -424,7 +432,8 @@ ServerFrame = Annotated[
     | NoticeOut
     | MovedOut
     | TimeBankOut
-    | ChatOut,
+    | ChatOut
+    | PingOut,
     Field(discriminator="t"),
 ]
 SERVER_FRAME: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
