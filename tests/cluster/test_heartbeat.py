@@ -23,10 +23,10 @@ from pathlib import Path
 import pytest
 from failover import seat_players
 from heartbeat_client import HeartbeatClient
-from nodes import Node, data_folder, house_room
+from nodes import Node, data_folder, house_room, owner_and_edge_nodes
 from progress import cpu_ticks
 
-from ahiko.server.heartbeat import HEARTBEAT_S, PROTOCOL_PING_FACTOR, SILENCE_FACTOR
+from ahiko.server.heartbeat import HEARTBEAT_S, SILENCE_FACTOR
 from ahiko.server.services import SESSION_COOKIE
 
 pytestmark = pytest.mark.cluster
@@ -37,12 +37,8 @@ LEASE_MS = 1500
 def test_a_player_on_a_frozen_node_notices_within_the_silence_bound_and_the_other_node_serves_it(
     redis_url: str, postgres_url: str, tmp_path: Path
 ) -> None:
-    data = data_folder(tmp_path)
-    owner = Node("a", redis_url, postgres_url, data, lease_ms=LEASE_MS).start()
-    edge = Node("b", redis_url, postgres_url, data, lease_ms=LEASE_MS)
-    try:
-        room_id = house_room(owner)
-        edge.start()
+    nodes = owner_and_edge_nodes(redis_url, postgres_url, data_folder(tmp_path), lease_ms=LEASE_MS)
+    with nodes as (owner, edge, room_id):
 
         async def scenario() -> tuple[float, float, dict[str, object], int]:
             players = await seat_players(edge.address, room_id, ("ana", "bia"))
@@ -69,18 +65,13 @@ def test_a_player_on_a_frozen_node_notices_within_the_silence_bound_and_the_othe
             return noticed_at - frozen_at, served_at - frozen_at, served, int(ana.user_id)
 
         noticed_s, served_s, served, user_id = asyncio.run(asyncio.wait_for(scenario(), 120))
-        print(f"\nfrozen node noticed after {noticed_s:.2f} s, served again after {served_s:.2f} s")
-        # The last ping came at most one interval before the freeze; the rule gives the socket
-        # up 2.5 intervals after the last frame heard (the client itself is not frozen).
-        assert noticed_s <= HEARTBEAT_S * SILENCE_FACTOR + 0.5
-        assert served["t"] == "snapshot", served
-        you = served["you"]
-        assert isinstance(you, dict) and str(you.get("player_id")) == str(user_id), served
-    finally:
-        if edge.process is not None and edge.process.poll() is None:
-            edge.process.send_signal(signal.SIGCONT)
-        edge.kill()  # no drain to wait for: the test is about sockets, not the hand
-        owner.kill()
+    print(f"\nfrozen node noticed after {noticed_s:.2f} s, served again after {served_s:.2f} s")
+    # The last ping came at most one interval before the freeze; the rule gives the socket
+    # up 2.5 intervals after the last frame heard (the client itself is not frozen).
+    assert noticed_s <= HEARTBEAT_S * SILENCE_FACTOR + 0.5
+    assert served["t"] == "snapshot", served
+    you = served["you"]
+    assert isinstance(you, dict) and str(you.get("player_id")) == str(user_id), served
 
 
 _WATCHER = textwrap.dedent(
@@ -102,10 +93,9 @@ def test_a_node_closes_the_socket_of_a_client_that_stopped_answering(
     postgres_url: str, tmp_path: Path
 ) -> None:
     every = 0.5  # short pings, so the test waits seconds
-    bound = 2 * PROTOCOL_PING_FACTOR * every  # a ping's interval and its answer's time
-    node = Node(
-        "a", None, postgres_url, data_folder(tmp_path), env={"AHIKO_HEARTBEAT_S": str(every)}
-    ).start()
+    bound = 2 * every  # a ping's interval and its answer's time
+    short = {"AHIKO_HEARTBEAT_S": str(every), "AHIKO_WS_PING_S": str(every)}
+    node = Node("a", None, postgres_url, data_folder(tmp_path), env=short).start()
     room_id = house_room(node)
     url = f"ws://{node.address}/ws/rooms/{room_id}?heartbeat=1"
     watcher = subprocess.Popen(

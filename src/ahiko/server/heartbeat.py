@@ -14,7 +14,8 @@ the node wakes. Two heartbeats cover the two directions:
   seat of a player whose machine froze is counted as away and the socket's memory freed.
 
 ``AHIKO_HEARTBEAT_S`` sets ``every`` (3 s): a player notices a frozen node within about
-7.5 s, and a ping frame costs a few dozen bytes a socket every 3 s."""
+7.5 s, and a ping frame costs a few dozen bytes a socket every 3 s. ``AHIKO_WS_PING_S`` (20 s)
+sets the protocol pings' interval and how long an answer may take."""
 
 from __future__ import annotations
 
@@ -27,9 +28,7 @@ HEARTBEAT_S = 3.0
 # How many pings a client may miss before it counts the socket as dead: a loaded but live
 # node may send one late (docs/protocol.md states the same factor for other clients).
 SILENCE_FACTOR = 2.5
-# Protocol pings are rarer than ping frames: only a dead client is to be found, and every
-# live one answers them without its page's code running.
-PROTOCOL_PING_FACTOR = 3.0
+PROTOCOL_PING_S = 20.0
 PING = "ping"
 
 
@@ -45,10 +44,13 @@ def heartbeat_seconds(env: Mapping[str, str] | None = None) -> float:
     return max(0.2, float(env.get("AHIKO_HEARTBEAT_S", HEARTBEAT_S)))
 
 
-def protocol_ping_seconds(every: float) -> float:
-    """uvicorn's ``ws_ping_interval`` and ``ws_ping_timeout``: a socket whose client has not
-    answered a protocol ping ``3 * every`` seconds after it was sent is closed (1011)."""
-    return PROTOCOL_PING_FACTOR * every
+def protocol_ping_seconds(env: Mapping[str, str] | None = None) -> float:
+    """``AHIKO_WS_PING_S``: uvicorn's ``ws_ping_interval`` and ``ws_ping_timeout`` (20 s,
+    uvicorn's own): a socket whose client has not answered a protocol ping that long after it
+    was sent is closed (1011). Long on purpose: a browser answers at once even while its page
+    is busy, and a script that blocks its event loop for a few seconds is not a dead client."""
+    env = os.environ if env is None else env
+    return max(0.2, float(env.get("AHIKO_WS_PING_S", PROTOCOL_PING_S)))
 
 
 def wants_heartbeat(query: Mapping[str, str]) -> bool:
