@@ -58,7 +58,10 @@ class HousePlayer:
             "Cookie": f"{SESSION_COOKIE}={self.http.cookies[SESSION_COOKIE]}",
             "Origin": f"http://{self.address}",
         }
-        self.ws = await websockets.connect(f"ws://{self.address}{path}", additional_headers=headers)
+        # A loaded machine may take longer than websockets' 10 s to answer the handshake.
+        self.ws = await websockets.connect(
+            f"ws://{self.address}{path}", additional_headers=headers, open_timeout=60
+        )
 
     async def close(self) -> None:
         if self.ws is not None:
