@@ -18,9 +18,13 @@ from house_players import HousePlayer
 from nodes import Node, check_ledger, data_folder, house_room
 from redis_scan import cards_seen, in_clear, record, salts_seen
 
+from ahiko.server.house_timing import NEXT_HAND_ENV
+
 pytestmark = pytest.mark.cluster
 
 HANDS = 3
+# The pause between hands (R-RM-11's 8 s) shortened: the hands' frames are what is scanned.
+QUICK_HANDS = {NEXT_HAND_ENV: "1"}
 
 
 def _ended(player: HousePlayer) -> set[int]:
@@ -35,8 +39,8 @@ def test_relayed_frames_cross_redis_sealed_no_card_in_clear(
     redis_url: str, postgres_url: str, tmp_path: Path
 ) -> None:
     data = data_folder(tmp_path)
-    owner = Node("a", redis_url, postgres_url, data).start()
-    edge = Node("b", redis_url, postgres_url, data)
+    owner = Node("a", redis_url, postgres_url, data, env=QUICK_HANDS).start()
+    edge = Node("b", redis_url, postgres_url, data, env=QUICK_HANDS)
     try:
         room_id = house_room(owner)
         edge.start()
