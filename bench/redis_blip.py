@@ -13,6 +13,7 @@ unchanged, ``ahiko admin check-ledger`` clean."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import statistics
 import sys
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any
 import httpx
 from drill_env import run_drill  # the tests' helpers on the path too
 from failover import seat_players
+from house_players import play_while
 from nodes import Node, check_ledger
 from redis_blip import blip_round
 
@@ -56,7 +58,7 @@ async def drill(rounds: int, lease_ms: int, root: Path, server: RedisServer, db:
                 problems.append(f"sockets closed {result.closes}")
             if result.chips != 300:
                 problems.append(f"chips {result.chips}")
-            checked = check_ledger(db, data)
+            checked = await play_while(players, asyncio.to_thread(check_ledger, db, data))
             ledger_clean += checked.returncode == 0
             if checked.returncode != 0:
                 problems.append(f"check-ledger: {checked.stdout[-300:]}")

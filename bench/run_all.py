@@ -230,6 +230,44 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         " its bets returned, check-ledger clean every round",
     ),
     (
+        "frozen owner drill",
+        "bench/frozen_owner.py",
+        ["--rounds", "20"],
+        1,
+        "issue 41: the owner of an Ahiko room frozen (SIGSTOP) mid-hand past its lease, woken,"
+        " 20 rounds back to back, then the table plays on three minutes: every frozen hand"
+        " stays cancelled, the woken owner drops its run (its timers cancelled, no write of"
+        " it lands), nobody cashed out, check-ledger clean every round",
+    ),
+    (
+        "redis blip drill",
+        "bench/redis_blip.py",
+        ["--rounds", "10"],
+        1,
+        "issue 41: Redis killed and restarted empty, and Redis frozen 5 s, 10 rounds each,"
+        " mid-hand: no hand cancelled on an owner whose lease was valid, the next action"
+        " answered within 2 s of Redis returning, the table's chips unchanged, check-ledger"
+        " clean",
+    ),
+    (
+        "sigterm drill",
+        "bench/drain.py",
+        ["--rounds", "10"],
+        1,
+        "issue 41: SIGTERM mid-hand, 10 rounds on a two-node cluster (the owner drained) and"
+        " 10 on a lone SQLite server (stopped and started): every hand in progress finishes,"
+        " no hand cancelled, every chip at the table, check-ledger clean",
+    ),
+    (
+        "redis scan",
+        "bench/relay_scan.py",
+        ["--hands", "100"],
+        1,
+        "issue 41: 100 hands whose frames cross Redis (the players' sockets on the other"
+        " node); PSUBSCRIBE ahiko:* and MONITOR record everything: no card list and no salt"
+        " the players saw is on Redis in clear",
+    ),
+    (
         "crash",
         "bench/crash.py",
         ["--kills", "20"],
@@ -281,6 +319,21 @@ STORED_RUNS: dict[str, tuple[str, ...]] = {
     label: ("src/ahiko/bots", "src/ahiko/poker", "bench/ladder.py")
     for label in ("ladder", "plo ladder", "styles holdem", "styles draw", "adaptation")
 }
+# The fault drills of issue 41 run for many minutes: a run is stored on the code it ran
+# (the drill, the tests' helpers it uses, the server).
+_DRILL_CODE = ("src/ahiko", "tests/cluster/failover.py", "tests/cluster/house_players.py")
+STORED_RUNS.update(
+    {
+        "frozen owner drill": (
+            *_DRILL_CODE,
+            "bench/frozen_owner.py",
+            "tests/cluster/frozen_owner.py",
+        ),
+        "redis blip drill": (*_DRILL_CODE, "bench/redis_blip.py", "tests/cluster/redis_blip.py"),
+        "sigterm drill": (*_DRILL_CODE, "bench/drain.py", "tests/cluster/drain_round.py"),
+        "redis scan": (*_DRILL_CODE, "bench/relay_scan.py", "tests/cluster/redis_scan.py"),
+    }
+)
 RUNS_DIR = ROOT / "bench" / "runs"
 
 

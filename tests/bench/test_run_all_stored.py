@@ -94,8 +94,9 @@ def test_a_section_outside_stored_runs_always_runs_afresh_and_stores_nothing(
 def test_the_default_sections_store_the_bot_matches() -> None:
     labels = {label for label, *_ in run_all.BENCHMARKS}
     assert set(run_all.STORED_RUNS) <= labels
-    stored = {"ladder", "plo ladder", "styles holdem", "styles draw", "adaptation"}
-    assert stored == set(run_all.STORED_RUNS)
+    bot_matches = {"ladder", "plo ladder", "styles holdem", "styles draw", "adaptation"}
+    drills = {"frozen owner drill", "redis blip drill", "sigterm drill", "redis scan"}
+    assert bot_matches | drills == set(run_all.STORED_RUNS)
     for paths in run_all.STORED_RUNS.values():
         assert all((run_all.ROOT / path).exists() for path in paths)
 

@@ -83,7 +83,9 @@ async def mid_hand(players: list[HousePlayer], after: int = 0) -> Frame:
     first, second = players
 
     async def watch(player: HousePlayer) -> Frame:
-        return await player.until(in_progress, play=False, timeout=90)
+        # Playing the hands before (check or call) rather than waiting for their clocks: a
+        # hand already past its first street ends in seconds, not in minutes of deadlines.
+        return await player.until(in_progress, timeout=90)
 
     dealt, _ = await asyncio.gather(watch(first), watch(second))
     # the player to act calls (chips beyond the blinds go in), then everyone stops

@@ -16,6 +16,7 @@ import signal
 import time
 from dataclasses import dataclass, field
 
+import httpx
 from failover import failover_round
 from house_players import Frame, HousePlayer
 from nodes import Node
@@ -39,7 +40,7 @@ class FrozenRound:
     notes: list[str] = field(default_factory=list)
 
 
-def _closed_stays(database_url: str, room_id: str) -> int:
+def closed_stays(database_url: str, room_id: str) -> int:
     engine = make_engine(database_url)
     try:
         with engine.connect() as conn:
@@ -92,6 +93,13 @@ async def _dropped_line(owner: Node, room_id: str, since: int, timeout: float) -
     return None
 
 
+def _answers(node: Node) -> bool:
+    try:
+        return httpx.get(f"{node.url}/api/health", timeout=60).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
 async def play_on(players: list[HousePlayer], after: int, seconds: float) -> tuple[int, int]:
     """Play (check or call) at the new owner for ``seconds``; answers the hands dealt and the
     number of the last one."""
@@ -139,6 +147,12 @@ async def frozen_owner_round(
     line = await _dropped_line(owner, room_id, since, timeout=3 * lease_s + 20)
     timers = int(line.rsplit("(its run stopped, ", 1)[1].split()[0]) if line else 0
     hands_on, _ = await play_on(players, taken.hand_no, play_on_s)
+    # The woken node answers a request only once its loop has run past the horizon: any
+    # timer of the old run due by then would have fired.
+    if await asyncio.to_thread(_answers, owner) is False:
+        notes = [f"the woken owner did not answer after {play_on_s} s"]
+    else:
+        notes = []
     log = owner.log()[since:]
     after_drop = log.split(line, 1)[1] if line else log
     refused = len(re.findall(rf"fenced out of room {re.escape(room_id)}\b", after_drop))
@@ -150,8 +164,9 @@ async def frozen_owner_round(
         dropped=line is not None,
         timers_cancelled=timers,
         refused_after_drop=refused,
-        closed_stays=_closed_stays(database_url, room_id),
+        closed_stays=closed_stays(database_url, room_id),
         hands_played_on=hands_on,
+        notes=notes,
     )
     if owner.process.poll() is not None:
         result.notes.append(f"the woken owner (pid {pid}) exited")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import httpx
 import websockets
@@ -16,6 +16,7 @@ import websockets
 from ahiko.server.services import CSRF_HEADER, SESSION_COOKIE
 
 Frame = dict[str, Any]
+T = TypeVar("T")
 
 
 class HousePlayer:
@@ -57,7 +58,10 @@ class HousePlayer:
             "Cookie": f"{SESSION_COOKIE}={self.http.cookies[SESSION_COOKIE]}",
             "Origin": f"http://{self.address}",
         }
-        self.ws = await websockets.connect(f"ws://{self.address}{path}", additional_headers=headers)
+        # A loaded machine may take longer than websockets' 10 s to answer the handshake.
+        self.ws = await websockets.connect(
+            f"ws://{self.address}{path}", additional_headers=headers, open_timeout=60
+        )
 
     async def close(self) -> None:
         if self.ws is not None:
@@ -157,3 +161,21 @@ def seat_of(room: Frame, user_id: str) -> dict[str, Any] | None:
         if seat.get("player_id") == user_id:
             return dict(seat)
     return None
+
+
+async def play_while(players: list[HousePlayer], work: Awaitable[T]) -> T:
+    """``work`` (a ledger check, a node starting) while the players keep reading and playing
+    their turns: a drill that stopped reading between rounds would find the table's clocks
+    had played on without it, and read its frames late."""
+    task = asyncio.ensure_future(work)
+
+    async def keep_playing(player: HousePlayer) -> None:
+        while not task.done():
+            try:  # recv is safe to cancel in websockets: no frame is lost
+                frame = await player.recv(timeout=0.2)
+            except TimeoutError:
+                continue
+            await player.play_turn(frame)
+
+    await asyncio.gather(*(keep_playing(p) for p in players))
+    return task.result()

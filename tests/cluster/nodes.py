@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -59,6 +60,8 @@ class Node:
         log_dir: Path | None = None,
     ) -> None:
         self.name = name
+        self.database_url = database_url
+        self.data_dir = data_dir
         self.port = port or free_port()
         self.address = f"127.0.0.1:{self.port}"
         self.url = f"http://{self.address}"
@@ -123,3 +126,28 @@ def house_room(node: Node, tier: str = "iniciante") -> str:
     """The first house room of ``tier`` in ``node``'s lobby (the cluster's)."""
     rooms = httpx.get(f"{node.url}/api/ahiko/rooms").json()
     return str(next(room["id"] for room in rooms if room["tier"] == tier))
+
+
+@contextlib.contextmanager
+def owner_and_edge_nodes(
+    redis_url: str,
+    database_url: str,
+    data_dir: Path,
+    *,
+    lease_ms: int,
+    env: dict[str, str] | None = None,
+) -> Iterator[tuple[Node, Node, str]]:
+    """Two nodes of one cluster: OWNER started first (it takes the house rooms), then EDGE;
+    yields them and a house room OWNER holds. Both are killed at the end (``kill -9``: a
+    test about faults checks the ledger itself, with nothing left running)."""
+    owner = Node("a", redis_url, database_url, data_dir, lease_ms=lease_ms, env=env).start()
+    edge = Node("b", redis_url, database_url, data_dir, lease_ms=lease_ms, env=env)
+    try:
+        room_id = house_room(owner)
+        edge.start()
+        yield owner, edge, room_id
+    finally:
+        for node in (edge, owner):
+            if node.process is not None and node.process.poll() is None:
+                node.process.send_signal(signal.SIGCONT)  # a frozen node dies too
+            node.kill()

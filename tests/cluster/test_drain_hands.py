@@ -14,62 +14,21 @@ import time
 from pathlib import Path
 
 import pytest
-from failover import mid_hand, owner_of, seat_players
-from house_players import Frame, HousePlayer, seat_of
+from drain_round import (
+    DrainRound,
+    cancelled_hands,
+    cluster_drain_round,
+    hand_statuses,
+    lone_drain_round,
+    wait_exit,
+)
+from failover import mid_hand, seat_players
 from nodes import Node, check_ledger, data_folder, house_room
-from sqlalchemy import select
-
-from ahiko.rooms.house.cash_out import UNPLAYED_REASON
-from ahiko.store.engine import make_engine
-from ahiko.store.schema import hands
 
 pytestmark = pytest.mark.cluster
 
 SITE_DRAIN = {"AHIKO_DRAIN_S": "60"}  # a site's bound (the suite's servers drain 2 s)
 LEASE_MS = 2000
-
-
-def _statuses(database_url: str, room_id: str) -> dict[int, str]:
-    """Each hand's record: its status, and why when it was cancelled."""
-    engine = make_engine(database_url)
-    try:
-        with engine.connect() as conn:
-            rows = conn.execute(
-                select(hands.c.hand_no, hands.c.status, hands.c.cancel_reason).where(
-                    hands.c.room_id == room_id
-                )
-            ).all()
-    finally:
-        engine.dispose()
-    return {int(n): str(s) if s != "cancelled" else f"cancelled: {why}" for n, s, why in rows}
-
-
-def _cancelled(statuses: dict[int, str]) -> list[str]:
-    """Hands cancelled, except a number the new owner skipped: a room taken over leaves one
-    hand number out (its previous run may have shown a commitment it never stored) and
-    records it as unplayed (R-FD-06), no card dealt, no chip in."""
-    return [s for s in statuses.values() if s.startswith("cancelled") and UNPLAYED_REASON not in s]
-
-
-def _ended(hand_no: int):  # type: ignore[no-untyped-def]
-    def check(frame: Frame) -> bool:
-        return (
-            frame["t"] == "hand"
-            and frame["hand_no"] == hand_no
-            and frame["view"].get("result") is not None
-        )
-
-    return check
-
-
-async def _play_out(players: list[HousePlayer], hand_no: int) -> None:
-    """The players keep acting until the hand ends."""
-    await asyncio.gather(*(p.until(_ended(hand_no), timeout=90) for p in players))
-
-
-def _wait_exit(node: Node, timeout: float) -> int:
-    assert node.process is not None
-    return node.process.wait(timeout=timeout)
 
 
 def test_a_node_sent_sigterm_mid_hand_finishes_the_hand_and_hands_the_room_over(
@@ -82,35 +41,23 @@ def test_a_node_sent_sigterm_mid_hand_finishes_the_hand_and_hands_the_room_over(
         room_id = house_room(owner)
         edge.start()
 
-        async def scenario() -> tuple[int, int]:
+        async def scenario() -> DrainRound:
             players = await seat_players(edge.address, room_id, ("ana", "bia"))
-            frame = await mid_hand(players)
-            hand_no = int(frame["hand_no"])
-            assert owner.process is not None
-            owner.process.send_signal(signal.SIGTERM)  # drain: this hand ends here
-            await _play_out(players, hand_no)
-            await asyncio.to_thread(_wait_exit, owner, 90)
-            # the room moved at the hand boundary: the players follow it and play on
-            for player in players:
-                await player.drain_until_closed(timeout=LEASE_MS / 1000 + 30)
-            await asyncio.gather(*(p.resume(timeout=LEASE_MS / 1000 + 30) for p in players))
-            nxt = await asyncio.gather(
-                *(
-                    p.until(lambda f: f["t"] == "hand" and f["hand_no"] > hand_no, timeout=90)
-                    for p in players
-                )
+            result = await cluster_drain_round(
+                owner, players, postgres_url, redis_url, LEASE_MS / 1000
             )
-            new_owner = await owner_of(redis_url, room_id)
-            assert new_owner is not None and f"-{edge.port}-" in new_owner
             for player in players:
                 await player.close()
-            return hand_no, int(nxt[0]["hand_no"])
+            return result
 
-        hand_no, next_hand = asyncio.run(asyncio.wait_for(scenario(), 300))
-        statuses = _statuses(postgres_url, room_id)
-        assert statuses[hand_no] == "finished", statuses
-        assert _cancelled(statuses) == [], statuses
-        assert next_hand > hand_no
+        result = asyncio.run(asyncio.wait_for(scenario(), 300))
+        print(f"\n{result}")
+        statuses = hand_statuses(postgres_url, room_id)
+        assert result.status == "finished", statuses
+        assert cancelled_hands(statuses) == [], statuses
+        assert result.next_hand_no is not None and result.next_hand_no > result.hand_no
+        assert result.new_owner is not None and f"-{edge.port}-" in result.new_owner
+        assert result.stacks == 300  # both back in their seats, every chip there
         assert "drained in" in owner.log()
     finally:
         owner.stop()
@@ -127,35 +74,19 @@ def test_a_lone_server_sent_sigterm_mid_hand_finishes_it_and_keeps_the_seats(
     try:
         room_id = house_room(server)
 
-        async def first_run() -> tuple[int, list[HousePlayer]]:
+        async def scenario() -> DrainRound:
             players = await seat_players(server.address, room_id, ("ana", "bia"))
-            frame = await mid_hand(players)
-            assert server.process is not None
-            stopping = time.monotonic()
-            server.process.send_signal(signal.SIGTERM)
-            await _play_out(players, int(frame["hand_no"]))
-            await asyncio.to_thread(_wait_exit, server, 90)
-            print(f"\nstopped {time.monotonic() - stopping:.1f} s after SIGTERM")
-            return int(frame["hand_no"]), players
-
-        hand_no, players = asyncio.run(asyncio.wait_for(first_run(), 240))
-        statuses = _statuses(postgres_url, room_id)
-        assert statuses[hand_no] == "finished" and _cancelled(statuses) == [], statuses
-        server.start()
-
-        async def second_run() -> int:
-            total = 0
+            result = await lone_drain_round(server, players, postgres_url)
             for player in players:
-                await player.open()
-                snapshot = await player.recv()
-                seat = seat_of(snapshot.get("room") or {}, player.user_id)
-                assert seat is not None, snapshot
-                total += int(seat["stack"])
-                await player.ws.close()  # (its HTTP client belongs to the first run's loop)
-            return total
+                await player.close()
+            return result
 
-        assert asyncio.run(asyncio.wait_for(second_run(), 120)) == 300
-        assert _cancelled(_statuses(postgres_url, room_id)) == []
+        result = asyncio.run(asyncio.wait_for(scenario(), 240))
+        print(f"\nstopped {result.drained_s:.1f} s after SIGTERM; {result}")
+        statuses = hand_statuses(postgres_url, room_id)
+        assert result.status == "finished" and cancelled_hands(statuses) == [], statuses
+        assert result.notes == []  # both back in their seats after the restart
+        assert result.stacks == 300
     finally:
         server.stop()
     checked = check_ledger(postgres_url, data)
@@ -181,7 +112,7 @@ def test_a_second_sigterm_stops_a_draining_server_at_once(
                 await asyncio.sleep(0.05)
             second = time.monotonic()
             server.process.send_signal(signal.SIGTERM)
-            await asyncio.to_thread(_wait_exit, server, 60)
+            await asyncio.to_thread(wait_exit, server, 60)
             for player in players:
                 await player.close()
             return time.monotonic() - second

@@ -364,3 +364,48 @@ def test_R_HE_11_the_replayer_shows_both_run_outs(page):  # type: ignore[no-unty
     assert last["second_board"] == [format_card(c) for c in hand.second_board]
     assert not set(last["board"]) & set(last["second_board"])  # all in pre-flop: two boards
     assert {s["seat"]: s["stack"] for s in last["seats"]} == hand.stacks
+
+
+def test_a_silent_socket_is_given_up_and_opened_again_and_a_ping_sets_the_bound(page):
+    """The heartbeat (docs/protocol.md): a ``ping`` reaches no handler but sets how long a
+    silence the socket tolerates (2.5 intervals); past it, the socket is given up without
+    waiting for a close that a frozen node would never send, and opened again."""
+    result = page.evaluate(
+        """async (web) => {
+            const { RoomConnection } = await import(`${web}/connection.js`);
+            const got = [];
+            const states = [];
+            const conn = new RoomConnection("ws://h/ws/rooms/r-1", {
+                onMessage: (m) => got.push(m.type), onState: (s) => states.push(s) });
+            const opened = [];
+            const closes = [];  // which socket the client closed (1: the first opened)
+            conn.open = () => {
+                const n = opened.length + 1;
+                conn.ws = { close: () => closes.push(n) };
+                conn.heardAt = Date.now();
+                opened.push(conn.socketUrl());
+            };
+            conn.open();
+            conn.receive(JSON.stringify({t: "ping", seq: 0, every: 0.1}));
+            const bound = conn.silenceMs;
+            const first = conn.ws;
+            conn.checkSilence(first);  // heard just now: kept
+            const kept = conn.ws === first;
+            await new Promise((done) => setTimeout(done, 300));  // silent for 3 intervals
+            conn.checkSilence(first);
+            const givenUp = conn.ws === null;
+            await new Promise((done) => setTimeout(done, 500));  // the first backoff
+            conn.close();
+            return { got, bound, kept, givenUp, closes, opened: opened.length, states };
+        }""",
+        WEB,
+    )
+    assert result == {
+        "got": [],  # the ping is no message for the page
+        "bound": 250,
+        "kept": True,
+        "givenUp": True,
+        "closes": [1, 2],  # the silent one, then the second at the end
+        "opened": 2,
+        "states": ["offline"],
+    }

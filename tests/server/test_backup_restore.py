@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 from datetime import timedelta
@@ -25,12 +26,14 @@ from ahiko.store.engine import default_database_url, make_engine
 from ahiko.store.hand_archive import archived_hand_for, hands_of_user, install_sealer
 from ahiko.wallet.operations import Wallet
 from archive_factory import Sitter, add_person, cash_session
+from pg import PostgresCluster
 
 
-def _site(data: Path) -> tuple[list[int], dict[int, Any]]:
-    """Two people with archived hands on a fresh SQLite site in ``data``."""
-    assert main(["admin", "migrate", "--data-dir", str(data)]) == 0
-    engine = make_engine(default_database_url(data))
+def _site(data: Path, database_url: str | None = None) -> tuple[list[int], dict[int, Any]]:
+    """Two people with archived hands on a fresh site in ``data`` (SQLite there, unless
+    ``database_url`` names another database)."""
+    assert main(["admin", "migrate", "--data-dir", str(data), *_on(database_url)]) == 0
+    engine = make_engine(database_url or default_database_url(data))
     install_sealer(engine, load_or_create_archive_key(data))
     people = [add_person(engine, "ana"), add_person(engine, "bia")]
     cash_session(
@@ -49,6 +52,10 @@ def _site(data: Path) -> tuple[list[int], dict[int, Any]]:
     seen = _what_players_see(engine, people)
     engine.dispose()
     return people, seen
+
+
+def _on(database_url: str | None) -> list[str]:
+    return [] if database_url is None else ["--database-url", database_url]
 
 
 def _what_players_see(engine: Any, people: list[int]) -> dict[int, Any]:
@@ -104,3 +111,34 @@ def test_serve_refuses_in_one_line_a_database_with_archived_hands_and_no_archive
     assert "12 archived hand(s)" in err[0] and ARCHIVE_KEY_FILE_NAME in err[0]
     assert "ahiko admin restore" in err[0]
     assert not (data / ARCHIVE_KEY_FILE_NAME).exists()  # no new key was made
+
+
+def test_a_postgresql_backup_restores_the_same_wallets_and_downloads_after_a_wipe(
+    tmp_path: Path, postgres_cluster: PostgresCluster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The documented PostgreSQL path (docs/deploy.md): ``pg_dump --format=custom`` and the
+    keys; the database dropped and the data folder wiped; an empty database made again and
+    ``pg_restore`` with the keys put back."""
+    name = f"restore_drill_{os.getpid()}"
+    url = postgres_cluster.create_database(name)
+    data, kept = tmp_path / "data", tmp_path / "backup"
+    try:
+        people, before = _site(data, url)
+        assert all(hands for _, hands in before.values())
+        assert main(["admin", "backup", str(kept), "--data-dir", str(data), *_on(url)]) == 0
+        assert sorted(p.name for p in kept.iterdir()) == [
+            "ahiko.pgdump", ARCHIVE_KEY_FILE_NAME, "fairness_ed25519.key", "manifest.json"
+        ]  # fmt: skip
+        assert all(p.stat().st_mode & 0o777 == 0o600 for p in kept.iterdir())
+        postgres_cluster.drop_database(name)  # the database server is lost ...
+        shutil.rmtree(data)  # ... and the node's disk with it
+        url = postgres_cluster.create_database(name)  # a new, empty database
+        assert main(["admin", "restore", str(kept), "--data-dir", str(data), *_on(url)]) == 0
+        assert main(["admin", "check-ledger", "--data-dir", str(data), *_on(url)]) == 0
+        engine = make_engine(url)
+        install_sealer(engine, load_or_create_archive_key(data))
+        assert _what_players_see(engine, people) == before
+        engine.dispose()
+        capsys.readouterr()
+    finally:
+        postgres_cluster.drop_database(name)

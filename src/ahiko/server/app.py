@@ -61,6 +61,7 @@ from ahiko.server.errors import (
     install_error_handlers,
 )
 from ahiko.server.gateway import refusal_frame
+from ahiko.server.house_timing import house_timing
 from ahiko.server.instruments import CountingArchive
 from ahiko.server.limits import WS_TOO_MANY, SiteLimits, site_limits
 from ahiko.server.logging_setup import LogScopeMiddleware
@@ -129,7 +130,14 @@ def create_app(
         if getattr(app.state, "room_registry", None) is None:  # a test may set its own
             app.state.room_registry = archiving_registry(app)
         if getattr(app.state, "ahiko_lobby", None) is None:
-            lobby = AhikoLobby(app.state.room_registry, found.wallet, engine, timing=LIVE_TIMING)
+            timing, deadline = house_timing()
+            lobby = AhikoLobby(
+                app.state.room_registry,
+                found.wallet,
+                engine,
+                timing=timing,
+                action_deadline_s=deadline,
+            )
             lobby.start()  # settles the rooms a previous run left open, then opens two a tier
             app.state.ahiko_lobby = lobby
         if getattr(app.state, "sitgo", None) is None:  # issue 20: sit & go's and MTTs
@@ -265,7 +273,10 @@ async def cluster_node(app: FastAPI, redis_url: str) -> AsyncIterator[None]:
     app.state.online = SharedOnlineCount(node.redis)
     lobby = getattr(app.state, "ahiko_lobby", None)
     if lobby is None:
-        lobby = AhikoLobby(registry, found.wallet, engine, timing=LIVE_TIMING)
+        timing, deadline = house_timing()
+        lobby = AhikoLobby(
+            registry, found.wallet, engine, timing=timing, action_deadline_s=deadline
+        )
         app.state.ahiko_lobby = lobby
     house = ClusterHouse(node, lobby)
     app.state.house = house

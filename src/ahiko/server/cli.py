@@ -138,6 +138,7 @@ def _serve(args: argparse.Namespace) -> int:
     from ahiko.server.app import create_app
     from ahiko.server.cluster.node import route_refusal
     from ahiko.server.drain import DrainingServer, drain_seconds
+    from ahiko.server.heartbeat import protocol_ping_seconds
     from ahiko.server.logging_setup import (
         configure_logging,
         log_format,
@@ -185,6 +186,9 @@ def _serve(args: argparse.Namespace) -> int:
             # Frames are a few KiB: compressing each for each connection cost a quarter of the
             # server's CPU at 1,000 players and ≈ 50 MiB of per-connection zlib state.
             ws_per_message_deflate=False,
+            # A client that stopped answering protocol pings is let go (server/heartbeat.py).
+            ws_ping_interval=protocol_ping_seconds(),
+            ws_ping_timeout=protocol_ping_seconds(),
             log_config=None,  # the root logger's format (ahiko.server.logging_setup)
             access_log=False,  # written by LogScopeMiddleware, with the request's id
         )

@@ -33,6 +33,7 @@ from ahiko.server.accounts import token_hash
 from ahiko.server.addresses import address_book
 from ahiko.server.competition_calls import answer_for
 from ahiko.server.errors import ApiError
+from ahiko.server.heartbeat import heartbeat_seconds, start_heartbeat, wants_heartbeat
 from ahiko.server.instruments import ACTION_BROADCAST_SECONDS, COMMAND_SECONDS, SENT
 from ahiko.server.limits import WS_SIGNED_OUT, WS_TOO_MANY, site_limits
 from ahiko.server.reactions import ReactionBook, reaction_book
@@ -276,6 +277,9 @@ async def table_socket(
         limits.room_joined(room_id)
     writer = asyncio.create_task(_write(websocket, queue))
     moved = _close_when_moved(websocket, actor, cluster)
+    beat = None
+    if wants_heartbeat(websocket.query_params):  # a frozen node is noticed by the client
+        beat = start_heartbeat(connection, heartbeat_seconds())
     actor.subscribe(connection.connection_id, connection.deliver)
     since = _since(websocket.query_params.get("since"))
     epoch = _epoch(websocket.query_params.get("epoch"))
@@ -294,6 +298,8 @@ async def table_socket(
         queue.put_nowait(None)
         if moved is not None:
             moved.cancel()
+        if beat is not None:
+            beat.cancel()
         with contextlib.suppress(Exception):
             await writer
         log.info("table socket %s closed", connection.connection_id)

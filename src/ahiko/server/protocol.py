@@ -470,6 +470,14 @@ class HostOut(_ServerFrame):
     hand_no: int
 
 
+class PingOut(_ServerFrame):
+    """A heartbeat (``ahiko.server.heartbeat``), to a socket that asked for them: the node is
+    alive; ``every`` seconds until the next."""
+
+    t: Literal["ping"] = "ping"
+    every: Annotated[float, Field(gt=0)]
+
+
 ServerFrame = Annotated[
     Ack
     | ErrorFrame
@@ -487,7 +495,8 @@ ServerFrame = Annotated[
     | MovedOut
     | TimeBankOut
     | ChatOut
-    | HostOut,
+    | HostOut
+    | PingOut,
     Field(discriminator="t"),
 ]
 SERVER_FRAME: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)

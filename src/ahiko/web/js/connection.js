@@ -10,6 +10,11 @@
 // balancer reaches the owner, and closes with 4308; the client reconnects there at once. A
 // route that does not answer is not asked for again for half a minute (the room is played
 // through any node meanwhile, by the relay); a room that moved (4409) asks for its new owner's.
+//
+// Heartbeat (docs/protocol.md): the socket asks for `ping` frames (`heartbeat=1`); a node
+// frozen by its machine keeps the connection open but sends nothing, so a socket on which
+// nothing was heard for 2.5 ping intervals is given up and opened again through the same
+// address, where the balancer sends it to a node that answers.
 
 import { decodeFrame, encodeSnapshotRequest } from "./wire.js";
 
@@ -19,6 +24,10 @@ const FINAL_CLOSE_CODES = new Set([4403, 4404]); // the gateway's "refused" and 
 const OWNER_ROUTE = 4308; // after an "owner" frame: reconnect through its route
 const ROOM_MOVED = 4409; // the table's owner changed
 const ROUTE_RETRY_MS = 30000; // after a route that did not answer
+const SILENT = 4000; // our own name for a socket given up after silence (never on the wire)
+const PING_EVERY_S = 3; // the server's ping interval until a ping names its own
+const SILENCE_FACTOR = 2.5; // pings missed before the socket counts as dead
+const WATCH_MS = 500;
 // Frames that repeat the latest seq instead of taking a new one (docs/protocol.md): to one
 // player only ("notice", "wallet", "moved") or answers ("ack", "error"), and the snapshot itself.
 const UNNUMBERED = new Set(["snapshot", "ack", "error", "notice", "wallet", "moved", "chat"]);
@@ -38,14 +47,22 @@ export class RoomConnection {
     this.route = null; // the path at which the balancer reaches the table's owner
     this.directAfter = 0; // ask to be sent to the owner from then on (Date.now())
     this.heard = false; // a frame came on this socket
+    this.heardAt = 0; // when the last frame came (or the socket was opened)
+    this.silenceMs = PING_EVERY_S * SILENCE_FACTOR * 1000;
+    this.watch = null;
   }
 
   open() {
     this.closed = false;
     this.setState("connecting");
-    const ws = new WebSocket(this.socketUrl());
+    const url = new URL(this.socketUrl());
+    url.searchParams.set("heartbeat", "1"); // ask for ping frames
+    const ws = new WebSocket(url.toString());
     this.ws = ws;
     this.heard = false;
+    this.heardAt = Date.now();
+    clearInterval(this.watch);
+    this.watch = setInterval(() => this.checkSilence(ws), WATCH_MS);
     ws.addEventListener("open", () => {
       this.backoff = MIN_BACKOFF_MS;
       this.setState("online");
@@ -73,7 +90,13 @@ export class RoomConnection {
 
   receive(text) {
     this.heard = true;
+    this.heardAt = Date.now();
     const msg = decodeFrame(text);
+    if (msg.type === "ignored" && text.startsWith('{"t":"ping"')) {
+      const every = JSON.parse(text).every;
+      if (every > 0) this.silenceMs = every * SILENCE_FACTOR * 1000;
+      return; // the node is alive: nothing else to do
+    }
     if (msg.type === "owner") {
       this.route = msg.route;
       return;
@@ -99,9 +122,22 @@ export class RoomConnection {
     this.onMessage(msg);
   }
 
+  /** Nothing heard for too long (the node froze, or the path to it broke without a
+   * close): give the socket up and connect again, as after a close. */
+  checkSilence(ws) {
+    if (ws !== this.ws || Date.now() - this.heardAt <= this.silenceMs) return;
+    this.dropped(ws, SILENT);
+    try {
+      ws.close(); // its close event comes late, if ever, and is ignored: ws is not this.ws
+    } catch {
+      // closing a socket still connecting may throw in some browsers: it is given up anyway
+    }
+  }
+
   dropped(ws, code) {
     if (ws !== this.ws) return;
     this.ws = null;
+    clearInterval(this.watch);
     if (this.closed) return;
     if (FINAL_CLOSE_CODES.has(code)) {
       this.closed = true; // no such room, or refused: retrying cannot help
@@ -112,7 +148,7 @@ export class RoomConnection {
       this.timer = setTimeout(() => this.open(), 0); // to the owner, at once
       return;
     }
-    if (this.route !== null && (code === ROOM_MOVED || !this.heard)) {
+    if (this.route !== null && (code === ROOM_MOVED || code === SILENT || !this.heard)) {
       // the owner changed, or its route did not answer: through any node again
       if (!this.heard) this.directAfter = Date.now() + ROUTE_RETRY_MS;
       this.route = null;
@@ -138,6 +174,7 @@ export class RoomConnection {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    clearInterval(this.watch);
     this.ws?.close();
     this.ws = null;
   }
