@@ -206,6 +206,14 @@ class UseTimeBank:
 
 
 @dataclass(frozen=True)
+class ChooseRuns:
+    """An all-in player's answer to running it twice: 2 (twice) or 1 (once)."""
+
+    player_id: str
+    runs: int
+
+
+@dataclass(frozen=True)
 class Chat:
     """A line of table chat: ``text``, or a quick-chat ``preset`` / emote id instead."""
 
@@ -289,6 +297,7 @@ Command = (
     | SitOut
     | WaitList
     | UseTimeBank
+    | ChooseRuns
     | Chat
     | ChatMute
     | ChatReport

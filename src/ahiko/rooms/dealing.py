@@ -9,6 +9,7 @@ seat on every hand (R-HE-02); the commitment is shown for two seconds before the
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from ahiko.fairness.commitment import GENESIS_PREV
@@ -16,7 +17,10 @@ from ahiko.fairness.deal import DealCommitter
 from ahiko.fairness.release import DealState
 from ahiko.fairness.shuffle import shuffled_deck
 from ahiko.poker.actions import Action
+from ahiko.poker.config import DrawConfig, HoldemConfig
 from ahiko.poker.events import Event
+from ahiko.poker.layout import second_board_layout
+from ahiko.rooms.blinds import Stakes
 from ahiko.rooms.frames import HandFrames
 from ahiko.rooms.hooks import HandOutcome
 from ahiko.rooms.status import RoomStatus
@@ -25,6 +29,13 @@ from ahiko.rooms.timers import TimerName
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
+
+STAKES_FIELDS = frozenset({"small_blind", "big_blind", "ante"})  # in the frame's stakes
+
+
+def house_of(config: HoldemConfig) -> dict[str, int]:
+    """The house options a hand is dealt with, as its commitment frame tells the table."""
+    return {k: v for k, v in asdict(config).items() if k not in STAKES_FIELDS}
 
 
 def big_blind_seat(seats: list[int], button: int) -> int:
@@ -123,11 +134,15 @@ class Dealer:
         stakes = room.config.schedule.stakes_for_next_hand(room.hands_dealt, room.running_seconds)
         hand_no = self.next_hand_no
         self.next_hand_no += 1  # never reused, cancelled hands included (R-FD-06)
+        config = self._hand_config(stakes, hand_no)
         dealt = deal_order(participants, button)
+        layout = layout_for(room.config.variant)
+        if isinstance(config, HoldemConfig) and (config.boards == 2 or config.run_twice):
+            layout = second_board_layout(layout)  # a second board may come: committed too
         committer = DealCommitter(
             table_id=room.room_id,
             hand_no=hand_no,
-            layout=layout_for(room.config.variant),
+            layout=layout,
             button_seat=button,
             dealt_seats=dealt,
             deck=shuffled_deck(room.randbelow),
@@ -149,6 +164,7 @@ class Dealer:
             committer=committer,
             names=names,
             mixed=room.seat_secrets.mixed_deal(committer, dealt),
+            config=config,
         )
         room.last_hand = None
         room.turns.new_hand()
@@ -158,12 +174,27 @@ class Dealer:
         contributors = room.hand.contributors()
         if contributors is not None:  # pokerfair/2: reveal now, until the cards
             frame["contributors"] = contributors
+        if isinstance(config, HoldemConfig) and config != stakes.holdem_config():
+            frame["house"] = house_of(config)  # this hand's options: the table says them
         room.emit(
             "commitment",
             lambda _seat: {**frame, "stakes": stakes.as_dict()},
             public=True,  # the same for every viewer: encoded once per table
         )
         room.timers.set(TimerName.DEAL, delay, self.deal)  # R-FD-02
+
+    def _hand_config(self, stakes: Stakes, hand_no: int) -> HoldemConfig | DrawConfig:
+        """The engine's config of hand ``hand_no``: the stakes, with the room's hand options
+        that apply to it (a bomb pot the host asked for is used up here)."""
+        room = self._room
+        played = room.config.variant.game
+        plain = stakes.config_for(played)
+        if not isinstance(plain, HoldemConfig):
+            return plain
+        requested = room.host_desk.take_bomb_pot()
+        return room.config.hand_options.hand_config(
+            plain, played, hand_no, bomb_requested=requested
+        )
 
     def _next_button(self, participants: list[int]) -> int:
         if self.button is None:
@@ -225,6 +256,8 @@ class Dealer:
             room.turns.arm()
         room.emit("hand", HandFrames(room, hand, before))  # shared per viewer seat
         hand.history_sent = 0 if hand.engine is None else len(hand.engine.log)
+        if continues and hand.runs_pending:
+            room.run_question.ask(hand)
         if room.hand is not hand and room.last_hand is hand and room.archive is not None:
             room.archive.hand_shown(room, hand)  # a show after the hand (R-HE-12)
         if room.hand is hand and hand.is_over:

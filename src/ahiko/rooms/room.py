@@ -45,6 +45,7 @@ from ahiko.rooms.outbox import Deliver, Frame, new_epoch
 from ahiko.rooms.pending import PendingReply, ReplyHold
 from ahiko.rooms.presence import Presence
 from ahiko.rooms.restore import Restore, reopen
+from ahiko.rooms.run_question import RunQuestion
 from ahiko.rooms.seat_secrets import SeatSecrets
 from ahiko.rooms.seats import Occupant, SeatError, Seats
 from ahiko.rooms.sitting_out import SittingOut
@@ -109,6 +110,7 @@ class Room:
         self.sitting_out = SittingOut(self)  # issue 19: "Ficar fora nas próximas mãos"
         self.waitlist = WaitList(self)  # issue 19: a full recreational room's waiting list
         self.seat_secrets = SeatSecrets(self)  # pokerfair/2: the players' part of the shuffle
+        self.run_question = RunQuestion(self)  # run it twice, asked of the all-in players
         self.host_desk = HostDesk(self)  # issue 43: the host's changes, seat requests, ledger
         # The answer the room is giving for a seat (its clock ran out, it is away, the room is
         # out of time), for the hand frame that carries it (``auto_action``).
