@@ -19,7 +19,7 @@ from ahiko.poker.layout import SECOND_BOARD_LAYOUTS
 from ahiko.rooms import commands as c
 from ahiko.rooms.hand_options import HandOptions, Straddle
 from ahiko.rooms.house import host_orders as h
-from ahiko.rooms.table_hand import TableHand
+from ahiko.rooms.table_hand import Phase, TableHand
 from ahiko.server.api_rooms import CreateRoom
 
 
@@ -171,3 +171,45 @@ def test_the_create_form_sets_the_options_and_refuses_a_wrong_one() -> None:
         assert "hold'em" in str(exc)
     else:
         raise AssertionError("seven-deuce accepted at an Omaha table")
+
+
+def three_handed(options: HandOptions) -> Table:
+    t = Table(holdem_config(hand_options=options))
+    for pid, seat in (("host", 0), ("bia", 3), ("cris", 5)):
+        t.join(pid, seat)
+    t.ok(c.Start("host"))
+    return t
+
+
+def test_R_HE_02_the_straddle_is_offered_before_the_cards_and_the_cards_wait() -> None:
+    t = three_handed(HandOptions(straddle=Straddle.AFTER_BIG_BLIND))
+    hand = t.room.hand
+    assert hand is not None
+    offer = t.conns["cris"].of("straddle_offer")[-1]
+    straddler = hand.players[offer["seat"]]
+    assert offer["amount"] == 20 and offer["seconds"] > 0
+    other = next(pid for pid in hand.players.values() if pid != straddler)
+    refused = t.submit(c.TakeStraddle(other, True))
+    assert not refused.ok and refused.code == "straddle_not_offered"
+    t.to_deal()
+    assert hand.phase is Phase.COMMITTED  # the cards wait for the answer
+    t.ok(c.TakeStraddle(straddler, True))
+    assert hand.phase is Phase.DEALT and config_of(hand).straddle == 20
+    posted = [e for e in hand.hand.events if e.kind == "blind_posted"]
+    assert any(getattr(e, "amount", 0) == 20 for e in posted), posted
+    assert t.conns["bia"].of("straddle_answer")[-1]["take"] is True
+    t.play_hand_passively()
+    t.assert_chips_conserved()
+
+
+def test_R_HE_02_no_answer_is_no_straddle() -> None:
+    t = three_handed(HandOptions(straddle=Straddle.BUTTON))
+    hand = t.room.hand
+    assert hand is not None
+    offer = t.conns["host"].of("straddle_offer")[-1]
+    assert offer["seat"] == hand.button  # Mississippi: the button straddles
+    t.to_deal()
+    assert hand.phase is Phase.COMMITTED
+    t.advance(t.room.config.timing.straddle_answer_s)
+    assert hand.phase is Phase.DEALT and config_of(hand).straddle == 0
+    assert t.conns["host"].of("straddle_answer")[-1]["take"] is False

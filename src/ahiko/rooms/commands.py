@@ -214,6 +214,14 @@ class ChooseRuns:
 
 
 @dataclass(frozen=True)
+class TakeStraddle:
+    """The straddler seat's answer, before the cards: post the straddle (``take``) or not."""
+
+    player_id: str
+    take: bool
+
+
+@dataclass(frozen=True)
 class Chat:
     """A line of table chat: ``text``, or a quick-chat ``preset`` / emote id instead."""
 
@@ -298,6 +306,7 @@ Command = (
     | WaitList
     | UseTimeBank
     | ChooseRuns
+    | TakeStraddle
     | Chat
     | ChatMute
     | ChatReport

@@ -19,9 +19,11 @@ from ahiko.fairness.shuffle import shuffled_deck
 from ahiko.poker.actions import Action
 from ahiko.poker.config import DrawConfig, HoldemConfig
 from ahiko.poker.events import Event
+from ahiko.poker.house import HouseHand
 from ahiko.poker.layout import second_board_layout
 from ahiko.rooms.blinds import Stakes
 from ahiko.rooms.frames import HandFrames
+from ahiko.rooms.hand_options import Straddle
 from ahiko.rooms.hooks import HandOutcome
 from ahiko.rooms.status import RoomStatus
 from ahiko.rooms.table_hand import Phase, TableHand, deal_order, layout_for
@@ -181,6 +183,7 @@ class Dealer:
             lambda _seat: {**frame, "stakes": stakes.as_dict()},
             public=True,  # the same for every viewer: encoded once per table
         )
+        self._offer_straddle(room.hand, participants, button, stakes)
         room.timers.set(TimerName.DEAL, delay, self.deal)  # R-FD-02
 
     def _hand_config(self, stakes: Stakes, hand_no: int) -> HoldemConfig | DrawConfig:
@@ -196,6 +199,28 @@ class Dealer:
             plain, played, hand_no, bomb_requested=requested
         )
 
+    def _offer_straddle(
+        self, hand: TableHand, participants: list[int], button: int, stakes: Stakes
+    ) -> None:
+        """A table with the straddle on asks its straddler seat before the cards (not in a
+        bomb pot, which has no blinds, nor heads-up)."""
+        room = self._room
+        options = room.config.hand_options
+        config = hand.config
+        if options.straddle is Straddle.OFF or not isinstance(config, HoldemConfig):
+            return
+        if config.bomb_pot:
+            return
+        button_straddle = options.straddle is Straddle.BUTTON
+        seat = HouseHand.straddler_seat(participants, button, button_straddle=button_straddle)
+        if seat is None:
+            return
+        played = room.config.variant.game
+        plain = stakes.config_for(played)
+        assert isinstance(plain, HoldemConfig)
+        with_straddle = options.hand_config(plain, played, hand.hand_no, straddle_taken=True)
+        room.straddle_offer.offer(hand, seat, with_straddle)
+
     def _next_button(self, participants: list[int]) -> int:
         if self.button is None:
             return participants[0]
@@ -207,6 +232,8 @@ class Dealer:
         hand = room.hand
         if hand is None or hand.phase is not Phase.COMMITTED:
             return
+        if room.straddle_offer.holds_cards(hand):
+            return  # the straddler seat has not answered: the cards come with its answer
         self.button = hand.button
         for seat in hand.players:
             occupant = room.seats.get(seat)

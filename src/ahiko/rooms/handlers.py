@@ -340,11 +340,6 @@ def snapshot(room: Room, cmd: c.SnapshotRequest) -> Reply:
     return Reply.accepted()
 
 
-def choose_runs(room: Room, cmd: c.ChooseRuns) -> Reply:
-    require(room.status, c.ChooseRuns)
-    return room.run_question.command(cmd)
-
-
 def fair_commit(room: Room, cmd: c.FairCommit) -> Reply:
     ensure_open(room)
     seat = room.seat_secrets.commit(cmd.player_id, cmd.hand_no, cmd.commitment)
@@ -385,7 +380,8 @@ HANDLERS: dict[type, Handler] = {
     c.SitOut: sit_out,
     c.WaitList: wait_list,
     c.UseTimeBank: use_time_bank,
-    c.ChooseRuns: choose_runs,
+    c.ChooseRuns: lambda room, cmd: room.run_question.command(cmd),
+    c.TakeStraddle: lambda room, cmd: room.straddle_offer.command(cmd),
     c.Chat: chat,
     c.ChatMute: chat_mute,
     c.ChatReport: chat_report,

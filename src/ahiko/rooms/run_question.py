@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ahiko.poker.house import RUN_RULE
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import Refusal, Reply
+from ahiko.rooms.status import require
 from ahiko.rooms.table_hand import Phase
 from ahiko.rooms.timers import TimerName
 
@@ -48,6 +49,7 @@ class RunQuestion:
 
     def command(self, cmd: c.ChooseRuns) -> Reply:
         room = self._room
+        require(room.status, c.ChooseRuns)
         hand = room.hand
         seat = None if hand is None else hand.seat_of(cmd.player_id)
         if hand is None or hand.phase is not Phase.DEALT or seat is None:

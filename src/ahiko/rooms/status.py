@@ -59,6 +59,7 @@ _REFUSED: Mapping[type, Callable[[RoomStatus], Refusal]] = {
 #: status × command: commands a hand in play answers, taken only while the room runs.
 WHILE_RUNNING: Mapping[type, Callable[[RoomStatus], Refusal]] = {
     c.ChooseRuns: lambda s: Refusal("not_running", f"the room is {s}", "R-RM-07"),
+    c.TakeStraddle: lambda s: Refusal("not_running", f"the room is {s}", "R-RM-07"),
 }
 
 

@@ -227,6 +227,8 @@ def command_for(frame: Any, player: Player, connection: SocketConnection) -> c.C
             return h.BombPotNext(pid)
         case p.ChooseRunsFrame():
             return c.ChooseRuns(pid, frame.runs)
+        case p.StraddleFrame():
+            return c.TakeStraddle(pid, frame.take)
     raise ValueError(f"no command for frame {frame!r}")
 
 

@@ -231,6 +231,13 @@ class ChooseRunsFrame(_ClientFrame):
     runs: Literal[1, 2]
 
 
+class StraddleFrame(_ClientFrame):
+    """The straddler seat's answer before the cards: post the straddle (``take``) or not."""
+
+    t: Literal["straddle"]
+    take: bool
+
+
 class AddBotFrame(_ClientFrame):
     t: Literal["add_bot"]
     level: Literal["random", "easy", "normal", "hard"] = "easy"
@@ -270,7 +277,8 @@ ClientFrame = Annotated[
     | SeatAnswerFrame
     | HostSeatFrame
     | BombPotFrame
-    | ChooseRunsFrame,
+    | ChooseRunsFrame
+    | StraddleFrame,
     Field(discriminator="t"),
 ]
 CLIENT_FRAME: TypeAdapter[ClientFrame] = TypeAdapter(ClientFrame)
@@ -487,6 +495,26 @@ class RunsAskedOut(_ServerFrame):
     seconds: float
 
 
+class StraddleOfferOut(_ServerFrame):
+    """A numbered room event: ``seat`` may straddle ``amount`` chips before the cards,
+    with ``seconds`` to answer (``straddle``); no answer is no straddle."""
+
+    t: Literal["straddle_offer"] = "straddle_offer"
+    hand_no: int
+    seat: int
+    amount: int
+    seconds: float
+
+
+class StraddleAnswerOut(_ServerFrame):
+    """A numbered room event: the straddler seat's answer (``take``)."""
+
+    t: Literal["straddle_answer"] = "straddle_answer"
+    hand_no: int
+    seat: int
+    take: bool
+
+
 class HostOut(_ServerFrame):
     """To the table: what the host of a home game did (``action``: ``change_set``,
     ``change_applied``, ``chips_set``, ``chips_applied``, ``seat_request``,
@@ -517,7 +545,9 @@ ServerFrame = Annotated[
     | TimeBankOut
     | ChatOut
     | HostOut
-    | RunsAskedOut,
+    | RunsAskedOut
+    | StraddleOfferOut
+    | StraddleAnswerOut,
     Field(discriminator="t"),
 ]
 SERVER_FRAME: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
