@@ -194,6 +194,8 @@ export const EN = {
   "table.deal_soon": "Cards coming…",
   "table.hole_cards": "Your cards",
   "table.board": "Board",
+  "table.board1": "First board",
+  "table.board2": "Second board",
   "table.seat_n": "Seat {n}",
   "table.stack": "Chips: {amount}",
   "table.bet": "Bet: {amount}",

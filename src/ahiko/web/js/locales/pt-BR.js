@@ -203,6 +203,8 @@ export const PT = {
   "table.deal_soon": "Cartas em instantes…",
   "table.hole_cards": "Suas cartas",
   "table.board": "Mesa",
+  "table.board1": "Primeira mesa",
+  "table.board2": "Segunda mesa",
   "table.seat_n": "Lugar {n}",
   "table.stack": "Fichas: {amount}",
   "table.bet": "Aposta: {amount}",
