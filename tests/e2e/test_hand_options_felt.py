@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, screenshot
-from .helpers import box, close, open_fixture
+from .frames_house import holdem_run_twice
+from .helpers import box, close, open_fixture, sent_frames
 
 pytestmark = pytest.mark.browser
 
@@ -34,4 +35,24 @@ def test_R_HE_11_a_hand_run_twice_shows_both_boards(
     page.click('[data-open="verify"]')
     page.wait_for_selector(".verify-summary[data-ok]", timeout=10_000)
     assert page.get_attribute(".verify-summary", "data-ok") == "true"
+    close(page)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "375"])
+def test_R_HE_11_the_all_in_player_is_asked_to_run_it_twice_in_the_action_bar(
+    browser: Any, static_url: str, viewport: dict[str, int]
+) -> None:
+    frames = holdem_run_twice()
+    asked = next(i for i, f in enumerate(frames) if f["t"] == "runs_asked")
+    page = open_fixture(
+        browser, static_url, "holdem_run_twice", viewport, lang="pt-BR", upto=asked + 1
+    )
+    page.wait_for_selector(".hand-prompt:not([hidden])", timeout=10_000)
+    assert "correr duas vezes" in page.inner_text(".hand-prompt").lower()
+    screenshot(page, f"run-twice-asked-{viewport['width']}")
+    page.click('[data-prompt="twice"]')
+    assert {"t": "choose_runs", "runs": 2} in [
+        {k: v for k, v in f.items() if k != "id"} for f in sent_frames(page)
+    ]
+    assert page.locator(".hand-prompt").is_hidden()
     close(page)

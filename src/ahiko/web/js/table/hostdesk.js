@@ -6,6 +6,7 @@
 
 import { api, errorText } from "../api.js";
 import { h } from "../dom.js";
+import { changedOptions, optionFields } from "../houseoptions.js";
 import { fmt, t } from "../i18n.js";
 
 const CHANGE_FIELDS = ["small_blind", "big_blind", "ante", "action_deadline_s", "starting_chips", "max_rebuys"];
@@ -79,6 +80,8 @@ export function homeGameMenu(state, command, close) {
           if (raw !== "") args[name] = Number(raw);
         }
         if (form.elements.no_deadline.checked) args.no_deadline = true;
+        const options = changedOptions(form, home.options ?? {});
+        if (options) args.options = options;
         command("host_change", args);
         close();
       },
@@ -94,7 +97,11 @@ export function homeGameMenu(state, command, close) {
       numberField("max_rebuys", t("home.max_rebuys"), home.maxRebuys),
     ),
     h("label.home-check", h("input", { type: "checkbox", name: "no_deadline" }), t("home.no_clock")),
+    optionFields(home.options ?? {}),
     h("button.primary", { type: "submit", dataset: { home: "apply" } }, t("home.apply_next_hand")),
+    home.options?.bomb_pot_ante
+      ? h("button", { type: "button", dataset: { home: "bomb_pot" }, disabled: home.bombPotNext, onclick: () => { command("bomb_pot"); close(); } }, t("home.bomb_pot"))
+      : null,
   );
   const people = Object.values(room.players ?? {}).filter((p) => !p.reserved);
   const who = h(
