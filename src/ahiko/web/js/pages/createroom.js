@@ -123,7 +123,7 @@ export function createRoomPage(main) {
     ),
     radios("visibility", "create.visibility", [["public", t("create.visibility.public")], ["private", t("create.visibility.private")]], "public"),
     radios("approve", "create.approve", [["no", t("create.approve.no")], ["yes", t("create.approve.yes")]], "no"),
-    optionFields(),
+    Object.assign(optionFields(), { className: "house-options full" }), // the whole row
     h(
       "fieldset",
       { dataset: { field: "limit" } },
