@@ -54,6 +54,10 @@ def config_of(hand: TableHand | None) -> HoldemConfig:
     return hand.config
 
 
+def phase(hand: TableHand) -> Phase:
+    return hand.phase  # read afresh: a command in between moves it
+
+
 def kinds(hand: TableHand) -> list[str]:
     return [e.kind for e in hand.hand.events]
 
@@ -192,9 +196,9 @@ def test_R_HE_02_the_straddle_is_offered_before_the_cards_and_the_cards_wait() -
     refused = t.submit(c.TakeStraddle(other, True))
     assert not refused.ok and refused.code == "straddle_not_offered"
     t.to_deal()
-    assert hand.phase is Phase.COMMITTED  # the cards wait for the answer
+    assert phase(hand) is Phase.COMMITTED  # the cards wait for the answer
     t.ok(c.TakeStraddle(straddler, True))
-    assert hand.phase is Phase.DEALT and config_of(hand).straddle == 20
+    assert phase(hand) is Phase.DEALT and config_of(hand).straddle == 20
     posted = [e for e in hand.hand.events if e.kind == "blind_posted"]
     assert any(getattr(e, "amount", 0) == 20 for e in posted), posted
     assert t.conns["bia"].of("straddle_answer")[-1]["take"] is True
@@ -209,7 +213,34 @@ def test_R_HE_02_no_answer_is_no_straddle() -> None:
     offer = t.conns["host"].of("straddle_offer")[-1]
     assert offer["seat"] == hand.button  # Mississippi: the button straddles
     t.to_deal()
-    assert hand.phase is Phase.COMMITTED
+    assert phase(hand) is Phase.COMMITTED
     t.advance(t.room.config.timing.straddle_answer_s)
-    assert hand.phase is Phase.DEALT and config_of(hand).straddle == 0
+    assert phase(hand) is Phase.DEALT and config_of(hand).straddle == 0
     assert t.conns["host"].of("straddle_answer")[-1]["take"] is False
+
+
+def test_seven_deuce_shown_after_an_uncontested_win_is_paid_at_the_table() -> None:
+    t = heads_up(HandOptions(seven_deuce=50))
+    for _ in range(600):  # raise, fold, until the winner holds seven-deuce (the seed decides)
+        hand = t.room.hand
+        assert hand is not None
+        t.act(Action.raise_to(hand.legal().min_to))
+        winner = hand.to_act
+        assert winner is not None
+        t.act(Action.fold())
+        winner = next(s for s in hand.players if s != winner)
+        held = next(s["cards"] for s in (hand.view(winner) or {})["seats"] if s["seat"] == winner)
+        if {card[0] for card in held} == {"7", "2"}:
+            break
+        t.advance(t.room.config.timing.next_hand_delay_s)
+        t.to_deal()
+    else:
+        raise AssertionError("no seven-deuce in 600 hands")
+    pid = hand.players[winner]
+    before = t.stacks()
+    t.ok(c.Show(pid, hand.hand_no))
+    assert "bounty_paid" in kinds(hand)
+    after = t.stacks()
+    assert after[pid] == before[pid] + 50
+    assert sum(after.values()) == sum(before.values())
+    t.assert_chips_conserved()

@@ -18,7 +18,7 @@ from ahiko.fairness.release import DealState
 from ahiko.fairness.shuffle import shuffled_deck
 from ahiko.poker.actions import Action
 from ahiko.poker.config import DrawConfig, HoldemConfig
-from ahiko.poker.events import Event
+from ahiko.poker.events import BountyPaid, Event
 from ahiko.poker.house import HouseHand
 from ahiko.poker.layout import second_board_layout
 from ahiko.rooms.blinds import Stakes
@@ -285,10 +285,31 @@ class Dealer:
         hand.history_sent = 0 if hand.engine is None else len(hand.engine.log)
         if continues and hand.runs_pending:
             room.run_question.ask(hand)
-        if room.hand is not hand and room.last_hand is hand and room.archive is not None:
-            room.archive.hand_shown(room, hand)  # a show after the hand (R-HE-12)
+        if room.hand is not hand and room.last_hand is hand:
+            self._late_bounty(hand, events)
+            if room.archive is not None:
+                room.archive.hand_shown(room, hand)  # a show after the hand (R-HE-12)
         if room.hand is hand and hand.is_over:
             self._finish_hand()
+
+    def _late_bounty(self, hand: TableHand, events: list[Event]) -> None:
+        """The seven-deuce bounty of a winner who shows after the hand: the stacks went back
+        to the seats at its end, so the chips move there now, from the players still seated
+        (one who left took their chips with them: the winner collects what is here)."""
+        room = self._room
+        for event in events:
+            if not isinstance(event, BountyPaid):
+                continue
+            winner = room.seats.get(event.seat)
+            if winner is None or winner.player_id != hand.players[event.seat]:
+                continue
+            for seat, amount in event.payers.items():
+                payer = room.seats.get(seat)
+                if payer is not None and payer.player_id == hand.players[seat]:
+                    paid = min(amount, payer.stack)
+                    payer.stack -= paid
+                    winner.stack += paid
+        room.emit_room()
 
     def apply_action(self, seat: int, action: Action) -> list[Event]:
         hand = self._room.hand
