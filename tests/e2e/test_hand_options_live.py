@@ -5,12 +5,13 @@ pot"; a bad option is refused in the player's language and changes nothing."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
 
 from .conftest import DESKTOP, PHONE, SCREENSHOTS
-from .play import sign_up
+from .play import host_menu, join_and_sit, sign_up, sit
 
 pytestmark = pytest.mark.browser
 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -65,3 +66,46 @@ def test_the_host_sets_the_hand_options_at_creation_and_for_the_next_hand(
     assert "bomb_pot_ante" in ana.inner_text(".toast")  # the field, in the page's language
     assert "20" in ana.inner_text(".top-item.house")  # nothing changed
     ana.context.close()
+
+
+def _shove_or_twice(page: Any) -> None:
+    """This page's part of the hand: all-in (or call it), then "Run it twice"."""
+    for selector in ('[data-prompt="twice"]', '[data-action="allin"]', '[data-action="call"]'):
+        button = page.query_selector(f".bottom-dock {selector}")
+        if button is not None and button.is_visible():
+            # the bar may re-render under the click: the next round tries again
+            with contextlib.suppress(Exception):
+                button.click(timeout=2_000)
+            return
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "375"])
+def test_R_HE_11_two_friends_all_in_run_it_twice_and_both_boards_are_on_the_felt(
+    browser: Any, server: str, viewport: dict[str, int]
+) -> None:
+    width = viewport["width"]
+    ana = sign_up(browser, server, f"duasvezes{width}", viewport)
+    ana.click('[data-nav="create"]')
+    ana.fill("#name", f"Duas vezes {width}")
+    ana.check('[data-house="run_twice"]')
+    ana.click('[data-create="submit"]')
+    ana.wait_for_selector('.conn[data-conn="online"]')
+    room_id = ana.url.rsplit("/", 1)[-1]
+    sit(ana, 0)
+    bia = sign_up(browser, server, f"amiga{width}", viewport)
+    join_and_sit(bia, server, room_id, 1)
+    host_menu(ana, "start")
+    both = "() => document.querySelectorAll('.board2 .card').length === 5"
+    for _ in range(600):  # each page acts on its turn, until the second board is out
+        for page in (ana, bia):
+            _shove_or_twice(page)
+        if ana.evaluate(both) and bia.evaluate(both):
+            break
+        ana.wait_for_timeout(100)
+    else:
+        raise AssertionError("no hand was run twice")
+    assert ana.locator(".board1 .card").count() == 5
+    for name, page in (("ana", ana), ("bia", bia)):
+        page.screenshot(path=str(SCREENSHOTS / f"run-twice-live-{name}-{width}.png"))
+    ana.context.close()
+    bia.context.close()
