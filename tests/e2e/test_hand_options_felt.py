@@ -56,3 +56,14 @@ def test_R_HE_11_the_all_in_player_is_asked_to_run_it_twice_in_the_action_bar(
     ]
     assert page.locator(".hand-prompt").is_hidden()
     close(page)
+
+
+def test_R_HE_11_the_hand_log_tells_the_answers_and_the_second_board(
+    browser: Any, static_url: str
+) -> None:
+    page = open_fixture(browser, static_url, "holdem_run_twice", DESKTOP, lang="en")
+    lines = page.eval_on_selector_all(".hand-log li", "els => els.map(e => e.textContent)")
+    assert "Everyone is all-in: run it twice?" in lines
+    assert sum(1 for line in lines if line.endswith("runs it twice")) == 2
+    assert any(line.startswith("Second board, Flop: ") for line in lines), lines
+    close(page)
