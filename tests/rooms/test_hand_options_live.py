@@ -25,6 +25,7 @@ from rooms_live import Client, build_app
 from ahiko.fairness.positions import ROLE_BOARD2
 from ahiko.fairness.proof import PROOF_FORMAT, dumps_proof
 from ahiko.fairness.verify import CONSISTENT, INCONSISTENT, verify_text
+from ahiko.server.errors import install_error_handlers
 from live_server import serving
 
 TOOL = Path(__file__).resolve().parents[2] / "tools" / "verify_proof.py"
@@ -34,6 +35,7 @@ ANSWER_S = 3600.0  # the answers, not the clock, decide (the live clock runs 300
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, FastAPI]]:
     app = build_app()
+    install_error_handlers(app)
     with serving(app) as port:
         yield f"127.0.0.1:{port}", app
 
@@ -147,3 +149,22 @@ def test_a_bomb_pot_on_a_double_board_over_sockets(
     hand = _checked(app, room_id, raw, tmp_path)
     assert hand.config.bomb_pot == 20 and hand.config.boards == 2
     assert "pot_split" in [e.kind for e in hand.hand.events]
+
+
+def test_a_wrong_option_at_creation_is_named_in_the_players_language(
+    server: tuple[str, FastAPI],
+) -> None:
+    address, _app = server
+
+    async def create(language: str) -> httpx.Response:
+        async with httpx.AsyncClient(base_url=f"http://{address}", timeout=30) as http:
+            return await http.post(
+                "/api/rooms",
+                json={"name": "Casa", "variant": "plo", "options": {"seven_deuce": 5}},
+                headers={"x-player": "ana", "accept-language": language},
+            )
+
+    pt, en = asyncio.run(create("pt-BR,pt;q=0.9")), asyncio.run(create("en-US"))
+    assert pt.status_code == en.status_code == 422
+    assert pt.json()["error"] == en.json()["error"] == "invalid_option"
+    assert "sete-dois" in pt.json()["message"] and "seven-deuce" in en.json()["message"]
