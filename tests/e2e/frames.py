@@ -16,6 +16,8 @@ from ahiko.fairness.deal import DealCommitter
 from ahiko.poker.cards import FULL_DECK, format_card, parse_card
 from ahiko.poker.layout import DRAW_LAYOUT, HOLDEM_LAYOUT
 
+from .frames_house import holdem_run_twice
+
 Frame = dict[str, Any]
 
 SIGNING_KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
@@ -845,6 +847,7 @@ FIXTURES = {
         holdem_at_the_flop,
         ahiko_kicker,
         ahiko_kicker_mucked,
+        holdem_run_twice,
     )
 }
 

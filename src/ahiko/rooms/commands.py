@@ -206,6 +206,22 @@ class UseTimeBank:
 
 
 @dataclass(frozen=True)
+class ChooseRuns:
+    """An all-in player's answer to running it twice: 2 (twice) or 1 (once)."""
+
+    player_id: str
+    runs: int
+
+
+@dataclass(frozen=True)
+class TakeStraddle:
+    """The straddler seat's answer, before the cards: post the straddle (``take``) or not."""
+
+    player_id: str
+    take: bool
+
+
+@dataclass(frozen=True)
 class Chat:
     """A line of table chat: ``text``, or a quick-chat ``preset`` / emote id instead."""
 
@@ -289,6 +305,8 @@ Command = (
     | SitOut
     | WaitList
     | UseTimeBank
+    | ChooseRuns
+    | TakeStraddle
     | Chat
     | ChatMute
     | ChatReport

@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from ahiko.poker.games import DRAW, HOLDEM, POT_LIMIT_OMAHA, BettingStructure, ForcedBet, Game, game
 from ahiko.rooms.blinds import BlindSchedule, Stakes
+from ahiko.rooms.hand_options import HandOptions
 from ahiko.rooms.names import display_text_problem
 from ahiko.rooms.timebank import TimeBankPolicy
 from ahiko.rooms.timing import TOURNAMENT_ACTION_DEADLINE_S, Timing
@@ -67,6 +68,9 @@ class RoomConfig:
     # limit, R-RM-06), and whether seat requests wait for the host's approval.
     max_rebuys: int | None = None
     approve_players: bool = False
+    # The home game's hand options (straddle, run it twice, bomb pots, seven-deuce): each
+    # hand's engine config is built from them (``HandOptions.hand_config``).
+    hand_options: HandOptions = field(default_factory=HandOptions)
 
     def __post_init__(self) -> None:
         problem = display_text_problem(self.name)
@@ -103,6 +107,8 @@ class RoomConfig:
             raise RoomConfigError("a rebuy limit must be 0 or more (or none)")
         if self.part_of is not None and self.kind is not RoomKind.TOURNAMENT:
             raise RoomConfigError("only a tournament table is part of a multi-table tournament")
+        if self.hand_options != HandOptions() and self.kind is not RoomKind.RECREATIONAL:
+            raise RoomConfigError("hand options (straddle, run it twice, ...) are a home game's")
         if self.kind is RoomKind.AHIKO and self.action_deadline_s is None:
             raise RoomConfigError("Ahiko rooms always have an action deadline")  # R-RM-11
 

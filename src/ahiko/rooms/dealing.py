@@ -9,6 +9,7 @@ seat on every hand (R-HE-02); the commitment is shown for two seconds before the
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from ahiko.fairness.commitment import GENESIS_PREV
@@ -16,8 +17,13 @@ from ahiko.fairness.deal import DealCommitter
 from ahiko.fairness.release import DealState
 from ahiko.fairness.shuffle import shuffled_deck
 from ahiko.poker.actions import Action
-from ahiko.poker.events import Event
+from ahiko.poker.config import DrawConfig, HoldemConfig
+from ahiko.poker.events import BountyPaid, Event
+from ahiko.poker.house import HouseHand
+from ahiko.poker.layout import second_board_layout
+from ahiko.rooms.blinds import Stakes
 from ahiko.rooms.frames import HandFrames
+from ahiko.rooms.hand_options import Straddle
 from ahiko.rooms.hooks import HandOutcome
 from ahiko.rooms.status import RoomStatus
 from ahiko.rooms.table_hand import Phase, TableHand, deal_order, layout_for
@@ -25,6 +31,13 @@ from ahiko.rooms.timers import TimerName
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
+
+STAKES_FIELDS = frozenset({"small_blind", "big_blind", "ante"})  # in the frame's stakes
+
+
+def house_of(config: HoldemConfig) -> dict[str, int]:
+    """The house options a hand is dealt with, as its commitment frame tells the table."""
+    return {k: v for k, v in asdict(config).items() if k not in STAKES_FIELDS}
 
 
 def big_blind_seat(seats: list[int], button: int) -> int:
@@ -123,11 +136,15 @@ class Dealer:
         stakes = room.config.schedule.stakes_for_next_hand(room.hands_dealt, room.running_seconds)
         hand_no = self.next_hand_no
         self.next_hand_no += 1  # never reused, cancelled hands included (R-FD-06)
+        config = self._hand_config(stakes, hand_no)
         dealt = deal_order(participants, button)
+        layout = layout_for(room.config.variant)
+        if isinstance(config, HoldemConfig) and (config.boards == 2 or config.run_twice):
+            layout = second_board_layout(layout)  # a second board may come: committed too
         committer = DealCommitter(
             table_id=room.room_id,
             hand_no=hand_no,
-            layout=layout_for(room.config.variant),
+            layout=layout,
             button_seat=button,
             dealt_seats=dealt,
             deck=shuffled_deck(room.randbelow),
@@ -149,6 +166,7 @@ class Dealer:
             committer=committer,
             names=names,
             mixed=room.seat_secrets.mixed_deal(committer, dealt),
+            config=config,
         )
         room.last_hand = None
         room.turns.new_hand()
@@ -158,12 +176,50 @@ class Dealer:
         contributors = room.hand.contributors()
         if contributors is not None:  # pokerfair/2: reveal now, until the cards
             frame["contributors"] = contributors
+        if isinstance(config, HoldemConfig) and config != stakes.holdem_config():
+            frame["house"] = house_of(config)  # this hand's options: the table says them
         room.emit(
             "commitment",
             lambda _seat: {**frame, "stakes": stakes.as_dict()},
             public=True,  # the same for every viewer: encoded once per table
         )
+        self._offer_straddle(room.hand, participants, button, stakes)
         room.timers.set(TimerName.DEAL, delay, self.deal)  # R-FD-02
+
+    def _hand_config(self, stakes: Stakes, hand_no: int) -> HoldemConfig | DrawConfig:
+        """The engine's config of hand ``hand_no``: the stakes, with the room's hand options
+        that apply to it (a bomb pot the host asked for is used up here)."""
+        room = self._room
+        played = room.config.variant.game
+        plain = stakes.config_for(played)
+        if not isinstance(plain, HoldemConfig):
+            return plain
+        requested = room.host_desk.take_bomb_pot()
+        return room.config.hand_options.hand_config(
+            plain, played, hand_no, bomb_requested=requested
+        )
+
+    def _offer_straddle(
+        self, hand: TableHand, participants: list[int], button: int, stakes: Stakes
+    ) -> None:
+        """A table with the straddle on asks its straddler seat before the cards (not in a
+        bomb pot, which has no blinds, nor heads-up)."""
+        room = self._room
+        options = room.config.hand_options
+        config = hand.config
+        if options.straddle is Straddle.OFF or not isinstance(config, HoldemConfig):
+            return
+        if config.bomb_pot:
+            return
+        button_straddle = options.straddle is Straddle.BUTTON
+        seat = HouseHand.straddler_seat(participants, button, button_straddle=button_straddle)
+        if seat is None:
+            return
+        played = room.config.variant.game
+        plain = stakes.config_for(played)
+        assert isinstance(plain, HoldemConfig)
+        with_straddle = options.hand_config(plain, played, hand.hand_no, straddle_taken=True)
+        room.straddle_offer.offer(hand, seat, with_straddle)
 
     def _next_button(self, participants: list[int]) -> int:
         if self.button is None:
@@ -176,6 +232,8 @@ class Dealer:
         hand = room.hand
         if hand is None or hand.phase is not Phase.COMMITTED:
             return
+        if room.straddle_offer.holds_cards(hand):
+            return  # the straddler seat has not answered: the cards come with its answer
         self.button = hand.button
         for seat in hand.players:
             occupant = room.seats.get(seat)
@@ -225,10 +283,33 @@ class Dealer:
             room.turns.arm()
         room.emit("hand", HandFrames(room, hand, before))  # shared per viewer seat
         hand.history_sent = 0 if hand.engine is None else len(hand.engine.log)
-        if room.hand is not hand and room.last_hand is hand and room.archive is not None:
-            room.archive.hand_shown(room, hand)  # a show after the hand (R-HE-12)
+        if continues and hand.runs_pending:
+            room.run_question.ask(hand)
+        if room.hand is not hand and room.last_hand is hand:
+            self._late_bounty(hand, events)
+            if room.archive is not None:
+                room.archive.hand_shown(room, hand)  # a show after the hand (R-HE-12)
         if room.hand is hand and hand.is_over:
             self._finish_hand()
+
+    def _late_bounty(self, hand: TableHand, events: list[Event]) -> None:
+        """The seven-deuce bounty of a winner who shows after the hand: the stacks went back
+        to the seats at its end, so the chips move there now, from the players still seated
+        (one who left took their chips with them: the winner collects what is here)."""
+        room = self._room
+        for event in events:
+            if not isinstance(event, BountyPaid):
+                continue
+            winner = room.seats.get(event.seat)
+            if winner is None or winner.player_id != hand.players[event.seat]:
+                continue
+            for seat, amount in event.payers.items():
+                payer = room.seats.get(seat)
+                if payer is not None and payer.player_id == hand.players[seat]:
+                    paid = min(amount, payer.stack)
+                    payer.stack -= paid
+                    winner.stack += paid
+        room.emit_room()
 
     def apply_action(self, seat: int, action: Action) -> list[Event]:
         hand = self._room.hand

@@ -380,6 +380,8 @@ HANDLERS: dict[type, Handler] = {
     c.SitOut: sit_out,
     c.WaitList: wait_list,
     c.UseTimeBank: use_time_bank,
+    c.ChooseRuns: lambda room, cmd: room.run_question.command(cmd),
+    c.TakeStraddle: lambda room, cmd: room.straddle_offer.command(cmd),
     c.Chat: chat,
     c.ChatMute: chat_mute,
     c.ChatReport: chat_report,

@@ -45,10 +45,12 @@ from ahiko.rooms.outbox import Deliver, Frame, new_epoch
 from ahiko.rooms.pending import PendingReply, ReplyHold
 from ahiko.rooms.presence import Presence
 from ahiko.rooms.restore import Restore, reopen
+from ahiko.rooms.run_question import RunQuestion
 from ahiko.rooms.seat_secrets import SeatSecrets
 from ahiko.rooms.seats import Occupant, SeatError, Seats
 from ahiko.rooms.sitting_out import SittingOut
 from ahiko.rooms.status import RoomStatus, check_move, is_open
+from ahiko.rooms.straddle_offer import StraddleOffer
 from ahiko.rooms.table_bots import BotFactory, TableBots
 from ahiko.rooms.table_hand import TableHand
 from ahiko.rooms.thinking import Thinker
@@ -109,6 +111,8 @@ class Room:
         self.sitting_out = SittingOut(self)  # issue 19: "Ficar fora nas próximas mãos"
         self.waitlist = WaitList(self)  # issue 19: a full recreational room's waiting list
         self.seat_secrets = SeatSecrets(self)  # pokerfair/2: the players' part of the shuffle
+        self.run_question: RunQuestion = RunQuestion(self)  # of the all-in players
+        self.straddle_offer: StraddleOffer = StraddleOffer(self)  # before the cards
         self.host_desk = HostDesk(self)  # issue 43: the host's changes, seat requests, ledger
         # The answer the room is giving for a seat (its clock ran out, it is away, the room is
         # out of time), for the hand frame that carries it (``auto_action``).

@@ -56,6 +56,13 @@ _REFUSED: Mapping[type, Callable[[RoomStatus], Refusal]] = {
 }
 
 
+#: status × command: commands a hand in play answers, taken only while the room runs.
+WHILE_RUNNING: Mapping[type, Callable[[RoomStatus], Refusal]] = {
+    c.ChooseRuns: lambda s: Refusal("not_running", f"the room is {s}", "R-RM-07"),
+    c.TakeStraddle: lambda s: Refusal("not_running", f"the room is {s}", "R-RM-07"),
+}
+
+
 def is_open(status: RoomStatus) -> bool:
     return bool(MOVES[status])
 
@@ -68,6 +75,9 @@ def require(status: RoomStatus, command: type) -> RoomStatus:
         return status
     if not is_open(status):
         raise Refusal("closed", closed_message(status.value))
+    playing = WHILE_RUNNING.get(command)
+    if playing is not None and status is not RoomStatus.RUNNING:
+        raise playing(status)
     target = COMMANDS.get((status, command))
     if target is not None:
         return target

@@ -25,12 +25,15 @@ from ahiko.fairness.release import (
     newly_visible,
     release_openings,
     released_role,
+    second_board_slots,
 )
 from ahiko.poker.actions import Action, LegalActions
 from ahiko.poker.cards import Card, parse_card
+from ahiko.poker.config import DrawConfig, HoldemConfig
 from ahiko.poker.events import Event, PotAwarded, event_to_dict
 from ahiko.poker.hand import AnyHand
 from ahiko.poker.hands import hand_class
+from ahiko.poker.layout import second_board_position
 from ahiko.poker.view import sees_shown_cards
 from ahiko.poker.view import view as engine_view
 from ahiko.rooms.blinds import Stakes
@@ -68,10 +71,14 @@ class TableHand:
         committer: DealCommitter,
         names: Mapping[int, str] | None = None,
         mixed: MixedDeal | None = None,
+        config: HoldemConfig | DrawConfig | None = None,
     ) -> None:
         self.hand_no = hand_no
         self.variant = variant
         self.stakes = stakes
+        # The engine's config of this hand: the stakes with the room's hand options applied
+        # (a straddle taken, a bomb pot due, run it twice, seven-deuce); plain stakes else.
+        self.config = stakes.config_for(variant.game) if config is None else config
         self.players = dict(players)  # seat -> player id, for the dealt seats
         # seat -> the player's name when the hand was committed: a finished hand still says
         # who played it after they left the table
@@ -103,7 +110,7 @@ class TableHand:
         stacks = [self.start_stacks[s] for s in seats]
         deck = self.dealt_deck
         hand, events = hand_class(self.variant).start(
-            self.stakes.config_for(self.variant.game),
+            self.config,
             seats=seats,
             stacks=stacks,
             button=self.button,
@@ -153,6 +160,21 @@ class TableHand:
         self.track(events)
         return events
 
+    @property
+    def second_board(self) -> tuple[Card, ...]:
+        """The second board (double board, or the second run-out): empty when none."""
+        return tuple(getattr(self.engine, "second_board", ()))
+
+    @property
+    def runs_pending(self) -> tuple[int, ...]:
+        """Seats still to answer whether to run it twice (a game without the option: none)."""
+        return tuple(getattr(self.engine, "runs_pending", ()))
+
+    def choose_runs(self, seat: int, runs: int) -> list[Event]:
+        events = list(self.hand.choose_runs(seat, runs))
+        self.track(events)
+        return events
+
     def final_stacks(self) -> dict[int, int]:
         return dict(self.hand.stacks)
 
@@ -169,6 +191,13 @@ class TableHand:
             elif kind == "street":
                 slots = [self._board_slot(card) for card in data.get("cards") or ()]
                 self.deal_state = self.deal_state.with_dealt(slots)
+            elif kind == "second_board":
+                board_start = self.variant.game.hole_cards * len(self.dealt_seats)
+                first = second_board_position(board_start, 0)
+                own = [int(p) - first for p in data.get("positions") or ()]
+                self.deal_state = self.deal_state.with_dealt(
+                    second_board_slots(self.committer, own)
+                )
             elif kind == "discarded":
                 seat, count = int(data["seat"]), int(data["count"])
                 self.committer.record_draw(seat, count)

@@ -28,6 +28,8 @@ class TimerName(StrEnum):
     BOT_AHIKO = "bot_ahiko"  # the Bot Ahiko joins a person waiting alone (R-BA-01)
     SIT_OUT = "sit_out"  # a person sitting out is withdrawn (R-TM-03), one per player
     WAIT_OFFER = "wait_offer"  # a free seat held for the first on the waiting list, per seat
+    RUNS = "runs"  # the all-in players' clock to answer whether to run it twice
+    STRADDLE = "straddle"  # the straddler seat's clock to answer, before the cards
 
 
 #: The timers a pause stops, keeping what was left of them.
@@ -37,6 +39,8 @@ PAUSABLE: tuple[TimerName, ...] = (
     TimerName.BOT,
     TimerName.NEXT_HAND,
     TimerName.EXPIRY,
+    TimerName.RUNS,
+    TimerName.STRADDLE,
 )
 
 #: Timers the table shows as countdowns ("Próxima mão em 5 s", the Bot Ahiko's arrival): the

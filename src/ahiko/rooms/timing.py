@@ -19,6 +19,8 @@ TOURNAMENT_ACTION_DEADLINE_S = 20.0  # R-TN-06 (D): a tournament's default; neve
 # Not a rule: a bot on a live server waits like a person would before it answers, so the
 # table can follow each action (and the pre-action boxes have a turn to act on). The pause is
 # BOT_DELAY_S plus up to BOT_DELAY_JITTER_S more, drawn from the room's rng.
+RUN_TWICE_ANSWER_S = 10.0  # not a rule: the all-in players' short clock to run it twice
+STRADDLE_ANSWER_S = 6.0  # not a rule: the straddler seat's short clock, before the cards
 BOT_DELAY_S = 0.8
 BOT_DELAY_JITTER_S = 0.7
 
@@ -34,6 +36,8 @@ class Timing:
     absence_withdrawal_s: float = ABSENCE_WITHDRAWAL_S
     empty_room_close_s: float = EMPTY_ROOM_CLOSE_S
     bot_ahiko_wait_s: float = BOT_AHIKO_WAIT_S
+    run_twice_answer_s: float = RUN_TWICE_ANSWER_S
+    straddle_answer_s: float = STRADDLE_ANSWER_S
     bot_delay_s: float = 0.0  # a bot's human-like thinking time (zero: it answers at once)
     bot_delay_jitter_s: float = 0.0  # up to this much more, drawn from the room's rng
 

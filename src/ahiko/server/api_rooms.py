@@ -24,6 +24,7 @@ from ahiko.rooms.config import (
     RoomNameError,
     Variant,
 )
+from ahiko.rooms.hand_options import HandOptionError, HandOptions, hand_options_from
 from ahiko.rooms.timebank import TIME_BANK_MAX_S, TimeBankPolicy
 from ahiko.rooms.timing import LIVE_TIMING
 from ahiko.server.accounts import token_hash
@@ -77,6 +78,9 @@ class CreateRoom(BaseModel):
     # A home game (issue 43): seat requests wait for the host; the most rebuys a player takes.
     approve_players: bool = False
     max_rebuys: Annotated[int, Field(ge=0, le=1000)] | None = None
+    # The hand options (``ahiko.rooms.hand_options``): straddle, run_twice, bomb_pot_ante,
+    # bomb_pot_every, bomb_pot_double_board, seven_deuce; missing ones are off.
+    options: dict[str, Any] | None = None
 
     @field_validator("variant")
     @classmethod
@@ -158,6 +162,9 @@ class CreateRoom(BaseModel):
             time_bank=self.time_bank(),
             approve_players=self.approve_players,
             max_rebuys=self.max_rebuys,
+            hand_options=HandOptions()
+            if self.options is None
+            else hand_options_from(self.options, played),
         )
 
     def _hands(self) -> int | None:
@@ -168,6 +175,10 @@ class CreateRoom(BaseModel):
         if self.limit_hands is None:
             return DRAW_DEFAULT_HANDS if self.game.has_draw else None
         return self.limit_hands
+
+
+def _language(request: Request) -> str:
+    return request.headers.get("accept-language", "en")
 
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
@@ -211,7 +222,8 @@ async def list_rooms(
             422: (
                 "Invalid request: a malformed body or a number out of bounds "
                 "(`invalid_request`), a name other people may not be shown (`invalid_text`), "
-                "or settings that make no room (`invalid_room`)."
+                "settings that make no room (`invalid_room`), or a hand option out of range "
+                "(`invalid_option`, in the Accept-Language's pt-BR or English)."
             ),
         },
     ),
@@ -225,6 +237,8 @@ async def create_room(
         config = body.to_config()
     except RoomNameError as exc:
         raise ApiError(422, "invalid_text", str(exc)) from None
+    except HandOptionError as exc:  # the field named, in the player's language
+        raise ApiError(422, "invalid_option", exc.message(_language(request))) from None
     except (RoomConfigError, ValueError) as exc:
         raise ApiError(422, "invalid_room", str(exc)) from None
     registry = room_registry(request.app)

@@ -224,6 +224,12 @@ def command_for(frame: Any, player: Player, connection: SocketConnection) -> c.C
             return h.RemovePlayer(pid, frame.seat)
         case p.HostSeatFrame(t="hand_over_host"):
             return h.HandOverHost(pid, frame.seat)
+        case p.BombPotFrame():
+            return h.BombPotNext(pid)
+        case p.ChooseRunsFrame():
+            return c.ChooseRuns(pid, frame.runs)
+        case p.StraddleFrame():
+            return c.TakeStraddle(pid, frame.take)
     raise ValueError(f"no command for frame {frame!r}")
 
 

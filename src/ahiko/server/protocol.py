@@ -187,6 +187,7 @@ class HostChangeFrame(_ClientFrame):
     starting_chips: Chips | None = None
     max_rebuys: Annotated[int, Field(ge=0, le=1000)] | None = None
     no_rebuy_limit: bool = False
+    options: dict[str, Any] | None = None  # hand options by name (``rooms.hand_options``)
 
 
 class HostChipsFrame(_ClientFrame):
@@ -215,6 +216,26 @@ class HostSeatFrame(_ClientFrame):
 
     t: Literal["remove_player", "hand_over_host"]
     seat: Annotated[int, Field(ge=0, le=8)]
+
+
+class BombPotFrame(_ClientFrame):
+    """The host's "Bomb pot": the next hand of a home game is a bomb pot."""
+
+    t: Literal["bomb_pot"]
+
+
+class ChooseRunsFrame(_ClientFrame):
+    """An all-in player's answer to running it twice: 2 (twice) or 1 (once)."""
+
+    t: Literal["choose_runs"]
+    runs: Literal[1, 2]
+
+
+class StraddleFrame(_ClientFrame):
+    """The straddler seat's answer before the cards: post the straddle (``take``) or not."""
+
+    t: Literal["straddle"]
+    take: bool
 
 
 class AddBotFrame(_ClientFrame):
@@ -254,7 +275,10 @@ ClientFrame = Annotated[
     | HostChipsFrame
     | ApprovePlayersFrame
     | SeatAnswerFrame
-    | HostSeatFrame,
+    | HostSeatFrame
+    | BombPotFrame
+    | ChooseRunsFrame
+    | StraddleFrame,
     Field(discriminator="t"),
 ]
 CLIENT_FRAME: TypeAdapter[ClientFrame] = TypeAdapter(ClientFrame)
@@ -377,6 +401,9 @@ class CommitmentOut(_ServerFrame):
     cards_in_s: float
     stakes: dict[str, int]
     contributors: dict[str, Any] | None = None  # pokerfair/2: the signed contributor set
+    # A home game's hand options in force for this hand (straddle, run_twice, boards,
+    # bomb_pot, seven_deuce), only when one is on
+    house: dict[str, int] | None = None
 
 
 class FairMixOut(_ServerFrame):
@@ -458,11 +485,41 @@ class MovedOut(_ServerFrame):
     mtt: str
 
 
+class RunsAskedOut(_ServerFrame):
+    """A numbered room event: the all-in ``seats`` are asked whether to run it twice, with
+    ``seconds`` to answer (``choose_runs``); a seat that does not answer runs it once."""
+
+    t: Literal["runs_asked"] = "runs_asked"
+    hand_no: int
+    seats: list[int]
+    seconds: float
+
+
+class StraddleOfferOut(_ServerFrame):
+    """A numbered room event: ``seat`` may straddle ``amount`` chips before the cards,
+    with ``seconds`` to answer (``straddle``); no answer is no straddle."""
+
+    t: Literal["straddle_offer"] = "straddle_offer"
+    hand_no: int
+    seat: int
+    amount: int
+    seconds: float
+
+
+class StraddleAnswerOut(_ServerFrame):
+    """A numbered room event: the straddler seat's answer (``take``)."""
+
+    t: Literal["straddle_answer"] = "straddle_answer"
+    hand_no: int
+    seat: int
+    take: bool
+
+
 class HostOut(_ServerFrame):
     """To the table: what the host of a home game did (``action``: ``change_set``,
     ``change_applied``, ``chips_set``, ``chips_applied``, ``seat_request``,
     ``seat_approved``, ``seat_refused``, ``player_removed``, ``host_handed``,
-    ``approve_players``), by whom, for which hand, with its details."""
+    ``approve_players``, ``bomb_pot_next``), by whom, for which hand, with its details."""
 
     t: Literal["host"] = "host"
     action: str
@@ -496,7 +553,10 @@ ServerFrame = Annotated[
     | TimeBankOut
     | ChatOut
     | HostOut
-    | PingOut,
+    | PingOut
+    | RunsAskedOut
+    | StraddleOfferOut
+    | StraddleAnswerOut,
     Field(discriminator="t"),
 ]
 SERVER_FRAME: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)

@@ -31,6 +31,12 @@ class HostDesk:
         self.pending = next_hand.PendingChange()
         self.requests = SeatRequests(approve_players=room.config.approve_players)
         self.ledger = RoomLedger()
+        self.bomb_pot_next = False  # the host pressed "Bomb pot": the next hand is one
+
+    def take_bomb_pot(self) -> bool:
+        """Whether the host asked for a bomb pot for the hand being dealt (asked once)."""
+        asked, self.bomb_pot_next = self.bomb_pot_next, False
+        return asked
 
     # --- telling the table --------------------------------------------------------------------
     def announce(self, action: str, **details: Any) -> None:
@@ -131,6 +137,8 @@ class HostDesk:
         return {
             **self.requests.summary(),
             "max_rebuys": room.config.max_rebuys,
+            "hand_options": room.config.hand_options.as_dict(),
+            "bomb_pot_next": self.bomb_pot_next,
             "pending_change": _shown(self.pending.fields) or None,
             "pending_chips": [
                 {"player_id": player_id, "amount": chips}

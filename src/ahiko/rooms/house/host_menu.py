@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.config import RoomKind
+from ahiko.rooms.hand_options import HandOptionError
 from ahiko.rooms.house import host_orders as h
 from ahiko.rooms.house import next_hand
 from ahiko.rooms.house.seat_requests import seat_person
@@ -150,6 +151,25 @@ def hand_over_host(room: Room, cmd: h.HandOverHost) -> Reply:
     return Reply.accepted(host_id=occupant.player_id)
 
 
+def bomb_pot_next(room: Room, cmd: h.BombPotNext) -> Reply:
+    """The host's "Bomb pot": the next hand dealt is one, with the room's bomb pot ante."""
+    require_home_host(room, cmd.player_id)
+    if not room.config.hand_options.bomb_pot_ante:
+        raise next_hand.option_refusal(
+            HandOptionError(
+                "bomb_pot_ante",
+                "set the bomb pot ante (bomb_pot_ante) before asking for a bomb pot",
+                "defina a aposta do bomb pot (bomb_pot_ante) antes de pedir um bomb pot",
+            )
+        )
+    desk = room.host_desk
+    if not desk.bomb_pot_next:
+        desk.bomb_pot_next = True
+        desk.announce("bomb_pot_next", ante=room.config.hand_options.bomb_pot_ante)
+        room.emit_room()
+    return Reply.accepted(bomb_pot_next=True)
+
+
 def _notice(code: str, message: str) -> dict[str, Any]:
     return {"code": code, "rule": None, "message": message}
 
@@ -161,4 +181,5 @@ HOST_HANDLERS: dict[type, Any] = {
     h.AnswerSeatRequest: answer_seat_request,
     h.RemovePlayer: remove_player,
     h.HandOverHost: hand_over_host,
+    h.BombPotNext: bomb_pot_next,
 }

@@ -5,12 +5,13 @@ chat, bots, close): plain, serialisable commands, answered by ``ahiko.rooms.hous
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
 class ChangeTable:
     """The blinds (and ante), the action clock, the starting chips (the buy-in and each
-    rebuy) and the most rebuys a player may take, for the next hand. ``None``: unchanged;
+    rebuy), the most rebuys a player may take and the hand options, for the next hand. ``None``: unchanged;
     ``no_deadline``: the clock is removed."""
 
     player_id: str
@@ -22,6 +23,7 @@ class ChangeTable:
     starting_chips: int | None = None
     max_rebuys: int | None = None
     no_rebuy_limit: bool = False
+    options: dict[str, Any] | None = None  # hand options to change (``rooms.hand_options``)
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,19 @@ class HandOverHost:
     seat: int
 
 
+@dataclass(frozen=True)
+class BombPotNext:
+    """The host's "Bomb pot": the next hand is one (the room's bomb pot ante must be set)."""
+
+    player_id: str
+
+
 HostOrder = (
-    ChangeTable | AdjustStack | ApprovePlayers | AnswerSeatRequest | RemovePlayer | HandOverHost
+    ChangeTable
+    | AdjustStack
+    | ApprovePlayers
+    | AnswerSeatRequest
+    | RemovePlayer
+    | HandOverHost
+    | BombPotNext
 )

@@ -1,6 +1,7 @@
 """The host's changes to the table, for the next hand (R-RM-04: a change applies at the start
 of the next hand, never mid-hand): the blinds and ante, the action clock, the starting chips
-(a home game's buy-in and each rebuy, R-RM-06) and the most rebuys a player may take.
+(a home game's buy-in and each rebuy, R-RM-06), the most rebuys a player may take and the
+hand options (straddle, run it twice, bomb pots, seven-deuce).
 
 ``proposed`` checks a request against the room's settings and answers the settings it
 would make, or a ``Refusal`` naming what is wrong (nothing is kept then). Changes asked
@@ -17,8 +18,9 @@ from typing import Any
 
 from ahiko.poker.games import ForcedBet, game
 from ahiko.rooms.blinds import BlindIncrease, BlindSchedule
-from ahiko.rooms.commands import Refusal
+from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.config import RoomConfig, RoomConfigError
+from ahiko.rooms.hand_options import HandOptionError, hand_options_from
 from ahiko.rooms.house.host_orders import ChangeTable
 
 CHIPS_CEILING = 10_000_000  # the room creation form's bound on any amount
@@ -40,7 +42,16 @@ def _requested(cmd: ChangeTable) -> dict[str, Any]:
         fields["action_deadline_s"] = cmd.action_deadline_s
     if cmd.no_rebuy_limit:
         fields["max_rebuys"] = NO_LIMIT
+    if cmd.options is not None:
+        fields["hand_options"] = dict(cmd.options)
     return fields
+
+
+def option_refusal(exc: HandOptionError) -> Refusal:
+    """A hand option refused: the field in ``code``, why in English and in Portuguese."""
+    refusal = Refusal(f"option_{exc.code}", exc.en)
+    refusal.reply = Reply(False, refusal.reply.code, None, exc.en, {"pt": exc.pt, "en": exc.en})
+    return refusal
 
 
 def proposed(config: RoomConfig, cmd: ChangeTable) -> dict[str, Any]:
@@ -83,6 +94,12 @@ def proposed(config: RoomConfig, cmd: ChangeTable) -> dict[str, Any]:
         raise Refusal(
             "change_rebuys", f"the rebuy limit is 0 to {MOST_REBUYS}, not {rebuys}", "R-RM-06"
         )
+    if "hand_options" in fields:  # the options named change, the others stay as they are
+        merged = {**config.hand_options.as_dict(), **fields["hand_options"]}
+        try:
+            fields["hand_options"] = hand_options_from(merged, config.variant.game).as_dict()
+        except HandOptionError as exc:
+            raise option_refusal(exc) from None
     applied(config, fields)  # the room's own checks too: a refusal here changes nothing
     return fields
 
@@ -104,6 +121,8 @@ def applied(config: RoomConfig, fields: dict[str, Any]) -> RoomConfig:
         changes["action_deadline_s"] = None if deadline == NO_LIMIT else deadline
     if "starting_chips" in fields:
         changes["starting_chips"] = fields["starting_chips"]
+    if "hand_options" in fields:
+        changes["hand_options"] = hand_options_from(fields["hand_options"], config.variant.game)
     if "max_rebuys" in fields:
         rebuys = fields["max_rebuys"]
         changes["max_rebuys"] = None if rebuys == NO_LIMIT else rebuys

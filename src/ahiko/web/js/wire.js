@@ -163,6 +163,10 @@ function decodeBody(frame, seq) {
       return { type: "chat", seq, msg: frame.msg ?? null };
     case "host":
       return { ...frame, type: "host", seq, handNo: frame.hand_no ?? null };
+    case "straddle_offer":
+    case "straddle_answer":
+    case "runs_asked": // a home game's hand asks a seat (table/handprompts.js)
+      return { ...frame, type: "prompt", kind: frame.t, seq, handNo: frame.hand_no };
     case "moved":
       return { type: "moved", seq, roomId: frame.room_id, table: frame.table, seat: frame.seat };
     case "owner":
@@ -269,6 +273,8 @@ export function normalizeRoom(raw, you = {}) {
       seatRequests: raw.seat_requests ?? [],
       maxRebuys: raw.max_rebuys ?? null,
       pendingChange: raw.pending_change ?? null,
+      options: raw.hand_options ?? null, // the hand options (houseoptions.js)
+      bombPotNext: Boolean(raw.bomb_pot_next),
     },
   };
 }

@@ -4,6 +4,7 @@
 import { api, errorText } from "../api.js";
 import { h } from "../dom.js";
 import { allGames, gameOf, gameTitle, postsBlinds } from "../games.js";
+import { optionFields, readOptions } from "../houseoptions.js";
 import { lang, t } from "../i18n.js";
 import { roomLink } from "./lobby.js";
 
@@ -45,6 +46,7 @@ export function roomOptions(form) {
     blind_increase: v("doubling"),
   };
   if (body.kind === "recreational") body.approve_players = v("approve") === "yes"; // issue 43
+  if (body.kind === "recreational" && form.elements.opt_straddle) body.options = readOptions(form);
   if (v("doubling") !== "never") body.blind_every = n("doubling_every");
   if (v("deadline") !== "none") body.action_deadline_s = n("deadline_seconds");
   if (v("limit") === "hands") body.limit_hands = n("limit_value");
@@ -121,6 +123,7 @@ export function createRoomPage(main) {
     ),
     radios("visibility", "create.visibility", [["public", t("create.visibility.public")], ["private", t("create.visibility.private")]], "public"),
     radios("approve", "create.approve", [["no", t("create.approve.no")], ["yes", t("create.approve.yes")]], "no"),
+    Object.assign(optionFields(), { className: "house-options full" }), // the whole row
     h(
       "fieldset",
       { dataset: { field: "limit" } },

@@ -4,6 +4,7 @@
 import { api } from "../api.js";
 import { clear, h } from "../dom.js";
 import { allGames, gameTitle } from "../games.js";
+import { houseText } from "../houseoptions.js";
 import { fmt, lang, t } from "../i18n.js";
 import { mttSection } from "./mttlobby.js";
 import { roomName } from "./names.js";
@@ -40,6 +41,7 @@ export function roomSummary(raw) {
     handNo: pick(raw, "hand_no") ?? null,
     avgPot: pick(raw, "avg_pot", "average_pot") ?? null,
     visibility: pick(raw, "visibility") ?? "public",
+    house: pick(raw, "hand_options") ?? null, // a home game's hand options (houseoptions.js)
   };
 }
 
@@ -181,6 +183,7 @@ export function lobbyPage(main, tab, ctx) {
           h(
             "td",
             h("a", { href: `#/room/${encodeURIComponent(r.id)}` }, name),
+            houseText(r.house) ? h("span.lobby-house", houseText(r.house)) : null,
             // Phones have no status column: a small pill under the name says it instead.
             h(`span.status-pill.status-${shown}.show-phone`, { "aria-hidden": "true" }, t(`status.${shown}`)),
           ),

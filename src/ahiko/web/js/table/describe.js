@@ -90,6 +90,15 @@ export function eventText(event, nameOf, handNo = null, hands = {}) {
       return t("log.mucked", { name });
     case "pot_awarded":
       return potResultText(event, nameOf, hands);
+    // A home game's hand options: the run-it-twice answers, the second board, the bounty.
+    case "runout_offered":
+      return t("log.runout_offered");
+    case "runout_chosen":
+      return t(event.runs === 2 ? "log.runout_twice" : "log.runout_once", { name });
+    case "second_board":
+      return t("log.second_board", { street: t(`street.${event.name}`), cards: cardsText(event.cards) });
+    case "bounty_paid":
+      return t("log.bounty", { name, amount: fmt(event.amount) });
     default:
       return null;
   }

@@ -6,6 +6,7 @@
 
 import { api, errorText } from "../api.js";
 import { h } from "../dom.js";
+import { changedOptions, houseText, optionFields } from "../houseoptions.js";
 import { fmt, t } from "../i18n.js";
 
 const CHANGE_FIELDS = ["small_blind", "big_blind", "ante", "action_deadline_s", "starting_chips", "max_rebuys"];
@@ -37,6 +38,8 @@ export function hostText(msg) {
       return t("home.log.player_removed", { by, name: msg.name ?? "" });
     case "host_handed":
       return t("home.log.host_handed", { by, name: msg.name ?? "" });
+    case "bomb_pot_next":
+      return t("home.log.bomb_pot", { by, n, ante: fmt(msg.ante ?? 0) });
     default:
       return t("home.log.other", { by });
   }
@@ -49,6 +52,7 @@ function changeText(change) {
   if ("ante" in c) parts.push(t("home.change.ante", { n: fmt(c.ante) }));
   if ("action_deadline_s" in c) parts.push(c.action_deadline_s === null ? t("home.change.no_clock") : t("home.change.clock", { s: c.action_deadline_s }));
   if ("starting_chips" in c) parts.push(t("home.change.buy_in", { n: fmt(c.starting_chips) }));
+  if ("hand_options" in c) parts.push(houseText(c.hand_options) || t("house.none"));
   if ("max_rebuys" in c) parts.push(c.max_rebuys === null ? t("home.change.no_rebuy_limit") : t("home.change.rebuys", { n: c.max_rebuys }));
   return parts.join(", ");
 }
@@ -79,6 +83,8 @@ export function homeGameMenu(state, command, close) {
           if (raw !== "") args[name] = Number(raw);
         }
         if (form.elements.no_deadline.checked) args.no_deadline = true;
+        const options = changedOptions(form, home.options ?? {});
+        if (options) args.options = options;
         command("host_change", args);
         close();
       },
@@ -94,7 +100,11 @@ export function homeGameMenu(state, command, close) {
       numberField("max_rebuys", t("home.max_rebuys"), home.maxRebuys),
     ),
     h("label.home-check", h("input", { type: "checkbox", name: "no_deadline" }), t("home.no_clock")),
+    optionFields(home.options ?? {}),
     h("button.primary", { type: "submit", dataset: { home: "apply" } }, t("home.apply_next_hand")),
+    home.options?.bomb_pot_ante
+      ? h("button", { type: "button", dataset: { home: "bomb_pot" }, disabled: home.bombPotNext, onclick: () => { command("bomb_pot"); close(); } }, t("home.bomb_pot"))
+      : null,
   );
   const people = Object.values(room.players ?? {}).filter((p) => !p.reserved);
   const who = h(

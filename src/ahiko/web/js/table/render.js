@@ -430,6 +430,14 @@ export class TableRenderer {
       for (const card of view?.board ?? []) board.append(this.dealIn(cardSvg(card, lifted.has(card) ? "lifted" : ""), `board:${card}`));
     }
     this.centre.append(board);
+    // A hand run twice or a double-board bomb pot: the second board under the first.
+    if (!hideCards && view?.second_board?.length) {
+      const second = h("div.board.board2", { "aria-label": t("table.board2") });
+      for (const card of view.second_board) second.append(this.dealIn(cardSvg(card), `board2:${card}`));
+      board.classList.add("board1");
+      board.setAttribute("aria-label", t("table.board1"));
+      this.centre.append(second);
+    }
     if (awards.length) {
       const nameOf = (s) => state.playerName(s);
       this.centre.append(

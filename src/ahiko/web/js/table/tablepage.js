@@ -9,6 +9,8 @@ import { h } from "../dom.js";
 import { fmt, lang, setLang, t } from "../i18n.js";
 import { fingerprint, TableState } from "../tablestate.js";
 import { encodeAction, encodeCommand, roomSocketUrl } from "../wire.js";
+import { houseText } from "../houseoptions.js";
+import { HandPrompts } from "./handprompts.js";
 import { ActionBar } from "./actionbar.js";
 import { Narrator, readerModeOn } from "./announce.js";
 import { openSeatSignIn } from "./seatsignin.js";
@@ -104,6 +106,7 @@ export class TablePage {
         this.render();
       },
     });
+    this.prompts = new HandPrompts({ send: (name, args) => this.command(name, args), mySeat: () => this.state.mySeat() });
     this.seatControls = h("div.seat-controls", { role: "group", "aria-label": t("table.actions") });
     this.dockInfo = h("div.dock-info", { hidden: true });
     // On a phone the showdown's result lines read here, under the felt, not over its seats.
@@ -111,7 +114,7 @@ export class TablePage {
     this.dock = h(
       "div.bottom-dock",
       this.seatControls,
-      h("div.dock-main", this.dockInfo, this.dockResults, this.preRoot, this.barRoot),
+      h("div.dock-main", this.dockInfo, this.dockResults, this.prompts.el, this.preRoot, this.barRoot),
     );
     this.extra = h("div.table-extra");
     this.toast = h("p.toast", { role: "alert", hidden: true });
@@ -252,6 +255,8 @@ export class TablePage {
     }
     if (msg.type === "ack" && msg.data?.awaiting_approval) this.showToast(t("home.awaiting"), "info");
     if (msg.type === "ack" || msg.type === "ignored") return;
+    if (msg.type === "prompt") return this.prompts.receive(msg);
+    if (msg.type === "hand") this.prompts.handUpdate(this.state.view);
     if (msg.type === "host") {
       const text = hostText(msg);
       this.log.note(text); // every host action is in the hand log (issue 43)
@@ -436,6 +441,7 @@ export class TablePage {
       h("a.back", { href: "#/lobby", "aria-label": t("table.back_lobby") }, "←"),
       h("h1.room-name", room?.name || t("table.room")),
       stakes ? h("span.top-item.stakes", stakes) : null,
+      houseText(room?.home?.options) ? h("span.top-item.house", houseText(room.home.options)) : null,
       handNo ? h("span.top-item.hand-no", t("table.hand_no", { n: handNo })) : null,
       h("span.top-break", { "aria-hidden": "true" }), // a phone's second row starts here, always
       c || checkable

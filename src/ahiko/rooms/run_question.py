@@ -1,0 +1,76 @@
+"""Run it twice, asked at the table: when every player still in is all-in before the river
+and the room runs it twice, the engine waits for each of them to answer (R-HE-11 here
+once or twice). The room gives them a short clock; a bot, a seat left empty and a clock run
+out answer "once", so the hand never waits for ever and runs twice only if all agreed.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+from ahiko.poker.house import RUN_RULE
+from ahiko.rooms import commands as c
+from ahiko.rooms.commands import Refusal, Reply
+from ahiko.rooms.status import require
+from ahiko.rooms.table_hand import Phase
+from ahiko.rooms.timers import TimerName
+
+if TYPE_CHECKING:
+    from ahiko.rooms.room import Room
+    from ahiko.rooms.table_hand import TableHand
+
+ONCE = 1
+
+
+class RunQuestion:
+    def __init__(self, room: Room) -> None:
+        self._room = room
+        self._asked: TableHand | None = None  # the hand whose players were asked
+
+    def ask(self, hand: TableHand) -> None:
+        """The hand waits for answers: start their clock, once a hand; bots say once."""
+        room = self._room
+        if self._asked is hand or not hand.runs_pending:
+            return
+        self._asked = hand
+        seconds = room.config.timing.run_twice_answer_s
+        room.timers.set(TimerName.RUNS, seconds, lambda: self._timed_out(hand))
+        pending = hand.runs_pending
+        room.emit(
+            "runs_asked",
+            lambda _seat: {"hand_no": hand.hand_no, "seats": list(pending), "seconds": seconds},
+            public=True,
+        )
+        for seat in pending:
+            occupant = room.seats.get(seat)
+            if occupant is None or occupant.is_bot or occupant.player_id != hand.players[seat]:
+                room.later(partial(self._answer, hand, seat, ONCE))
+
+    def command(self, cmd: c.ChooseRuns) -> Reply:
+        room = self._room
+        require(room.status, c.ChooseRuns)
+        hand = room.hand
+        seat = None if hand is None else hand.seat_of(cmd.player_id)
+        if hand is None or hand.phase is not Phase.DEALT or seat is None:
+            raise Refusal("no_hand", "you are not in a hand being played now", "R-HE-06")
+        if seat not in hand.runs_pending:
+            raise Refusal("runs_not_asked", "nobody asks you to run it twice now", RUN_RULE)
+        if cmd.runs not in (1, 2):
+            raise Refusal("runs", f"run it once (1) or twice (2), not {cmd.runs!r}", RUN_RULE)
+        self._answer(hand, seat, cmd.runs)
+        return Reply.accepted(runs=cmd.runs)
+
+    def _answer(self, hand: TableHand, seat: int, runs: int) -> None:
+        room = self._room
+        if room.hand is not hand or seat not in hand.runs_pending:
+            return  # answered already, or the hand is gone
+        before = hand.deal_state
+        events = hand.choose_runs(seat, runs)
+        if not hand.runs_pending:
+            room.timers.cancel(TimerName.RUNS)
+        room.after_events(hand, events, before)
+
+    def _timed_out(self, hand: TableHand) -> None:
+        for seat in hand.runs_pending:  # a player who did not answer runs it once
+            self._answer(hand, seat, ONCE)
