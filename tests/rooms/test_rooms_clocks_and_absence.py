@@ -220,3 +220,18 @@ def test_R_TM_03_the_absence_clock_ends_with_the_seat_whichever_way_it_was_given
     if t.room.hand is not None:
         t.play_hand_passively()
     t.assert_chips_conserved()
+
+
+def test_R_TM_03_players_leaving_a_closed_room_are_withdrawn_by_nobody() -> None:
+    """The host closes the room (R-RM-08), then the players' browsers go: the close settled
+    every seat, so the absence clocks their disconnections start have nothing to withdraw
+    (before, the withdrawal's refusal — the room is closed — escaped the room as an error)."""
+    t = three_handed()
+    t.disconnect("caio")  # away before the close, and the others after it
+    t.ok(c.Close("host"))
+    t.disconnect("bia")
+    t.disconnect("host")
+    assert t.room.status is RoomStatus.CLOSED
+    t.advance(5 * 60)  # past the absence deadline: nothing is raised, nothing moves
+    assert t.room.status is RoomStatus.CLOSED
+    t.assert_chips_conserved()

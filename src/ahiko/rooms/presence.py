@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ahiko.rooms.leaving import leave
-from ahiko.rooms.status import RoomStatus
+from ahiko.rooms.status import RoomStatus, is_open
 from ahiko.rooms.timers import TimerName, absence
 
 if TYPE_CHECKING:
@@ -115,6 +115,8 @@ class Presence:
         waits for the pots. One who left meanwhile by another way (a cash-out written after
         the seat was freed, "leave after this hand") has nothing left to withdraw."""
         seats = self._room.seats
+        if not is_open(self._room.status):  # the room ended first: its seats were settled
+            return
         if seats.seat_of(player_id) is None and seats.reservation_of(player_id) is None:
             return
         leave(self._room, player_id, reason="absent")
