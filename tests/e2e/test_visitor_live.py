@@ -1,4 +1,4 @@
-"""Issue 47: visitors see the site before the form. A logged-out visitor lands on the lobby,
+"""Visitors see the site before the form. A logged-out visitor lands on the lobby,
 watches a public table (and a private one through its invite link), and is asked for an
 account only when they sit, in the seat's own dialog (R-RM-01: playing needs one): a new
 player signs up there, a returning one logs in there, and either is seated at the seat
@@ -86,22 +86,36 @@ def test_R_RM_01_a_visitor_watches_then_signs_up_or_logs_in_at_the_seat_and_sits
     close(host)
 
 
-def test_R_RM_01_a_private_room_is_watched_through_its_invite_link(
-    browser: Any, server: str
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "375"])
+def test_R_RM_01_a_friend_opens_the_invite_link_watches_and_sits_with_a_new_account(
+    browser: Any, server: str, viewport: dict[str, int]
 ) -> None:
-    host = sign_up(browser, server, "reservada")
+    """The home game's way in: a logged-out friend opens a private room's link, watches at
+    once, and is seated with an account made in the seat's dialog — no log-in page, no lost
+    link."""
+    size = viewport["width"]
+    host = sign_up(browser, server, f"reservada{size}")
     host.click('[data-nav="create"]')
-    host.fill("#name", "Só convidados")
+    host.fill("#name", f"Só convidados {size}")
     host.check('input[name="visibility"][value="private"]')
     host.click('[data-create="submit"]')
     host.wait_for_selector('.conn[data-conn="online"]')
     link = host.url
-    visitor = open_page(browser, DESKTOP)  # type: ignore[no-untyped-call]
-    visitor.goto(link)
-    visitor.wait_for_selector('.room-name >> text="Só convidados"')
-    visitor.wait_for_selector(".spectating")
-    assert "#/login" not in visitor.url
-    close(visitor)
+    friend = open_page(browser, viewport)  # type: ignore[no-untyped-call]
+    friend.goto(link)
+    friend.wait_for_selector(f'.room-name >> text="Só convidados {size}"')
+    friend.wait_for_selector(".spectating")
+    assert "#/login" not in friend.url
+    friend.click('[data-seat="3"] .sit-btn')
+    friend.wait_for_selector("dialog.seat-auth-dialog[open]")
+    friend.fill("#seat-username", f"amiga{size}")
+    friend.fill("#seat-password", PASSWORD)
+    friend.click('[data-seatauth="signup"]')
+    friend.wait_for_selector('[data-seat="3"].me', timeout=15_000)
+    assert friend.url == link  # seated where the link pointed
+    screenshot(friend, f"invite-link-seated-{size}")
+    host.wait_for_selector(f'[data-seat="3"] >> text=amiga{size}')
+    close(friend)
     close(host)
 
 
