@@ -1,4 +1,4 @@
-"""Honest players under attack (issue 17), side by side in one run of one server.
+"""Honest players under attack, side by side in one run of one server.
 
     python bench/attack.py --players 1000 --duration 60 --warmup 20 [--json]
     python bench/attack.py --soak --players 2000 --duration 600 --warmup 120 [--json]

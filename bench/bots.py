@@ -5,7 +5,7 @@ half heads-up, half multiway (3 to the game's most seats: 9 in hold'em and Pot-L
 in draw), stacks from 5 to 300 big blinds. Each level decides on every situation; times are wall-clock milliseconds per
 decision, and ``*_p99_cpu_ms`` the same in the deciding thread's CPU time (what a decision
 costs, whatever else the machine runs: on a loaded machine the wall clock adds the waits for a
-core). Targets (issue 4): p99 <= 20 ms for easy and normal, <= 200 ms for hard, whose Monte
+core). Targets: p99 <= 20 ms for easy and normal, <= 200 ms for hard, whose Monte
 Carlo equity runs on every street, pre-flop included, with >= 9,600 samples (+-1% equity at
 95%): HEADS_UP_SAMPLES on eval7's simulator heads-up, MULTIWAY_SAMPLES on the numpy
 multiway simulator (ahiko.bots.equity) otherwise. The ``hard_*_mc_samples`` figures are the

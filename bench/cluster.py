@@ -1,4 +1,4 @@
-"""The relay's cost (issue 14): action -> broadcast for a player next to the room's owner and
+"""The relay's cost: action -> broadcast for a player next to the room's owner and
 for one on another node, side by side in one run, over a throwaway ``redis-server``.
 
 Node A owns ``--tables`` rooms (real ``RoomActor``s, each on its own manual clock); at each

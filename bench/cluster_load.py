@@ -1,4 +1,4 @@
-"""Two processes' capacity (issue 14): N players on one node, then N players on two nodes,
+"""Two processes' capacity: N players on one node, then N players on two nodes,
 side by side in one run over one throwaway PostgreSQL and one ``redis-server``.
 
     python bench/cluster_load.py --players 2000 --think 1 --duration 60 --warmup 20 [--json]
@@ -392,7 +392,7 @@ KEPT = (
 )  # fmt: skip
 
 
-SWEEP_P99_MS = 50.0  # issue 14: the most players each configuration holds under this
+SWEEP_P99_MS = 50.0  # The most players each configuration holds under this
 
 
 def holds(measured: dict[str, Any]) -> bool:

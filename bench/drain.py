@@ -1,4 +1,4 @@
-"""The SIGTERM drill (issue 41): send the server of an Ahiko room SIGTERM mid-hand,
+"""The SIGTERM drill: send the server of an Ahiko room SIGTERM mid-hand,
 ``--rounds`` times on a two-node cluster and ``--rounds`` times on a lone server.
 
 A throwaway PostgreSQL and ``redis-server``; real ``ahiko serve`` processes draining within

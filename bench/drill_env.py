@@ -1,4 +1,4 @@
-"""What every cluster drill of issue 41 runs in: a throwaway PostgreSQL (migrated) and
+"""What every cluster fault drill runs in: a throwaway PostgreSQL (migrated) and
 ``redis-server``, a temporary folder, and the drill's JSON report (its wall time added);
 exit 1 when a round failed."""
 

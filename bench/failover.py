@@ -1,4 +1,4 @@
-"""The failover drill (issue 14): kill the owner of an Ahiko room mid-hand, ``--rounds`` times.
+"""The failover drill: kill the owner of an Ahiko room mid-hand, ``--rounds`` times.
 
 A throwaway PostgreSQL and ``redis-server``, two real nodes (``ahiko serve --redis-url``,
 ``--lease-ms`` leases). Two players sit at a house room with their sockets on the node that

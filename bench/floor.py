@@ -1,4 +1,4 @@
-"""The floor under the server's CPU per delivered frame (issue 21): the load bench's traffic
+"""The floor under the server's CPU per delivered frame: the load bench's traffic
 served by a server that does nothing but move the frames.
 
     python bench/floor.py --players 4000 --think 1 --duration 40 --warmup 15 [--with-load] [--json]

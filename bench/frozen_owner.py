@@ -1,4 +1,4 @@
-"""The frozen-owner drill (issue 41): freeze the owner of an Ahiko room mid-hand with SIGSTOP
+"""The frozen-owner drill: freeze the owner of an Ahiko room mid-hand with SIGSTOP
 past its lease, wake it, and play on, ``--rounds`` times.
 
 A throwaway PostgreSQL and ``redis-server``, two real nodes (``ahiko serve --redis-url``,

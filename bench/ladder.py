@@ -10,7 +10,7 @@ processes (the machine is shared: default 1). ``--only draw:hard-normal`` runs o
 ``--secret`` fixes the decks and the bots' rngs (random by default), so two versions of a bot
 can be compared on the same deals and rngs.
 
-``--styles`` (issues 18 and 48): Hard, Normal and Easy against each opponent style of
+``--styles``: Hard, Normal and Easy against each opponent style of
 ahiko.bots.styles, both variants, in session mode (the bots keep their memory over sessions
 of SESSION deals; each session is mirrored with the seats swapped), and Hard and Normal
 *fresh* (a new bot every hand, as a player meets it when it sits down; Easy keeps no memory,
@@ -19,7 +19,7 @@ style and Hard >= Normal in the means, fresh and in sessions; Hard > Normal > Ea
 session means; against the any-two jammer Hard at least 85% of the best response's win rate
 on the same deals.
 
-``--sessions`` (issue 18): adaptive Hard against the same bot with its memory off
+``--sessions``: adaptive Hard against the same bot with its memory off
 (``HardNoMemoryBot``), both against the maniac, the nit and the jammer on the same deals and
 bot rngs, over sessions of 2,000 deals; the figure is the per-pair difference, whose 95% lower
 bound must be above 0.
@@ -76,7 +76,7 @@ STYLE_PAIRS: dict[tuple[str, str], tuple[int, int, int]] = {
     ("draw", "tag"): (1_200, 800, 404),
     ("draw", "equity"): (400, 800, 405),
     ("draw", "jammer"): (150, 800, 406),
-    # Issue 48's leaks: folds flops, over-bluffs rivers, never bluffs.
+    # The leaks memory must find: folds flops, over-bluffs rivers, never bluffs.
     ("holdem", "flopfolder"): (600, 600, 307),
     ("holdem", "riverbluffer"): (600, 600, 308),
     ("holdem", "neverbluffs"): (600, 600, 309),

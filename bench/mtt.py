@@ -1,4 +1,4 @@
-"""A 1,000-player multi-table tournament on one node, in one process (issue 20).
+"""A 1,000-player multi-table tournament on one node, in one process.
 
 The field is ``ahiko.competition.mtt.MultiTable`` (random seating across 112 tables, the big
 blind moving forward, balancing and breaking after every hand, hand-for-hand at the bubble);

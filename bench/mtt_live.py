@@ -1,4 +1,4 @@
-"""A multi-table tournament played live over WebSockets on one node (issue 20).
+"""A multi-table tournament played live over WebSockets on one node.
 
     python bench/mtt_live.py [--players 1000] [--reference 100] [--levels 4] [--json]
 

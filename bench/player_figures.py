@@ -1,4 +1,4 @@
-"""A player's page for an account with 20,000 archived hands (issue 40).
+"""A player's page for an account with 20,000 archived hands.
 
 Before, ``GET /api/players/{name}/profile`` rebuilt the figures from every archived hand of the
 account on each request (14.9 s for 20,120 hands; 8 at once grew the server from 298 MB to

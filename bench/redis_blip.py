@@ -1,4 +1,4 @@
-"""The Redis-blip drill (issue 41): kill Redis and start it again empty, or freeze it for five
+"""The Redis-blip drill: kill Redis and start it again empty, or freeze it for five
 seconds, while a hand is in progress, ``--rounds`` times each.
 
 A throwaway PostgreSQL and ``redis-server``, two real nodes (``ahiko serve --redis-url``,

@@ -1,4 +1,4 @@
-"""The Redis scan (issue 41): everything a cluster's Redis carries while ``--hands`` relayed
+"""The Redis scan: everything a cluster's Redis carries while ``--hands`` relayed
 hands are played, searched for the cards and salts the players saw.
 
 A throwaway PostgreSQL and ``redis-server``, two real nodes (``ahiko serve --redis-url``).

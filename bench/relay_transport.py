@@ -1,4 +1,4 @@
-"""Pub/sub or streams for the cluster's frame relay (issue 14): measured side by side, in one
+"""Pub/sub or streams for the cluster's frame relay: measured side by side, in one
 run, on a throwaway ``redis-server`` on this machine.
 
 The relay carries a room's numbered frames from the node that owns the room to the nodes that

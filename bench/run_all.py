@@ -70,7 +70,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "bench/ladder.py",
         ["--styles", "--variants", "holdem", "--workers", "2"],
         3,
-        "issues 18 and 48, sessions of 500 deals and fresh bots: Hard's 95% lower bound > 0"
+        "sessions of 500 deals and fresh bots: Hard's 95% lower bound > 0"
         " against each style and Hard >= Normal in the means, fresh and in sessions; Hard >"
         " Normal > Easy in the session means; against the any-two jammer Hard >= 85% of the best"
         " response's win rate on the same deals",
@@ -80,14 +80,14 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "bench/ladder.py",
         ["--styles", "--variants", "draw", "--workers", "2"],
         3,
-        "issue 18, as styles holdem, five-card draw (big bets/100)",
+        "as styles holdem, five-card draw (big bets/100)",
     ),
     (
         "adaptation",
         "bench/ladder.py",
         ["--sessions", "--variants", "holdem,draw", "--workers", "2"],
         3,
-        "issue 18, sessions of 2,000 deals: adaptive Hard minus memory-off Hard (same deals and"
+        "sessions of 2,000 deals: adaptive Hard minus memory-off Hard (same deals and"
         " bot rngs) against the maniac, the nit and the jammer, both variants, 95% lower bound > 0",
     ),
     (
@@ -110,7 +110,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "bench/floor.py",
         ["--players", "4000", "--duration", "40", "--warmup", "15", "--with-load"],
         3,
-        "issue 21: the least server CPU a delivered frame can cost on the stack `ahiko serve` runs"
+        "The least server CPU a delivered frame can cost on the stack `ahiko serve` runs"
         " (uvicorn, uvloop, websockets-sansio) with the load bench's traffic (tables of 8, 1 s"
         " think, an acknowledgement and 8 frames an action), by a server with no rules, views or"
         " store (direct write, and Starlette's send_text), with no framework (raw) and on a"
@@ -122,7 +122,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "bench/mtt.py",
         ["--levels", "4"],
         3,
-        "issue 20, one process, no sockets: a 1,000-player MTT (112 tables, real signed deals and"
+        "one process, no sockets: a 1,000-player MTT (112 tables, real signed deals and"
         " engine hands, balancing and breaking) beside a 100-player one: CPU s per level, p99"
         " action->views built, peak RSS",
     ),
@@ -131,7 +131,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "bench/mtt_live.py",
         ["--players", "1000", "--reference", "100", "--levels", "4", "--speed", "2"],
         3,
-        "issue 20 over real WebSockets: a 1,000-player MTT on one `ahiko serve`-like process"
+        "over real WebSockets: a 1,000-player MTT on one `ahiko serve`-like process"
         " (clients in another process; blind levels of 1 minute on a clock 2x fast: 30 s),"
         " beside a 100-player one: server CPU s and hands per level, p99 action->broadcast,"
         " server RSS (and per player), server CPU; 0 stranded players (every player still in"
@@ -171,7 +171,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "bench/relay_transport.py",
         [],
         3,
-        "issue 14: Redis pub/sub vs streams for the frame relay, side by side: publish->receive"
+        "Redis pub/sub vs streams for the frame relay, side by side: publish->receive"
         " p50/p99 and CPU per frame at 2,000 frames/s (the cheaper one carries the relay)",
     ),
     (
@@ -179,7 +179,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "bench/cluster.py",
         ["--tables", "250", "--actions", "15", "--spectators", "1"],
         3,
-        "issue 14: action->broadcast for a player on the owner's node and one on another node"
+        "Action->broadcast for a player on the owner's node and one on another node"
         " (through the Redis relay), side by side, 500 players + 250 spectators at 1 s think;"
         " the relay's added p99 (both nodes in one process: the two-process run is cluster"
         " capacity)",
@@ -189,7 +189,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "bench/cluster_load.py",
         ["--players", "2000", "--think", "1", "--duration", "60", "--warmup", "20"],
         3,
-        "issue 14: 2,000 players on one `ahiko serve` node, then on two (PostgreSQL + Redis, half"
+        "2,000 players on one `ahiko serve` node, then on two (PostgreSQL + Redis, half"
         " the players on the node that does not own their table): p99 action->broadcast < 50 ms,"
         " zero errors, check-ledger clean in each; nodes' CPU per 1,000 players; two/one"
         " capacity ratio (CPU-bound) >= 1.6",
@@ -202,7 +202,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
             *("--placement", "route"),
         ],
         3,
-        "issue 14: as cluster capacity, each socket asking to be sent to its table's owner"
+        "As cluster capacity, each socket asking to be sent to its table's owner"
         " (`--node-route`, docs/deploy.md): nobody relayed once seated; two/one capacity ratio"
         " (CPU-bound) >= 1.6",
     ),
@@ -215,7 +215,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
             *("--warmup", "10", "--placement", "route"),
         ],
         3,
-        "issue 14: the most players one node and two nodes (players sent to their table's"
+        "The most players one node and two nodes (players sent to their table's"
         " owner) each hold at p99 action->broadcast < 50 ms with 0 errors and a clean ledger,"
         " and two's over one's (this machine has 2 cores shared with the players, PostgreSQL"
         " and Redis: we expect >= 1.6)",
@@ -225,7 +225,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "bench/failover.py",
         ["--rounds", "20", "--lease-ms", "2000"],
         3,
-        "issue 14: the owner of an Ahiko room killed with SIGKILL mid-hand, 20 times (real"
+        "The owner of an Ahiko room killed with SIGKILL mid-hand, 20 times (real"
         " nodes, PostgreSQL, Redis): served again within lease + 2 s, the hand cancelled with"
         " its bets returned, check-ledger clean every round",
     ),
@@ -234,7 +234,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "bench/frozen_owner.py",
         ["--rounds", "20"],
         1,
-        "issue 41: the owner of an Ahiko room frozen (SIGSTOP) mid-hand past its lease, woken,"
+        "The owner of an Ahiko room frozen (SIGSTOP) mid-hand past its lease, woken,"
         " 20 rounds back to back, then the table plays on three minutes: every frozen hand"
         " stays cancelled, the woken owner drops its run (its timers cancelled, no write of"
         " it lands), nobody cashed out, check-ledger clean every round",
@@ -244,7 +244,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "bench/redis_blip.py",
         ["--rounds", "10"],
         1,
-        "issue 41: Redis killed and restarted empty, and Redis frozen 5 s, 10 rounds each,"
+        "Redis killed and restarted empty, and Redis frozen 5 s, 10 rounds each,"
         " mid-hand: no hand cancelled on an owner whose lease was valid, the next action"
         " answered within 2 s of Redis returning, the table's chips unchanged, check-ledger"
         " clean",
@@ -254,7 +254,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "bench/drain.py",
         ["--rounds", "10"],
         1,
-        "issue 41: SIGTERM mid-hand, 10 rounds on a two-node cluster (the owner drained) and"
+        "SIGTERM mid-hand, 10 rounds on a two-node cluster (the owner drained) and"
         " 10 on a lone SQLite server (stopped and started): every hand in progress finishes,"
         " no hand cancelled, every chip at the table, check-ledger clean",
     ),
@@ -263,7 +263,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "bench/relay_scan.py",
         ["--hands", "100"],
         1,
-        "issue 41: 100 hands whose frames cross Redis (the players' sockets on the other"
+        "100 hands whose frames cross Redis (the players' sockets on the other"
         " node); PSUBSCRIBE ahiko:* and MONITOR record everything: no card list and no salt"
         " the players saw is on Redis in clear",
     ),
@@ -288,7 +288,7 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         "bench/player_figures.py",
         ["--hands", "20000"],
         3,
-        "issue 40: the profile of an account with 20,000 archived hands, p99 < 50 ms, memory flat"
+        "The profile of an account with 20,000 archived hands, p99 < 50 ms, memory flat"
         " over 8 concurrent requests (before: 14.9 s a profile, 8 at once +1,973 MB)",
     ),
     (
@@ -297,15 +297,14 @@ BENCHMARKS: list[tuple[str, str, list[str], int, str]] = [
         ["--players", "1000", "--duration", "60", "--warmup", "20"],
         3,
         "honest p99 action->broadcast under the floods (rooms, sockets, log-ins, 48 KB headers)"
-        " within 2x of the same players alone; 0 honest errors; ledger clean (issue 17)",
+        " within 2x of the same players alone; 0 honest errors; ledger clean",
     ),
     (
         "soak 2000",
         "bench/attack.py",
         ["--soak", "--players", "2000", "--duration", "600", "--warmup", "120"],
         3,
-        "2,000 players for 10 minutes: peak RSS growth < 10% after warm-up, 0 errors,"
-        " ledger clean (issue 17)",
+        "2,000 players for 10 minutes: peak RSS growth < 10% after warm-up, 0 errors, ledger clean",
     ),
 ]
 
@@ -319,7 +318,7 @@ STORED_RUNS: dict[str, tuple[str, ...]] = {
     label: ("src/ahiko/bots", "src/ahiko/poker", "bench/ladder.py")
     for label in ("ladder", "plo ladder", "styles holdem", "styles draw", "adaptation")
 }
-# The fault drills of issue 41 run for many minutes: a run is stored on the code it ran
+# The fault drills run for many minutes: a run is stored on the code it ran
 # (the drill, the tests' helpers it uses, the server).
 _DRILL_CODE = ("src/ahiko", "tests/cluster/failover.py", "tests/cluster/house_players.py")
 STORED_RUNS.update(

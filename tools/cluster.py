@@ -1,4 +1,4 @@
-"""``make cluster``: a throwaway Ahiko cluster on this machine, to see it work (issue 14).
+"""``make cluster``: a throwaway Ahiko cluster on this machine, to see it work.
 
 A PostgreSQL in a temporary folder (``initdb`` as the tests do, on a free port), a
 ``redis-server`` (no persistence) and two nodes (``ahiko serve --redis-url … --database-url

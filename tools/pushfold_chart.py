@@ -1,4 +1,4 @@
-"""Heads-up push/fold charts for Hold'em Hard (issue 18), computed offline.
+"""Heads-up push/fold charts for Hold'em Hard, computed offline.
 
 The game: effective stacks of S big blinds, the small blind (the button) either moves all in
 or folds; the big blind calls or folds. Each player's strategy is, for every one of the 169

@@ -1,4 +1,4 @@
-"""Opponent styles to measure the level bots against (issue 18), both variants, loadable by
+"""Opponent styles to measure the level bots against, both variants, loadable by
 import path (``ahiko.bots.styles:Maniac``). Each is a caricature of a kind of player, fixed
 (they keep no memory), deciding from the seat's view like every bot (R-AI-01):
 

@@ -1,4 +1,4 @@
-"""Leaderboards, weekly and monthly, per room kind (issue 20), from the hand archive.
+"""Leaderboards, weekly and monthly, per room kind, from the hand archive.
 
 - **Ahiko rooms**: net coins won at the house tables in the period, hand by hand, minus the
   free coins the player claimed in the period (a claim counts against the player).

@@ -1,4 +1,4 @@
-"""A multi-table tournament played at live tables (issue 20): ``competition.mtt.MultiTable``
+"""A multi-table tournament played at live tables: ``competition.mtt.MultiTable``
 decides, the tables' actors play.
 
 - **Start** (``start``): the field is seated by ``MultiTable.seat`` (at random, tables within

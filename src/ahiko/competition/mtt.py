@@ -1,4 +1,4 @@
-"""Multi-table tournaments, the pure logic (issue 20): seating, balancing, breaking, the final
+"""Multi-table tournaments, the pure logic: seating, balancing, breaking, the final
 table, hand-for-hand on the bubble, and the R-TN-04 ranking across the whole field.
 
 - **Seating**: players are shuffled (an injected ``random.Random``) and dealt round-robin to

@@ -69,7 +69,7 @@ class NewEntry:
 @dataclass(frozen=True)
 class Start:
     """The host starts the game (R-RM-03); with no player, the house starts a tournament it
-    runs itself (a sit & go, issue 20), which has no host."""
+    runs itself (a sit & go), which has no host."""
 
     player_id: str | None
 
@@ -314,7 +314,7 @@ Command = (
     | Connect
     | Disconnect
     | SnapshotRequest
-    | HostOrder  # a home game's host (issue 43)
+    | HostOrder  # a home game's host
 )
 
 

@@ -60,11 +60,11 @@ class RoomConfig:
     limit_minutes: float | None = None  # R-RM-18
     tier: str | None = None  # Ahiko rooms (R-RM-10)
     timing: Timing = field(default_factory=Timing)
-    time_bank: TimeBankPolicy = field(default_factory=TimeBankPolicy)  # issue 19
-    # A table of a multi-table tournament (issue 20): the tournament's id. Its seats are the
+    time_bank: TimeBankPolicy = field(default_factory=TimeBankPolicy)
+    # A table of a multi-table tournament: the tournament's id. Its seats are the
     # house's (``MoveIn``/``MoveOut``); the field's ranking and end are the tournament's.
     part_of: str | None = None
-    # A home game's host (issue 43): the most new entries a player may take (None: no
+    # A home game's host: the most new entries a player may take (None: no
     # limit, R-RM-06), and whether seat requests wait for the host's approval.
     max_rebuys: int | None = None
     approve_players: bool = False

@@ -70,7 +70,7 @@ def room_summary(room: Room, *, with_seats: bool = True) -> dict[str, Any]:
         "wait_list": room.waitlist.summary(),
         "countdowns": room.countdowns(),
     }
-    summary.update(room.host_desk.summary())  # a home game's host desk (issue 43)
+    summary.update(room.host_desk.summary())  # a home game's host desk
     part = room.hooks.tournament_part(room)
     if part is not None:  # only an event's table carries it: other rooms' frames are as before
         summary["tournament"] = part

@@ -389,5 +389,5 @@ HANDLERS: dict[type, Handler] = {
     c.Connect: connect,
     c.Disconnect: disconnect,
     c.SnapshotRequest: snapshot,
-    **HOST_HANDLERS,  # a home game's host (issue 43)
+    **HOST_HANDLERS,  # a home game's host
 }

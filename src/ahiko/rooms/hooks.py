@@ -1,6 +1,6 @@
 """The room's extension points at hand boundaries.
 
-Recreational rooms and tournaments keep chips in memory; Ahiko rooms (issue 7) settle each
+Recreational rooms and tournaments keep chips in memory; Ahiko rooms settle each
 hand in the ledger and persist durable room state. They do it by passing a ``RoomHooks``
 implementation; the room calls it synchronously, on its own thread, at these moments only.
 """

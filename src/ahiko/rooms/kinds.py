@@ -45,7 +45,7 @@ class Recreational:
     may_take_bot_place = True
     closes_when_empty = True  # R-RM-09
     deals_after_wait = False
-    has_wait_list = True  # issue 19: a full room's free seat goes to the first in line
+    has_wait_list = True  # A full room's free seat goes to the first in line
     # R-TN-07 D: absent players (timed out, sitting out, disconnected) stay in the field and
     # are dealt in, their hand folded; no absence withdraws them
     keeps_absent_in_field = False

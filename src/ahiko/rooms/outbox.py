@@ -45,7 +45,7 @@ def new_epoch() -> str:
 
 def _dumps(frame: Mapping[str, Any]) -> bytes:
     """Compact UTF-8 JSON, the bytes ``json.dumps(frame, separators=(",", ":"),
-    ensure_ascii=False)`` would give, about ten times faster (issue 21: the standard library's
+    ensure_ascii=False)`` would give, about ten times faster (the standard library's
     encoder was 30 of the 50 µs of CPU each delivered frame cost). Frames' keys are text, and
     orjson's option for other keys (a seat number, written as ``"3"`` like ``json.dumps``)
     made every encoding 2.7 times slower (13.8 -> 5.2 µs a hand frame): it is used only for

@@ -1,4 +1,4 @@
-"""A command's answer that waits for a durable write (issue 17).
+"""A command's answer that waits for a durable write.
 
 A room never waits: a buy-in reserves its seat, hands the ledger write to a worker thread
 (``ahiko.store.writer``) and returns. The command's ``Reply`` is then *held*: the room takes a

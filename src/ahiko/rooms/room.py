@@ -106,14 +106,14 @@ class Room:
         self.dealer = Dealer(self)
         self.broadcast = Broadcast(self, deliver or _nowhere)
         self.presence = Presence(self)
-        self.chat = TableChat(self, moderation)  # issue 19: table chat
-        self.time_banks = TimeBanks(config.time_bank)  # issue 19: extra seconds per person
-        self.sitting_out = SittingOut(self)  # issue 19: "Ficar fora nas próximas mãos"
-        self.waitlist = WaitList(self)  # issue 19: a full recreational room's waiting list
+        self.chat = TableChat(self, moderation)  # Table chat
+        self.time_banks = TimeBanks(config.time_bank)  # Extra seconds per person
+        self.sitting_out = SittingOut(self)  # "Ficar fora nas próximas mãos"
+        self.waitlist = WaitList(self)  # A full recreational room's waiting list
         self.seat_secrets = SeatSecrets(self)  # pokerfair/2: the players' part of the shuffle
         self.run_question: RunQuestion = RunQuestion(self)  # of the all-in players
         self.straddle_offer: StraddleOffer = StraddleOffer(self)  # before the cards
-        self.host_desk = HostDesk(self)  # issue 43: the host's changes, seat requests, ledger
+        self.host_desk = HostDesk(self)  # The host's changes, seat requests, ledger
         # The answer the room is giving for a seat (its clock ran out, it is away, the room is
         # out of time), for the hand frame that carries it (``auto_action``).
         self.auto_action: dict[str, Any] | None = None

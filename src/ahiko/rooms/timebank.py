@@ -1,4 +1,4 @@
-"""The time bank (issue 19): extra seconds each person may spend beyond the action deadline.
+"""The time bank: extra seconds each person may spend beyond the action deadline.
 
 Every person starts with ``initial_s`` (30 s), earns ``refill_s`` (5 s) every
 ``refill_every_hands`` (10) hands they are dealt, never more than ``cap_s`` (60 s). A host sets

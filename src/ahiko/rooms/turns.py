@@ -156,7 +156,7 @@ class Turns:
         return {
             "seat": hand.to_act,
             "seconds_left": round(left, 3),
-            # issue 19: the seconds of the bank within seconds_left while it runs, else null;
+            # The seconds of the bank within seconds_left while it runs, else null;
             # time_bank is what the seat's bank holds (null: no bank here)
             "time_bank_running": None if bank is None else round(bank, 3),
             "time_bank": banked,

@@ -1,4 +1,4 @@
-"""A waiting list for a full recreational room (issue 19).
+"""A waiting list for a full recreational room.
 
 A signed-in person may join the list of a room whose seats are all taken. When a seat comes
 free it is offered to the first in line (a ``notice`` ``seat_offer`` with the seat and

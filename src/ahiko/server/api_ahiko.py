@@ -27,7 +27,7 @@ REFUSAL_STATUS = {
     "not_ahiko": 404,
     "closed": 409,
     "invalid_request": 400,
-    # A coin write that could not land (issue 17): nothing moved, try again.
+    # A coin write that could not land: nothing moved, try again.
     "storage_busy": 503,
     "storage_error": 503,
     "moved": 503,

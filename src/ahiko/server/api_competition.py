@@ -1,4 +1,4 @@
-"""Routes of issue 20: players' pages, leaderboards, shared hands and rabbit hunts.
+"""Routes of players' pages, leaderboards, shared hands and rabbit hunts.
 
 - ``GET /api/players/{name}/profile``: a player's numbers (``ahiko.competition.profiles``).
 - ``GET /api/players/by-id/{user_id}/line``: the small line shown at the table (hands,

@@ -1,4 +1,4 @@
-"""The room's ledger of a home game over HTTP (issue 43): ``GET /api/rooms/{id}/ledger`` (JSON,
+"""The room's ledger of a home game over HTTP: ``GET /api/rooms/{id}/ledger`` (JSON,
 with the settle-up) and ``GET /api/rooms/{id}/ledger.csv`` (one row a player, then the
 totals), for the room's members only: its host and everyone who sat at it. A closed room's
 ledger is its final one, kept while the room is kept."""

@@ -69,13 +69,13 @@ class CreateRoom(BaseModel):
     public: bool = True
     limit_hands: Annotated[int, Field(ge=1, le=MAX_HANDS)] | Literal["no_limit"] | None = None
     limit_minutes: Annotated[float, Field(gt=0, le=MAX_MINUTES)] | None = None
-    # The time bank (issue 19), recreational rooms only: seconds at the start, the refill
+    # The time bank, recreational rooms only: seconds at the start, the refill
     # every ``time_bank_every`` hands, the cap. Tournaments use the fixed defaults.
     time_bank_s: Annotated[float, Field(ge=0, le=TIME_BANK_MAX_S)] | None = None
     time_bank_refill_s: Annotated[float, Field(ge=0, le=TIME_BANK_MAX_S)] | None = None
     time_bank_every: Annotated[int, Field(ge=1, le=1000)] | None = None
     time_bank_cap_s: Annotated[float, Field(ge=0, le=TIME_BANK_MAX_S)] | None = None
-    # A home game (issue 43): seat requests wait for the host; the most rebuys a player takes.
+    # A home game: seat requests wait for the host; the most rebuys a player takes.
     approve_players: bool = False
     max_rebuys: Annotated[int, Field(ge=0, le=1000)] | None = None
     # The hand options (``ahiko.rooms.hand_options``): straddle, run_twice, bomb_pot_ante,

@@ -140,7 +140,7 @@ def create_app(
             )
             lobby.start()  # settles the rooms a previous run left open, then opens two a tier
             app.state.ahiko_lobby = lobby
-        if getattr(app.state, "sitgo", None) is None:  # issue 20: sit & go's and MTTs
+        if getattr(app.state, "sitgo", None) is None:  # Sit & go's and MTTs
             sitgo, mtt = competition_services(app)
             sitgo.start()  # a previous run's unfinished sit & go's (and MTTs): buy-ins back
             mtt.start()  # the schedule's next MTT
@@ -360,7 +360,7 @@ class RequireCsrfHeader:
     send and a cross-site script cannot add without a CORS preflight we never grant.
 
     A plain ASGI middleware: Starlette's ``BaseHTTPMiddleware`` costs every request a task
-    group and a pair of memory streams (about a millisecond of CPU here, issue 17's attack
+    group and a pair of memory streams (about a millisecond of CPU here, the attack
     bench), for a rule that only reads the request line and one header."""
 
     def __init__(self, app: ASGIApp) -> None:
@@ -388,7 +388,7 @@ class RefuseKnownFloods:
     A table socket over its address's bound, or its account's when that session already
     has sockets open, is refused here too, with the gateway's error frame and close code.
     A flood of room creations then costs about what a bare FastAPI refusal does instead of a
-    full request (issue 17's attack bench: 2.2 ms of server CPU each before). A log-in from
+    full request (the attack bench: 2.2 ms of server CPU each before). A log-in from
     an address over its failure limit is refused here too (``known_address_refusal``):
     a burst of 40 guesses no longer holds the event loop for a route's worth each."""
 

@@ -1,4 +1,4 @@
-"""The sit & go and MTT routes as named operations (issue 20 on a cluster of issue 14).
+"""The sit & go and MTT routes as named operations.
 
 Each route of ``api_sitgo`` and ``api_mtt`` is one operation ``(app, player, **args) -> body``
 registered here by name (``operation``); it refuses with ``ApiError``. ``answer`` runs it in

@@ -1,4 +1,4 @@
-"""No account can flood the site (issue 17): bounds on the rooms an account creates (open at
+"""No account can flood the site: bounds on the rooms an account creates (open at
 once and per time window), the close of rooms no person ever joined, the table sockets open
 per account and per address, and the sockets of a session that signs out.
 

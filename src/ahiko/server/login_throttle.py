@@ -93,7 +93,7 @@ class LoginThrottle(Protocol):
     def known_address_refusal(self, address: str) -> Refused | None:
         """The refusal an attempt from ``address`` would get whatever its account, when this
         process already knows it without a round trip (nothing counted, nothing waited for):
-        the log-in route's first rule, taken before routing and body parsing (issue 17's
+        the log-in route's first rule, taken before routing and body parsing (the
         attack bench). None when it does not know: the route then decides as usual."""
         ...
 

@@ -1,7 +1,7 @@
 """How many people are on the site now: signed-in accounts seen in the last
 ``ONLINE_WINDOW_S`` (a request, or a table socket still open), for the lobby's "N online".
 
-One process counts in memory (``OnlineCount``). The nodes of a cluster (issue 14) count in one
+One process counts in memory (``OnlineCount``). The nodes of a cluster count in one
 Redis sorted set (``SharedOnlineCount``: member the account, score when it was last seen), so
 every node shows the cluster's figure, not its own. Accounts at a table keep no HTTP poll
 going, so the sockets' accounts are marked seen again every ``REFRESH_S``

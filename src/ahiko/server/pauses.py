@@ -1,7 +1,7 @@
 """Where a node stops serving: the cyclic collector's passes and the event loop's lateness.
 
 A player's latency at scale is made by the moments the node serves nobody, not by its
-average CPU (issue 14: a node at 60% of a core already missed p99 < 50 ms). This module
+average CPU (a node at 60% of a core already missed p99 < 50 ms). This module
 counts both kinds of moment, as cumulative counters and fixed-bucket histograms an operator
 or a bench can read twice and subtract (``GET /api/health/pauses``).
 

@@ -33,7 +33,7 @@ class Settings:
     # player's frames need no relay; None: this node's tables are always served through it.
     node_route: str | None = None
     # The site's scheduled multi-table tournament: the next one starts this long after the
-    # last started (issue 20).
+    # last started.
     mtt_every_minutes: float = 30.0
     # Minutes of each blind level at every table of an MTT (R-TN-03 by time; whole minutes,
     # at least one): 10 on the site; a bench or a rehearsal shortens them.

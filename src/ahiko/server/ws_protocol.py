@@ -1,5 +1,5 @@
 """uvicorn's ``websockets-sansio`` WebSocket protocol with one addition: a direct write of
-already framed server messages, offered to the app in the ASGI scope (issue 21).
+already framed server messages, offered to the app in the ASGI scope.
 
 Through ASGI every message costs a ``websocket.send`` dict, the middleware chain, websockets'
 framing in Python and one ``transport.write`` (one system call) per message and connection.

@@ -22,7 +22,7 @@ SQLITE_BUSY_TIMEOUT_MS = 30_000
 #: PostgreSQL ends a session that holds a transaction open this long without a statement, and
 #: so releases its locks. A cluster node paused mid-transaction (SIGSTOP, a frozen VM) would
 #: otherwise hold its room's fence row (``check_fence``) for as long as it is paused, and the
-#: node that took the room over could not claim it (issue 14). Our transactions run their
+#: node that took the room over could not claim it. Our transactions run their
 #: statements back to back: none waits this long between two of them.
 POSTGRES_IDLE_IN_TRANSACTION_MS = 5_000
 

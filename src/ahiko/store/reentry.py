@@ -1,4 +1,4 @@
-"""What fair re-entry in Ahiko rooms reads (issue 19): a person's latest exit from a room of
+"""What fair re-entry in Ahiko rooms reads: a person's latest exit from a room of
 one tier, from the participations the wallet closes (``exit_amount``, ``closed_at``)."""
 
 from __future__ import annotations

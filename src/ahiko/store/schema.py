@@ -62,7 +62,7 @@ sessions = Table(
 )
 
 # No longer written: failed log-ins are counted in memory, or in Redis on a cluster
-# (``ahiko.server.login_throttle``, issue 17), so a refused guess reads no database. The
+# (``ahiko.server.login_throttle``), so a refused guess reads no database. The
 # table stays so that the migrations need not drop it.
 login_attempts = Table(
     "login_attempts",
@@ -191,7 +191,7 @@ hands = Table(
 # only the cancelled ones, at every scrape.
 Index("ix_hands_status", hands.c.status)
 
-# The hand archive ("my hands", issue 6/8): every finished hand of every room kind, with what
+# The hand archive ("my hands"): every finished hand of every room kind, with what
 # its downloads need later. ``deal`` holds server-side secrets (deck order, salts): they leave
 # the server only through the fair deal's release policy. Recreational and tournament rooms
 # are not in ``rooms``, so ``room_id`` is plain text here.

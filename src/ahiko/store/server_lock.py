@@ -1,4 +1,4 @@
-"""One server per database unless they form a cluster (issue 14).
+"""One server per database unless they form a cluster.
 
 Two ``ahiko serve`` on one database without a shared Redis would each believe they own every
 room: both reopen the same rooms, cancel each other's hands and deal to the same seats. So a

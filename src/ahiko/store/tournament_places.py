@@ -1,4 +1,4 @@
-"""Tournament results as the room decided them (issue 20): written once by the room's hook
+"""Tournament results as the room decided them: written once by the room's hook
 when the tournament ends (``ahiko.competition.live_sitgo``), read back as they were stored,
 never derived again from the hand archive."""
 

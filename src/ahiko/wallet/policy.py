@@ -1,4 +1,4 @@
-"""Wallet policy: decisions beyond the spec (issue 5), in one place. Change only with a reason."""
+"""Wallet policy: decisions beyond the spec, in one place. Change only with a reason."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sit & go buy-ins in the ledger (issue 20): every coin of a paid sit & go moves through it.
+"""Sit & go buy-ins in the ledger: every coin of a paid sit & go moves through it.
 
 Each paid sit & go has a **pool** account named ``sng:<id>``, of the ledger's held-coins kind
 ``reserve`` (like the Bot Ahiko reserve, found by its name; a kind of its own would mean

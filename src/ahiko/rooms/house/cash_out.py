@@ -2,8 +2,8 @@
 to the wallet, or the Bot Ahiko's to the reserve, closing the participation, with the seats
 as they stand and the hands the leaver's seat left unplayed, in one ledger transaction.
 
-It is written after the seat was given up, in the room's lane of writes (``AhikoTable``,
-issue 17), retried while the database is busy; its coins stay in the participation's escrow
+It is written after the seat was given up, in the room's lane of writes (``AhikoTable``),
+retried while the database is busy; its coins stay in the participation's escrow
 until the write lands, and an escrow whose write never lands is paid back by the next
 start's recovery. The player is told (a ``wallet`` frame) either way; the leave that caused
 it is answered once the write came back (``hold``)."""

@@ -1,4 +1,4 @@
-"""The host's desk at a home game (issue 43): what the host set for the next hand, the seat
+"""The host's desk at a home game: what the host set for the next hand, the seat
 requests waiting for them, and the room's ledger. A part of the ``Room`` (one per room, on
 its thread), as the chat or the waiting list are.
 

@@ -1,4 +1,4 @@
-"""How a home game's room answers its host (issue 43): the table's settings for the next hand,
+"""How a home game's room answers its host: the table's settings for the next hand,
 chips added to or removed from a stack, seat approvals, removing a player and handing the
 host role on. Each handler refuses before changing anything, or applies completely and tells
 the table (``HostDesk.announce``); the room's ledger records every chip that moves.

@@ -1,4 +1,4 @@
-"""What an Ahiko room holds around its coin writes (issue 17; ``AhikoTable`` says how the
+"""What an Ahiko room holds around its coin writes (``AhikoTable`` says how the
 two steps go): the reserved seat or reload, the same request sent again meanwhile or later
 (``AnsweredRequests``), the seat pictures drafted on the room's thread and resolved on the
 worker, and what the player is told when a write comes back failed."""

@@ -1,7 +1,7 @@
 """The Ahiko rooms of this process (R-RM-10): two per tier at start; another opens when
 every room of a tier is full; surplus empty rooms close down to two per tier.
 
-Rooms are durable (issues 5 and 9). On start, the rooms a previous run left open reopen with
+Rooms are durable. On start, the rooms a previous run left open reopen with
 the same ids, seats, stacks and open participations (``reopen_previous_rooms``): a hand it was
 playing is cancelled (every stack back to that hand's start, recorded as cancelled, by
 ``recover_interrupted_hands``); escrows already hold those stacks, which is verified, so no
@@ -83,7 +83,7 @@ class AhikoLobby:
         writer: StoreWriter | None = None,
     ) -> None:
         self.registry = registry
-        # The rooms' ledger writes: on worker threads on the real clock (issue 17), inline on
+        # The rooms' ledger writes: on worker threads on the real clock, inline on
         # a test's manual one.
         self.writer: StoreWriter = writer or writer_for(isinstance(registry.clock, AsyncioClock))
         self.wallet = wallet

@@ -1,4 +1,4 @@
-"""Fair re-entry in Ahiko rooms (issue 19), the card rooms' rule against "ratholing": a
+"""Fair re-entry in Ahiko rooms, the card rooms' rule against "ratholing": a
 person who leaves an Ahiko table and sits again at the same tier within ``REENTRY_WINDOW_S``
 must bring at least the stack they left with, capped at the tier's ceiling (a stack that
 had won over the ceiling needs the ceiling), and never less than the tier's minimum."""

@@ -7,7 +7,7 @@ in memory during a hand; at its end the net result is settled between the partic
 escrows (``settle_hand``) in the same database transaction that records the hand and the
 seats, so seats and escrows agree at every hand boundary (``ahiko admin check-ledger``).
 
-The writes run off the event loop (issue 17), in the room's lane of a ``StoreWriter``
+The writes run off the event loop, in the room's lane of a ``StoreWriter``
 (``ahiko.store.writer``): in order, on a worker thread, so a slow or locked database delays
 this room's writes and never another table. Coins move in two steps. A buy-in (a reload, the
 Bot Ahiko's funding) first *reserves* in the room: the seat is taken by nobody else
@@ -119,7 +119,7 @@ class AhikoTable:
 
     # --- coins in --------------------------------------------------------------------------
     def reentry(self, player_id: str) -> Reentry | None:
-        """Fair re-entry (issue 19): the minimum a person who left this tier lately must bring."""
+        """Fair re-entry: the minimum a person who left this tier lately must bring."""
         if not player_id.isdigit():
             return None
         return reentry_for(self.engine, self.tier, int(player_id), self.wallet.now())

@@ -1,2 +1,2 @@
-"""Many nodes, one owner per room (issue 14): leases and fencing tokens in Redis, the database's
+"""Many nodes, one owner per room: leases and fencing tokens in Redis, the database's
 fence on every write about a room, cluster-wide policies. Used only with ``--redis-url``."""

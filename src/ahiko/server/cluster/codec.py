@@ -1,4 +1,4 @@
-"""Room commands and replies as JSON, for the relay between nodes (issue 14).
+"""Room commands and replies as JSON, for the relay between nodes.
 
 A command is a frozen dataclass of ``ahiko.rooms.commands`` whose fields are plain values
 (strings, numbers, booleans, None), except ``Act.action``, an ``ahiko.poker.actions.Action``

@@ -1,4 +1,4 @@
-"""Sit & go's and multi-table tournaments on a cluster (issue 20 across the nodes of issue 14).
+"""Sit & go's and multi-table tournaments on a cluster.
 
 - **On the leader only.** ``SitGoRooms`` and ``MttService`` run on the node that holds the
   leader lease, the one the Ahiko lobby rule runs on (the house's ``Leadership``): one node at

@@ -1,4 +1,4 @@
-"""The cluster's leader (issue 14): the one node that runs the cluster-wide policies, such as
+"""The cluster's leader: the one node that runs the cluster-wide policies, such as
 the Ahiko lobby rule (at least two rooms a tier, more as they fill, the surplus closed).
 
 Leadership is a lease like a room's (``ahiko:lease:leader``): every node tries to take it every

@@ -67,7 +67,7 @@ export const api = {
   rooms: () => request("GET", "/api/rooms"),
   room: (id) => request("GET", `/api/rooms/${encodeURIComponent(id)}`),
   createRoom: (options) => request("POST", "/api/rooms", options),
-  // A home game's ledger (issue 43), for its host and players.
+  // A home game's ledger, for its host and players.
   roomLedger: (id) => request("GET", `/api/rooms/${encodeURIComponent(id)}/ledger`),
   roomLedgerCsvUrl: (id) => `/api/rooms/${encodeURIComponent(id)}/ledger.csv`,
   myHands: (page = 1, perPage = 20) => request("GET", `/api/hands?page=${page}&per_page=${perPage}`),
@@ -84,7 +84,7 @@ export const api = {
     return res.blob();
   },
   publicKey: () => request("GET", "/api/fairness/public-key"),
-  // Issue 20: players' pages, leaderboards, shared hands and rabbit hunts.
+  // Players' pages, leaderboards, shared hands and rabbit hunts.
   profile: (name) => request("GET", `/api/players/${encodeURIComponent(name)}/profile`),
   playerLine: (userId) => request("GET", `/api/players/by-id/${encodeURIComponent(userId)}/line`),
   leaderboard: (board, period) =>
@@ -95,7 +95,7 @@ export const api = {
   shared: (token) => request("GET", `/api/shared/${encodeURIComponent(token)}`),
   sharedDownloadUrl: (token, format) =>
     `/api/shared/${encodeURIComponent(token)}/download?format=${encodeURIComponent(format)}`,
-  // Issue 20: sit & go's; `key` makes a retried registration harmless.
+  // Sit & go's; `key` makes a retried registration harmless.
   sitgo: () => request("GET", "/api/sitgo"),
   sitgoRegister: (queue, key) =>
     request("POST", `/api/sitgo/queues/${encodeURIComponent(queue)}/register`, { key }),

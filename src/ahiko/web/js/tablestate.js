@@ -264,7 +264,7 @@ export class TableState {
         endsAt: this.now() + left,
         totalMs: Math.max(left, this.room?.deadlineMs ?? left),
         key: this.turnKey(d.seat),
-        bank: d.time_bank_running ?? null, // issue 19: the time bank's seconds while it runs
+        bank: d.time_bank_running ?? null, // The time bank's seconds while it runs
         bankLeft: d.time_bank ?? null, // what the seat's bank holds
       };
       return;

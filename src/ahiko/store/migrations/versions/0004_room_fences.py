@@ -1,4 +1,4 @@
-"""Table room_fences: the fencing token of each room's newest owner in a cluster (issue 14).
+"""Table room_fences: the fencing token of each room's newest owner in a cluster.
 
 Revision ID: 0004
 Revises: 0003

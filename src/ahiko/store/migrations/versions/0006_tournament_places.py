@@ -1,4 +1,4 @@
-"""Table tournament_places: each tournament's final ranking and prizes (issue 20).
+"""Table tournament_places: each tournament's final ranking and prizes.
 
 Revision ID: 0006
 Revises: 0005

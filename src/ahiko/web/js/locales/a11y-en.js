@@ -1,4 +1,4 @@
-// English texts of issue 47 (the screen-reader mode, the table settings, a visitor who sits),
+// English texts of accessibility (the screen-reader mode, the table settings, a visitor who sits),
 // merged by i18n.js.
 
 export const EN_A11Y = {

@@ -1,4 +1,4 @@
-// Textos da issue 47 (modo leitor de tela, ajustes da mesa, visitante que senta), juntados em i18n.js.
+// Textos da acessibilidade (modo leitor de tela, ajustes da mesa, visitante que senta), juntados em i18n.js.
 
 export const PT_A11Y = {
   "settings.title": "Ajustes da mesa",

@@ -502,7 +502,7 @@ export const EN = {
   "sound.label": "Sound when it is your turn",
   "sound.on": "Sound on",
   "sound.off": "Sound off",
-  // A home game's host and the room's ledger (issue 43).
+  // A home game's host and the room's ledger.
   "table.closed.ended": "The host ended the game. See the room's ledger.",
   "home.the_host": "The host",
   "home.next_hand": "Next hand",

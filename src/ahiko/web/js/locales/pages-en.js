@@ -37,7 +37,7 @@ export const EN_PAGES = {
   "error.invalid_credentials": "Wrong username or password.",
   "error.too_many_attempts": "Too many attempts in a row. Try again in a few minutes.",
   "error.claim_not_available": "The free claim is not available right now.",
-  // issue 20: profiles, leaderboards, shared hands
+  // Profiles, leaderboards, shared hands
   "nav.profile": "Profile",
   "profile.title": "{name}'s profile",
   "profile.loading": "Loading the numbers…",

@@ -38,7 +38,7 @@ export const PT_PAGES = {
   "error.invalid_credentials": "Usuário ou senha incorretos.",
   "error.too_many_attempts": "Muitas tentativas seguidas. Tente de novo em alguns minutos.",
   "error.claim_not_available": "O resgate grátis não está disponível agora.",
-  // issue 20: profiles, leaderboards, shared hands
+  // Profiles, leaderboards, shared hands
   "nav.profile": "Perfil",
   "profile.title": "Perfil de {name}",
   "profile.loading": "Carregando os números…",

@@ -531,7 +531,7 @@ export const PT = {
   "sound.label": "Som quando for a sua vez",
   "sound.on": "Som ligado",
   "sound.off": "Som desligado",
-  // A home game's host and the room's ledger (issue 43).
+  // A home game's host and the room's ledger.
   "table.closed.ended": "O anfitrião encerrou o jogo. Confira o caixa da sala.",
   "home.the_host": "O anfitrião",
   "home.next_hand": "Próxima mão",

@@ -45,7 +45,7 @@ export function roomOptions(form) {
     public: v("visibility") === "public",
     blind_increase: v("doubling"),
   };
-  if (body.kind === "recreational") body.approve_players = v("approve") === "yes"; // issue 43
+  if (body.kind === "recreational") body.approve_players = v("approve") === "yes";
   if (body.kind === "recreational" && form.elements.opt_straddle) body.options = readOptions(form);
   if (v("doubling") !== "never") body.blind_every = n("doubling_every");
   if (v("deadline") !== "none") body.action_deadline_s = n("deadline_seconds");

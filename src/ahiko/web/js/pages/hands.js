@@ -328,7 +328,7 @@ export function handsPage(main, handId, ctx = {}) {
   };
 }
 
-/** Issue 20: a public link to one of my hands; my own cards and the rabbit only if I say so. */
+/** A public link to one of my hands; my own cards and the rabbit only if I say so. */
 function sharePanel(button, id) {
   const cell = button.closest("td") ?? button.parentElement;
   cell.querySelector(".share-panel")?.remove();
@@ -364,7 +364,7 @@ function sharePanel(button, id) {
   cell.append(panel);
 }
 
-/** Issue 20: the rabbit hunt of a hand I played that ended before the river. */
+/** The rabbit hunt of a hand I played that ended before the river. */
 function rabbitBox(id) {
   const said = h("p.rabbit-cards", { role: "status" });
   return h(

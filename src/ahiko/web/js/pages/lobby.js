@@ -259,7 +259,7 @@ export function avgPotLabel(avgPot) {
     : fmt(Math.round(Number(avgPot)));
 }
 
-/** Weekly and monthly leaderboards per room kind (issue 20), with the player's own rank. */
+/** Weekly and monthly leaderboards per room kind, with the player's own rank. */
 export function leaderboards(ctx) {
   const chosen = { board: "ahiko", period: "week" };
   const body = h("tbody");
@@ -325,7 +325,7 @@ function prizesLabel(q) {
   return q.buy_in ? q.prizes.map((p) => fmt(p)).join(" / ") : "—";
 }
 
-/** Sit & go's (issue 20): one open queue per kind, each starting as soon as it is full.
+/** Sit & go's: one open queue per kind, each starting as soon as it is full.
  * Register (the buy-in leaves the wallet), unregister before the start (it comes back), and
  * go to the table when one's sit & go starts. */
 export function sitgoSection(ctx) {

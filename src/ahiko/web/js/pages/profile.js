@@ -1,4 +1,4 @@
-// A player's page (issue 20): hands, VPIP, PFR, aggression, showdown win rate, bb/100 per
+// A player's page: hands, VPIP, PFR, aggression, showdown win rate, bb/100 per
 // tier, tournaments and best finishes, and a graph of Ahiko-room results over time. The same
 // numbers for everyone, computed by the server from the hand archive.
 

@@ -1,4 +1,4 @@
-// The tournament lobby's calls (sit & go's and MTTs, issue 20) and their status line. On a
+// The tournament lobby's calls (sit & go's and MTTs) and their status line. On a
 // cluster these routes run on the leader; a node that cannot reach it answers 503 naming why
 // (docs/protocol.md): `leader_changed` / `leader_starting` (the lead is moving) are tried again
 // once by themselves after a moment, `no_leader` / `leader_unreachable` offer "Tentar de novo".

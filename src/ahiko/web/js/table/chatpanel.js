@@ -1,4 +1,4 @@
-// Table chat beside the hand log (issue 19): people's messages only (the dealer's lines stay in
+// Table chat beside the hand log: people's messages only (the dealer's lines stay in
 // the hand log), shown as plain text, never as markup or links. Quick-chat presets and emotes
 // are ids the server checks and each browser writes in its own language. Each message offers
 // "Silenciar" (this browser's player stops seeing its author) and "Denunciar".

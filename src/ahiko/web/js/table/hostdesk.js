@@ -1,4 +1,4 @@
-// The host of a home game (issue 43): the "Sala" menu's section that runs the table (the
+// The host of a home game: the "Sala" menu's section that runs the table (the
 // next hand's blinds, ante, clock, buy-in and rebuy limit; chips for a stack; approving
 // seat requests; removing a player; handing the host role on; ending the game), the lines
 // the table writes in the hand log for each host action, and the room's ledger dialog

@@ -1,4 +1,4 @@
-// Issue 20: an opponent's public numbers at the table (hands, VPIP/PFR), fetched once a
+// An opponent's public numbers at the table (hands, VPIP/PFR), fetched once a
 // minute at most and shown on hover or tap of their name.
 
 import { api } from "../api.js";

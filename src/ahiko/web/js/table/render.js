@@ -384,7 +384,7 @@ export class TableRenderer {
     const fill = h("div.clock-fill");
     fill.style.animationDuration = `${total}ms`;
     fill.style.animationDelay = `-${elapsed}ms`;
-    // Issue 19: while the time bank runs the clock says so (and is drawn in its own colour).
+    // While the time bank runs the clock says so (and is drawn in its own colour).
     const key = d.bank !== null && d.bank !== undefined ? "table.time_bank_left" : "table.time_left";
     return {
       bar: h(`div.clock${key === "table.time_bank_left" ? ".bank" : ""}`, { role: "timer", "aria-label": t(key, { s: Math.ceil(left / 1000) }) }, fill),

@@ -259,7 +259,7 @@ export class TablePage {
     if (msg.type === "hand") this.prompts.handUpdate(this.state.view);
     if (msg.type === "host") {
       const text = hostText(msg);
-      this.log.note(text); // every host action is in the hand log (issue 43)
+      this.log.note(text); // every host action is in the hand log
       this.log.announce(text);
       this.showToast(text, "info");
     }
