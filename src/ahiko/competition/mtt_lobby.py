@@ -37,8 +37,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from enum import StrEnum
 
+from ahiko.competition.lifecycle import (
+    Registrations,
+    TournamentRefused,
+    TournamentStatus,
+    payout_plan,
+)
 from ahiko.competition.sitgo import prizes
 from ahiko.poker.games import HOLDEM, ForcedBet, UnknownGame, game
 
@@ -48,17 +53,10 @@ MAX_LEVEL_HANDS = 100
 MTT_TABLE_SEATS = 9  # an MTT's tables seat nine (``live_mtt``)
 
 
-class MttRefused(ValueError):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-class MttStatus(StrEnum):
-    REGISTERING = "registering"
-    RUNNING = "running"
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
+# An MTT's refusals and status are every tournament's (``ahiko.competition.lifecycle``).
+MttRefused = TournamentRefused
+MttStatus = TournamentStatus
+LEDGER_KEYS = "mtt"  # its buy-ins', refunds' and payout's ledger keys begin so
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +153,7 @@ class MttLobby:
         self._specs = {spec.key: spec for spec in specs}
         self._prefix = prefix  # a run id: MTT ids (and their pools) are never reused
         self._numbers = 0
-        self._attempts: dict[tuple[str, int], int] = {}  # (mtt, user) -> registrations so far
+        self._registrations = Registrations(LEDGER_KEYS)
         self.all: dict[str, Mtt] = {}
 
     def _new(self, name: str, buy_in: int, starts_at: datetime, spec: str | None) -> Mtt:
@@ -237,11 +235,11 @@ class MttLobby:
             raise MttRefused("registration_closed", "late registration has closed")
         if mtt.status not in (MttStatus.REGISTERING, MttStatus.RUNNING):
             raise MttRefused("registration_closed", f"this tournament is {mtt.status.value}")
-        return mtt, self._attempts.get((mtt.id, user_id), 0) + 1
+        return mtt, self._registrations.next_attempt(mtt.id, user_id)
 
     def admit(self, mtt: Mtt, user_id: int, attempt: int) -> None:
         """The second step, once the buy-in is in the pool."""
-        self._attempts[(mtt.id, user_id)] = attempt
+        self._registrations.admitted(mtt.id, user_id, attempt)
         mtt.entrants.append(user_id)
         if mtt.status is MttStatus.RUNNING:
             mtt.late.append(user_id)
@@ -257,10 +255,10 @@ class MttLobby:
         return mtt
 
     def hold_key(self, mtt: Mtt, user_id: int, attempt: int) -> str:
-        return f"mtt:{mtt.id}:hold:{user_id}:{attempt}"
+        return self._registrations.hold_key(mtt.id, user_id, attempt)
 
     def refund_key(self, mtt: Mtt, user_id: int) -> str:
-        return f"mtt:{mtt.id}:refund:{user_id}:{self._attempts[(mtt.id, user_id)]}"
+        return self._registrations.refund_key(mtt.id, user_id)
 
     # --- start and end ------------------------------------------------------------------------
     def may_start(self, mtt: Mtt) -> bool:
@@ -294,13 +292,7 @@ class MttLobby:
 
     def payout_plan(self, mtt: Mtt, places: list[int]) -> dict[int, int]:
         """The coins each winner is to get, by place (best first)."""
-        if sorted(places) != sorted(mtt.entrants):
-            raise MttRefused("bad_ranking", "the ranking must list every entrant once")
-        return {
-            user: coins
-            for user, coins in zip(places, mtt_prizes(mtt.pool, len(mtt.entrants)), strict=False)
-            if coins
-        }
+        return payout_plan(mtt.entrants, places, mtt_prizes(mtt.pool, len(mtt.entrants)))
 
     def record_end(self, mtt: Mtt, places: list[int], paid: dict[int, int]) -> None:
         mtt.places = list(places)
@@ -314,4 +306,4 @@ def refuse_cancelled(mtt: Mtt) -> None:
 
 
 def payout_key(mtt: Mtt) -> str:
-    return f"mtt:{mtt.id}:payout"
+    return Registrations(LEDGER_KEYS).payout_key(mtt.id)

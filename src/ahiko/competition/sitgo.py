@@ -17,11 +17,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from enum import StrEnum
 from typing import Protocol
 
 from sqlalchemy import Connection
 
+from ahiko.competition.lifecycle import (
+    Registrations,
+    TournamentRefused,
+    TournamentStatus,
+    payout_plan,
+)
 from ahiko.poker.games import DRAW, HOLDEM, POT_LIMIT_OMAHA, game
 from ahiko.rooms.config import TOURNAMENT_STARTING_CHIPS
 
@@ -29,17 +34,10 @@ from ahiko.rooms.config import TOURNAMENT_STARTING_CHIPS
 PAYOUTS: dict[int, tuple[int, ...]] = {2: (100,), 6: (65, 35), 9: (50, 30, 20)}
 
 
-class SitGoRefused(ValueError):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-class Status(StrEnum):
-    REGISTERING = "registering"
-    RUNNING = "running"
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
+# A sit & go's refusals and status are every tournament's (``ahiko.competition.lifecycle``).
+SitGoRefused = TournamentRefused
+Status = TournamentStatus
+LEDGER_KEYS = "sng"  # its buy-ins', refunds' and payout's ledger keys begin so
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +151,7 @@ class SitGoLobby:
         self._specs = {spec.key: spec for spec in specs}
         self._numbers = 0
         self._prefix = prefix  # a run id: sit & go ids (and their pools) are never reused
-        self._attempts: dict[tuple[str, int], int] = {}  # (sng, user) -> registrations so far
+        self._registrations = Registrations(LEDGER_KEYS)
         self.all: dict[str, SitGo] = {}
         self.open: dict[str, SitGo] = {key: self._open(spec) for key, spec in self._specs.items()}
 
@@ -204,12 +202,12 @@ class SitGoLobby:
         if self.playing(user_id) is not None:
             raise SitGoRefused("already_registered", "you are already in a sit & go")
         sng = self.open[queue]
-        return sng, self._attempts.get((sng.id, user_id), 0) + 1
+        return sng, self._registrations.next_attempt(sng.id, user_id)
 
     def admit(self, sng: SitGo, user_id: int, attempt: int) -> SitGo:
         """The second step, once the buy-in is in the pool: ``user_id`` is an entrant."""
         spec = sng.spec
-        self._attempts[(sng.id, user_id)] = attempt
+        self._registrations.admitted(sng.id, user_id, attempt)
         sng.entrants.append(user_id)
         if len(sng.entrants) == spec.seats:
             sng.status = Status.RUNNING
@@ -236,7 +234,7 @@ class SitGoLobby:
         return sng
 
     def refund_key(self, sng: SitGo, user_id: int) -> str:
-        return f"sng:{sng.id}:refund:{user_id}:{self._attempts[(sng.id, user_id)]}"
+        return self._registrations.refund_key(sng.id, user_id)
 
     def cancel(self, sng_id: str) -> None:
         """A sit & go still registering is cancelled: everyone refunded, a new queue opens."""
@@ -282,13 +280,7 @@ class SitGoLobby:
         """The first step of the end, nothing changed: the coins each winner is to get."""
         if sng.status is not Status.RUNNING:
             raise SitGoRefused("not_running", "only a running sit & go can finish")
-        if sorted(places) != sorted(sng.entrants):
-            raise SitGoRefused("bad_ranking", "the ranking must list every entrant once")
-        return {
-            user: coins
-            for user, coins in zip(places, prizes(sng.pool, sng.spec.seats), strict=False)
-            if coins
-        }
+        return payout_plan(sng.entrants, places, prizes(sng.pool, sng.spec.seats))
 
     def record_end(self, sng: SitGo, places: Sequence[int], paid: dict[int, int]) -> None:
         """The second step, once the payout was written (``paid`` empty when it never was:
@@ -300,8 +292,8 @@ class SitGoLobby:
 
 
 def hold_key(sng: SitGo, user_id: int, attempt: int) -> str:
-    return f"sng:{sng.id}:hold:{user_id}:{attempt}"
+    return Registrations(LEDGER_KEYS).hold_key(sng.id, user_id, attempt)
 
 
 def payout_key(sng: SitGo) -> str:
-    return f"sng:{sng.id}:payout"
+    return Registrations(LEDGER_KEYS).payout_key(sng.id)
