@@ -47,8 +47,10 @@ class Registrations:
     def hold_key(self, tournament_id: str, user_id: int, attempt: int) -> str:
         return f"{self._kind}:{tournament_id}:hold:{user_id}:{attempt}"
 
-    def refund_key(self, tournament_id: str, user_id: int) -> str:
-        attempt = self._attempts[(tournament_id, user_id)]
+    def refund_key(self, tournament_id: str, user_id: int, attempt: int | None = None) -> str:
+        """The refund of registration ``attempt`` (by default the last one admitted)."""
+        if attempt is None:
+            attempt = self._attempts[(tournament_id, user_id)]
         return f"{self._kind}:{tournament_id}:refund:{user_id}:{attempt}"
 
     def payout_key(self, tournament_id: str) -> str:

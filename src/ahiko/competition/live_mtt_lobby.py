@@ -8,9 +8,9 @@ sit & go pools' mechanism) and to live tables (``ahiko.competition.live_mtt.MttR
 - **Register / unregister**: the buy-in moves from the wallet into the MTT's pool (``sng:<id>``,
   an account of the held-coins kind) and back, every coin through the ledger, the write off
   the event loop in the MTT's lane of the app's ``StoreWriter``, as the sit & go's do
-  (``live_sitgo.written``); one registration at a time per MTT (a lock), so a start and a
+  (``tournament_pools``); one registration at a time per MTT (a lock), so a start and a
   registration never cross. A client's idempotency key answers a retry with the first
-  registration. A failed write changes nothing (``SitGoStorage``: 503, no coin moved).
+  registration. A failed write changes nothing (``TournamentStorage``: 503, no coin moved).
 - **Late registration**, while the tournament is in its first ``LATE_LEVELS`` levels: the
   player is seated at the table with the fewest players (``MttRooms.add_late``).
 - **Cancel**, by the host before the start (``cancel``): in the MTT's lock, so no
@@ -35,10 +35,9 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Engine
 
 from ahiko.competition.live_mtt import LEVEL_MINUTES, MttRooms
-from ahiko.competition.live_sitgo import SitGoStorage, detached, str_keys, written
 from ahiko.competition.mtt_lobby import (
     LATE_LEVELS,
     SCHEDULE,
@@ -51,15 +50,21 @@ from ahiko.competition.mtt_lobby import (
     payout_key,
     refuse_cancelled,
 )
+from ahiko.competition.tournament_pools import (
+    TournamentPools,
+    TournamentStorage,
+    detached,
+    str_keys,
+)
 from ahiko.poker.games import HOLDEM
 from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.ranking import Placement
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.timing import Timing
-from ahiko.store.tournament_places import StoredPlace, write_places
-from ahiko.store.writer import Outcome, StoreWriter, writer_for
+from ahiko.store.tournament_places import StoredPlace
+from ahiko.store.writer import StoreWriter, writer_for
 from ahiko.wallet.ledger import Clock, as_utc, utc_now
-from ahiko.wallet.sitgo import SitGoBank, pool_name
+from ahiko.wallet.sitgo import SitGoBank
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +107,7 @@ class MttService:
         self.claim_room = claim_room  # a cluster's leader claims each table's room
         self.bank = SitGoBank(engine, clock)
         self.writer: StoreWriter = writer or writer_for(isinstance(registry.clock, AsyncioClock))
+        self.pools = TournamentPools(self.bank, self.writer)
         self._clock = clock
         self._timing = timing
         self._level_minutes = level_minutes
@@ -226,7 +232,7 @@ class MttService:
     # --- registration ---------------------------------------------------------------------------
     async def register(self, mtt_id: str, user_id: int, name: str, key: str) -> MttRegistered:
         """Registers ``user_id`` (``MttRefused``, the wallet's ``InsufficientFunds`` or
-        ``SitGoStorage`` when not, nothing changed); the same ``key`` again answers the first
+        ``TournamentStorage`` when not, nothing changed); the same ``key`` again answers the first
         registration. Answered once the buy-in's write came back."""
         return await asyncio.shield(detached(self._register(mtt_id, user_id, name, key)))
 
@@ -237,11 +243,8 @@ class MttService:
                 return MttRegistered(mtt, applied=False)
             mtt, attempt = self.lobby.admission(mtt_id, user_id, self.late_open(mtt))
             if mtt.buy_in:
-                ledger_key = self.lobby.hold_key(mtt, user_id, attempt)
-                amount = mtt.buy_in
-                await self._written(
-                    mtt, lambda: self.bank.hold(mtt.id, user_id, amount, ledger_key), "registration"
-                )
+                hold_key = self.lobby.hold_key(mtt, user_id, attempt)
+                await self.pools.hold(mtt.id, user_id, mtt.buy_in, hold_key)
             if mtt.status is MttStatus.RUNNING and not self.late_open(mtt):
                 # late registration closed while the buy-in was written: it goes back
                 await self._refund(mtt, user_id, attempt)
@@ -258,14 +261,13 @@ class MttService:
 
     async def _refund(self, mtt: Mtt, user_id: int, attempt: int) -> None:
         await self._give_back(
-            mtt, user_id, f"mtt:{mtt.id}:refund:{user_id}:{attempt}", "withdrawal"
+            mtt, user_id, self.lobby.refund_key(mtt, user_id, attempt), "withdrawal"
         )
 
     async def _give_back(self, mtt: Mtt, user_id: int, key: str, what: str) -> None:
         """``user_id``'s buy-in from the pool to their wallet, under the ledger ``key``."""
         if mtt.buy_in:
-            amount = mtt.buy_in
-            await self._written(mtt, lambda: self.bank.refund(mtt.id, user_id, amount, key), what)
+            await self.pools.refund(mtt.id, user_id, mtt.buy_in, key, what)
 
     async def withdraw(self, mtt_id: str, user_id: int) -> Mtt:
         """Unregisters before the start: the buy-in goes back (once its write came back)."""
@@ -288,7 +290,7 @@ class MttService:
     # --- cancel ---------------------------------------------------------------------------------
     async def cancel(self, mtt_id: str, user_id: int) -> MttCancelled:
         """The host cancels their MTT before its start: every buy-in back (``MttRefused``
-        when refused; ``SitGoStorage`` when a refund's write failed, the others done, the
+        when refused; ``TournamentStorage`` when a refund's write failed, the others done, the
         MTT cancelled: the same call again refunds the rest)."""
         mtt = self.lobby.get(mtt_id)
         return await asyncio.shield(detached(self._cancel(mtt, user_id)))
@@ -300,13 +302,13 @@ class MttService:
             if timer is not None:
                 timer.cancel()
             refunded: list[int] = []
-            failed: SitGoStorage | None = None
+            failed: TournamentStorage | None = None
             for entrant in list(mtt.entrants):
                 try:
                     await self._give_back(
                         mtt, entrant, self.lobby.refund_key(mtt, entrant), "cancel"
                     )
-                except SitGoStorage as exc:
+                except TournamentStorage as exc:
                     log.warning("MTT %s: %s's refund failed: %s", mtt.id, entrant, exc)
                     failed = failed or exc
                     continue
@@ -318,9 +320,6 @@ class MttService:
 
     def _lock(self, mtt_id: str) -> asyncio.Lock:
         return self._locks.setdefault(mtt_id, asyncio.Lock())
-
-    async def _written(self, mtt: Mtt, job: Callable[[], bool], what: str) -> bool:
-        return await written(self.writer, pool_name(mtt.id), job, what)
 
     # --- a host's MTT ---------------------------------------------------------------------------
     def create(
@@ -399,15 +398,7 @@ class MttService:
             for p in places
         ]
 
-        def store(conn: Connection) -> None:
-            write_places(conn, rows)
+        def ended(landed: bool) -> None:
+            self.lobby.record_end(mtt, order, paid if landed else {})
 
-        def job() -> bool:
-            return self.bank.pay(mtt.id, paid, payout_key(mtt), also=store)
-
-        def done(outcome: Outcome[bool]) -> None:
-            if not outcome.ok:
-                log.error("MTT %s: the payout was not written", mtt.id, exc_info=outcome.error)
-            self.lobby.record_end(mtt, order, paid if outcome.ok else {})
-
-        self.writer.submit(pool_name(mtt.id), job, done, retry=True)
+        self.pools.pay_out(mtt.id, paid, payout_key(mtt), rows, ended)

@@ -34,12 +34,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Engine
 
 from ahiko.competition.sitgo import (
     QUEUES,
@@ -52,21 +52,28 @@ from ahiko.competition.sitgo import (
     payout_key,
 )
 from ahiko.competition.sitgo import prizes as prize_table
+from ahiko.competition.tournament_pools import (
+    TournamentPools,
+    TournamentStorage,
+    detached,
+    str_keys,
+)
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.blinds import BlindSchedule
 from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.config import RoomConfig, RoomKind, Variant
 from ahiko.rooms.hooks import NoHooks
-from ahiko.rooms.house.in_flight import write_refusal
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.timing import Timing
-from ahiko.store.tournament_places import StoredPlace, write_places
-from ahiko.store.writer import Outcome, StoreWriter, writer_for
-from ahiko.wallet.errors import WalletError
+from ahiko.store.tournament_places import StoredPlace
+from ahiko.store.writer import StoreWriter, writer_for
 from ahiko.wallet.ledger import Clock, as_utc, utc_now
-from ahiko.wallet.sitgo import SitGoBank, pool_name
+from ahiko.wallet.sitgo import SitGoBank
+
+# A failed registration or withdrawal write is every tournament's (``tournament_pools``).
+SitGoStorage = TournamentStorage
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -90,17 +97,6 @@ def sitgo_config(spec: SitGoSpec, number: int, timing: Timing | None = None) -> 
         public=True,
         timing=timing or Timing(),
     )
-
-
-class SitGoStorage(Exception):
-    """A registration's or withdrawal's write came back failed: nothing changed, no coin
-    moved (503 ``storage_busy`` when the database was busy, ``storage_error`` otherwise)."""
-
-    def __init__(self, error: Exception, what: str) -> None:
-        reply = write_refusal(error, what, None).reply  # the house rooms' words
-        super().__init__(reply.message)
-        self.code = reply.code
-        self.message = reply.message
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +133,7 @@ class SitGoRooms:
         self._queue_locks: dict[str, asyncio.Lock] = {}
         self._in_flight: dict[int, tuple[str, asyncio.Task[Registered]]] = {}  # user -> key
         self.bank = SitGoBank(engine, clock)
+        self.pools = TournamentPools(self.bank, self.writer)
         self._clock = clock
         self._timing = timing
         self._rng = rng or Random(secrets.randbits(64))
@@ -201,11 +198,9 @@ class SitGoRooms:
     async def _register(self, queue: str, user_id: int, name: str, key: str) -> Registered:
         async with self._queue_lock(queue):
             sng, attempt = self.lobby.admission(queue, user_id)
-            buy_in = sng.spec.buy_in
-            if buy_in:
-                ledger_key = hold_key(sng, user_id, attempt)
-                await self._written(
-                    sng, lambda: self.bank.hold(sng.id, user_id, buy_in, ledger_key), "registration"
+            if sng.spec.buy_in:
+                await self.pools.hold(
+                    sng.id, user_id, sng.spec.buy_in, hold_key(sng, user_id, attempt)
                 )
             self.lobby.admit(sng, user_id, attempt)
             self._keys[(user_id, key)] = sng.id
@@ -226,12 +221,9 @@ class SitGoRooms:
     async def _withdraw(self, sng: SitGo, user_id: int) -> SitGo:
         async with self._queue_lock(sng.spec.key):
             self.lobby.leaving(sng.id, user_id)
-            buy_in = sng.spec.buy_in
-            if buy_in:
-                ledger_key = self.lobby.refund_key(sng, user_id)
-                await self._written(
-                    sng, lambda: self.bank.refund(sng.id, user_id, buy_in, ledger_key), "withdrawal"
-                )
+            if sng.spec.buy_in:
+                refund_key = self.lobby.refund_key(sng, user_id)
+                await self.pools.refund(sng.id, user_id, sng.spec.buy_in, refund_key)
             sng.entrants.remove(user_id)
         for found in [k for k, v in self._keys.items() if k[0] == user_id and v == sng.id]:
             del self._keys[found]  # a later registration with the same key is a new one
@@ -239,10 +231,6 @@ class SitGoRooms:
 
     def _queue_lock(self, queue: str) -> asyncio.Lock:
         return self._queue_locks.setdefault(queue, asyncio.Lock())
-
-    async def _written(self, sng: SitGo, job: Callable[[], bool], what: str) -> bool:
-        """``job`` in the sit & go's lane, on a worker; its value once it came back."""
-        return await written(self.writer, pool_name(sng.id), job, what)
 
     # --- the room ---------------------------------------------------------------------------
     async def _launch(self, sng: SitGo) -> RoomActor:
@@ -296,24 +284,11 @@ class SitGoRooms:
             for r in results
         ]
 
-        def store(conn: Connection) -> None:
-            write_places(conn, rows)
-
-        def job() -> bool:
-            return self.bank.pay(sng.id, paid, payout_key(sng), also=store)
-
-        def done(outcome: Outcome[bool]) -> None:
-            if not outcome.ok:
-                log.error(
-                    "sit & go %s: the payout was not written; the pool keeps its coins until "
-                    "the next start refunds them",
-                    sng.id,
-                    exc_info=outcome.error,
-                )
-            self.lobby.record_end(sng, places, paid if outcome.ok else {})
+        def ended(landed: bool) -> None:
+            self.lobby.record_end(sng, places, paid if landed else {})
             self.finished.append(sng.id)
 
-        self.writer.submit(pool_name(sng.id), job, done, retry=True)
+        self.pools.pay_out(sng.id, paid, payout_key(sng), rows, ended)
         # the results stay on show for a while, then the room is dropped from the registry
         self.registry.clock.call_later(FINISHED_KEPT_S, lambda: self.registry.forget(room_id))
         return str_keys(paid)
@@ -343,33 +318,3 @@ class SitGoTable(NoHooks):
         spec = self.sng.spec  # a free sit & go pays no coins: no prizes to list
         paid = prize_table(spec.buy_in * spec.seats, spec.seats) if spec.buy_in else []
         return {"sitgo": self.sng.id, "buy_in": spec.buy_in, "prizes": paid}
-
-
-async def written(writer: StoreWriter, lane: str, job: Callable[[], bool], what: str) -> bool:
-    """``job`` in ``lane`` of ``writer`` (a worker thread); its value once it came back. A
-    short wallet raises its ``WalletError``, any other failure ``SitGoStorage``: nothing
-    changed, no coin moved."""
-    answer: asyncio.Future[Outcome[bool]] = asyncio.get_running_loop().create_future()
-
-    def done(outcome: Outcome[bool]) -> None:
-        if not answer.done():
-            answer.set_result(outcome)
-
-    writer.submit(lane, job, done)
-    outcome = await answer
-    if outcome.error is None:
-        return bool(outcome.value)
-    if isinstance(outcome.error, WalletError):  # a short wallet: refused, nothing moved
-        raise outcome.error
-    raise SitGoStorage(outcome.error, what)
-
-
-def str_keys(values: Mapping[int, int]) -> dict[str, int]:
-    return {str(k): v for k, v in values.items()}
-
-
-def detached(work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-    """A task whose failure is read even when nobody awaits it any more."""
-    task = asyncio.ensure_future(work)
-    task.add_done_callback(lambda t: t.cancelled() or t.exception())
-    return task

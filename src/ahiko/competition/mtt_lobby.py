@@ -257,8 +257,8 @@ class MttLobby:
     def hold_key(self, mtt: Mtt, user_id: int, attempt: int) -> str:
         return self._registrations.hold_key(mtt.id, user_id, attempt)
 
-    def refund_key(self, mtt: Mtt, user_id: int) -> str:
-        return self._registrations.refund_key(mtt.id, user_id)
+    def refund_key(self, mtt: Mtt, user_id: int, attempt: int | None = None) -> str:
+        return self._registrations.refund_key(mtt.id, user_id, attempt)
 
     # --- start and end ------------------------------------------------------------------------
     def may_start(self, mtt: Mtt) -> bool:
