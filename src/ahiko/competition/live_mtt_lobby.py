@@ -51,17 +51,18 @@ from ahiko.competition.mtt_lobby import (
     refuse_cancelled,
 )
 from ahiko.competition.tournament_pools import (
+    Finisher,
     TournamentPools,
     TournamentStorage,
     detached,
     str_keys,
 )
+from ahiko.competition.tournaments import MTT_TABLE_PREFIX
 from ahiko.poker.games import HOLDEM
 from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.ranking import Placement
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.timing import Timing
-from ahiko.store.tournament_places import StoredPlace
 from ahiko.store.writer import StoreWriter, writer_for
 from ahiko.wallet.ledger import Clock, as_utc, utc_now
 from ahiko.wallet.sitgo import SitGoBank
@@ -382,23 +383,13 @@ class MttService:
         """Pays the pool by place and stores the places, in one ledger transaction."""
         order = [int(p.player) for p in places]
         paid = self.lobby.payout_plan(mtt, order)
-        now = as_utc(self._clock())
-        rows = [
-            StoredPlace(
-                f"mtt-{mtt.id}",
-                p.place,
-                p.player,
-                int(p.player),
-                self.names.get(int(p.player), p.player),
-                paid.get(int(p.player), 0),
-                mtt.id,
-                len(places),
-                now,
-            )
-            for p in places
+        finishers = [
+            Finisher(p.place, p.player, self.names.get(int(p.player), p.player)) for p in places
         ]
 
         def ended(landed: bool) -> None:
             self.lobby.record_end(mtt, order, paid if landed else {})
 
-        self.pools.pay_out(mtt.id, paid, payout_key(mtt), rows, ended)
+        finished_at = as_utc(self._clock())
+        room_id = f"{MTT_TABLE_PREFIX}{mtt.id}"
+        self.pools.pay_out(mtt.id, room_id, finishers, paid, payout_key(mtt), finished_at, ended)

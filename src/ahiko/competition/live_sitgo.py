@@ -53,6 +53,7 @@ from ahiko.competition.sitgo import (
 )
 from ahiko.competition.sitgo import prizes as prize_table
 from ahiko.competition.tournament_pools import (
+    Finisher,
     TournamentPools,
     TournamentStorage,
     detached,
@@ -67,7 +68,6 @@ from ahiko.rooms.hooks import NoHooks
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.timing import Timing
-from ahiko.store.tournament_places import StoredPlace
 from ahiko.store.writer import StoreWriter, writer_for
 from ahiko.wallet.ledger import Clock, as_utc, utc_now
 from ahiko.wallet.sitgo import SitGoBank
@@ -267,28 +267,16 @@ class SitGoRooms:
         show; a payout that never lands leaves the pool whole for the next start's refund."""
         places = [int(r["player_id"]) for r in results]
         paid = self.lobby.payout_plan(sng, places)
-        coming = dict(zip(places, prize_table(sng.pool, sng.spec.seats), strict=False))
-        now = as_utc(self._clock())
-        rows = [
-            StoredPlace(
-                room_id,
-                int(r["place"]),
-                str(r["player_id"]),
-                int(r["player_id"]),
-                str(r["name"]),
-                coming.get(int(r["player_id"]), 0),
-                sng.id,
-                len(results),
-                now,
-            )
-            for r in results
+        finishers = [
+            Finisher(int(r["place"]), str(r["player_id"]), str(r["name"])) for r in results
         ]
 
         def ended(landed: bool) -> None:
             self.lobby.record_end(sng, places, paid if landed else {})
             self.finished.append(sng.id)
 
-        self.pools.pay_out(sng.id, paid, payout_key(sng), rows, ended)
+        finished_at = as_utc(self._clock())
+        self.pools.pay_out(sng.id, room_id, finishers, paid, payout_key(sng), finished_at, ended)
         # the results stay on show for a while, then the room is dropped from the registry
         self.registry.clock.call_later(FINISHED_KEPT_S, lambda: self.registry.forget(room_id))
         return str_keys(paid)

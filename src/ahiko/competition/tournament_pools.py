@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection
@@ -36,6 +38,15 @@ class TournamentStorage(Exception):
         super().__init__(reply.message)
         self.code = reply.code
         self.message = reply.message
+
+
+@dataclass(frozen=True, slots=True)
+class Finisher:
+    """One entrant's place in a tournament's final ranking."""
+
+    place: int
+    player_id: str  # the entrant's user id, in digits
+    name: str
 
 
 class TournamentPools:
@@ -68,13 +79,30 @@ class TournamentPools:
     def pay_out(
         self,
         tournament_id: str,
+        room_id: str,
+        finishers: Sequence[Finisher],
         paid: dict[int, int],
         key: str,
-        places: Sequence[StoredPlace],
+        finished_at: datetime,
         ended: Callable[[bool], None],
     ) -> None:
-        """Pays ``paid`` from the pool and stores ``places``, in one ledger transaction,
-        retried while the database is busy; ``ended`` hears whether it landed."""
+        """Pays ``paid`` from the pool and stores the places of ``finishers`` under
+        ``room_id``, in one ledger transaction, retried while the database is busy; ``ended``
+        hears whether it landed."""
+        places = [
+            StoredPlace(
+                room_id,
+                finisher.place,
+                finisher.player_id,
+                int(finisher.player_id),
+                finisher.name,
+                paid.get(int(finisher.player_id), 0),
+                tournament_id,
+                len(finishers),
+                finished_at,
+            )
+            for finisher in finishers
+        ]
 
         def store(conn: Connection) -> None:
             write_places(conn, places)
