@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from random import Random
@@ -50,22 +49,20 @@ from ahiko.competition.mtt_lobby import (
     payout_key,
     refuse_cancelled,
 )
+from ahiko.competition.tournament_desk import TournamentDesk
 from ahiko.competition.tournament_pools import (
     Finisher,
-    TournamentPools,
     TournamentStorage,
     detached,
     str_keys,
 )
 from ahiko.competition.tournaments import MTT_TABLE_PREFIX
 from ahiko.poker.games import HOLDEM
-from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.ranking import Placement
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.timing import Timing
-from ahiko.store.writer import StoreWriter, writer_for
+from ahiko.store.writer import StoreWriter
 from ahiko.wallet.ledger import Clock, as_utc, utc_now
-from ahiko.wallet.sitgo import SitGoBank
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +82,7 @@ class MttCancelled:
     refunded: list[int]  # the players refunded by this call
 
 
-class MttService:
+class MttService(TournamentDesk):
     """Every MTT of this process."""
 
     def __init__(
@@ -103,21 +100,11 @@ class MttService:
         writer: StoreWriter | None = None,
         claim_room: Callable[[str], Awaitable[object]] | None = None,
     ) -> None:
-        self.registry = registry
-        self.engine = engine
-        self.claim_room = claim_room  # a cluster's leader claims each table's room
-        self.bank = SitGoBank(engine, clock)
-        self.writer: StoreWriter = writer or writer_for(isinstance(registry.clock, AsyncioClock))
-        self.pools = TournamentPools(self.bank, self.writer)
-        self._clock = clock
-        self._timing = timing
+        super().__init__(registry, engine, clock, timing, rng, run_id, writer, claim_room)
         self._level_minutes = level_minutes
-        self._rng = rng or Random(secrets.randbits(64))
-        run = run_id if run_id is not None else secrets.token_hex(3)
-        self.lobby = MttLobby(clock, every_minutes, specs, prefix=f"{run}-" if run else "")
+        self.lobby = MttLobby(clock, every_minutes, specs, prefix=self.run_prefix)
         self.rooms: dict[str, MttRooms] = {}  # mtt id -> its live tables
         self.names: dict[int, str] = {}
-        self._keys: dict[tuple[int, str], str] = {}  # (user, client key) -> mtt id
         self._locks: dict[str, asyncio.Lock] = {}
         self._timers: dict[str, Any] = {}
 
@@ -147,7 +134,7 @@ class MttService:
         return [room for rooms in self.rooms.values() for room in rooms.room_ids().values()]
 
     def _arm(self, mtt: Mtt) -> None:
-        delay = max(0.0, (mtt.starts_at - as_utc(self._clock())).total_seconds())
+        delay = max(0.0, (mtt.starts_at - as_utc(self.clock())).total_seconds())
         old = self._timers.pop(mtt.id, None)
         if old is not None:
             old.cancel()
@@ -240,7 +227,7 @@ class MttService:
     async def _register(self, mtt_id: str, user_id: int, name: str, key: str) -> MttRegistered:
         mtt = self.lobby.get(mtt_id)
         async with self._lock(mtt.id):
-            if self._keys.get((user_id, key)) == mtt.id:
+            if self.client_keys.get(user_id, key) == mtt.id:
                 return MttRegistered(mtt, applied=False)
             mtt, attempt = self.lobby.admission(mtt_id, user_id, self.late_open(mtt))
             if mtt.buy_in:
@@ -251,7 +238,7 @@ class MttService:
                 await self._refund(mtt, user_id, attempt)
                 raise MttRefused("registration_closed", "late registration has closed")
             self.lobby.admit(mtt, user_id, attempt)
-            self._keys[(user_id, key)] = mtt.id
+            self.client_keys.remember(user_id, key, mtt.id)
             self.names[user_id] = name
             rooms = self.rooms.get(mtt.id)
             if rooms is not None:  # late: to the table with the fewest players
@@ -285,8 +272,7 @@ class MttService:
     def _unlisted(self, mtt: Mtt, user_id: int) -> None:
         """``user_id``'s buy-in is back: no longer registered (nor their client keys)."""
         mtt.entrants.remove(user_id)
-        for found in [k for k, v in self._keys.items() if k[0] == user_id and v == mtt.id]:
-            del self._keys[found]
+        self.client_keys.forget(user_id, mtt.id)
 
     # --- cancel ---------------------------------------------------------------------------------
     async def cancel(self, mtt_id: str, user_id: int) -> MttCancelled:
@@ -365,12 +351,12 @@ class MttService:
                 self.registry,
                 mtt.id,
                 players,
-                rng=self._rng,
+                rng=self.rng,
                 name=mtt.name,
                 level_minutes=self._level_minutes,
                 level_hands=mtt.level_hands,
                 variant=mtt.variant,
-                timing=self._timing,
+                timing=self.timing,
                 paid_places=mtt.paid_places,
                 on_finish=lambda places: self._finished(mtt, places),
                 claim=self.claim_room,
@@ -390,6 +376,6 @@ class MttService:
         def ended(landed: bool) -> None:
             self.lobby.record_end(mtt, order, paid if landed else {})
 
-        finished_at = as_utc(self._clock())
+        finished_at = as_utc(self.clock())
         room_id = f"{MTT_TABLE_PREFIX}{mtt.id}"
         self.pools.pay_out(mtt.id, room_id, finishers, paid, payout_key(mtt), finished_at, ended)

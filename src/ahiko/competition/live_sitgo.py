@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from random import Random
@@ -52,9 +51,9 @@ from ahiko.competition.sitgo import (
     payout_key,
 )
 from ahiko.competition.sitgo import prizes as prize_table
+from ahiko.competition.tournament_desk import TournamentDesk
 from ahiko.competition.tournament_pools import (
     Finisher,
-    TournamentPools,
     TournamentStorage,
     detached,
     str_keys,
@@ -62,15 +61,13 @@ from ahiko.competition.tournament_pools import (
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.blinds import BlindSchedule
-from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.config import RoomConfig, RoomKind, Variant
 from ahiko.rooms.hooks import NoHooks
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.timing import Timing
-from ahiko.store.writer import StoreWriter, writer_for
+from ahiko.store.writer import StoreWriter
 from ahiko.wallet.ledger import Clock, as_utc, utc_now
-from ahiko.wallet.sitgo import SitGoBank
 
 # A failed registration or withdrawal write is every tournament's (``tournament_pools``).
 SitGoStorage = TournamentStorage
@@ -107,7 +104,7 @@ class Registered:
     applied: bool
 
 
-class SitGoRooms:
+class SitGoRooms(TournamentDesk):
     """Every sit & go of this process, from the lobby's queue to the payout."""
 
     def __init__(
@@ -123,25 +120,12 @@ class SitGoRooms:
         writer: StoreWriter | None = None,
         claim_room: Callable[[str], Awaitable[object]] | None = None,
     ) -> None:
-        self.registry = registry
-        self.engine = engine
-        # On a cluster the leader claims each tournament room (a lease and a fence token,
-        # ``ahiko.server.cluster.competition``) before the room exists.
-        self.claim_room = claim_room
-        # The ledger writes: the app's writer (worker threads), inline on a manual clock.
-        self.writer: StoreWriter = writer or writer_for(isinstance(registry.clock, AsyncioClock))
+        super().__init__(registry, engine, clock, timing, rng, run_id, writer, claim_room)
         self._queue_locks: dict[str, asyncio.Lock] = {}
         self._in_flight: dict[int, tuple[str, asyncio.Task[Registered]]] = {}  # user -> key
-        self.bank = SitGoBank(engine, clock)
-        self.pools = TournamentPools(self.bank, self.writer)
-        self._clock = clock
-        self._timing = timing
-        self._rng = rng or Random(secrets.randbits(64))
-        run = run_id if run_id is not None else secrets.token_hex(3)
-        self.lobby = SitGoLobby(self.bank, clock, specs, prefix=f"{run}-" if run else "")
+        self.lobby = SitGoLobby(self.bank, clock, specs, prefix=self.run_prefix)
         self.room_of: dict[str, str] = {}  # sit & go id -> its room id
         self._names: dict[int, str] = {}
-        self._keys: dict[tuple[int, str], str] = {}  # (user, client key) -> sit & go id
         self._started = 0
         self.finished: list[str] = []  # sit & go ids, in the order they ended
 
@@ -176,7 +160,7 @@ class SitGoRooms:
         wallet's ``InsufficientFunds`` or ``SitGoStorage`` when not, with nothing changed);
         the same ``key`` again answers the first registration without moving a coin. Answered
         once the buy-in's write came back."""
-        earlier = self._keys.get((user_id, key))
+        earlier = self.client_keys.get(user_id, key)
         if earlier is not None:
             return Registered(self.lobby.all[earlier], applied=False)
         flying = self._in_flight.get(user_id)
@@ -203,7 +187,7 @@ class SitGoRooms:
                     sng.id, user_id, sng.spec.buy_in, hold_key(sng, user_id, attempt)
                 )
             self.lobby.admit(sng, user_id, attempt)
-            self._keys[(user_id, key)] = sng.id
+            self.client_keys.remember(user_id, key, sng.id)
             self._names[user_id] = name
             filled = sng.status is Status.RUNNING
         if filled:  # the answer carries the tournament's room
@@ -225,8 +209,7 @@ class SitGoRooms:
                 refund_key = self.lobby.refund_key(sng, user_id)
                 await self.pools.refund(sng.id, user_id, sng.spec.buy_in, refund_key)
             sng.entrants.remove(user_id)
-        for found in [k for k, v in self._keys.items() if k[0] == user_id and v == sng.id]:
-            del self._keys[found]  # a later registration with the same key is a new one
+        self.client_keys.forget(user_id, sng.id)
         return sng
 
     def _queue_lock(self, queue: str) -> asyncio.Lock:
@@ -235,14 +218,14 @@ class SitGoRooms:
     # --- the room ---------------------------------------------------------------------------
     async def _launch(self, sng: SitGo) -> RoomActor:
         self._started += 1
-        config = sitgo_config(sng.spec, self._started, self._timing)
+        config = sitgo_config(sng.spec, self._started, self.timing)
         room_id = f"{ROOM_PREFIX}{sng.id}"
         if self.claim_room is not None:
             await self.claim_room(room_id)
         actor = self.registry.create(config, room_id=room_id, hooks=SitGoTable(self, sng))
         self.room_of[sng.id] = actor.room_id
         order = list(sng.entrants)
-        self._rng.shuffle(order)  # seats drawn at random
+        self.rng.shuffle(order)  # seats drawn at random
         for seat, user_id in enumerate(order):
             reply = await actor.ask(c.Sit(str(user_id), self._names.get(user_id, "?"), seat))
             if not reply.ok:  # pragma: no cover - a fresh room takes every seat it has
@@ -275,7 +258,7 @@ class SitGoRooms:
             self.lobby.record_end(sng, places, paid if landed else {})
             self.finished.append(sng.id)
 
-        finished_at = as_utc(self._clock())
+        finished_at = as_utc(self.clock())
         self.pools.pay_out(sng.id, room_id, finishers, paid, payout_key(sng), finished_at, ended)
         # the results stay on show for a while, then the room is dropped from the registry
         self.registry.clock.call_later(FINISHED_KEPT_S, lambda: self.registry.forget(room_id))
