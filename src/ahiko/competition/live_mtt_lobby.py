@@ -36,15 +36,14 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from ahiko.competition.lifecycle import TournamentRefused, TournamentStatus
 from ahiko.competition.live_mtt import LEVEL_MINUTES, MttRooms
 from ahiko.competition.mtt_lobby import (
     LATE_LEVELS,
     SCHEDULE,
     Mtt,
     MttLobby,
-    MttRefused,
     MttSpec,
-    MttStatus,
     mtt_prizes,
     payout_key,
     refuse_cancelled,
@@ -148,7 +147,7 @@ class MttService(TournamentDesk):
     def late_open(self, mtt: Mtt) -> bool:
         rooms = self.rooms.get(mtt.id)
         return (
-            mtt.status is MttStatus.RUNNING
+            mtt.status is TournamentStatus.RUNNING
             and rooms is not None
             and not rooms.finished
             and rooms.level <= LATE_LEVELS
@@ -219,7 +218,7 @@ class MttService(TournamentDesk):
 
     # --- registration ---------------------------------------------------------------------------
     async def register(self, mtt_id: str, user_id: int, name: str, key: str) -> MttRegistered:
-        """Registers ``user_id`` (``MttRefused``, the wallet's ``InsufficientFunds`` or
+        """Registers ``user_id`` (``TournamentRefused``, the wallet's ``InsufficientFunds`` or
         ``TournamentStorage`` when not, nothing changed); the same ``key`` again answers the first
         registration. Answered once the buy-in's write came back."""
         return await asyncio.shield(detached(self._register(mtt_id, user_id, name, key)))
@@ -233,10 +232,10 @@ class MttService(TournamentDesk):
             if mtt.buy_in:
                 hold_key = self.lobby.hold_key(mtt, user_id, attempt)
                 await self.pools.hold(mtt.id, user_id, mtt.buy_in, hold_key)
-            if mtt.status is MttStatus.RUNNING and not self.late_open(mtt):
+            if mtt.status is TournamentStatus.RUNNING and not self.late_open(mtt):
                 # late registration closed while the buy-in was written: it goes back
                 await self._refund(mtt, user_id, attempt)
-                raise MttRefused("registration_closed", "late registration has closed")
+                raise TournamentRefused("registration_closed", "late registration has closed")
             self.lobby.admit(mtt, user_id, attempt)
             self.client_keys.remember(user_id, key, mtt.id)
             self.names[user_id] = name
@@ -276,7 +275,7 @@ class MttService(TournamentDesk):
 
     # --- cancel ---------------------------------------------------------------------------------
     async def cancel(self, mtt_id: str, user_id: int) -> MttCancelled:
-        """The host cancels their MTT before its start: every buy-in back (``MttRefused``
+        """The host cancels their MTT before its start: every buy-in back (``TournamentRefused``
         when refused; ``TournamentStorage`` when a refund's write failed, the others done, the
         MTT cancelled: the same call again refunds the rest)."""
         mtt = self.lobby.get(mtt_id)
@@ -326,10 +325,10 @@ class MttService(TournamentDesk):
         """The host starts their MTT before its time (two registered or more)."""
         mtt = self.lobby.get(mtt_id)
         if mtt.host != user_id:
-            raise MttRefused("not_host", "only the tournament's host may start it")
+            raise TournamentRefused("not_host", "only the tournament's host may start it")
         refuse_cancelled(mtt)
         if not self.lobby.may_start(mtt):
-            raise MttRefused("not_ready", "a tournament starts with two players registered")
+            raise TournamentRefused("not_ready", "a tournament starts with two players registered")
         await self._start_due(mtt.id)
         return mtt
 
@@ -337,7 +336,7 @@ class MttService(TournamentDesk):
     async def _start_due(self, mtt_id: str) -> None:
         mtt = self.lobby.all[mtt_id]
         async with self._lock(mtt.id):
-            if mtt.status is not MttStatus.REGISTERING:
+            if mtt.status is not TournamentStatus.REGISTERING:
                 return
             if not self.lobby.may_start(mtt):
                 self.lobby.postpone(mtt)  # fewer than two: later, registrations kept

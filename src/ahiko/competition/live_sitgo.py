@@ -23,7 +23,7 @@ The ledger writes run off the loop (issue 17), in the sit & go's lane of the app
 registration (a withdrawal) is checked, its write runs on a worker while the route awaits
 it, and only when it came back is the player an entrant (no longer one). One registration or
 withdrawal per queue at a time (``_queue_lock``), so a table never fills twice. A failed
-write changes nothing and is refused with ``SitGoStorage`` (503 ``storage_busy`` /
+write changes nothing and is refused with ``TournamentStorage`` (503 ``storage_busy`` /
 ``storage_error``, no coin moved; the same client key may be sent again). The payout is
 retried while the database is busy; one that never lands leaves the coins in the pool,
 which the next start refunds (``start``, run inline before anything is served).
@@ -40,21 +40,12 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine
 
-from ahiko.competition.sitgo import (
-    QUEUES,
-    SitGo,
-    SitGoLobby,
-    SitGoRefused,
-    SitGoSpec,
-    Status,
-    hold_key,
-    payout_key,
-)
+from ahiko.competition.lifecycle import TournamentRefused, TournamentStatus
+from ahiko.competition.sitgo import QUEUES, SitGo, SitGoLobby, SitGoSpec, hold_key, payout_key
 from ahiko.competition.sitgo import prizes as prize_table
 from ahiko.competition.tournament_desk import TournamentDesk
 from ahiko.competition.tournament_pools import (
     Finisher,
-    TournamentStorage,
     detached,
     str_keys,
 )
@@ -68,9 +59,6 @@ from ahiko.rooms.seats import Occupant
 from ahiko.rooms.timing import Timing
 from ahiko.store.writer import StoreWriter
 from ahiko.wallet.ledger import Clock, as_utc, utc_now
-
-# A failed registration or withdrawal write is every tournament's (``tournament_pools``).
-SitGoStorage = TournamentStorage
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -156,8 +144,8 @@ class SitGoRooms(TournamentDesk):
 
     # --- registration -----------------------------------------------------------------------
     async def register(self, queue: str, user_id: int, name: str, key: str) -> Registered:
-        """Registers ``user_id`` in the open sit & go of ``queue`` (``SitGoRefused``, the
-        wallet's ``InsufficientFunds`` or ``SitGoStorage`` when not, with nothing changed);
+        """Registers ``user_id`` in the open sit & go of ``queue`` (``TournamentRefused``, the
+        wallet's ``InsufficientFunds`` or ``TournamentStorage`` when not, with nothing changed);
         the same ``key`` again answers the first registration without moving a coin. Answered
         once the buy-in's write came back."""
         earlier = self.client_keys.get(user_id, key)
@@ -166,7 +154,7 @@ class SitGoRooms(TournamentDesk):
         flying = self._in_flight.get(user_id)
         if flying is not None:
             if flying[0] != key:
-                raise SitGoRefused("already_registered", "your registration is being written")
+                raise TournamentRefused("already_registered", "your registration is being written")
             first = await asyncio.shield(flying[1])  # the same request again: its answer
             return Registered(first.sitgo, applied=False)
         task = detached(self._register(queue, user_id, name, key))
@@ -189,17 +177,17 @@ class SitGoRooms(TournamentDesk):
             self.lobby.admit(sng, user_id, attempt)
             self.client_keys.remember(user_id, key, sng.id)
             self._names[user_id] = name
-            filled = sng.status is Status.RUNNING
+            filled = sng.status is TournamentStatus.RUNNING
         if filled:  # the answer carries the tournament's room
             await self._launch(sng)
         return Registered(sng, applied=True)
 
     async def withdraw(self, sng_id: str, user_id: int) -> SitGo:
         """Unregisters before the start: the buy-in goes back to the wallet (answered once
-        the refund's write came back; ``SitGoStorage`` and still registered when it failed)."""
+        the refund's write came back; ``TournamentStorage`` and still registered when it failed)."""
         sng = self.lobby.all.get(sng_id)
         if sng is None:
-            raise SitGoRefused("no_sitgo", f"no sit & go {sng_id!r}")
+            raise TournamentRefused("no_sitgo", f"no sit & go {sng_id!r}")
         return await asyncio.shield(detached(self._withdraw(sng, user_id)))
 
     async def _withdraw(self, sng: SitGo, user_id: int) -> SitGo:
@@ -239,7 +227,11 @@ class SitGoRooms(TournamentDesk):
         if not player_id.isdigit():
             return
         user_id = int(player_id)
-        if sng.status is Status.RUNNING and user_id in sng.entrants and user_id not in sng.out:
+        if (
+            sng.status is TournamentStatus.RUNNING
+            and user_id in sng.entrants
+            and user_id not in sng.out
+        ):
             self.lobby.eliminate(sng.id, user_id)
 
     def tournament_over(
@@ -278,7 +270,7 @@ class SitGoTable(NoHooks):
     def on_tournament_over(self, room: Room, results: list[dict[str, Any]]) -> Mapping[str, int]:
         try:
             return self.service.tournament_over(room.room_id, self.sng, results)
-        except (SitGoRefused, ValueError):  # the pool stays whole for an operator to pay
+        except (TournamentRefused, ValueError):  # the pool stays whole for an operator to pay
             log.exception("sit & go %s: the payout failed", self.sng.id)
             return {}
 

@@ -8,7 +8,7 @@ there) and a new queue of the same kind opens at once, so several run side by si
 Paid queues move coins only through ``ahiko.wallet.sitgo.SitGoBank``: the buy-in is escrowed
 at registration and refunded on withdrawal (allowed until the start) or cancellation; at the
 end the pool is paid out by finishing place (``PAYOUTS``, percentages per table size, no fee;
-the coins a rounding leaves go to the best placed). Refusals raise ``SitGoRefused`` with a
+the coins a rounding leaves go to the best placed). Refusals raise ``TournamentRefused`` with a
 code and change nothing.
 """
 
@@ -34,9 +34,6 @@ from ahiko.rooms.config import TOURNAMENT_STARTING_CHIPS
 PAYOUTS: dict[int, tuple[int, ...]] = {2: (100,), 6: (65, 35), 9: (50, 30, 20)}
 
 
-# A sit & go's refusals and status are every tournament's (``ahiko.competition.lifecycle``).
-SitGoRefused = TournamentRefused
-Status = TournamentStatus
 LEDGER_KEYS = "sng"  # its buy-ins', refunds' and payout's ledger keys begin so
 
 
@@ -107,7 +104,7 @@ class SitGo:
     id: str
     spec: SitGoSpec
     opened_at: datetime
-    status: Status = Status.REGISTERING
+    status: TournamentStatus = TournamentStatus.REGISTERING
     entrants: list[int] = field(default_factory=list)  # user ids, in registration order
     started_at: datetime | None = None
     ended_at: datetime | None = None
@@ -164,14 +161,14 @@ class SitGoLobby:
     def _get(self, sng_id: str) -> SitGo:
         found = self.all.get(sng_id)
         if found is None:
-            raise SitGoRefused("no_sitgo", f"no sit & go {sng_id!r}")
+            raise TournamentRefused("no_sitgo", f"no sit & go {sng_id!r}")
         return found
 
     def queues(self) -> list[SitGo]:
         return [self.open[key] for key in self._specs]
 
     def running(self) -> list[SitGo]:
-        return [s for s in self.all.values() if s.status is Status.RUNNING]
+        return [s for s in self.all.values() if s.status is TournamentStatus.RUNNING]
 
     def playing(self, user_id: int) -> SitGo | None:
         """The sit & go ``user_id`` is registered in or playing, if any (one at a time)."""
@@ -181,7 +178,7 @@ class SitGoLobby:
                 for s in self.all.values()
                 if user_id in s.entrants
                 and user_id not in s.out
-                and s.status in (Status.REGISTERING, Status.RUNNING)
+                and s.status in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING)
             ),
             None,
         )
@@ -198,9 +195,9 @@ class SitGoLobby:
         and the number of this registration (its buy-in's ledger key, ``hold_key``)."""
         spec = self._specs.get(queue)
         if spec is None:
-            raise SitGoRefused("no_queue", f"no sit & go queue {queue!r}")
+            raise TournamentRefused("no_queue", f"no sit & go queue {queue!r}")
         if self.playing(user_id) is not None:
-            raise SitGoRefused("already_registered", "you are already in a sit & go")
+            raise TournamentRefused("already_registered", "you are already in a sit & go")
         sng = self.open[queue]
         return sng, self._registrations.next_attempt(sng.id, user_id)
 
@@ -210,7 +207,7 @@ class SitGoLobby:
         self._registrations.admitted(sng.id, user_id, attempt)
         sng.entrants.append(user_id)
         if len(sng.entrants) == spec.seats:
-            sng.status = Status.RUNNING
+            sng.status = TournamentStatus.RUNNING
             sng.started_at = self._clock()
             self.open[spec.key] = self._open(spec)  # the next one opens as this one fills
             if self._on_start is not None:
@@ -228,9 +225,11 @@ class SitGoLobby:
         (its refund's ledger key is ``refund_key``)."""
         sng = self._get(sng_id)
         if user_id not in sng.entrants:
-            raise SitGoRefused("not_registered", "you are not registered in this sit & go")
-        if sng.status is not Status.REGISTERING:
-            raise SitGoRefused("already_started", "the sit & go has started: leaving is a bust")
+            raise TournamentRefused("not_registered", "you are not registered in this sit & go")
+        if sng.status is not TournamentStatus.REGISTERING:
+            raise TournamentRefused(
+                "already_started", "the sit & go has started: leaving is a bust"
+            )
         return sng
 
     def refund_key(self, sng: SitGo, user_id: int) -> str:
@@ -239,11 +238,13 @@ class SitGoLobby:
     def cancel(self, sng_id: str) -> None:
         """A sit & go still registering is cancelled: everyone refunded, a new queue opens."""
         sng = self._get(sng_id)
-        if sng.status is not Status.REGISTERING:
-            raise SitGoRefused("already_started", "only a sit & go not started can be cancelled")
+        if sng.status is not TournamentStatus.REGISTERING:
+            raise TournamentRefused(
+                "already_started", "only a sit & go not started can be cancelled"
+            )
         for user_id in list(sng.entrants):
             self._refund(sng, user_id)
-        sng.status = Status.CANCELLED
+        sng.status = TournamentStatus.CANCELLED
         sng.ended_at = self._clock()
         if self.open.get(sng.spec.key) is sng:
             self.open[sng.spec.key] = self._open(sng.spec)
@@ -256,8 +257,8 @@ class SitGoLobby:
         """A player busted or left (R-TN-04/05): free to register elsewhere; their place comes
         with the final ranking."""
         sng = self._get(sng_id)
-        if sng.status is not Status.RUNNING or user_id not in sng.entrants:
-            raise SitGoRefused("not_playing", "that player is not in this running sit & go")
+        if sng.status is not TournamentStatus.RUNNING or user_id not in sng.entrants:
+            raise TournamentRefused("not_playing", "that player is not in this running sit & go")
         sng.out.add(user_id)
 
     def finish(
@@ -278,8 +279,8 @@ class SitGoLobby:
 
     def payout_plan(self, sng: SitGo, places: Sequence[int]) -> dict[int, int]:
         """The first step of the end, nothing changed: the coins each winner is to get."""
-        if sng.status is not Status.RUNNING:
-            raise SitGoRefused("not_running", "only a running sit & go can finish")
+        if sng.status is not TournamentStatus.RUNNING:
+            raise TournamentRefused("not_running", "only a running sit & go can finish")
         return payout_plan(sng.entrants, places, prizes(sng.pool, sng.spec.seats))
 
     def record_end(self, sng: SitGo, places: Sequence[int], paid: dict[int, int]) -> None:
@@ -287,7 +288,7 @@ class SitGoLobby:
         the pool keeps the coins for the next start's refund)."""
         sng.places = list(places)
         sng.paid = paid
-        sng.status = Status.FINISHED
+        sng.status = TournamentStatus.FINISHED
         sng.ended_at = self._clock()
 
 
