@@ -13,8 +13,11 @@ two schedules (a sit & go starts when its table is full, an MTT at its time).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
+from typing import Generic, TypeVar
 
 
 class TournamentRefused(ValueError):
@@ -65,3 +68,89 @@ def payout_plan(
     if sorted(places) != sorted(entrants):
         raise TournamentRefused("bad_ranking", "the ranking must list every entrant once")
     return {user: coins for user, coins in zip(places, prizes, strict=False) if coins}
+
+
+@dataclass(kw_only=True)
+class Tournament:
+    """What every tournament keeps from registration to its end."""
+
+    status: TournamentStatus = TournamentStatus.REGISTERING
+    entrants: list[int] = field(default_factory=list)  # user ids, in registration order
+    places: list[int] = field(default_factory=list)  # best first, once finished
+    paid: dict[int, int] = field(default_factory=dict)
+    ended_at: datetime | None = None
+
+
+T = TypeVar("T", bound=Tournament)
+
+
+class TournamentBook(Generic[T]):
+    """One kind of tournament's registrations, start to end; each kind adds its schedule (a
+    sit & go starts when its table is full, an MTT at its time) and its prize table.
+
+    ``what`` names the kind in refusals ("sit & go", "tournament"); ``missing`` is the code
+    of an unknown id; ``ledger`` begins its ledger keys."""
+
+    what = "tournament"
+    missing = "no_tournament"
+    ledger = "tournament"
+
+    def __init__(self, clock: Callable[[], datetime], prefix: str) -> None:
+        self.clock = clock
+        self.prefix = prefix  # a run id: ids (and their pools) are never reused
+        self._numbers = 0
+        self._registrations = Registrations(self.ledger)
+        self.all: dict[str, T] = {}
+
+    def next_number(self) -> int:
+        self._numbers += 1
+        return self._numbers
+
+    def get(self, tournament_id: str) -> T:
+        found = self.all.get(tournament_id)
+        if found is None:
+            raise TournamentRefused(self.missing, f"no {self.what} {tournament_id!r}")
+        return found
+
+    def prizes_of(self, tournament: T) -> list[int]:
+        """The pool split by place, best first."""
+        raise NotImplementedError
+
+    def admitted(self, tournament_id: str, user_id: int, attempt: int) -> None:
+        self._registrations.admitted(tournament_id, user_id, attempt)
+
+    def next_attempt(self, tournament_id: str, user_id: int) -> int:
+        return self._registrations.next_attempt(tournament_id, user_id)
+
+    def leaving(self, tournament_id: str, user_id: int) -> T:
+        """The first step of a withdrawal, nothing changed: the tournament ``user_id`` may
+        leave (its refund's ledger key is ``refund_key``)."""
+        tournament = self.get(tournament_id)
+        if user_id not in tournament.entrants:
+            raise TournamentRefused("not_registered", f"you are not registered in this {self.what}")
+        if tournament.status is not TournamentStatus.REGISTERING:
+            raise TournamentRefused(
+                "already_started", f"the {self.what} has started: leaving is a bust"
+            )
+        return tournament
+
+    def hold_key(self, tournament_id: str, user_id: int, attempt: int) -> str:
+        return self._registrations.hold_key(tournament_id, user_id, attempt)
+
+    def refund_key(self, tournament_id: str, user_id: int, attempt: int | None = None) -> str:
+        return self._registrations.refund_key(tournament_id, user_id, attempt)
+
+    def payout_key(self, tournament_id: str) -> str:
+        return self._registrations.payout_key(tournament_id)
+
+    def payout_plan(self, tournament: T, places: Sequence[int]) -> dict[int, int]:
+        """The first step of the end, nothing changed: the coins each winner is to get."""
+        return payout_plan(tournament.entrants, places, self.prizes_of(tournament))
+
+    def record_end(self, tournament: T, places: Sequence[int], paid: dict[int, int]) -> None:
+        """The second step, once the payout was written (``paid`` empty when it never was:
+        the pool keeps the coins for the next start's refund)."""
+        tournament.places = list(places)
+        tournament.paid = paid
+        tournament.status = TournamentStatus.FINISHED
+        tournament.ended_at = self.clock()

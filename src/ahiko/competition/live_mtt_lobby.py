@@ -45,7 +45,6 @@ from ahiko.competition.mtt_lobby import (
     MttLobby,
     MttSpec,
     mtt_prizes,
-    payout_key,
     refuse_cancelled,
 )
 from ahiko.competition.tournament_desk import TournamentDesk
@@ -230,7 +229,7 @@ class MttService(TournamentDesk):
                 return MttRegistered(mtt, applied=False)
             mtt, attempt = self.lobby.admission(mtt_id, user_id, self.late_open(mtt))
             if mtt.buy_in:
-                hold_key = self.lobby.hold_key(mtt, user_id, attempt)
+                hold_key = self.lobby.hold_key(mtt.id, user_id, attempt)
                 await self.pools.hold(mtt.id, user_id, mtt.buy_in, hold_key)
             if mtt.status is TournamentStatus.RUNNING and not self.late_open(mtt):
                 # late registration closed while the buy-in was written: it goes back
@@ -248,7 +247,7 @@ class MttService(TournamentDesk):
 
     async def _refund(self, mtt: Mtt, user_id: int, attempt: int) -> None:
         await self._give_back(
-            mtt, user_id, self.lobby.refund_key(mtt, user_id, attempt), "withdrawal"
+            mtt, user_id, self.lobby.refund_key(mtt.id, user_id, attempt), "withdrawal"
         )
 
     async def _give_back(self, mtt: Mtt, user_id: int, key: str, what: str) -> None:
@@ -264,7 +263,9 @@ class MttService(TournamentDesk):
     async def _withdraw(self, mtt: Mtt, user_id: int) -> Mtt:
         async with self._lock(mtt.id):
             self.lobby.leaving(mtt.id, user_id)
-            await self._give_back(mtt, user_id, self.lobby.refund_key(mtt, user_id), "withdrawal")
+            await self._give_back(
+                mtt, user_id, self.lobby.refund_key(mtt.id, user_id), "withdrawal"
+            )
             self._unlisted(mtt, user_id)
         return mtt
 
@@ -292,7 +293,7 @@ class MttService(TournamentDesk):
             for entrant in list(mtt.entrants):
                 try:
                     await self._give_back(
-                        mtt, entrant, self.lobby.refund_key(mtt, entrant), "cancel"
+                        mtt, entrant, self.lobby.refund_key(mtt.id, entrant), "cancel"
                     )
                 except TournamentStorage as exc:
                     log.warning("MTT %s: %s's refund failed: %s", mtt.id, entrant, exc)
@@ -377,4 +378,6 @@ class MttService(TournamentDesk):
 
         finished_at = as_utc(self.clock())
         room_id = f"{MTT_TABLE_PREFIX}{mtt.id}"
-        self.pools.pay_out(mtt.id, room_id, finishers, paid, payout_key(mtt), finished_at, ended)
+        self.pools.pay_out(
+            mtt.id, room_id, finishers, paid, self.lobby.payout_key(mtt.id), finished_at, ended
+        )

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Engine
 
 from ahiko.competition.lifecycle import TournamentRefused, TournamentStatus
-from ahiko.competition.sitgo import QUEUES, SitGo, SitGoLobby, SitGoSpec, hold_key, payout_key
+from ahiko.competition.sitgo import QUEUES, SitGo, SitGoLobby, SitGoSpec
 from ahiko.competition.sitgo import prizes as prize_table
 from ahiko.competition.tournament_desk import TournamentDesk
 from ahiko.competition.tournament_pools import (
@@ -172,7 +172,7 @@ class SitGoRooms(TournamentDesk):
             sng, attempt = self.lobby.admission(queue, user_id)
             if sng.spec.buy_in:
                 await self.pools.hold(
-                    sng.id, user_id, sng.spec.buy_in, hold_key(sng, user_id, attempt)
+                    sng.id, user_id, sng.spec.buy_in, self.lobby.hold_key(sng.id, user_id, attempt)
                 )
             self.lobby.admit(sng, user_id, attempt)
             self.client_keys.remember(user_id, key, sng.id)
@@ -194,7 +194,7 @@ class SitGoRooms(TournamentDesk):
         async with self._queue_lock(sng.spec.key):
             self.lobby.leaving(sng.id, user_id)
             if sng.spec.buy_in:
-                refund_key = self.lobby.refund_key(sng, user_id)
+                refund_key = self.lobby.refund_key(sng.id, user_id)
                 await self.pools.refund(sng.id, user_id, sng.spec.buy_in, refund_key)
             sng.entrants.remove(user_id)
         self.client_keys.forget(user_id, sng.id)
@@ -251,7 +251,9 @@ class SitGoRooms(TournamentDesk):
             self.finished.append(sng.id)
 
         finished_at = as_utc(self.clock())
-        self.pools.pay_out(sng.id, room_id, finishers, paid, payout_key(sng), finished_at, ended)
+        self.pools.pay_out(
+            sng.id, room_id, finishers, paid, self.lobby.payout_key(sng.id), finished_at, ended
+        )
         # the results stay on show for a while, then the room is dropped from the registry
         self.registry.clock.call_later(FINISHED_KEPT_S, lambda: self.registry.forget(room_id))
         return str_keys(paid)

@@ -39,10 +39,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ahiko.competition.lifecycle import (
-    Registrations,
+    Tournament,
+    TournamentBook,
     TournamentRefused,
     TournamentStatus,
-    payout_plan,
 )
 from ahiko.competition.sitgo import prizes
 from ahiko.poker.games import HOLDEM, ForcedBet, UnknownGame, game
@@ -91,7 +91,7 @@ def mtt_prizes(pool: int, entrants: int) -> list[int]:
 
 
 @dataclass
-class Mtt:
+class Mtt(Tournament):
     id: str
     name: str
     buy_in: int
@@ -100,11 +100,7 @@ class Mtt:
     host: int | None = None
     level_hands: int | None = None  # blinds double every that many hands; None: by time
     variant: str = HOLDEM.name  # the game its tables deal (``ahiko.poker.games``)
-    status: TournamentStatus = TournamentStatus.REGISTERING
-    entrants: list[int] = field(default_factory=list)  # user ids, in registration order
     late: list[int] = field(default_factory=list)  # those of them registered after the start
-    places: list[int] = field(default_factory=list)  # best first, once finished
-    paid: dict[int, int] = field(default_factory=dict)
 
     @property
     def pool(self) -> int:
@@ -133,8 +129,12 @@ class Mtt:
         }
 
 
-class MttLobby:
-    """Every MTT of this node: the scheduled, the hosts', the running and the ended."""
+class MttLobby(TournamentBook[Mtt]):
+    """Every MTT of this node: the scheduled, the hosts', the running and the ended. Its
+    schedule: an MTT starts at its time (or its host's word), two registered or more."""
+
+    missing = "no_mtt"
+    ledger = LEDGER_KEYS
 
     def __init__(
         self,
@@ -145,24 +145,19 @@ class MttLobby:
     ) -> None:
         if every_minutes <= 0:
             raise ValueError("MTTs are scheduled a positive number of minutes apart")
-        self._clock = clock
+        super().__init__(clock, prefix)
         self.every = timedelta(minutes=every_minutes)
         self._specs = {spec.key: spec for spec in specs}
-        self._prefix = prefix  # a run id: MTT ids (and their pools) are never reused
-        self._numbers = 0
-        self._registrations = Registrations(LEDGER_KEYS)
-        self.all: dict[str, Mtt] = {}
 
     def _new(self, name: str, buy_in: int, starts_at: datetime, spec: str | None) -> Mtt:
-        self._numbers += 1
-        mtt = Mtt(f"m{self._prefix}{self._numbers}", name, buy_in, starts_at, spec)
+        mtt = Mtt(f"m{self.prefix}{self.next_number()}", name, buy_in, starts_at, spec)
         self.all[mtt.id] = mtt
         return mtt
 
     def open_scheduled(self) -> list[Mtt]:
         """Each spec without an upcoming MTT gets one, ``every`` minutes from now."""
         upcoming = {m.spec for m in self.all.values() if m.status is TournamentStatus.REGISTERING}
-        starts = self._clock() + self.every
+        starts = self.clock() + self.every
         return [
             self._new(spec.name, spec.buy_in, starts, key)
             for key, spec in self._specs.items()
@@ -198,18 +193,12 @@ class MttLobby:
                 "bad_request",
                 f"a multi-table tournament deals a game with blinds at {MTT_TABLE_SEATS} seats",
             )
-        starts = self._clock() + timedelta(minutes=starts_in_minutes)
+        starts = self.clock() + timedelta(minutes=starts_in_minutes)
         mtt = self._new(name, buy_in, starts, None)
         mtt.host = host
         mtt.level_hands = level_hands
         mtt.variant = played.name
         return mtt
-
-    def get(self, mtt_id: str) -> Mtt:
-        found = self.all.get(mtt_id)
-        if found is None:
-            raise TournamentRefused("no_mtt", f"no tournament {mtt_id!r}")
-        return found
 
     def listing(self) -> list[Mtt]:
         """Those still registering or running, soonest first; then the last ended."""
@@ -239,32 +228,20 @@ class MttLobby:
             raise TournamentRefused("registration_closed", "late registration has closed")
         if mtt.status not in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING):
             raise TournamentRefused("registration_closed", f"this tournament is {mtt.status.value}")
-        return mtt, self._registrations.next_attempt(mtt.id, user_id)
+        return mtt, self.next_attempt(mtt.id, user_id)
 
     def admit(self, mtt: Mtt, user_id: int, attempt: int) -> None:
         """The second step, once the buy-in is in the pool."""
-        self._registrations.admitted(mtt.id, user_id, attempt)
+        self.admitted(mtt.id, user_id, attempt)
         mtt.entrants.append(user_id)
         if mtt.status is TournamentStatus.RUNNING:
             mtt.late.append(user_id)
 
     def leaving(self, mtt_id: str, user_id: int) -> Mtt:
-        """The first step of an unregistration, nothing changed."""
-        mtt = self.get(mtt_id)
-        refuse_cancelled(mtt)
-        if user_id not in mtt.entrants:
-            raise TournamentRefused("not_registered", "you are not registered in this tournament")
-        if mtt.status is not TournamentStatus.REGISTERING:
-            raise TournamentRefused(
-                "already_started", "the tournament has started: leaving is a bust"
-            )
-        return mtt
-
-    def hold_key(self, mtt: Mtt, user_id: int, attempt: int) -> str:
-        return self._registrations.hold_key(mtt.id, user_id, attempt)
-
-    def refund_key(self, mtt: Mtt, user_id: int, attempt: int | None = None) -> str:
-        return self._registrations.refund_key(mtt.id, user_id, attempt)
+        """The first step of an unregistration, nothing changed (a cancelled MTT's buy-ins
+        are all back already)."""
+        refuse_cancelled(self.get(mtt_id))
+        return super().leaving(mtt_id, user_id)
 
     # --- start and end ------------------------------------------------------------------------
     def may_start(self, mtt: Mtt) -> bool:
@@ -272,7 +249,7 @@ class MttLobby:
 
     def postpone(self, mtt: Mtt) -> None:
         """Its start time came with fewer than two registered: ``every`` minutes later."""
-        mtt.starts_at = self._clock() + self.every
+        mtt.starts_at = self.clock() + self.every
 
     def started(self, mtt: Mtt) -> list[Mtt]:
         """``mtt`` is running; the next of its spec opens (returned)."""
@@ -298,20 +275,10 @@ class MttLobby:
         mtt.status = TournamentStatus.CANCELLED
         return True
 
-    def payout_plan(self, mtt: Mtt, places: list[int]) -> dict[int, int]:
-        """The coins each winner is to get, by place (best first)."""
-        return payout_plan(mtt.entrants, places, mtt_prizes(mtt.pool, len(mtt.entrants)))
-
-    def record_end(self, mtt: Mtt, places: list[int], paid: dict[int, int]) -> None:
-        mtt.places = list(places)
-        mtt.paid = paid
-        mtt.status = TournamentStatus.FINISHED
+    def prizes_of(self, tournament: Mtt) -> list[int]:
+        return mtt_prizes(tournament.pool, len(tournament.entrants))
 
 
 def refuse_cancelled(mtt: Mtt) -> None:
     if mtt.status is TournamentStatus.CANCELLED:
         raise TournamentRefused("cancelled", "the tournament was cancelled by its host")
-
-
-def payout_key(mtt: Mtt) -> str:
-    return Registrations(LEDGER_KEYS).payout_key(mtt.id)

@@ -22,10 +22,10 @@ from typing import Protocol
 from sqlalchemy import Connection
 
 from ahiko.competition.lifecycle import (
-    Registrations,
+    Tournament,
+    TournamentBook,
     TournamentRefused,
     TournamentStatus,
-    payout_plan,
 )
 from ahiko.poker.games import DRAW, HOLDEM, POT_LIMIT_OMAHA, game
 from ahiko.rooms.config import TOURNAMENT_STARTING_CHIPS
@@ -100,17 +100,12 @@ class Bank(Protocol):
 
 
 @dataclass
-class SitGo:
+class SitGo(Tournament):
     id: str
     spec: SitGoSpec
     opened_at: datetime
-    status: TournamentStatus = TournamentStatus.REGISTERING
-    entrants: list[int] = field(default_factory=list)  # user ids, in registration order
     started_at: datetime | None = None
-    ended_at: datetime | None = None
-    places: list[int] = field(default_factory=list)  # best first, once finished
     out: set[int] = field(default_factory=set)  # entrants already eliminated (free to go)
-    paid: dict[int, int] = field(default_factory=dict)
 
     @property
     def pool(self) -> int:
@@ -131,8 +126,13 @@ class SitGo:
         }
 
 
-class SitGoLobby:
-    """Every sit & go of this node: one open queue per kind, the running and the ended."""
+class SitGoLobby(TournamentBook[SitGo]):
+    """Every sit & go of this node: one open queue per kind, the running and the ended. Its
+    schedule: a sit & go starts as soon as its table is full."""
+
+    what = "sit & go"
+    missing = "no_sitgo"
+    ledger = LEDGER_KEYS
 
     def __init__(
         self,
@@ -142,27 +142,16 @@ class SitGoLobby:
         on_start: Callable[[SitGo], None] | None = None,
         prefix: str = "",
     ) -> None:
+        super().__init__(clock, prefix)
         self._bank = bank
-        self._clock = clock
         self._on_start = on_start
         self._specs = {spec.key: spec for spec in specs}
-        self._numbers = 0
-        self._prefix = prefix  # a run id: sit & go ids (and their pools) are never reused
-        self._registrations = Registrations(LEDGER_KEYS)
-        self.all: dict[str, SitGo] = {}
         self.open: dict[str, SitGo] = {key: self._open(spec) for key, spec in self._specs.items()}
 
     def _open(self, spec: SitGoSpec) -> SitGo:
-        self._numbers += 1
-        sng = SitGo(f"{spec.key}-{self._prefix}{self._numbers}", spec, self._clock())
+        sng = SitGo(f"{spec.key}-{self.prefix}{self.next_number()}", spec, self.clock())
         self.all[sng.id] = sng
         return sng
-
-    def _get(self, sng_id: str) -> SitGo:
-        found = self.all.get(sng_id)
-        if found is None:
-            raise TournamentRefused("no_sitgo", f"no sit & go {sng_id!r}")
-        return found
 
     def queues(self) -> list[SitGo]:
         return [self.open[key] for key in self._specs]
@@ -187,7 +176,9 @@ class SitGoLobby:
         """Registers ``user_id`` in the open sit & go of ``queue``; it starts once full."""
         sng, attempt = self.admission(queue, user_id)
         if sng.spec.buy_in:
-            self._bank.hold(sng.id, user_id, sng.spec.buy_in, hold_key(sng, user_id, attempt))
+            self._bank.hold(
+                sng.id, user_id, sng.spec.buy_in, self.hold_key(sng.id, user_id, attempt)
+            )
         return self.admit(sng, user_id, attempt)
 
     def admission(self, queue: str, user_id: int) -> tuple[SitGo, int]:
@@ -199,16 +190,16 @@ class SitGoLobby:
         if self.playing(user_id) is not None:
             raise TournamentRefused("already_registered", "you are already in a sit & go")
         sng = self.open[queue]
-        return sng, self._registrations.next_attempt(sng.id, user_id)
+        return sng, self.next_attempt(sng.id, user_id)
 
     def admit(self, sng: SitGo, user_id: int, attempt: int) -> SitGo:
         """The second step, once the buy-in is in the pool: ``user_id`` is an entrant."""
         spec = sng.spec
-        self._registrations.admitted(sng.id, user_id, attempt)
+        self.admitted(sng.id, user_id, attempt)
         sng.entrants.append(user_id)
         if len(sng.entrants) == spec.seats:
             sng.status = TournamentStatus.RUNNING
-            sng.started_at = self._clock()
+            sng.started_at = self.clock()
             self.open[spec.key] = self._open(spec)  # the next one opens as this one fills
             if self._on_start is not None:
                 self._on_start(sng)
@@ -220,24 +211,9 @@ class SitGoLobby:
         self._refund(sng, user_id)
         sng.entrants.remove(user_id)
 
-    def leaving(self, sng_id: str, user_id: int) -> SitGo:
-        """The first step of a withdrawal, nothing changed: the sit & go ``user_id`` may leave
-        (its refund's ledger key is ``refund_key``)."""
-        sng = self._get(sng_id)
-        if user_id not in sng.entrants:
-            raise TournamentRefused("not_registered", "you are not registered in this sit & go")
-        if sng.status is not TournamentStatus.REGISTERING:
-            raise TournamentRefused(
-                "already_started", "the sit & go has started: leaving is a bust"
-            )
-        return sng
-
-    def refund_key(self, sng: SitGo, user_id: int) -> str:
-        return self._registrations.refund_key(sng.id, user_id)
-
     def cancel(self, sng_id: str) -> None:
         """A sit & go still registering is cancelled: everyone refunded, a new queue opens."""
-        sng = self._get(sng_id)
+        sng = self.get(sng_id)
         if sng.status is not TournamentStatus.REGISTERING:
             raise TournamentRefused(
                 "already_started", "only a sit & go not started can be cancelled"
@@ -245,18 +221,18 @@ class SitGoLobby:
         for user_id in list(sng.entrants):
             self._refund(sng, user_id)
         sng.status = TournamentStatus.CANCELLED
-        sng.ended_at = self._clock()
+        sng.ended_at = self.clock()
         if self.open.get(sng.spec.key) is sng:
             self.open[sng.spec.key] = self._open(sng.spec)
 
     def _refund(self, sng: SitGo, user_id: int) -> None:
         if sng.spec.buy_in:
-            self._bank.refund(sng.id, user_id, sng.spec.buy_in, self.refund_key(sng, user_id))
+            self._bank.refund(sng.id, user_id, sng.spec.buy_in, self.refund_key(sng.id, user_id))
 
     def eliminate(self, sng_id: str, user_id: int) -> None:
         """A player busted or left (R-TN-04/05): free to register elsewhere; their place comes
         with the final ranking."""
-        sng = self._get(sng_id)
+        sng = self.get(sng_id)
         if sng.status is not TournamentStatus.RUNNING or user_id not in sng.entrants:
             raise TournamentRefused("not_playing", "that player is not in this running sit & go")
         sng.out.add(user_id)
@@ -270,10 +246,10 @@ class SitGoLobby:
         """The tournament's final ranking (R-TN-04, best first, every entrant once): the pool
         is paid by place; returns the coins each winner got. ``also`` writes in the payout's
         transaction (the stored places)."""
-        sng = self._get(sng_id)
+        sng = self.get(sng_id)
         paid = self.payout_plan(sng, places)
         if sng.spec.buy_in or also is not None:
-            self._bank.pay(sng.id, paid, payout_key(sng), also)
+            self._bank.pay(sng.id, paid, self.payout_key(sng.id), also)
         self.record_end(sng, places, paid)
         return paid
 
@@ -281,20 +257,7 @@ class SitGoLobby:
         """The first step of the end, nothing changed: the coins each winner is to get."""
         if sng.status is not TournamentStatus.RUNNING:
             raise TournamentRefused("not_running", "only a running sit & go can finish")
-        return payout_plan(sng.entrants, places, prizes(sng.pool, sng.spec.seats))
+        return super().payout_plan(sng, places)
 
-    def record_end(self, sng: SitGo, places: Sequence[int], paid: dict[int, int]) -> None:
-        """The second step, once the payout was written (``paid`` empty when it never was:
-        the pool keeps the coins for the next start's refund)."""
-        sng.places = list(places)
-        sng.paid = paid
-        sng.status = TournamentStatus.FINISHED
-        sng.ended_at = self._clock()
-
-
-def hold_key(sng: SitGo, user_id: int, attempt: int) -> str:
-    return Registrations(LEDGER_KEYS).hold_key(sng.id, user_id, attempt)
-
-
-def payout_key(sng: SitGo) -> str:
-    return Registrations(LEDGER_KEYS).payout_key(sng.id)
+    def prizes_of(self, tournament: SitGo) -> list[int]:
+        return prizes(tournament.pool, tournament.spec.seats)
