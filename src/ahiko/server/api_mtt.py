@@ -37,7 +37,12 @@ from ahiko.poker.games import HOLDEM
 from ahiko.server.competition_calls import answer, operation
 from ahiko.server.errors import ApiError, error_responses
 from ahiko.server.services import Player, http_player
-from ahiko.server.tournament_refusals import RegisterBody, answering_refusals, signed_in_user
+from ahiko.server.tournament_routes import (
+    RegisterBody,
+    answering_refusals,
+    maybe_user,
+    signed_in_user,
+)
 
 router = APIRouter(prefix="/api/mtt", tags=["mtt"])
 MaybePlayer = Annotated[Player | None, Depends(http_player)]
@@ -86,10 +91,6 @@ def mtt_service(app: Any) -> MttService:
     return found
 
 
-def _maybe_user(player: Player | None) -> int | None:
-    return int(player.player_id) if player is not None and player.player_id.isdigit() else None
-
-
 @router.get("", responses=error_responses(503))
 async def mtt_lobby(request: Request, player: MaybePlayer) -> dict[str, Any]:
     return await answer(request, "mtt.listing", player)
@@ -97,7 +98,7 @@ async def mtt_lobby(request: Request, player: MaybePlayer) -> dict[str, Any]:
 
 @operation("mtt.listing")
 async def _listing(app: Any, player: Player | None) -> dict[str, Any]:
-    return mtt_service(app).listing(_maybe_user(player))
+    return mtt_service(app).listing(maybe_user(player))
 
 
 @router.get("/{mtt_id}", responses=error_responses(404, 503))
@@ -108,7 +109,7 @@ async def mtt_page(mtt_id: str, request: Request, player: MaybePlayer) -> dict[s
 @operation("mtt.detail")
 async def _detail(app: Any, player: Player | None, mtt_id: str) -> dict[str, Any]:
     with answering_refusals():
-        return mtt_service(app).detail(mtt_id, _maybe_user(player))
+        return mtt_service(app).detail(mtt_id, maybe_user(player))
 
 
 @router.post("", status_code=201, responses=REFUSED)

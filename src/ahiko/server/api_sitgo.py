@@ -23,7 +23,12 @@ from ahiko.competition.live_sitgo import SitGoRooms
 from ahiko.server.competition_calls import answer, operation
 from ahiko.server.errors import ApiError, error_responses
 from ahiko.server.services import Player, http_player
-from ahiko.server.tournament_refusals import RegisterBody, answering_refusals, signed_in_user
+from ahiko.server.tournament_routes import (
+    RegisterBody,
+    answering_refusals,
+    maybe_user,
+    signed_in_user,
+)
 
 router = APIRouter(prefix="/api/sitgo", tags=["sitgo"])
 MaybePlayer = Annotated[Player | None, Depends(http_player)]
@@ -61,8 +66,7 @@ async def sitgo_lobby(request: Request, player: MaybePlayer) -> dict[str, Any]:
 
 @operation("sitgo.listing")
 async def _listing(app: Any, player: Player | None) -> dict[str, Any]:
-    user = int(player.player_id) if player is not None and player.player_id.isdigit() else None
-    return sitgo_service(app).listing(user)
+    return sitgo_service(app).listing(maybe_user(player))
 
 
 @router.post("/queues/{queue}/register", status_code=201, responses=REFUSED)

@@ -1,4 +1,4 @@
-"""What the sit & go and MTT routes share: who registers (a signed-in player), the body of a
+"""What the sit & go and MTT routes share: who asks (a signed-in player, or a guest), the body of a
 registration (the client's idempotency key), and the services' refusals as API errors.
 
 A tournament's refusal (``TournamentRefused``) answers 404 for what does not exist, 403 for
@@ -32,6 +32,11 @@ STATUS_OF = {
 class RegisterBody(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     key: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[\x21-\x7e]+$")]
+
+
+def maybe_user(player: Player | None) -> int | None:
+    """The requester's user id; None for a guest (a listing shows them no registration)."""
+    return int(player.player_id) if player is not None and player.player_id.isdigit() else None
 
 
 def signed_in_user(player: Player | None) -> int:
