@@ -35,12 +35,13 @@ from ahiko.competition.live_mtt_lobby import MttService
 from ahiko.competition.mtt_lobby import MAX_BUY_IN, MAX_LEVEL_HANDS
 from ahiko.poker.games import HOLDEM
 from ahiko.server.competition_calls import answer, operation
-from ahiko.server.errors import ApiError, error_responses
+from ahiko.server.errors import error_responses
 from ahiko.server.services import Player, http_player
 from ahiko.server.tournament_routes import (
     RegisterBody,
     answering_refusals,
     maybe_user,
+    open_service,
     signed_in_user,
 )
 
@@ -85,10 +86,7 @@ class CreateBody(BaseModel):
 
 
 def mtt_service(app: Any) -> MttService:
-    found: MttService | None = getattr(app.state, "mtt", None)
-    if found is None:
-        raise ApiError(503, "unavailable", "the tournaments are not open")
-    return found
+    return open_service(app, "mtt", MttService, "the tournaments are not open")
 
 
 @router.get("", responses=error_responses(503))

@@ -21,12 +21,13 @@ from fastapi import APIRouter, Depends, Request
 
 from ahiko.competition.live_sitgo import SitGoRooms
 from ahiko.server.competition_calls import answer, operation
-from ahiko.server.errors import ApiError, error_responses
+from ahiko.server.errors import error_responses
 from ahiko.server.services import Player, http_player
 from ahiko.server.tournament_routes import (
     RegisterBody,
     answering_refusals,
     maybe_user,
+    open_service,
     signed_in_user,
 )
 
@@ -53,10 +54,7 @@ REFUSED = error_responses(
 
 
 def sitgo_service(app: Any) -> SitGoRooms:
-    found: SitGoRooms | None = getattr(app.state, "sitgo", None)
-    if found is None:
-        raise ApiError(503, "unavailable", "the sit & go's are not open")
-    return found
+    return open_service(app, "sitgo", SitGoRooms, "the sit & go's are not open")
 
 
 @router.get("", responses=error_responses(503))

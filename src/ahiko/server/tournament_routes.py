@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -28,10 +28,21 @@ STATUS_OF = {
     "bad_request": 422,
 }
 
+S = TypeVar("S")
+
 
 class RegisterBody(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     key: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[\x21-\x7e]+$")]
+
+
+def open_service(app: Any, attribute: str, kind: type[S], closed: str) -> S:
+    """The service ``create_app``'s lifespan opened as ``app.state.<attribute>``; 503
+    ``unavailable`` (``closed`` says what) before it is open or on a node that forwards."""
+    found = getattr(app.state, attribute, None)
+    if not isinstance(found, kind):
+        raise ApiError(503, "unavailable", closed)
+    return found
 
 
 def maybe_user(player: Player | None) -> int | None:
