@@ -29,10 +29,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from random import Random
-from typing import Any
+from typing import Any, Unpack
 
 from sqlalchemy import Engine
 
@@ -47,7 +45,7 @@ from ahiko.competition.mtt_lobby import (
     mtt_prizes,
     refuse_cancelled,
 )
-from ahiko.competition.tournament_desk import TournamentDesk
+from ahiko.competition.tournament_desk import DeskOptions, TournamentDesk
 from ahiko.competition.tournament_pools import (
     Finisher,
     TournamentStorage,
@@ -58,9 +56,7 @@ from ahiko.competition.tournaments import MTT_TABLE_PREFIX
 from ahiko.poker.games import HOLDEM
 from ahiko.rooms.ranking import Placement
 from ahiko.rooms.registry import RoomRegistry
-from ahiko.rooms.timing import Timing
-from ahiko.store.writer import StoreWriter
-from ahiko.wallet.ledger import Clock, as_utc, utc_now
+from ahiko.wallet.ledger import as_utc
 
 log = logging.getLogger(__name__)
 
@@ -88,19 +84,14 @@ class MttService(TournamentDesk):
         registry: RoomRegistry,
         engine: Engine,
         *,
-        clock: Clock = utc_now,
         every_minutes: float = DEFAULT_EVERY_MINUTES,
         specs: tuple[MttSpec, ...] = SCHEDULE,
         level_minutes: float = LEVEL_MINUTES,
-        timing: Timing | None = None,
-        rng: Random | None = None,
-        run_id: str | None = None,
-        writer: StoreWriter | None = None,
-        claim_room: Callable[[str], Awaitable[object]] | None = None,
+        **desk: Unpack[DeskOptions],
     ) -> None:
-        super().__init__(registry, engine, clock, timing, rng, run_id, writer, claim_room)
+        super().__init__(registry, engine, **desk)
         self._level_minutes = level_minutes
-        self.lobby = MttLobby(clock, every_minutes, specs, prefix=self.run_prefix)
+        self.lobby = MttLobby(self.clock, every_minutes, specs, prefix=self.run_prefix)
         self.rooms: dict[str, MttRooms] = {}  # mtt id -> its live tables
         self.names: dict[int, str] = {}
         self._locks: dict[str, asyncio.Lock] = {}

@@ -33,17 +33,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from random import Random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from sqlalchemy import Engine
 
 from ahiko.competition.lifecycle import TournamentRefused, TournamentStatus
 from ahiko.competition.sitgo import QUEUES, SitGo, SitGoLobby, SitGoSpec
 from ahiko.competition.sitgo import prizes as prize_table
-from ahiko.competition.tournament_desk import TournamentDesk
+from ahiko.competition.tournament_desk import DeskOptions, TournamentDesk
 from ahiko.competition.tournament_pools import (
     Finisher,
     detached,
@@ -57,8 +56,7 @@ from ahiko.rooms.hooks import NoHooks
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.timing import Timing
-from ahiko.store.writer import StoreWriter
-from ahiko.wallet.ledger import Clock, as_utc, utc_now
+from ahiko.wallet.ledger import as_utc
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -100,18 +98,13 @@ class SitGoRooms(TournamentDesk):
         registry: RoomRegistry,
         engine: Engine,
         *,
-        clock: Clock = utc_now,
         specs: tuple[SitGoSpec, ...] = QUEUES,
-        timing: Timing | None = None,
-        rng: Random | None = None,
-        run_id: str | None = None,
-        writer: StoreWriter | None = None,
-        claim_room: Callable[[str], Awaitable[object]] | None = None,
+        **desk: Unpack[DeskOptions],
     ) -> None:
-        super().__init__(registry, engine, clock, timing, rng, run_id, writer, claim_room)
+        super().__init__(registry, engine, **desk)
         self._queue_locks: dict[str, asyncio.Lock] = {}
         self._in_flight: dict[int, tuple[str, asyncio.Task[Registered]]] = {}  # user -> key
-        self.lobby = SitGoLobby(self.bank, clock, specs, prefix=self.run_prefix)
+        self.lobby = SitGoLobby(self.bank, self.clock, specs, prefix=self.run_prefix)
         self.room_of: dict[str, str] = {}  # sit & go id -> its room id
         self._names: dict[int, str] = {}
         self._started = 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Awaitable, Callable
 from random import Random
+from typing import TypedDict
 
 from sqlalchemy import Engine
 
@@ -22,7 +23,7 @@ from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.timing import Timing
 from ahiko.store.writer import StoreWriter, writer_for
-from ahiko.wallet.ledger import Clock
+from ahiko.wallet.ledger import Clock, utc_now
 from ahiko.wallet.sitgo import SitGoBank
 
 
@@ -48,6 +49,17 @@ class ClientKeys:
             del self._tournament_of[found]
 
 
+class DeskOptions(TypedDict, total=False):
+    """The keywords every tournament service takes (``TournamentDesk``)."""
+
+    clock: Clock
+    timing: Timing | None
+    rng: Random | None
+    run_id: str | None
+    writer: StoreWriter | None
+    claim_room: Callable[[str], Awaitable[object]] | None
+
+
 class TournamentDesk:
     """The parts every tournament service shares; each kind adds its schedule."""
 
@@ -55,12 +67,13 @@ class TournamentDesk:
         self,
         registry: RoomRegistry,
         engine: Engine,
-        clock: Clock,
-        timing: Timing | None,
-        rng: Random | None,
-        run_id: str | None,
-        writer: StoreWriter | None,
-        claim_room: Callable[[str], Awaitable[object]] | None,
+        *,
+        clock: Clock = utc_now,
+        timing: Timing | None = None,
+        rng: Random | None = None,
+        run_id: str | None = None,
+        writer: StoreWriter | None = None,
+        claim_room: Callable[[str], Awaitable[object]] | None = None,
     ) -> None:
         self.registry = registry
         self.engine = engine
