@@ -14,9 +14,10 @@ from competition_players import Scripted
 from sqlalchemy import Engine
 
 from ahiko.bots.protocol import Bot
+from ahiko.competition.lifecycle import TournamentRefused
 from ahiko.competition.live_mtt import MttRooms
 from ahiko.competition.live_mtt_lobby import MttService
-from ahiko.competition.mtt_lobby import MttRefused, MttSpec
+from ahiko.competition.mtt_lobby import MttSpec
 from ahiko.rooms import commands as c
 from ahiko.rooms.clock import ManualClock
 from ahiko.rooms.registry import RoomRegistry
@@ -102,6 +103,6 @@ async def play(
 
 async def refused(code: str, work: Awaitable[object]) -> None:
     """``work`` (a call of the MTT service) is refused with ``code``."""
-    with pytest.raises(MttRefused) as caught:
+    with pytest.raises(TournamentRefused) as caught:
         await work
     assert caught.value.code == code

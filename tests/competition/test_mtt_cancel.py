@@ -15,9 +15,10 @@ from mtt_play import mtt_service, refused
 from sqlalchemy import Engine, func, select
 from sqlalchemy.exc import OperationalError
 
+from ahiko.competition.lifecycle import TournamentRefused, TournamentStatus
 from ahiko.competition.live_mtt_lobby import MttService
-from ahiko.competition.live_sitgo import SitGoStorage
-from ahiko.competition.mtt_lobby import Mtt, MttRefused, MttStatus
+from ahiko.competition.mtt_lobby import Mtt
+from ahiko.competition.tournament_pools import TournamentStorage
 from ahiko.rooms.clock import ManualClock
 from ahiko.store.engine import reading
 from ahiko.store.schema import ledger_transactions
@@ -69,13 +70,13 @@ def test_the_host_cancels_and_every_buy_in_comes_back_once(engine: Engine) -> No
         await refused("not_host", service.cancel(mtt.id, players[1]))
         await refused("not_host", service.cancel(scheduled.id, host))  # the site's own
         await refused("no_mtt", service.cancel("nope", host))
-        assert mtt.status is MttStatus.REGISTERING and len(mtt.entrants) == 7
+        assert mtt.status is TournamentStatus.REGISTERING and len(mtt.entrants) == 7
         host_view = service.entry(mtt, host)
         assert host_view["host_me"] and not service.entry(mtt, players[1])["host_me"]
 
         done = await service.cancel(mtt.id, host)
         assert done.applied and sorted(done.refunded) == sorted([host, *players])
-        assert mtt.status is MttStatus.CANCELLED and mtt.entrants == []
+        assert mtt.status is TournamentStatus.CANCELLED and mtt.entrants == []
         assert service.bank.pool_balance(mtt.id) == 0
         for user in [host, *players]:
             assert coins(engine, user) == SIGNUP_GRANT
@@ -97,7 +98,7 @@ def test_the_host_cancels_and_every_buy_in_comes_back_once(engine: Engine) -> No
         clock.advance(31 * 60)  # its start time passes: nothing starts
         for _ in range(20):
             await asyncio.sleep(0)
-        assert mtt.status is MttStatus.CANCELLED and mtt.id not in service.rooms
+        assert mtt.status is TournamentStatus.CANCELLED and mtt.id not in service.rooms
         assert postings(engine, mtt, "sng_refund") == refunds  # nothing paid twice
         for user in [host, *players]:
             assert coins(engine, user) == SIGNUP_GRANT
@@ -116,10 +117,12 @@ def test_a_started_mtt_is_not_cancelled(engine: Engine) -> None:
         for n, user in enumerate((host, guest)):
             await service.register(mtt.id, user, f"U{n}", f"k{n}")
         await service.start_now(mtt.id, host)
-        assert mtt.status is MttStatus.RUNNING
+        assert mtt.status is TournamentStatus.RUNNING
         await refused("already_started", service.cancel(mtt.id, host))
         await refused("not_host", service.cancel(mtt.id, guest))
-        assert mtt.status is MttStatus.RUNNING and sorted(mtt.entrants) == sorted([host, guest])
+        assert mtt.status is TournamentStatus.RUNNING and sorted(mtt.entrants) == sorted(
+            [host, guest]
+        )
         assert service.bank.pool_balance(mtt.id) == 2 * BUY_IN
         assert postings(engine, mtt, "sng_refund") == {}
         assert check_ledger(engine) == []
@@ -139,7 +142,7 @@ def test_a_cancel_racing_registrations_leaves_no_coin_in_the_pool(engine: Engine
     async def register(n: int, user: int) -> str:
         try:
             await service.register(mtt.id, user, f"R{n}", f"k{n}")
-        except MttRefused as exc:
+        except TournamentRefused as exc:
             return exc.code
         return "registered"
 
@@ -193,11 +196,11 @@ def test_a_cancel_whose_refund_failed_is_finished_by_its_retry(engine: Engine) -
         mtt = service.create(host, "Instável", BUY_IN, 30)
         for n, user in enumerate(players):
             await service.register(mtt.id, user, f"F{n}", f"k{n}")
-        with pytest.raises(SitGoStorage) as caught:
+        with pytest.raises(TournamentStorage) as caught:
             await service.cancel(mtt.id, host)
         assert caught.value.code == "storage_busy"
         # cancelled all the same: the others refunded, the unlucky one still listed
-        assert mtt.status is MttStatus.CANCELLED and mtt.entrants == [unlucky]
+        assert mtt.status is TournamentStatus.CANCELLED and mtt.entrants == [unlucky]
         assert service.bank.pool_balance(mtt.id) == BUY_IN
         assert coins(engine, unlucky) == SIGNUP_GRANT - BUY_IN
         await refused("cancelled", service.register(mtt.id, host, "H", "h"))

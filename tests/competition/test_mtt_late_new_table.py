@@ -11,7 +11,7 @@ from mtt_play import mtt_service, play, refused
 from sqlalchemy import Engine
 from test_mtt_registration import settle
 
-from ahiko.competition.mtt_lobby import MttStatus
+from ahiko.competition.lifecycle import TournamentStatus
 from ahiko.rooms.clock import ManualClock
 from ahiko.wallet.check import check_ledger
 from archive_factory import add_person
@@ -60,7 +60,7 @@ def test_R_TN_03_a_late_player_opens_a_table_when_every_table_is_full(engine: En
         assert max(levels) >= 3, levels  # levels by hands went past the late window
         assert all(late == (level <= 2) for level, late in windows[:-1])
         await refused("registration_closed", service.register(mtt.id, users[-1], "X", "x"))
-        await settle(lambda: mtt.status is MttStatus.FINISHED)
+        await settle(lambda: mtt.status is TournamentStatus.FINISHED)
         assert len(mtt.places) == FULL + 1 and sum(mtt.paid.values()) == 10 * (FULL + 1)
         assert service.bank.pool_balance(mtt.id) == 0
         assert check_ledger(engine) == []

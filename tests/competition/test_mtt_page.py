@@ -13,8 +13,9 @@ from fastapi.testclient import TestClient
 from mtt_play import mtt_service, play
 from sqlalchemy import Engine
 
+from ahiko.competition.lifecycle import TournamentStatus
 from ahiko.competition.live_sitgo import SitGoRooms, SitGoTable
-from ahiko.competition.mtt_lobby import MttStatus, mtt_prizes
+from ahiko.competition.mtt_lobby import mtt_prizes
 from ahiko.competition.sitgo import QUEUES, SitGo
 from ahiko.rooms.clock import ManualClock
 from archive_factory import START, add_person
@@ -71,10 +72,10 @@ def test_the_mtt_page_lists_entrants_tables_and_places_with_their_prizes(engine:
 
         await play(registry, clock, rooms, watch)
         for _ in range(500):
-            if mtt.status is MttStatus.FINISHED:
+            if mtt.status is TournamentStatus.FINISHED:
                 break
             await asyncio.sleep(0)
-        assert mtt.status is MttStatus.FINISHED
+        assert mtt.status is TournamentStatus.FINISHED
         # while it ran: the places of those out, the last places first, before the winner's
         partial = next(r for r in seen if len(r) < 12)
         assert [r["place"] for r in partial] == list(range(13 - len(partial), 13))

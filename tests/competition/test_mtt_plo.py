@@ -10,8 +10,9 @@ from random import Random
 
 import pytest
 
+from ahiko.competition.lifecycle import TournamentRefused
 from ahiko.competition.live_mtt import MttRooms
-from ahiko.competition.mtt_lobby import MttLobby, MttRefused
+from ahiko.competition.mtt_lobby import MttLobby
 from ahiko.poker.games import POT_LIMIT_OMAHA
 from ahiko.rooms.clock import ManualClock
 from ahiko.rooms.registry import RoomRegistry
@@ -34,7 +35,7 @@ def test_R_TN_02_a_host_opens_an_omaha_mtt_and_its_listing_says_so() -> None:
     [("draw", "a game with blinds at 9 seats"), ("stud", "one of holdem, draw, plo")],
 )
 def test_a_game_an_mtt_cannot_deal_is_refused_naming_why(variant: str, said: str) -> None:
-    with pytest.raises(MttRefused, match=said) as refused:
+    with pytest.raises(TournamentRefused, match=said) as refused:
         lobby().create(1, "Noite", 0, 10, variant=variant)
     assert refused.value.code == "bad_request"
 

@@ -14,7 +14,8 @@ import pytest
 from mtt_play import mtt_service, play, refused
 from sqlalchemy import Engine
 
-from ahiko.competition.mtt_lobby import MttStatus, mtt_prizes
+from ahiko.competition.lifecycle import TournamentStatus
+from ahiko.competition.mtt_lobby import mtt_prizes
 from ahiko.rooms.clock import ManualClock
 from ahiko.store.tournament_places import places_of
 from ahiko.wallet.check import check_ledger
@@ -44,7 +45,7 @@ def test_a_paid_mtt_from_registration_to_the_payout(engine: Engine) -> None:
     async def scenario() -> None:
         service.start()
         (mtt,) = service.lobby.listing()
-        assert mtt.status is MttStatus.REGISTERING and mtt.buy_in == 100
+        assert mtt.status is TournamentStatus.REGISTERING and mtt.buy_in == 100
         await refused("no_mtt", service.register("nope", users[0], "U0", "k"))
         first = await service.register(mtt.id, users[0], "U0", "k0")
         assert first.applied and coins(engine, users[0]) == SIGNUP_GRANT - 100
@@ -54,7 +55,7 @@ def test_a_paid_mtt_from_registration_to_the_payout(engine: Engine) -> None:
         # the start time with one registered: the start moves on, the registration kept
         clock.advance(10 * 60)
         await settle(lambda: False, 20)
-        assert mtt.status is MttStatus.REGISTERING and mtt.entrants == [users[0]]
+        assert mtt.status is TournamentStatus.REGISTERING and mtt.entrants == [users[0]]
         for n in range(1, 11):
             assert (await service.register(mtt.id, users[n], f"U{n}", f"k{n}")).applied
         await service.withdraw(mtt.id, users[10])  # unregistered: the buy-in back
@@ -74,9 +75,9 @@ def test_a_paid_mtt_from_registration_to_the_payout(engine: Engine) -> None:
         await settle(lambda: len(service.rooms[mtt.id].seated) == 2)
         rooms = service.rooms[mtt.id]
         await settle(lambda: sum(len(s) for s in rooms.seated.values()) == 10)
-        assert mtt.status is MttStatus.RUNNING
+        assert mtt.status is TournamentStatus.RUNNING
         assert sorted(len(t.seats) for t in rooms.model.tables.values()) == [5, 5]
-        upcoming = [m for m in service.lobby.listing() if m.status is MttStatus.REGISTERING]
+        upcoming = [m for m in service.lobby.listing() if m.status is TournamentStatus.REGISTERING]
         assert any(m.spec == "mtt-100" and m.id != mtt.id for m in upcoming)  # the next one
         await refused("already_started", service.withdraw(mtt.id, users[0]))
         listing = service.listing(users[0])["mtts"]
@@ -98,7 +99,7 @@ def test_a_paid_mtt_from_registration_to_the_payout(engine: Engine) -> None:
         await play(registry, clock, rooms, late_window)
         assert all(late == (level <= 2) for level, late in late_by_level[:-1])
         await refused("registration_closed", service.register(mtt.id, users[12], "U12", "x"))
-        await settle(lambda: mtt.status is MttStatus.FINISHED)
+        await settle(lambda: mtt.status is TournamentStatus.FINISHED)
         # the pool paid by place: 11 entrants, 50/30/20 of 1,100
         prizes = mtt_prizes(1100, 11)
         assert prizes == [550, 330, 220] and service.bank.pool_balance(mtt.id) == 0

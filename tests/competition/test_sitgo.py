@@ -13,16 +13,8 @@ from datetime import datetime, timedelta
 import pytest
 from sqlalchemy import Engine, func, select
 
-from ahiko.competition.sitgo import (
-    PAYOUTS,
-    QUEUES,
-    SitGo,
-    SitGoLobby,
-    SitGoRefused,
-    SitGoSpec,
-    Status,
-    prizes,
-)
+from ahiko.competition.lifecycle import TournamentRefused, TournamentStatus
+from ahiko.competition.sitgo import PAYOUTS, QUEUES, SitGo, SitGoLobby, SitGoSpec, prizes
 from ahiko.store.schema import ledger_accounts
 from ahiko.wallet.check import check_ledger
 from ahiko.wallet.errors import InsufficientFunds
@@ -74,9 +66,12 @@ def test_registration_start_when_full_withdrawal_refund_and_payouts(engine: Engi
     bank = SitGoBank(engine, clock)
 
     first = lobby.register("6max-100", people[0])
-    assert first.status is Status.REGISTERING and coins(engine, people[0]) == SIGNUP_GRANT - 100
+    assert (
+        first.status is TournamentStatus.REGISTERING
+        and coins(engine, people[0]) == SIGNUP_GRANT - 100
+    )
     assert bank.pool_balance(first.id) == 100
-    with pytest.raises(SitGoRefused) as twice:
+    with pytest.raises(TournamentRefused) as twice:
         lobby.register("hu-free", people[0])
     assert twice.value.code == "already_registered"
     lobby.withdraw(first.id, people[0])  # refunded in full
@@ -86,25 +81,25 @@ def test_registration_start_when_full_withdrawal_refund_and_payouts(engine: Engi
     for p in people[1:6]:
         clock.advance(3)
         lobby.register("6max-100", p)
-    assert first.status is Status.RUNNING and started == [first]
+    assert first.status is TournamentStatus.RUNNING and started == [first]
     assert lobby.open["6max-100"] is not first and lobby.open["6max-100"].entrants == []
     assert bank.pool_balance(first.id) == 600
-    with pytest.raises(SitGoRefused) as late:
+    with pytest.raises(TournamentRefused) as late:
         lobby.withdraw(first.id, people[1])
     assert late.value.code == "already_started"
 
     # A second one runs beside it.
     duel = lobby.register("hu-100", people[6])
     lobby.register("hu-100", people[7])
-    assert duel.status is Status.RUNNING and len(lobby.running()) == 2
+    assert duel.status is TournamentStatus.RUNNING and len(lobby.running()) == 2
 
     ranking = [people[3], people[0], people[5], people[1], people[2], people[4]]
-    with pytest.raises(SitGoRefused):
+    with pytest.raises(TournamentRefused):
         lobby.finish(first.id, ranking[:-1])  # every entrant must be ranked
     assert lobby.finish(first.id, ranking) == {people[3]: 390, people[0]: 210}
     assert coins(engine, people[3]) == SIGNUP_GRANT - 100 + 390
     assert coins(engine, people[4]) == SIGNUP_GRANT - 100
-    assert bank.pool_balance(first.id) == 0 and first.status is Status.FINISHED
+    assert bank.pool_balance(first.id) == 0 and first.status is TournamentStatus.FINISHED
     lobby.finish(duel.id, [people[7], people[6]])
     assert coins(engine, people[7]) == SIGNUP_GRANT + 100
     assert check_ledger(engine) == []
@@ -113,7 +108,7 @@ def test_registration_start_when_full_withdrawal_refund_and_payouts(engine: Engi
     waiting = lobby.register("9max-200", people[3])
     lobby.register("9max-200", people[4])
     lobby.cancel(waiting.id)
-    assert waiting.status is Status.CANCELLED and bank.pool_balance(waiting.id) == 0
+    assert waiting.status is TournamentStatus.CANCELLED and bank.pool_balance(waiting.id) == 0
     assert coins(engine, people[4]) == SIGNUP_GRANT - 100
     assert lobby.open["9max-200"] is not waiting
     free = lobby.register("hu-free", people[0])
@@ -132,7 +127,7 @@ def test_a_player_short_of_coins_is_refused_and_nothing_changes(engine: Engine) 
     with pytest.raises(InsufficientFunds):
         lobby.register("big", poor)
     assert lobby.open["big"].entrants == [] and coins(engine, poor) == SIGNUP_GRANT
-    with pytest.raises(SitGoRefused) as unknown:
+    with pytest.raises(TournamentRefused) as unknown:
         lobby.register("nope", poor)
     assert unknown.value.code == "no_queue"
     assert check_ledger(engine) == []
@@ -213,8 +208,8 @@ def test_R_TN_04_R_TN_05_the_ledger_is_clean_after_200_finished_sit_and_gos_with
         assert sum(expected.values()) + _held(lobby) == SIGNUP_GRANT * len(people)
 
     statuses = [s.status for s in lobby.all.values()]
-    assert statuses.count(Status.FINISHED) == finished == 200
-    assert statuses.count(Status.CANCELLED) == cancels > 3
+    assert statuses.count(TournamentStatus.FINISHED) == finished == 200
+    assert statuses.count(TournamentStatus.CANCELLED) == cancels > 3
     assert withdrawals > 20 and busts > 200 and leavers > 100 and len(gone_on) > 10
     assert check_ledger(engine) == []
     assert {p: coins(engine, p) for p in people} == expected
@@ -235,7 +230,7 @@ def _track_start(
     lobby: SitGoLobby, sng: SitGo, alive: dict[str, list[int]], out: dict[str, list[int]]
 ) -> None:
     """Once ``sng`` filled and started, its players are followed until it ends."""
-    if sng.status is Status.RUNNING:
+    if sng.status is TournamentStatus.RUNNING:
         assert lobby.open[sng.spec.key] is not sng  # the next one opened at once
         alive[sng.id] = list(sng.entrants)
         out[sng.id] = []
@@ -244,7 +239,9 @@ def _track_start(
 def _held(lobby: SitGoLobby) -> int:
     """The coins the pools hold: those of every sit & go registering or running."""
     return sum(
-        s.pool for s in lobby.all.values() if s.status in (Status.REGISTERING, Status.RUNNING)
+        s.pool
+        for s in lobby.all.values()
+        if s.status in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING)
     )
 
 

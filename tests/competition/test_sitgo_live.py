@@ -17,9 +17,10 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 
 from ahiko.competition.leaderboard import leaderboard
+from ahiko.competition.lifecycle import TournamentRefused, TournamentStatus
 from ahiko.competition.live_sitgo import FINISHED_KEPT_S, SitGoRooms
 from ahiko.competition.profiles import profile
-from ahiko.competition.sitgo import SitGoRefused, SitGoSpec, Status
+from ahiko.competition.sitgo import SitGoSpec
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.clock import ManualClock
@@ -94,12 +95,12 @@ def test_R_TN_01_R_TN_04_a_paid_six_max_sit_and_go_plays_to_the_payout(
         queue = "6max-100"
         for n, user in enumerate(people[:5]):
             found = await service.register(queue, user, f"p{n}", f"k{n}")
-            assert found.applied and found.sitgo.status is Status.REGISTERING
+            assert found.applied and found.sitgo.status is TournamentStatus.REGISTERING
             ledger_clean(engine)
         sng = service.lobby.open[queue]
         assert service.bank.pool_balance(sng.id) == 500
         last = await service.register(queue, people[5], "p5", "k5")
-        assert last.sitgo is sng and sng.status is Status.RUNNING
+        assert last.sitgo is sng and sng.status is TournamentStatus.RUNNING
         assert service.lobby.open[queue] is not sng  # the next one opened as this one filled
         room_id = service.room_of[sng.id]
         actor = service.registry.get(room_id)
@@ -117,7 +118,7 @@ def test_R_TN_01_R_TN_04_a_paid_six_max_sit_and_go_plays_to_the_payout(
         winner, second = int(over[0]["player_id"]), int(over[1]["player_id"])
         assert over[0]["prize"] == 390 and over[1]["prize"] == 210  # 65/35 of 600, no fee
         assert all("prize" not in r for r in over[2:])
-        assert sng.status is Status.FINISHED and sng.paid == {winner: 390, second: 210}
+        assert sng.status is TournamentStatus.FINISHED and sng.paid == {winner: 390, second: 210}
         assert service.bank.pool_balance(sng.id) == 0
         for user in people:
             expected = SIGNUP_GRANT - 100 + sng.paid.get(user, 0)
@@ -219,10 +220,10 @@ def test_register_unregister_and_double_registration_errors(
         assert not retry.applied and retry.sitgo is first.sitgo
         assert coins(engine, ana) == SIGNUP_GRANT - 100 and first.sitgo.entrants == [ana]
         # another key: one sit & go at a time
-        with pytest.raises(SitGoRefused) as twice:
+        with pytest.raises(TournamentRefused) as twice:
             await service.register("hu-100", ana, "ana", "key-2")
         assert twice.value.code == "already_registered"
-        with pytest.raises(SitGoRefused) as unknown:
+        with pytest.raises(TournamentRefused) as unknown:
             await service.register("nope", bia, "bia", "k")
         assert unknown.value.code == "no_queue"
         ledger_clean(engine)
@@ -230,7 +231,7 @@ def test_register_unregister_and_double_registration_errors(
         await service.withdraw(first.sitgo.id, ana)
         assert coins(engine, ana) == SIGNUP_GRANT and first.sitgo.entrants == []
         assert service.bank.pool_balance(first.sitgo.id) == 0
-        with pytest.raises(SitGoRefused) as not_in:
+        with pytest.raises(TournamentRefused) as not_in:
             await service.withdraw(first.sitgo.id, ana)
         assert not_in.value.code == "not_registered"
         # after unregistering, the same key registers again (a new registration)
@@ -240,7 +241,7 @@ def test_register_unregister_and_double_registration_errors(
         await service.register("hu-100", bia, "bia", "b1")
         await service.register("hu-100", cai, "cai", "c1")
         (running,) = service.lobby.running()
-        with pytest.raises(SitGoRefused) as started:
+        with pytest.raises(TournamentRefused) as started:
             await service.withdraw(running.id, bia)
         assert started.value.code == "already_started"
         ledger_clean(engine)
@@ -318,7 +319,7 @@ def test_a_payout_that_never_lands_leaves_the_pool_whole_for_the_restart_refund(
     ]
     service.tournament_over(service.room_of[sng.id], sng, results)
     # the sit & go is over (both free to register again), the pool kept the coins
-    assert sng.status is Status.FINISHED and sng.paid == {}
+    assert sng.status is TournamentStatus.FINISHED and sng.paid == {}
     assert service.lobby.playing(ana) is None
     assert service.bank.pool_balance(sng.id) == 200
     assert coins(engine, ana) == SIGNUP_GRANT - 100

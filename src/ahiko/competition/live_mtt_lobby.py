@@ -8,9 +8,9 @@ sit & go pools' mechanism) and to live tables (``ahiko.competition.live_mtt.MttR
 - **Register / unregister**: the buy-in moves from the wallet into the MTT's pool (``sng:<id>``,
   an account of the held-coins kind) and back, every coin through the ledger, the write off
   the event loop in the MTT's lane of the app's ``StoreWriter``, as the sit & go's do
-  (``live_sitgo.written``); one registration at a time per MTT (a lock), so a start and a
+  (``tournament_pools``); one registration at a time per MTT (a lock), so a start and a
   registration never cross. A client's idempotency key answers a retry with the first
-  registration. A failed write changes nothing (``SitGoStorage``: 503, no coin moved).
+  registration. A failed write changes nothing (``TournamentStorage``: 503, no coin moved).
 - **Late registration**, while the tournament is in its first ``LATE_LEVELS`` levels: the
   player is seated at the table with the fewest players (``MttRooms.add_late``).
 - **Cancel**, by the host before the start (``cancel``): in the MTT's lock, so no
@@ -29,37 +29,34 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from random import Random
-from typing import Any
+from typing import Any, Unpack
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Engine
 
+from ahiko.competition.lifecycle import TournamentRefused, TournamentStatus
 from ahiko.competition.live_mtt import LEVEL_MINUTES, MttRooms
-from ahiko.competition.live_sitgo import SitGoStorage, detached, str_keys, written
 from ahiko.competition.mtt_lobby import (
     LATE_LEVELS,
     SCHEDULE,
     Mtt,
     MttLobby,
-    MttRefused,
     MttSpec,
-    MttStatus,
     mtt_prizes,
-    payout_key,
     refuse_cancelled,
 )
+from ahiko.competition.tournament_desk import DeskOptions, TournamentDesk
+from ahiko.competition.tournament_pools import (
+    Finisher,
+    TournamentStorage,
+    detached,
+    str_keys,
+)
+from ahiko.competition.tournaments import MTT_TABLE_PREFIX
 from ahiko.poker.games import HOLDEM
-from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.ranking import Placement
 from ahiko.rooms.registry import RoomRegistry
-from ahiko.rooms.timing import Timing
-from ahiko.store.tournament_places import StoredPlace, write_places
-from ahiko.store.writer import Outcome, StoreWriter, writer_for
-from ahiko.wallet.ledger import Clock, as_utc, utc_now
-from ahiko.wallet.sitgo import SitGoBank, pool_name
+from ahiko.wallet.ledger import as_utc
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +76,7 @@ class MttCancelled:
     refunded: list[int]  # the players refunded by this call
 
 
-class MttService:
+class MttService(TournamentDesk):
     """Every MTT of this process."""
 
     def __init__(
@@ -87,30 +84,16 @@ class MttService:
         registry: RoomRegistry,
         engine: Engine,
         *,
-        clock: Clock = utc_now,
         every_minutes: float = DEFAULT_EVERY_MINUTES,
         specs: tuple[MttSpec, ...] = SCHEDULE,
         level_minutes: float = LEVEL_MINUTES,
-        timing: Timing | None = None,
-        rng: Random | None = None,
-        run_id: str | None = None,
-        writer: StoreWriter | None = None,
-        claim_room: Callable[[str], Awaitable[object]] | None = None,
+        **desk: Unpack[DeskOptions],
     ) -> None:
-        self.registry = registry
-        self.engine = engine
-        self.claim_room = claim_room  # a cluster's leader claims each table's room
-        self.bank = SitGoBank(engine, clock)
-        self.writer: StoreWriter = writer or writer_for(isinstance(registry.clock, AsyncioClock))
-        self._clock = clock
-        self._timing = timing
+        super().__init__(registry, engine, **desk)
         self._level_minutes = level_minutes
-        self._rng = rng or Random(secrets.randbits(64))
-        run = run_id if run_id is not None else secrets.token_hex(3)
-        self.lobby = MttLobby(clock, every_minutes, specs, prefix=f"{run}-" if run else "")
+        self.lobby = MttLobby(self.clock, every_minutes, specs, prefix=self.run_prefix)
         self.rooms: dict[str, MttRooms] = {}  # mtt id -> its live tables
         self.names: dict[int, str] = {}
-        self._keys: dict[tuple[int, str], str] = {}  # (user, client key) -> mtt id
         self._locks: dict[str, asyncio.Lock] = {}
         self._timers: dict[str, Any] = {}
 
@@ -140,7 +123,7 @@ class MttService:
         return [room for rooms in self.rooms.values() for room in rooms.room_ids().values()]
 
     def _arm(self, mtt: Mtt) -> None:
-        delay = max(0.0, (mtt.starts_at - as_utc(self._clock())).total_seconds())
+        delay = max(0.0, (mtt.starts_at - as_utc(self.clock())).total_seconds())
         old = self._timers.pop(mtt.id, None)
         if old is not None:
             old.cancel()
@@ -154,7 +137,7 @@ class MttService:
     def late_open(self, mtt: Mtt) -> bool:
         rooms = self.rooms.get(mtt.id)
         return (
-            mtt.status is MttStatus.RUNNING
+            mtt.status is TournamentStatus.RUNNING
             and rooms is not None
             and not rooms.finished
             and rooms.level <= LATE_LEVELS
@@ -225,29 +208,26 @@ class MttService:
 
     # --- registration ---------------------------------------------------------------------------
     async def register(self, mtt_id: str, user_id: int, name: str, key: str) -> MttRegistered:
-        """Registers ``user_id`` (``MttRefused``, the wallet's ``InsufficientFunds`` or
-        ``SitGoStorage`` when not, nothing changed); the same ``key`` again answers the first
+        """Registers ``user_id`` (``TournamentRefused``, the wallet's ``InsufficientFunds`` or
+        ``TournamentStorage`` when not, nothing changed); the same ``key`` again answers the first
         registration. Answered once the buy-in's write came back."""
         return await asyncio.shield(detached(self._register(mtt_id, user_id, name, key)))
 
     async def _register(self, mtt_id: str, user_id: int, name: str, key: str) -> MttRegistered:
         mtt = self.lobby.get(mtt_id)
         async with self._lock(mtt.id):
-            if self._keys.get((user_id, key)) == mtt.id:
+            if self.client_keys.get(user_id, key) == mtt.id:
                 return MttRegistered(mtt, applied=False)
             mtt, attempt = self.lobby.admission(mtt_id, user_id, self.late_open(mtt))
             if mtt.buy_in:
-                ledger_key = self.lobby.hold_key(mtt, user_id, attempt)
-                amount = mtt.buy_in
-                await self._written(
-                    mtt, lambda: self.bank.hold(mtt.id, user_id, amount, ledger_key), "registration"
-                )
-            if mtt.status is MttStatus.RUNNING and not self.late_open(mtt):
+                hold_key = self.lobby.hold_key(mtt.id, user_id, attempt)
+                await self.pools.hold(mtt.id, user_id, mtt.buy_in, hold_key)
+            if mtt.status is TournamentStatus.RUNNING and not self.late_open(mtt):
                 # late registration closed while the buy-in was written: it goes back
                 await self._refund(mtt, user_id, attempt)
-                raise MttRefused("registration_closed", "late registration has closed")
+                raise TournamentRefused("registration_closed", "late registration has closed")
             self.lobby.admit(mtt, user_id, attempt)
-            self._keys[(user_id, key)] = mtt.id
+            self.client_keys.remember(user_id, key, mtt.id)
             self.names[user_id] = name
             rooms = self.rooms.get(mtt.id)
             if rooms is not None:  # late: to the table with the fewest players
@@ -258,14 +238,13 @@ class MttService:
 
     async def _refund(self, mtt: Mtt, user_id: int, attempt: int) -> None:
         await self._give_back(
-            mtt, user_id, f"mtt:{mtt.id}:refund:{user_id}:{attempt}", "withdrawal"
+            mtt, user_id, self.lobby.refund_key(mtt.id, user_id, attempt), "withdrawal"
         )
 
     async def _give_back(self, mtt: Mtt, user_id: int, key: str, what: str) -> None:
         """``user_id``'s buy-in from the pool to their wallet, under the ledger ``key``."""
         if mtt.buy_in:
-            amount = mtt.buy_in
-            await self._written(mtt, lambda: self.bank.refund(mtt.id, user_id, amount, key), what)
+            await self.pools.refund(mtt.id, user_id, mtt.buy_in, key, what)
 
     async def withdraw(self, mtt_id: str, user_id: int) -> Mtt:
         """Unregisters before the start: the buy-in goes back (once its write came back)."""
@@ -275,20 +254,21 @@ class MttService:
     async def _withdraw(self, mtt: Mtt, user_id: int) -> Mtt:
         async with self._lock(mtt.id):
             self.lobby.leaving(mtt.id, user_id)
-            await self._give_back(mtt, user_id, self.lobby.refund_key(mtt, user_id), "withdrawal")
+            await self._give_back(
+                mtt, user_id, self.lobby.refund_key(mtt.id, user_id), "withdrawal"
+            )
             self._unlisted(mtt, user_id)
         return mtt
 
     def _unlisted(self, mtt: Mtt, user_id: int) -> None:
         """``user_id``'s buy-in is back: no longer registered (nor their client keys)."""
         mtt.entrants.remove(user_id)
-        for found in [k for k, v in self._keys.items() if k[0] == user_id and v == mtt.id]:
-            del self._keys[found]
+        self.client_keys.forget(user_id, mtt.id)
 
     # --- cancel ---------------------------------------------------------------------------------
     async def cancel(self, mtt_id: str, user_id: int) -> MttCancelled:
-        """The host cancels their MTT before its start: every buy-in back (``MttRefused``
-        when refused; ``SitGoStorage`` when a refund's write failed, the others done, the
+        """The host cancels their MTT before its start: every buy-in back (``TournamentRefused``
+        when refused; ``TournamentStorage`` when a refund's write failed, the others done, the
         MTT cancelled: the same call again refunds the rest)."""
         mtt = self.lobby.get(mtt_id)
         return await asyncio.shield(detached(self._cancel(mtt, user_id)))
@@ -300,13 +280,13 @@ class MttService:
             if timer is not None:
                 timer.cancel()
             refunded: list[int] = []
-            failed: SitGoStorage | None = None
+            failed: TournamentStorage | None = None
             for entrant in list(mtt.entrants):
                 try:
                     await self._give_back(
-                        mtt, entrant, self.lobby.refund_key(mtt, entrant), "cancel"
+                        mtt, entrant, self.lobby.refund_key(mtt.id, entrant), "cancel"
                     )
-                except SitGoStorage as exc:
+                except TournamentStorage as exc:
                     log.warning("MTT %s: %s's refund failed: %s", mtt.id, entrant, exc)
                     failed = failed or exc
                     continue
@@ -318,9 +298,6 @@ class MttService:
 
     def _lock(self, mtt_id: str) -> asyncio.Lock:
         return self._locks.setdefault(mtt_id, asyncio.Lock())
-
-    async def _written(self, mtt: Mtt, job: Callable[[], bool], what: str) -> bool:
-        return await written(self.writer, pool_name(mtt.id), job, what)
 
     # --- a host's MTT ---------------------------------------------------------------------------
     def create(
@@ -340,10 +317,10 @@ class MttService:
         """The host starts their MTT before its time (two registered or more)."""
         mtt = self.lobby.get(mtt_id)
         if mtt.host != user_id:
-            raise MttRefused("not_host", "only the tournament's host may start it")
+            raise TournamentRefused("not_host", "only the tournament's host may start it")
         refuse_cancelled(mtt)
         if not self.lobby.may_start(mtt):
-            raise MttRefused("not_ready", "a tournament starts with two players registered")
+            raise TournamentRefused("not_ready", "a tournament starts with two players registered")
         await self._start_due(mtt.id)
         return mtt
 
@@ -351,7 +328,7 @@ class MttService:
     async def _start_due(self, mtt_id: str) -> None:
         mtt = self.lobby.all[mtt_id]
         async with self._lock(mtt.id):
-            if mtt.status is not MttStatus.REGISTERING:
+            if mtt.status is not TournamentStatus.REGISTERING:
                 return
             if not self.lobby.may_start(mtt):
                 self.lobby.postpone(mtt)  # fewer than two: later, registrations kept
@@ -365,12 +342,12 @@ class MttService:
                 self.registry,
                 mtt.id,
                 players,
-                rng=self._rng,
+                rng=self.rng,
                 name=mtt.name,
                 level_minutes=self._level_minutes,
                 level_hands=mtt.level_hands,
                 variant=mtt.variant,
-                timing=self._timing,
+                timing=self.timing,
                 paid_places=mtt.paid_places,
                 on_finish=lambda places: self._finished(mtt, places),
                 claim=self.claim_room,
@@ -383,31 +360,15 @@ class MttService:
         """Pays the pool by place and stores the places, in one ledger transaction."""
         order = [int(p.player) for p in places]
         paid = self.lobby.payout_plan(mtt, order)
-        now = as_utc(self._clock())
-        rows = [
-            StoredPlace(
-                f"mtt-{mtt.id}",
-                p.place,
-                p.player,
-                int(p.player),
-                self.names.get(int(p.player), p.player),
-                paid.get(int(p.player), 0),
-                mtt.id,
-                len(places),
-                now,
-            )
-            for p in places
+        finishers = [
+            Finisher(p.place, p.player, self.names.get(int(p.player), p.player)) for p in places
         ]
 
-        def store(conn: Connection) -> None:
-            write_places(conn, rows)
+        def ended(landed: bool) -> None:
+            self.lobby.record_end(mtt, order, paid if landed else {})
 
-        def job() -> bool:
-            return self.bank.pay(mtt.id, paid, payout_key(mtt), also=store)
-
-        def done(outcome: Outcome[bool]) -> None:
-            if not outcome.ok:
-                log.error("MTT %s: the payout was not written", mtt.id, exc_info=outcome.error)
-            self.lobby.record_end(mtt, order, paid if outcome.ok else {})
-
-        self.writer.submit(pool_name(mtt.id), job, done, retry=True)
+        finished_at = as_utc(self.clock())
+        room_id = f"{MTT_TABLE_PREFIX}{mtt.id}"
+        self.pools.pay_out(
+            mtt.id, room_id, finishers, paid, self.lobby.payout_key(mtt.id), finished_at, ended
+        )

@@ -23,7 +23,7 @@ The ledger writes run off the loop (issue 17), in the sit & go's lane of the app
 registration (a withdrawal) is checked, its write runs on a worker while the route awaits
 it, and only when it came back is the player an entrant (no longer one). One registration or
 withdrawal per queue at a time (``_queue_lock``), so a table never fills twice. A failed
-write changes nothing and is refused with ``SitGoStorage`` (503 ``storage_busy`` /
+write changes nothing and is refused with ``TournamentStorage`` (503 ``storage_busy`` /
 ``storage_error``, no coin moved; the same client key may be sent again). The payout is
 retried while the database is busy; one that never lands leaves the coins in the pool,
 which the next start refunds (``start``, run inline before anything is served).
@@ -33,40 +33,30 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from random import Random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Engine
 
-from ahiko.competition.sitgo import (
-    QUEUES,
-    SitGo,
-    SitGoLobby,
-    SitGoRefused,
-    SitGoSpec,
-    Status,
-    hold_key,
-    payout_key,
-)
+from ahiko.competition.lifecycle import TournamentRefused, TournamentStatus
+from ahiko.competition.sitgo import QUEUES, SitGo, SitGoLobby, SitGoSpec
 from ahiko.competition.sitgo import prizes as prize_table
+from ahiko.competition.tournament_desk import DeskOptions, TournamentDesk
+from ahiko.competition.tournament_pools import (
+    Finisher,
+    detached,
+    str_keys,
+)
 from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.blinds import BlindSchedule
-from ahiko.rooms.clock import AsyncioClock
 from ahiko.rooms.config import RoomConfig, RoomKind, Variant
 from ahiko.rooms.hooks import NoHooks
-from ahiko.rooms.house.in_flight import write_refusal
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.timing import Timing
-from ahiko.store.tournament_places import StoredPlace, write_places
-from ahiko.store.writer import Outcome, StoreWriter, writer_for
-from ahiko.wallet.errors import WalletError
-from ahiko.wallet.ledger import Clock, as_utc, utc_now
-from ahiko.wallet.sitgo import SitGoBank, pool_name
+from ahiko.wallet.ledger import as_utc
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -92,17 +82,6 @@ def sitgo_config(spec: SitGoSpec, number: int, timing: Timing | None = None) -> 
     )
 
 
-class SitGoStorage(Exception):
-    """A registration's or withdrawal's write came back failed: nothing changed, no coin
-    moved (503 ``storage_busy`` when the database was busy, ``storage_error`` otherwise)."""
-
-    def __init__(self, error: Exception, what: str) -> None:
-        reply = write_refusal(error, what, None).reply  # the house rooms' words
-        super().__init__(reply.message)
-        self.code = reply.code
-        self.message = reply.message
-
-
 @dataclass(frozen=True, slots=True)
 class Registered:
     """The answer to a registration: the sit & go and whether this call registered."""
@@ -111,7 +90,7 @@ class Registered:
     applied: bool
 
 
-class SitGoRooms:
+class SitGoRooms(TournamentDesk):
     """Every sit & go of this process, from the lobby's queue to the payout."""
 
     def __init__(
@@ -119,32 +98,15 @@ class SitGoRooms:
         registry: RoomRegistry,
         engine: Engine,
         *,
-        clock: Clock = utc_now,
         specs: tuple[SitGoSpec, ...] = QUEUES,
-        timing: Timing | None = None,
-        rng: Random | None = None,
-        run_id: str | None = None,
-        writer: StoreWriter | None = None,
-        claim_room: Callable[[str], Awaitable[object]] | None = None,
+        **desk: Unpack[DeskOptions],
     ) -> None:
-        self.registry = registry
-        self.engine = engine
-        # On a cluster the leader claims each tournament room (a lease and a fence token,
-        # ``ahiko.server.cluster.competition``) before the room exists.
-        self.claim_room = claim_room
-        # The ledger writes: the app's writer (worker threads), inline on a manual clock.
-        self.writer: StoreWriter = writer or writer_for(isinstance(registry.clock, AsyncioClock))
+        super().__init__(registry, engine, **desk)
         self._queue_locks: dict[str, asyncio.Lock] = {}
         self._in_flight: dict[int, tuple[str, asyncio.Task[Registered]]] = {}  # user -> key
-        self.bank = SitGoBank(engine, clock)
-        self._clock = clock
-        self._timing = timing
-        self._rng = rng or Random(secrets.randbits(64))
-        run = run_id if run_id is not None else secrets.token_hex(3)
-        self.lobby = SitGoLobby(self.bank, clock, specs, prefix=f"{run}-" if run else "")
+        self.lobby = SitGoLobby(self.bank, self.clock, specs, prefix=self.run_prefix)
         self.room_of: dict[str, str] = {}  # sit & go id -> its room id
         self._names: dict[int, str] = {}
-        self._keys: dict[tuple[int, str], str] = {}  # (user, client key) -> sit & go id
         self._started = 0
         self.finished: list[str] = []  # sit & go ids, in the order they ended
 
@@ -175,17 +137,17 @@ class SitGoRooms:
 
     # --- registration -----------------------------------------------------------------------
     async def register(self, queue: str, user_id: int, name: str, key: str) -> Registered:
-        """Registers ``user_id`` in the open sit & go of ``queue`` (``SitGoRefused``, the
-        wallet's ``InsufficientFunds`` or ``SitGoStorage`` when not, with nothing changed);
+        """Registers ``user_id`` in the open sit & go of ``queue`` (``TournamentRefused``, the
+        wallet's ``InsufficientFunds`` or ``TournamentStorage`` when not, with nothing changed);
         the same ``key`` again answers the first registration without moving a coin. Answered
         once the buy-in's write came back."""
-        earlier = self._keys.get((user_id, key))
+        earlier = self.client_keys.get(user_id, key)
         if earlier is not None:
             return Registered(self.lobby.all[earlier], applied=False)
         flying = self._in_flight.get(user_id)
         if flying is not None:
             if flying[0] != key:
-                raise SitGoRefused("already_registered", "your registration is being written")
+                raise TournamentRefused("already_registered", "your registration is being written")
             first = await asyncio.shield(flying[1])  # the same request again: its answer
             return Registered(first.sitgo, applied=False)
         task = detached(self._register(queue, user_id, name, key))
@@ -201,60 +163,50 @@ class SitGoRooms:
     async def _register(self, queue: str, user_id: int, name: str, key: str) -> Registered:
         async with self._queue_lock(queue):
             sng, attempt = self.lobby.admission(queue, user_id)
-            buy_in = sng.spec.buy_in
-            if buy_in:
-                ledger_key = hold_key(sng, user_id, attempt)
-                await self._written(
-                    sng, lambda: self.bank.hold(sng.id, user_id, buy_in, ledger_key), "registration"
+            if sng.spec.buy_in:
+                await self.pools.hold(
+                    sng.id, user_id, sng.spec.buy_in, self.lobby.hold_key(sng.id, user_id, attempt)
                 )
             self.lobby.admit(sng, user_id, attempt)
-            self._keys[(user_id, key)] = sng.id
+            self.client_keys.remember(user_id, key, sng.id)
             self._names[user_id] = name
-            filled = sng.status is Status.RUNNING
+            filled = sng.status is TournamentStatus.RUNNING
         if filled:  # the answer carries the tournament's room
             await self._launch(sng)
         return Registered(sng, applied=True)
 
     async def withdraw(self, sng_id: str, user_id: int) -> SitGo:
         """Unregisters before the start: the buy-in goes back to the wallet (answered once
-        the refund's write came back; ``SitGoStorage`` and still registered when it failed)."""
+        the refund's write came back; ``TournamentStorage`` and still registered when it failed)."""
         sng = self.lobby.all.get(sng_id)
         if sng is None:
-            raise SitGoRefused("no_sitgo", f"no sit & go {sng_id!r}")
+            raise TournamentRefused("no_sitgo", f"no sit & go {sng_id!r}")
         return await asyncio.shield(detached(self._withdraw(sng, user_id)))
 
     async def _withdraw(self, sng: SitGo, user_id: int) -> SitGo:
         async with self._queue_lock(sng.spec.key):
             self.lobby.leaving(sng.id, user_id)
-            buy_in = sng.spec.buy_in
-            if buy_in:
-                ledger_key = self.lobby.refund_key(sng, user_id)
-                await self._written(
-                    sng, lambda: self.bank.refund(sng.id, user_id, buy_in, ledger_key), "withdrawal"
-                )
+            if sng.spec.buy_in:
+                refund_key = self.lobby.refund_key(sng.id, user_id)
+                await self.pools.refund(sng.id, user_id, sng.spec.buy_in, refund_key)
             sng.entrants.remove(user_id)
-        for found in [k for k, v in self._keys.items() if k[0] == user_id and v == sng.id]:
-            del self._keys[found]  # a later registration with the same key is a new one
+        self.client_keys.forget(user_id, sng.id)
         return sng
 
     def _queue_lock(self, queue: str) -> asyncio.Lock:
         return self._queue_locks.setdefault(queue, asyncio.Lock())
 
-    async def _written(self, sng: SitGo, job: Callable[[], bool], what: str) -> bool:
-        """``job`` in the sit & go's lane, on a worker; its value once it came back."""
-        return await written(self.writer, pool_name(sng.id), job, what)
-
     # --- the room ---------------------------------------------------------------------------
     async def _launch(self, sng: SitGo) -> RoomActor:
         self._started += 1
-        config = sitgo_config(sng.spec, self._started, self._timing)
+        config = sitgo_config(sng.spec, self._started, self.timing)
         room_id = f"{ROOM_PREFIX}{sng.id}"
         if self.claim_room is not None:
             await self.claim_room(room_id)
         actor = self.registry.create(config, room_id=room_id, hooks=SitGoTable(self, sng))
         self.room_of[sng.id] = actor.room_id
         order = list(sng.entrants)
-        self._rng.shuffle(order)  # seats drawn at random
+        self.rng.shuffle(order)  # seats drawn at random
         for seat, user_id in enumerate(order):
             reply = await actor.ask(c.Sit(str(user_id), self._names.get(user_id, "?"), seat))
             if not reply.ok:  # pragma: no cover - a fresh room takes every seat it has
@@ -268,7 +220,11 @@ class SitGoRooms:
         if not player_id.isdigit():
             return
         user_id = int(player_id)
-        if sng.status is Status.RUNNING and user_id in sng.entrants and user_id not in sng.out:
+        if (
+            sng.status is TournamentStatus.RUNNING
+            and user_id in sng.entrants
+            and user_id not in sng.out
+        ):
             self.lobby.eliminate(sng.id, user_id)
 
     def tournament_over(
@@ -279,41 +235,18 @@ class SitGoRooms:
         show; a payout that never lands leaves the pool whole for the next start's refund."""
         places = [int(r["player_id"]) for r in results]
         paid = self.lobby.payout_plan(sng, places)
-        coming = dict(zip(places, prize_table(sng.pool, sng.spec.seats), strict=False))
-        now = as_utc(self._clock())
-        rows = [
-            StoredPlace(
-                room_id,
-                int(r["place"]),
-                str(r["player_id"]),
-                int(r["player_id"]),
-                str(r["name"]),
-                coming.get(int(r["player_id"]), 0),
-                sng.id,
-                len(results),
-                now,
-            )
-            for r in results
+        finishers = [
+            Finisher(int(r["place"]), str(r["player_id"]), str(r["name"])) for r in results
         ]
 
-        def store(conn: Connection) -> None:
-            write_places(conn, rows)
-
-        def job() -> bool:
-            return self.bank.pay(sng.id, paid, payout_key(sng), also=store)
-
-        def done(outcome: Outcome[bool]) -> None:
-            if not outcome.ok:
-                log.error(
-                    "sit & go %s: the payout was not written; the pool keeps its coins until "
-                    "the next start refunds them",
-                    sng.id,
-                    exc_info=outcome.error,
-                )
-            self.lobby.record_end(sng, places, paid if outcome.ok else {})
+        def ended(landed: bool) -> None:
+            self.lobby.record_end(sng, places, paid if landed else {})
             self.finished.append(sng.id)
 
-        self.writer.submit(pool_name(sng.id), job, done, retry=True)
+        finished_at = as_utc(self.clock())
+        self.pools.pay_out(
+            sng.id, room_id, finishers, paid, self.lobby.payout_key(sng.id), finished_at, ended
+        )
         # the results stay on show for a while, then the room is dropped from the registry
         self.registry.clock.call_later(FINISHED_KEPT_S, lambda: self.registry.forget(room_id))
         return str_keys(paid)
@@ -332,7 +265,7 @@ class SitGoTable(NoHooks):
     def on_tournament_over(self, room: Room, results: list[dict[str, Any]]) -> Mapping[str, int]:
         try:
             return self.service.tournament_over(room.room_id, self.sng, results)
-        except (SitGoRefused, ValueError):  # the pool stays whole for an operator to pay
+        except (TournamentRefused, ValueError):  # the pool stays whole for an operator to pay
             log.exception("sit & go %s: the payout failed", self.sng.id)
             return {}
 
@@ -343,33 +276,3 @@ class SitGoTable(NoHooks):
         spec = self.sng.spec  # a free sit & go pays no coins: no prizes to list
         paid = prize_table(spec.buy_in * spec.seats, spec.seats) if spec.buy_in else []
         return {"sitgo": self.sng.id, "buy_in": spec.buy_in, "prizes": paid}
-
-
-async def written(writer: StoreWriter, lane: str, job: Callable[[], bool], what: str) -> bool:
-    """``job`` in ``lane`` of ``writer`` (a worker thread); its value once it came back. A
-    short wallet raises its ``WalletError``, any other failure ``SitGoStorage``: nothing
-    changed, no coin moved."""
-    answer: asyncio.Future[Outcome[bool]] = asyncio.get_running_loop().create_future()
-
-    def done(outcome: Outcome[bool]) -> None:
-        if not answer.done():
-            answer.set_result(outcome)
-
-    writer.submit(lane, job, done)
-    outcome = await answer
-    if outcome.error is None:
-        return bool(outcome.value)
-    if isinstance(outcome.error, WalletError):  # a short wallet: refused, nothing moved
-        raise outcome.error
-    raise SitGoStorage(outcome.error, what)
-
-
-def str_keys(values: Mapping[int, int]) -> dict[str, int]:
-    return {str(k): v for k, v in values.items()}
-
-
-def detached(work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-    """A task whose failure is read even when nobody awaits it any more."""
-    task = asyncio.ensure_future(work)
-    task.add_done_callback(lambda t: t.cancelled() or t.exception())
-    return task

@@ -26,7 +26,7 @@ registered, when registration is open, what the pool pays by place.
   bubble; hand-for-hand at live tables needs ten places paid or more (45 entrants), since
   below that the bubble comes at the final table.
 
-Refusals raise ``MttRefused`` with a code and change nothing: ``no_mtt`` (unknown),
+Refusals raise ``TournamentRefused`` with a code and change nothing: ``no_mtt`` (unknown),
 ``already_registered``, ``not_registered``, ``registration_closed``, ``already_started``,
 ``not_host``, ``not_ready``, ``bad_request``, ``cancelled`` (registering in, leaving or
 starting a cancelled MTT), ``already_cancelled`` (cancelling it again, every buy-in back).
@@ -37,8 +37,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from enum import StrEnum
 
+from ahiko.competition.lifecycle import (
+    Tournament,
+    TournamentBook,
+    TournamentRefused,
+    TournamentStatus,
+)
 from ahiko.competition.sitgo import prizes
 from ahiko.poker.games import HOLDEM, ForcedBet, UnknownGame, game
 
@@ -48,17 +53,7 @@ MAX_LEVEL_HANDS = 100
 MTT_TABLE_SEATS = 9  # an MTT's tables seat nine (``live_mtt``)
 
 
-class MttRefused(ValueError):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-class MttStatus(StrEnum):
-    REGISTERING = "registering"
-    RUNNING = "running"
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
+LEDGER_KEYS = "mtt"  # its buy-ins', refunds' and payout's ledger keys begin so
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +91,7 @@ def mtt_prizes(pool: int, entrants: int) -> list[int]:
 
 
 @dataclass
-class Mtt:
+class Mtt(Tournament):
     id: str
     name: str
     buy_in: int
@@ -105,11 +100,7 @@ class Mtt:
     host: int | None = None
     level_hands: int | None = None  # blinds double every that many hands; None: by time
     variant: str = HOLDEM.name  # the game its tables deal (``ahiko.poker.games``)
-    status: MttStatus = MttStatus.REGISTERING
-    entrants: list[int] = field(default_factory=list)  # user ids, in registration order
     late: list[int] = field(default_factory=list)  # those of them registered after the start
-    places: list[int] = field(default_factory=list)  # best first, once finished
-    paid: dict[int, int] = field(default_factory=dict)
 
     @property
     def pool(self) -> int:
@@ -138,8 +129,12 @@ class Mtt:
         }
 
 
-class MttLobby:
-    """Every MTT of this node: the scheduled, the hosts', the running and the ended."""
+class MttLobby(TournamentBook[Mtt]):
+    """Every MTT of this node: the scheduled, the hosts', the running and the ended. Its
+    schedule: an MTT starts at its time (or its host's word), two registered or more."""
+
+    missing = "no_mtt"
+    ledger = LEDGER_KEYS
 
     def __init__(
         self,
@@ -150,24 +145,19 @@ class MttLobby:
     ) -> None:
         if every_minutes <= 0:
             raise ValueError("MTTs are scheduled a positive number of minutes apart")
-        self._clock = clock
+        super().__init__(clock, prefix)
         self.every = timedelta(minutes=every_minutes)
         self._specs = {spec.key: spec for spec in specs}
-        self._prefix = prefix  # a run id: MTT ids (and their pools) are never reused
-        self._numbers = 0
-        self._attempts: dict[tuple[str, int], int] = {}  # (mtt, user) -> registrations so far
-        self.all: dict[str, Mtt] = {}
 
     def _new(self, name: str, buy_in: int, starts_at: datetime, spec: str | None) -> Mtt:
-        self._numbers += 1
-        mtt = Mtt(f"m{self._prefix}{self._numbers}", name, buy_in, starts_at, spec)
+        mtt = Mtt(f"m{self.prefix}{self.next_number()}", name, buy_in, starts_at, spec)
         self.all[mtt.id] = mtt
         return mtt
 
     def open_scheduled(self) -> list[Mtt]:
         """Each spec without an upcoming MTT gets one, ``every`` minutes from now."""
-        upcoming = {m.spec for m in self.all.values() if m.status is MttStatus.REGISTERING}
-        starts = self._clock() + self.every
+        upcoming = {m.spec for m in self.all.values() if m.status is TournamentStatus.REGISTERING}
+        starts = self.clock() + self.every
         return [
             self._new(spec.name, spec.buy_in, starts, key)
             for key, spec in self._specs.items()
@@ -187,42 +177,41 @@ class MttLobby:
         Pot-Limit Omaha)."""
         name = name.strip()
         if not 1 <= len(name) <= 40:
-            raise MttRefused("bad_request", "a tournament's name has 1 to 40 characters")
+            raise TournamentRefused("bad_request", "a tournament's name has 1 to 40 characters")
         if not 0 <= buy_in <= MAX_BUY_IN:
-            raise MttRefused("bad_request", f"a buy-in is 0 to {MAX_BUY_IN} coins")
+            raise TournamentRefused("bad_request", f"a buy-in is 0 to {MAX_BUY_IN} coins")
         if not 1 <= starts_in_minutes <= 24 * 60:
-            raise MttRefused("bad_request", "a tournament starts in 1 minute to 24 hours")
+            raise TournamentRefused("bad_request", "a tournament starts in 1 minute to 24 hours")
         if level_hands is not None and not 1 <= level_hands <= MAX_LEVEL_HANDS:
-            raise MttRefused("bad_request", f"a level lasts 1 to {MAX_LEVEL_HANDS} hands")
+            raise TournamentRefused("bad_request", f"a level lasts 1 to {MAX_LEVEL_HANDS} hands")
         try:
             played = game(variant)
         except UnknownGame as exc:
-            raise MttRefused("bad_request", str(exc)) from None
+            raise TournamentRefused("bad_request", str(exc)) from None
         if ForcedBet.BLINDS not in played.forced_bets or played.max_players < MTT_TABLE_SEATS:
-            raise MttRefused(
+            raise TournamentRefused(
                 "bad_request",
                 f"a multi-table tournament deals a game with blinds at {MTT_TABLE_SEATS} seats",
             )
-        starts = self._clock() + timedelta(minutes=starts_in_minutes)
+        starts = self.clock() + timedelta(minutes=starts_in_minutes)
         mtt = self._new(name, buy_in, starts, None)
         mtt.host = host
         mtt.level_hands = level_hands
         mtt.variant = played.name
         return mtt
 
-    def get(self, mtt_id: str) -> Mtt:
-        found = self.all.get(mtt_id)
-        if found is None:
-            raise MttRefused("no_mtt", f"no tournament {mtt_id!r}")
-        return found
-
     def listing(self) -> list[Mtt]:
         """Those still registering or running, soonest first; then the last ended."""
         live = [
-            m for m in self.all.values() if m.status in (MttStatus.REGISTERING, MttStatus.RUNNING)
+            m
+            for m in self.all.values()
+            if m.status in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING)
         ]
         ended = [m for m in self.all.values() if m not in live][-5:]
-        return sorted(live, key=lambda m: (m.status is MttStatus.REGISTERING, m.starts_at)) + ended
+        return (
+            sorted(live, key=lambda m: (m.status is TournamentStatus.REGISTERING, m.starts_at))
+            + ended
+        )
 
     # --- registration -------------------------------------------------------------------------
     def admission(self, mtt_id: str, user_id: int, late_open: bool) -> tuple[Mtt, int]:
@@ -232,47 +221,39 @@ class MttLobby:
         mtt = self.get(mtt_id)
         refuse_cancelled(mtt)
         if user_id in mtt.entrants:
-            raise MttRefused("already_registered", "you are already registered in this tournament")
-        if mtt.status is MttStatus.RUNNING and not late_open:
-            raise MttRefused("registration_closed", "late registration has closed")
-        if mtt.status not in (MttStatus.REGISTERING, MttStatus.RUNNING):
-            raise MttRefused("registration_closed", f"this tournament is {mtt.status.value}")
-        return mtt, self._attempts.get((mtt.id, user_id), 0) + 1
+            raise TournamentRefused(
+                "already_registered", "you are already registered in this tournament"
+            )
+        if mtt.status is TournamentStatus.RUNNING and not late_open:
+            raise TournamentRefused("registration_closed", "late registration has closed")
+        if mtt.status not in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING):
+            raise TournamentRefused("registration_closed", f"this tournament is {mtt.status.value}")
+        return mtt, self.next_attempt(mtt.id, user_id)
 
     def admit(self, mtt: Mtt, user_id: int, attempt: int) -> None:
         """The second step, once the buy-in is in the pool."""
-        self._attempts[(mtt.id, user_id)] = attempt
+        self.admitted(mtt.id, user_id, attempt)
         mtt.entrants.append(user_id)
-        if mtt.status is MttStatus.RUNNING:
+        if mtt.status is TournamentStatus.RUNNING:
             mtt.late.append(user_id)
 
     def leaving(self, mtt_id: str, user_id: int) -> Mtt:
-        """The first step of an unregistration, nothing changed."""
-        mtt = self.get(mtt_id)
-        refuse_cancelled(mtt)
-        if user_id not in mtt.entrants:
-            raise MttRefused("not_registered", "you are not registered in this tournament")
-        if mtt.status is not MttStatus.REGISTERING:
-            raise MttRefused("already_started", "the tournament has started: leaving is a bust")
-        return mtt
-
-    def hold_key(self, mtt: Mtt, user_id: int, attempt: int) -> str:
-        return f"mtt:{mtt.id}:hold:{user_id}:{attempt}"
-
-    def refund_key(self, mtt: Mtt, user_id: int) -> str:
-        return f"mtt:{mtt.id}:refund:{user_id}:{self._attempts[(mtt.id, user_id)]}"
+        """The first step of an unregistration, nothing changed (a cancelled MTT's buy-ins
+        are all back already)."""
+        refuse_cancelled(self.get(mtt_id))
+        return super().leaving(mtt_id, user_id)
 
     # --- start and end ------------------------------------------------------------------------
     def may_start(self, mtt: Mtt) -> bool:
-        return mtt.status is MttStatus.REGISTERING and len(mtt.entrants) >= 2
+        return mtt.status is TournamentStatus.REGISTERING and len(mtt.entrants) >= 2
 
     def postpone(self, mtt: Mtt) -> None:
         """Its start time came with fewer than two registered: ``every`` minutes later."""
-        mtt.starts_at = self._clock() + self.every
+        mtt.starts_at = self.clock() + self.every
 
     def started(self, mtt: Mtt) -> list[Mtt]:
         """``mtt`` is running; the next of its spec opens (returned)."""
-        mtt.status = MttStatus.RUNNING
+        mtt.status = TournamentStatus.RUNNING
         return self.open_scheduled() if mtt.spec is not None else []
 
     def cancelling(self, mtt: Mtt, user_id: int) -> bool:
@@ -280,38 +261,24 @@ class MttLobby:
         cancelled now; False: a retry of a cancel some of whose refunds did not land (the
         registered still listed are to be refunded)."""
         if mtt.host is None:
-            raise MttRefused("not_host", "the site's scheduled tournaments are not cancelled")
+            raise TournamentRefused(
+                "not_host", "the site's scheduled tournaments are not cancelled"
+            )
         if mtt.host != user_id:
-            raise MttRefused("not_host", "only the tournament's host may cancel it")
-        if mtt.status in (MttStatus.RUNNING, MttStatus.FINISHED):
-            raise MttRefused("already_started", "a started tournament is not cancelled")
-        if mtt.status is MttStatus.CANCELLED:
+            raise TournamentRefused("not_host", "only the tournament's host may cancel it")
+        if mtt.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
+            raise TournamentRefused("already_started", "a started tournament is not cancelled")
+        if mtt.status is TournamentStatus.CANCELLED:
             if not mtt.entrants:
-                raise MttRefused("already_cancelled", "the tournament is already cancelled")
+                raise TournamentRefused("already_cancelled", "the tournament is already cancelled")
             return False
-        mtt.status = MttStatus.CANCELLED
+        mtt.status = TournamentStatus.CANCELLED
         return True
 
-    def payout_plan(self, mtt: Mtt, places: list[int]) -> dict[int, int]:
-        """The coins each winner is to get, by place (best first)."""
-        if sorted(places) != sorted(mtt.entrants):
-            raise MttRefused("bad_ranking", "the ranking must list every entrant once")
-        return {
-            user: coins
-            for user, coins in zip(places, mtt_prizes(mtt.pool, len(mtt.entrants)), strict=False)
-            if coins
-        }
-
-    def record_end(self, mtt: Mtt, places: list[int], paid: dict[int, int]) -> None:
-        mtt.places = list(places)
-        mtt.paid = paid
-        mtt.status = MttStatus.FINISHED
+    def prizes_of(self, tournament: Mtt) -> list[int]:
+        return mtt_prizes(tournament.pool, len(tournament.entrants))
 
 
 def refuse_cancelled(mtt: Mtt) -> None:
-    if mtt.status is MttStatus.CANCELLED:
-        raise MttRefused("cancelled", "the tournament was cancelled by its host")
-
-
-def payout_key(mtt: Mtt) -> str:
-    return f"mtt:{mtt.id}:payout"
+    if mtt.status is TournamentStatus.CANCELLED:
+        raise TournamentRefused("cancelled", "the tournament was cancelled by its host")

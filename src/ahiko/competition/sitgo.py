@@ -8,7 +8,7 @@ there) and a new queue of the same kind opens at once, so several run side by si
 Paid queues move coins only through ``ahiko.wallet.sitgo.SitGoBank``: the buy-in is escrowed
 at registration and refunded on withdrawal (allowed until the start) or cancellation; at the
 end the pool is paid out by finishing place (``PAYOUTS``, percentages per table size, no fee;
-the coins a rounding leaves go to the best placed). Refusals raise ``SitGoRefused`` with a
+the coins a rounding leaves go to the best placed). Refusals raise ``TournamentRefused`` with a
 code and change nothing.
 """
 
@@ -17,11 +17,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from enum import StrEnum
 from typing import Protocol
 
 from sqlalchemy import Connection
 
+from ahiko.competition.lifecycle import (
+    Tournament,
+    TournamentBook,
+    TournamentRefused,
+    TournamentStatus,
+)
 from ahiko.poker.games import DRAW, HOLDEM, POT_LIMIT_OMAHA, game
 from ahiko.rooms.config import TOURNAMENT_STARTING_CHIPS
 
@@ -29,17 +34,7 @@ from ahiko.rooms.config import TOURNAMENT_STARTING_CHIPS
 PAYOUTS: dict[int, tuple[int, ...]] = {2: (100,), 6: (65, 35), 9: (50, 30, 20)}
 
 
-class SitGoRefused(ValueError):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-class Status(StrEnum):
-    REGISTERING = "registering"
-    RUNNING = "running"
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
+LEDGER_KEYS = "sng"  # its buy-ins', refunds' and payout's ledger keys begin so
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,17 +100,12 @@ class Bank(Protocol):
 
 
 @dataclass
-class SitGo:
+class SitGo(Tournament):
     id: str
     spec: SitGoSpec
     opened_at: datetime
-    status: Status = Status.REGISTERING
-    entrants: list[int] = field(default_factory=list)  # user ids, in registration order
     started_at: datetime | None = None
-    ended_at: datetime | None = None
-    places: list[int] = field(default_factory=list)  # best first, once finished
     out: set[int] = field(default_factory=set)  # entrants already eliminated (free to go)
-    paid: dict[int, int] = field(default_factory=dict)
 
     @property
     def pool(self) -> int:
@@ -136,8 +126,13 @@ class SitGo:
         }
 
 
-class SitGoLobby:
-    """Every sit & go of this node: one open queue per kind, the running and the ended."""
+class SitGoLobby(TournamentBook[SitGo]):
+    """Every sit & go of this node: one open queue per kind, the running and the ended. Its
+    schedule: a sit & go starts as soon as its table is full."""
+
+    what = "sit & go"
+    missing = "no_sitgo"
+    ledger = LEDGER_KEYS
 
     def __init__(
         self,
@@ -147,33 +142,22 @@ class SitGoLobby:
         on_start: Callable[[SitGo], None] | None = None,
         prefix: str = "",
     ) -> None:
+        super().__init__(clock, prefix)
         self._bank = bank
-        self._clock = clock
         self._on_start = on_start
         self._specs = {spec.key: spec for spec in specs}
-        self._numbers = 0
-        self._prefix = prefix  # a run id: sit & go ids (and their pools) are never reused
-        self._attempts: dict[tuple[str, int], int] = {}  # (sng, user) -> registrations so far
-        self.all: dict[str, SitGo] = {}
         self.open: dict[str, SitGo] = {key: self._open(spec) for key, spec in self._specs.items()}
 
     def _open(self, spec: SitGoSpec) -> SitGo:
-        self._numbers += 1
-        sng = SitGo(f"{spec.key}-{self._prefix}{self._numbers}", spec, self._clock())
+        sng = SitGo(f"{spec.key}-{self.prefix}{self.next_number()}", spec, self.clock())
         self.all[sng.id] = sng
         return sng
-
-    def _get(self, sng_id: str) -> SitGo:
-        found = self.all.get(sng_id)
-        if found is None:
-            raise SitGoRefused("no_sitgo", f"no sit & go {sng_id!r}")
-        return found
 
     def queues(self) -> list[SitGo]:
         return [self.open[key] for key in self._specs]
 
     def running(self) -> list[SitGo]:
-        return [s for s in self.all.values() if s.status is Status.RUNNING]
+        return [s for s in self.all.values() if s.status is TournamentStatus.RUNNING]
 
     def playing(self, user_id: int) -> SitGo | None:
         """The sit & go ``user_id`` is registered in or playing, if any (one at a time)."""
@@ -183,7 +167,7 @@ class SitGoLobby:
                 for s in self.all.values()
                 if user_id in s.entrants
                 and user_id not in s.out
-                and s.status in (Status.REGISTERING, Status.RUNNING)
+                and s.status in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING)
             ),
             None,
         )
@@ -192,7 +176,9 @@ class SitGoLobby:
         """Registers ``user_id`` in the open sit & go of ``queue``; it starts once full."""
         sng, attempt = self.admission(queue, user_id)
         if sng.spec.buy_in:
-            self._bank.hold(sng.id, user_id, sng.spec.buy_in, hold_key(sng, user_id, attempt))
+            self._bank.hold(
+                sng.id, user_id, sng.spec.buy_in, self.hold_key(sng.id, user_id, attempt)
+            )
         return self.admit(sng, user_id, attempt)
 
     def admission(self, queue: str, user_id: int) -> tuple[SitGo, int]:
@@ -200,20 +186,20 @@ class SitGoLobby:
         and the number of this registration (its buy-in's ledger key, ``hold_key``)."""
         spec = self._specs.get(queue)
         if spec is None:
-            raise SitGoRefused("no_queue", f"no sit & go queue {queue!r}")
+            raise TournamentRefused("no_queue", f"no sit & go queue {queue!r}")
         if self.playing(user_id) is not None:
-            raise SitGoRefused("already_registered", "you are already in a sit & go")
+            raise TournamentRefused("already_registered", "you are already in a sit & go")
         sng = self.open[queue]
-        return sng, self._attempts.get((sng.id, user_id), 0) + 1
+        return sng, self.next_attempt(sng.id, user_id)
 
     def admit(self, sng: SitGo, user_id: int, attempt: int) -> SitGo:
         """The second step, once the buy-in is in the pool: ``user_id`` is an entrant."""
         spec = sng.spec
-        self._attempts[(sng.id, user_id)] = attempt
+        self.admitted(sng.id, user_id, attempt)
         sng.entrants.append(user_id)
         if len(sng.entrants) == spec.seats:
-            sng.status = Status.RUNNING
-            sng.started_at = self._clock()
+            sng.status = TournamentStatus.RUNNING
+            sng.started_at = self.clock()
             self.open[spec.key] = self._open(spec)  # the next one opens as this one fills
             if self._on_start is not None:
                 self._on_start(sng)
@@ -225,41 +211,30 @@ class SitGoLobby:
         self._refund(sng, user_id)
         sng.entrants.remove(user_id)
 
-    def leaving(self, sng_id: str, user_id: int) -> SitGo:
-        """The first step of a withdrawal, nothing changed: the sit & go ``user_id`` may leave
-        (its refund's ledger key is ``refund_key``)."""
-        sng = self._get(sng_id)
-        if user_id not in sng.entrants:
-            raise SitGoRefused("not_registered", "you are not registered in this sit & go")
-        if sng.status is not Status.REGISTERING:
-            raise SitGoRefused("already_started", "the sit & go has started: leaving is a bust")
-        return sng
-
-    def refund_key(self, sng: SitGo, user_id: int) -> str:
-        return f"sng:{sng.id}:refund:{user_id}:{self._attempts[(sng.id, user_id)]}"
-
     def cancel(self, sng_id: str) -> None:
         """A sit & go still registering is cancelled: everyone refunded, a new queue opens."""
-        sng = self._get(sng_id)
-        if sng.status is not Status.REGISTERING:
-            raise SitGoRefused("already_started", "only a sit & go not started can be cancelled")
+        sng = self.get(sng_id)
+        if sng.status is not TournamentStatus.REGISTERING:
+            raise TournamentRefused(
+                "already_started", "only a sit & go not started can be cancelled"
+            )
         for user_id in list(sng.entrants):
             self._refund(sng, user_id)
-        sng.status = Status.CANCELLED
-        sng.ended_at = self._clock()
+        sng.status = TournamentStatus.CANCELLED
+        sng.ended_at = self.clock()
         if self.open.get(sng.spec.key) is sng:
             self.open[sng.spec.key] = self._open(sng.spec)
 
     def _refund(self, sng: SitGo, user_id: int) -> None:
         if sng.spec.buy_in:
-            self._bank.refund(sng.id, user_id, sng.spec.buy_in, self.refund_key(sng, user_id))
+            self._bank.refund(sng.id, user_id, sng.spec.buy_in, self.refund_key(sng.id, user_id))
 
     def eliminate(self, sng_id: str, user_id: int) -> None:
         """A player busted or left (R-TN-04/05): free to register elsewhere; their place comes
         with the final ranking."""
-        sng = self._get(sng_id)
-        if sng.status is not Status.RUNNING or user_id not in sng.entrants:
-            raise SitGoRefused("not_playing", "that player is not in this running sit & go")
+        sng = self.get(sng_id)
+        if sng.status is not TournamentStatus.RUNNING or user_id not in sng.entrants:
+            raise TournamentRefused("not_playing", "that player is not in this running sit & go")
         sng.out.add(user_id)
 
     def finish(
@@ -271,37 +246,18 @@ class SitGoLobby:
         """The tournament's final ranking (R-TN-04, best first, every entrant once): the pool
         is paid by place; returns the coins each winner got. ``also`` writes in the payout's
         transaction (the stored places)."""
-        sng = self._get(sng_id)
+        sng = self.get(sng_id)
         paid = self.payout_plan(sng, places)
         if sng.spec.buy_in or also is not None:
-            self._bank.pay(sng.id, paid, payout_key(sng), also)
+            self._bank.pay(sng.id, paid, self.payout_key(sng.id), also)
         self.record_end(sng, places, paid)
         return paid
 
     def payout_plan(self, sng: SitGo, places: Sequence[int]) -> dict[int, int]:
         """The first step of the end, nothing changed: the coins each winner is to get."""
-        if sng.status is not Status.RUNNING:
-            raise SitGoRefused("not_running", "only a running sit & go can finish")
-        if sorted(places) != sorted(sng.entrants):
-            raise SitGoRefused("bad_ranking", "the ranking must list every entrant once")
-        return {
-            user: coins
-            for user, coins in zip(places, prizes(sng.pool, sng.spec.seats), strict=False)
-            if coins
-        }
+        if sng.status is not TournamentStatus.RUNNING:
+            raise TournamentRefused("not_running", "only a running sit & go can finish")
+        return super().payout_plan(sng, places)
 
-    def record_end(self, sng: SitGo, places: Sequence[int], paid: dict[int, int]) -> None:
-        """The second step, once the payout was written (``paid`` empty when it never was:
-        the pool keeps the coins for the next start's refund)."""
-        sng.places = list(places)
-        sng.paid = paid
-        sng.status = Status.FINISHED
-        sng.ended_at = self._clock()
-
-
-def hold_key(sng: SitGo, user_id: int, attempt: int) -> str:
-    return f"sng:{sng.id}:hold:{user_id}:{attempt}"
-
-
-def payout_key(sng: SitGo) -> str:
-    return f"sng:{sng.id}:payout"
+    def prizes_of(self, tournament: SitGo) -> list[int]:
+        return prizes(tournament.pool, tournament.spec.seats)

@@ -26,26 +26,27 @@ the leader, and another node forwards these routes to it (``competition_calls``)
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from ahiko.competition.live_mtt_lobby import MttService
-from ahiko.competition.live_sitgo import SitGoStorage
-from ahiko.competition.mtt_lobby import MAX_BUY_IN, MAX_LEVEL_HANDS, MttRefused
+from ahiko.competition.mtt_lobby import MAX_BUY_IN, MAX_LEVEL_HANDS
 from ahiko.poker.games import HOLDEM
-from ahiko.server.api_sitgo import RegisterBody, signed_in_user
 from ahiko.server.competition_calls import answer, operation
-from ahiko.server.errors import ApiError, error_responses
+from ahiko.server.errors import error_responses
 from ahiko.server.services import Player, http_player
-from ahiko.wallet.errors import WalletError
+from ahiko.server.tournament_routes import (
+    RegisterBody,
+    answering_refusals,
+    maybe_user,
+    open_service,
+    signed_in_user,
+)
 
 router = APIRouter(prefix="/api/mtt", tags=["mtt"])
 MaybePlayer = Annotated[Player | None, Depends(http_player)]
-STATUS_OF = {"no_mtt": 404, "not_host": 403, "bad_request": 422}
 REFUSED = error_responses(
     401,
     403,
@@ -85,31 +86,7 @@ class CreateBody(BaseModel):
 
 
 def mtt_service(app: Any) -> MttService:
-    found: MttService | None = getattr(app.state, "mtt", None)
-    if found is None:
-        raise ApiError(503, "unavailable", "the tournaments are not open")
-    return found
-
-
-def _refused(exc: MttRefused | WalletError | SitGoStorage) -> ApiError:
-    if isinstance(exc, SitGoStorage):
-        return ApiError(503, exc.code, exc.message)
-    if isinstance(exc, MttRefused):
-        return ApiError(STATUS_OF.get(exc.code, 409), exc.code, str(exc))
-    return ApiError(exc.http_status, exc.code, exc.message)
-
-
-@contextmanager
-def _answering_refusals() -> Iterator[None]:
-    """The service's refusals (``MttRefused``, the wallet's, a failed write) as API errors."""
-    try:
-        yield
-    except (MttRefused, WalletError, SitGoStorage) as exc:
-        raise _refused(exc) from None
-
-
-def _maybe_user(player: Player | None) -> int | None:
-    return int(player.player_id) if player is not None and player.player_id.isdigit() else None
+    return open_service(app, "mtt", MttService, "the tournaments are not open")
 
 
 @router.get("", responses=error_responses(503))
@@ -119,7 +96,7 @@ async def mtt_lobby(request: Request, player: MaybePlayer) -> dict[str, Any]:
 
 @operation("mtt.listing")
 async def _listing(app: Any, player: Player | None) -> dict[str, Any]:
-    return mtt_service(app).listing(_maybe_user(player))
+    return mtt_service(app).listing(maybe_user(player))
 
 
 @router.get("/{mtt_id}", responses=error_responses(404, 503))
@@ -129,8 +106,8 @@ async def mtt_page(mtt_id: str, request: Request, player: MaybePlayer) -> dict[s
 
 @operation("mtt.detail")
 async def _detail(app: Any, player: Player | None, mtt_id: str) -> dict[str, Any]:
-    with _answering_refusals():
-        return mtt_service(app).detail(mtt_id, _maybe_user(player))
+    with answering_refusals():
+        return mtt_service(app).detail(mtt_id, maybe_user(player))
 
 
 @router.post("", status_code=201, responses=REFUSED)
@@ -150,7 +127,7 @@ async def _create(
 ) -> dict[str, Any]:
     user = signed_in_user(player)
     service = mtt_service(app)
-    with _answering_refusals():
+    with answering_refusals():
         mtt = service.create(user, name, buy_in, starts_in_minutes, level_hands, variant)
     return {"mtt": service.entry(mtt, user)}
 
@@ -167,7 +144,7 @@ async def _register(app: Any, player: Player | None, mtt_id: str, key: str) -> d
     user = signed_in_user(player)
     assert player is not None
     service = mtt_service(app)
-    with _answering_refusals():
+    with answering_refusals():
         found = await service.register(mtt_id, user, player.name, key)
     return {"mtt": service.entry(found.mtt, user), "applied": found.applied}
 
@@ -181,7 +158,7 @@ async def unregister(mtt_id: str, request: Request, player: MaybePlayer) -> dict
 async def _unregister(app: Any, player: Player | None, mtt_id: str) -> dict[str, Any]:
     user = signed_in_user(player)
     service = mtt_service(app)
-    with _answering_refusals():
+    with answering_refusals():
         mtt = await service.withdraw(mtt_id, user)
     return {"mtt": service.entry(mtt, user)}
 
@@ -195,7 +172,7 @@ async def start(mtt_id: str, request: Request, player: MaybePlayer) -> dict[str,
 async def _start(app: Any, player: Player | None, mtt_id: str) -> dict[str, Any]:
     user = signed_in_user(player)
     service = mtt_service(app)
-    with _answering_refusals():
+    with answering_refusals():
         mtt = await service.start_now(mtt_id, user)
     return {"mtt": service.entry(mtt, user)}
 
@@ -209,7 +186,7 @@ async def cancel(mtt_id: str, request: Request, player: MaybePlayer) -> dict[str
 async def _cancel(app: Any, player: Player | None, mtt_id: str) -> dict[str, Any]:
     user = signed_in_user(player)
     service = mtt_service(app)
-    with _answering_refusals():
+    with answering_refusals():
         done = await service.cancel(mtt_id, user)
     return {
         "mtt": service.entry(done.mtt, user),

@@ -18,18 +18,21 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from pydantic import BaseModel, ConfigDict, Field
 
-from ahiko.competition.live_sitgo import SitGoRooms, SitGoStorage
-from ahiko.competition.sitgo import SitGoRefused
+from ahiko.competition.live_sitgo import SitGoRooms
 from ahiko.server.competition_calls import answer, operation
-from ahiko.server.errors import ApiError, error_responses
+from ahiko.server.errors import error_responses
 from ahiko.server.services import Player, http_player
-from ahiko.wallet.errors import WalletError
+from ahiko.server.tournament_routes import (
+    RegisterBody,
+    answering_refusals,
+    maybe_user,
+    open_service,
+    signed_in_user,
+)
 
 router = APIRouter(prefix="/api/sitgo", tags=["sitgo"])
 MaybePlayer = Annotated[Player | None, Depends(http_player)]
-NOT_FOUND = {"no_queue", "no_sitgo"}
 REFUSED = error_responses(
     401,
     404,
@@ -50,30 +53,8 @@ REFUSED = error_responses(
 )
 
 
-class RegisterBody(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    key: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[\x21-\x7e]+$")]
-
-
 def sitgo_service(app: Any) -> SitGoRooms:
-    found: SitGoRooms | None = getattr(app.state, "sitgo", None)
-    if found is None:
-        raise ApiError(503, "unavailable", "the sit & go's are not open")
-    return found
-
-
-def signed_in_user(player: Player | None) -> int:
-    if player is None or not player.player_id.isdigit():
-        raise ApiError(401, "not_signed_in", "sign in first")
-    return int(player.player_id)
-
-
-def _refused(exc: SitGoRefused | WalletError | SitGoStorage) -> ApiError:
-    if isinstance(exc, SitGoStorage):
-        return ApiError(503, exc.code, exc.message)
-    if isinstance(exc, SitGoRefused):
-        return ApiError(404 if exc.code in NOT_FOUND else 409, exc.code, str(exc))
-    return ApiError(exc.http_status, exc.code, exc.message)
+    return open_service(app, "sitgo", SitGoRooms, "the sit & go's are not open")
 
 
 @router.get("", responses=error_responses(503))
@@ -83,8 +64,7 @@ async def sitgo_lobby(request: Request, player: MaybePlayer) -> dict[str, Any]:
 
 @operation("sitgo.listing")
 async def _listing(app: Any, player: Player | None) -> dict[str, Any]:
-    user = int(player.player_id) if player is not None and player.player_id.isdigit() else None
-    return sitgo_service(app).listing(user)
+    return sitgo_service(app).listing(maybe_user(player))
 
 
 @router.post("/queues/{queue}/register", status_code=201, responses=REFUSED)
@@ -99,10 +79,8 @@ async def _register(app: Any, player: Player | None, queue: str, key: str) -> di
     user = signed_in_user(player)
     assert player is not None
     service = sitgo_service(app)
-    try:
+    with answering_refusals():
         found = await service.register(queue, user, player.name, key)
-    except (SitGoRefused, WalletError, SitGoStorage) as exc:
-        raise _refused(exc) from None
     return {"sitgo": service.entry(found.sitgo), "applied": found.applied}
 
 
@@ -115,8 +93,6 @@ async def unregister(sitgo_id: str, request: Request, player: MaybePlayer) -> di
 async def _unregister(app: Any, player: Player | None, sitgo_id: str) -> dict[str, Any]:
     user = signed_in_user(player)
     service = sitgo_service(app)
-    try:
+    with answering_refusals():
         sng = await service.withdraw(sitgo_id, user)
-    except (SitGoRefused, WalletError, SitGoStorage) as exc:
-        raise _refused(exc) from None
     return {"sitgo": service.entry(sng)}
