@@ -1,4 +1,4 @@
-"""Multi-table tournaments from the lobby to the payout (issue 20): the registration rules
+"""Multi-table tournaments from the lobby to the payout: the registration rules
 (``ahiko.competition.mtt_lobby``) wired to the ledger (``ahiko.wallet.sitgo.SitGoBank``, the
 sit & go pools' mechanism) and to live tables (``ahiko.competition.live_mtt.MttRooms``).
 

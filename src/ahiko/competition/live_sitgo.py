@@ -1,4 +1,4 @@
-"""Sit & go's played in live rooms (issue 20): the lobby's queues (``ahiko.competition.sitgo``)
+"""Sit & go's played in live rooms: the lobby's queues (``ahiko.competition.sitgo``)
 wired to the ledger (``ahiko.wallet.sitgo``) and to tournament rooms through their actors.
 
 - **Register** (``register``): the buy-in moves from the wallet into the sit & go's pool in
@@ -18,7 +18,7 @@ wired to the ledger (``ahiko.wallet.sitgo``) and to tournament rooms through the
 Everything here runs on the event loop, as the rooms' own hooks do; nothing reads a room's
 state: the service knows its rooms by the actors' replies and the hooks' calls.
 
-The ledger writes run off the loop (issue 17), in the sit & go's lane of the app's
+The ledger writes run off the loop, in the sit & go's lane of the app's
 ``StoreWriter`` (the house rooms' one), in two steps as in ``ahiko.rooms.house.table``: a
 registration (a withdrawal) is checked, its write runs on a worker while the route awaits
 it, and only when it came back is the player an entrant (no longer one). One registration or

@@ -1,4 +1,4 @@
-"""Routes of the multi-table tournaments (issue 20, ``ahiko.competition.live_mtt_lobby``):
+"""Routes of the multi-table tournaments (``ahiko.competition.live_mtt_lobby``):
 
 - ``GET /api/mtt``: the MTTs registering or running (soonest first), then the last ended:
   start time, buy-in, registered count, prizes, status; for the requester

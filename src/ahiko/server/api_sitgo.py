@@ -1,4 +1,4 @@
-"""Routes of the sit & go lobby (issue 20, ``ahiko.competition.live_sitgo``):
+"""Routes of the sit & go lobby (``ahiko.competition.live_sitgo``):
 
 - ``GET /api/sitgo``: the open queues (one per kind), the sit & go's being played, and the
   requester's own registration (``mine``, null when none or not signed in).
