@@ -283,3 +283,28 @@ def test_R_HE_11_the_view_shows_who_is_asked_and_both_boards() -> None:
         assert "runs_pending" not in seen
     plain = HoldemHand.start_hand(HoldemConfig(10, 20), [1, 2], [100, 100], 1, list(range(52)))
     assert "second_board" not in view(plain, 1) and "runs_pending" not in view(plain, 1)
+
+
+def test_R_HE_11_a_pot_won_on_the_second_run_out_names_the_hand_that_won_it() -> None:
+    """Two run-outs with different winners: each winner's hand in the pot's award (what the
+    table's result line says) is the one that won on its board, not its first board's hand."""
+    found = 0
+    for seed in range(400):
+        deck = list(range(52))
+        Random(seed).shuffle(deck)
+        hand = HoldemHand.start_hand(HoldemConfig(5, 10, run_twice=1), [1, 2], [300, 300], 1, deck)
+        hand.act(hand.to_act, Action.raise_to(300))  # type: ignore[arg-type]
+        hand.act(hand.to_act, Action.call())  # type: ignore[arg-type]
+        for seat in (1, 2):
+            hand.choose_runs(seat, 2)
+        splits = [e for e in hand.events if isinstance(e, PotSplit)]
+        if len(splits) != 2 or splits[0].winners == splits[1].winners:
+            continue
+        if len(splits[0].winners) != 1 or len(splits[1].winners) != 1:
+            continue
+        found += 1
+        award = next(e for e in hand.events if isinstance(e, PotAwarded))
+        for split in splits:
+            (winner,) = split.winners
+            assert award.hands[winner] == split.hands[winner], (seed, split.board)
+    assert found >= 5

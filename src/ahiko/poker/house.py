@@ -175,6 +175,7 @@ class HouseHand(BaseHand[HoldemConfig]):
         else:
             self._show_or_muck(live, pots, strength)
         awards = []
+        named_by: dict[int, int] = {}  # a winner's hand is named on the first board it won
         for k, pot in enumerate(pots):
             winners = [_best(pot, strength[b], index) for b in range(2)]
             halves = _halves(pot, winners)
@@ -185,8 +186,11 @@ class HouseHand(BaseHand[HoldemConfig]):
                 log.append(PotSplit(k, b, halves[b], winners[b], split, names))
                 for seat, won in split.items():
                     shares[seat] += won
+                    named_by.setdefault(seat, b)
             awards.append(PotResult(pot.amount, pot.eligible, tuple(shares), shares))
-        names = {order[i]: strength_ranks(strength[0][i]) for i in self.shown}
+        names = {
+            order[i]: strength_ranks(strength[named_by.get(order[i], 0)][i]) for i in self.shown
+        }
         self._finish(awards, names, showdown=True)
 
     def _show_or_muck(
