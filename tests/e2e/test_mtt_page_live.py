@@ -88,6 +88,12 @@ def test_an_mtt_page_shows_entrants_tables_payouts_and_results(browser, tmp_path
         )
         assert made["status"] == 201, made
         mid = made["json"]["mtt"]["id"]
+        # before anyone registers, a paid tournament's prizes are still to come, not "free"
+        ana.goto(f"{base}/#/mtt/{mid}")
+        ana.wait_for_selector('[data-empty="prizes"]')
+        assert ana.locator('[data-empty="prizes"]').inner_text() == (
+            "Os prêmios são as inscrições: crescem a cada jogador inscrito."
+        )
         for n in range(PLAYERS):
             with httpx.Client(base_url=base, headers={"X-Ahiko-CSRF": "1"}) as player:
                 account = player.post(

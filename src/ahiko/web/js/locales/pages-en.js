@@ -123,6 +123,7 @@ export const EN_PAGES = {
   "mttpage.entrants": "Entrants",
   "mttpage.left": "Players left",
   "mttpage.payouts": "Payouts",
+  "mttpage.prizes_grow": "The prizes are the buy-ins: they grow as players register.",
   "mttpage.no_prizes": "A free tournament: no coin prizes.",
   "mttpage.col.place": "Place",
   "mttpage.col.prize": "Prize",

@@ -124,6 +124,7 @@ export const PT_PAGES = {
   "mttpage.entrants": "Inscritos",
   "mttpage.left": "Jogadores restantes",
   "mttpage.payouts": "Premiação por posição",
+  "mttpage.prizes_grow": "Os prêmios são as inscrições: crescem a cada jogador inscrito.",
   "mttpage.no_prizes": "Torneio grátis: sem prêmio em moedas.",
   "mttpage.col.place": "Posição",
   "mttpage.col.prize": "Prêmio",

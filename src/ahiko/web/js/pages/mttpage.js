@@ -15,8 +15,9 @@ function figure(key, value, name) {
   return h("div.figure", { dataset: { figure: name } }, h("dt", t(key)), h("dd", value));
 }
 
-function payouts(prizes) {
-  if (!prizes.length) return h("p.hint", { dataset: { empty: "prizes" } }, t("mttpage.no_prizes"));
+function payouts(prizes, buyIn) {
+  // A paid tournament's prizes are its buy-ins: none yet until someone registers.
+  if (!prizes.length) return h("p.hint", { dataset: { empty: "prizes" } }, t(buyIn ? "mttpage.prizes_grow" : "mttpage.no_prizes"));
   return h(
     "table.list.mtt-payouts",
     h("thead", h("tr", h("th", t("mttpage.col.place")), h("th.num", t("mttpage.col.prize")))),
@@ -88,7 +89,7 @@ export function mttPage(main, id) {
       ),
       mine ? h("p", h("a.button-link.primary", { href: `#/room/${encodeURIComponent(mine)}`, dataset: { mtt: "table" } }, t("mtt.go_table"))) : null,
       h("h2", t("mttpage.payouts")),
-      payouts(m.prizes ?? []),
+      payouts(m.prizes ?? [], m.buy_in),
       data.tables.length ? h("h2", t("mttpage.tables")) : null,
       data.tables.length ? h("div.mtt-tables", data.tables.map((table) => tableCard(table, table.room_id === mine))) : null,
       h("h2", t("mttpage.results")),
