@@ -115,20 +115,21 @@ async function call(method, path, body) {
   return data;
 }
 
-let said = null; // kept across the render that follows an action
 
 function say(text, ok = true) {
-  said = { text, ok };
   const status = document.getElementById("console-status");
   status.textContent = text;
   status.className = `console-status ${ok ? "ok" : "error"}`;
 }
 
 async function act(method, path, body, then) {
+  // "Done" is said once the view shows the change: said before the re-render, it let an
+  // operator start typing into a form that the re-render then emptied.
+  say("");
   try {
     await call(method, path, body);
-    say(t("done"));
     await then();
+    say(t("done"));
   } catch (error) {
     say(error.message, false);
   }
@@ -291,12 +292,6 @@ async function render() {
     h("button", { "data-testid": "lang", onclick: () => { lang = lang === "en" ? "pt-BR" : "en"; try { localStorage.setItem(STORAGE_KEY, lang); } catch {} render(); } }, t("lang")));
   const main = h("main", { class: "console-main" }, h("div", { id: "console-status", role: "status", class: "console-status" }));
   root.replaceChildren(header, main);
-  if (said !== null) {
-    const { text, ok } = said;
-    said = null;
-    say(text, ok);
-    said = null;
-  }
   if (me.error) {
     say(me.error, false);
     return;
