@@ -13,6 +13,9 @@ pytest_plugins = ["pg", "redis_server"]
 # hands in progress end (AHIKO_DRAIN_S, a site's 60 s). Two seconds here, so every teardown does
 # not wait out a hand; the drain tests give the bound they measure.
 os.environ.setdefault("AHIKO_DRAIN_S", "2")
+# Every frame a test's server sends is checked against its type (``ahiko.rooms.frame_types``)
+# before it goes out; a site leaves the check off.
+os.environ.setdefault("AHIKO_VALIDATE_FRAMES", "1")
 
 settings.register_profile(
     "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]

@@ -76,6 +76,7 @@ from ahiko.rooms.blinds import (
     Stakes,
 )
 from ahiko.rooms.config import TOURNAMENT_STARTING_CHIPS, RoomConfig, RoomKind, Variant
+from ahiko.rooms.frame_types import Moved, RoomSummary, TournamentPart
 from ahiko.rooms.hooks import HandOutcome, NoHooks
 from ahiko.rooms.ranking import Placement
 from ahiko.rooms.registry import RoomRegistry
@@ -329,7 +330,7 @@ class MttRooms:
             if number in self.actors and number in self.model.tables:
                 self.actors[number].tell(c.Wake())
 
-    def player_left(self, number: int, occupant: Occupant) -> dict[str, Any] | None:
+    def player_left(self, number: int, occupant: Occupant) -> Moved | None:
         """``occupant`` is up at table ``number``. Returns where a moved player goes (the
         ``moved`` frame's body), None otherwise."""
         player = occupant.player_id
@@ -362,7 +363,7 @@ class MttRooms:
         self._finish_when_settled()
         return moved
 
-    def elsewhere(self, number: int, player: str) -> dict[str, Any] | None:
+    def elsewhere(self, number: int, player: str) -> Moved | None:
         """``player`` connected to table ``number``, one they were moved away from: the
         ``moved`` frame's body when they are still in and sit at another table now (its seat
         taken or waiting for it); None when they sit here, are out, or never sat here (a
@@ -391,7 +392,7 @@ class MttRooms:
             return None
         return self._where(*where)
 
-    def _where(self, number: int, seat: int) -> dict[str, Any]:
+    def _where(self, number: int, seat: int) -> Moved:
         """The ``moved`` frame's body: the player sits at table ``number``, seat ``seat``."""
         return {
             "room_id": self.actors[number].room_id,
@@ -400,7 +401,7 @@ class MttRooms:
             "mtt": self.mtt_id,
         }
 
-    def elsewhere_from(self, room_id: str, player: str) -> dict[str, Any] | None:
+    def elsewhere_from(self, room_id: str, player: str) -> Moved | None:
         """``elsewhere`` for the table whose room is ``room_id`` (a broken table's room too,
         retired: the gateway asks when a socket names a room that is gone)."""
         number = next((n for n, a in self.actors.items() if a.room_id == room_id), None)
@@ -523,10 +524,10 @@ class MttTableHooks(NoHooks):
     def hold_deal(self, room: Room) -> bool:
         return self.tournament.hold_deal(self.number, bool(room.participants_ready()))
 
-    def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
+    def lobby_entry(self, room: Room, entry: RoomSummary) -> dict[str, Any]:
         return {**entry, "mtt": self.tournament.mtt_id, "table": self.number}
 
-    def tournament_part(self, room: Room) -> dict[str, Any] | None:
+    def tournament_part(self, room: Room) -> TournamentPart | None:
         return {
             "mtt": self.tournament.mtt_id,
             "table": self.number,

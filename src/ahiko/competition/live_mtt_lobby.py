@@ -54,6 +54,7 @@ from ahiko.competition.tournament_pools import (
 )
 from ahiko.competition.tournaments import MTT_TABLE_PREFIX
 from ahiko.poker.games import HOLDEM
+from ahiko.rooms.frame_types import Moved
 from ahiko.rooms.ranking import Placement
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.wallet.ledger import as_utc
@@ -108,7 +109,7 @@ class MttService(TournamentDesk):
             timer.cancel()
         self._timers.clear()
 
-    def moved_from(self, room_id: str, player_id: str) -> dict[str, Any] | None:
+    def moved_from(self, room_id: str, player_id: str) -> Moved | None:
         """A socket of ``player_id`` names table room ``room_id``, which they no longer sit
         at (a broken table's room is gone): the ``moved`` frame's body naming where they sit
         now, None when they are out or sit there (``MttRooms.elsewhere``)."""

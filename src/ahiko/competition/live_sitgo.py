@@ -52,6 +52,7 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.blinds import BlindSchedule
 from ahiko.rooms.config import RoomConfig, RoomKind, Variant
+from ahiko.rooms.frame_types import ResultRow, RoomSummary, TournamentPart
 from ahiko.rooms.hooks import NoHooks
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.seats import Occupant
@@ -227,9 +228,7 @@ class SitGoRooms(TournamentDesk):
         ):
             self.lobby.eliminate(sng.id, user_id)
 
-    def tournament_over(
-        self, room_id: str, sng: SitGo, results: list[dict[str, Any]]
-    ) -> dict[str, int]:
+    def tournament_over(self, room_id: str, sng: SitGo, results: list[ResultRow]) -> dict[str, int]:
         """Pays the pool by place and stores the places, in one ledger transaction, in the
         sit & go's lane (retried while the database is busy). Returns the prizes the results
         show; a payout that never lands leaves the pool whole for the next start's refund."""
@@ -262,17 +261,17 @@ class SitGoTable(NoHooks):
     def on_player_left(self, room: Room, occupant: Occupant) -> None:
         self.service.player_out(self.sng, occupant.player_id)
 
-    def on_tournament_over(self, room: Room, results: list[dict[str, Any]]) -> Mapping[str, int]:
+    def on_tournament_over(self, room: Room, results: list[ResultRow]) -> Mapping[str, int]:
         try:
             return self.service.tournament_over(room.room_id, self.sng, results)
         except (TournamentRefused, ValueError):  # the pool stays whole for an operator to pay
             log.exception("sit & go %s: the payout failed", self.sng.id)
             return {}
 
-    def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
+    def lobby_entry(self, room: Room, entry: RoomSummary) -> dict[str, Any]:
         return {**entry, "sitgo": self.sng.id, "buy_in": self.sng.spec.buy_in}
 
-    def tournament_part(self, room: Room) -> dict[str, Any] | None:
+    def tournament_part(self, room: Room) -> TournamentPart | None:
         spec = self.sng.spec  # a free sit & go pays no coins: no prizes to list
         paid = prize_table(spec.buy_in * spec.seats, spec.seats) if spec.buy_in else []
         return {"sitgo": self.sng.id, "buy_in": spec.buy_in, "prizes": paid}

@@ -24,6 +24,7 @@ from typing import Any
 
 from ahiko.rooms.commands import Command, Reply, closed_message
 from ahiko.rooms.config import RoomConfig
+from ahiko.rooms.frame_types import RoomSummary
 from ahiko.rooms.log_context import current_scope, open_scope
 from ahiko.rooms.outbox import Sink, Subscribers
 from ahiko.rooms.room import Room
@@ -83,7 +84,7 @@ class RoomActor:
         """Its server is stopping: the room starts no other hand."""
         self.room.draining = True
 
-    def summary(self, *, with_seats: bool = True) -> dict[str, Any]:
+    def summary(self, *, with_seats: bool = True) -> RoomSummary:
         """The room's public description, as ``GET /api/rooms/{id}`` and ``room`` frames
         show it (plain JSON data)."""
         summary = self.room.summary()

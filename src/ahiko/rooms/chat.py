@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from collections import deque
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.exc import OperationalError
 
@@ -26,6 +26,7 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.chat_cards import names_a_card
 from ahiko.rooms.chat_words import ChatTextError, clean_text, mask_cards
 from ahiko.rooms.commands import Refusal, Reply
+from ahiko.rooms.frame_types import ChatKind, ChatLine, ChatState
 from ahiko.rooms.moderation import ChatRecord, Moderation, until_text
 from ahiko.store.writer import Outcome
 
@@ -58,7 +59,7 @@ class TableChat:
         self.mode = ChatMode.SEATED
         self._no = 0
         # (when, the room's last frame number then, the message)
-        self._backlog: deque[tuple[float, int, dict[str, Any]]] = deque(maxlen=CHAT_BACKLOG)
+        self._backlog: deque[tuple[float, int, ChatLine]] = deque(maxlen=CHAT_BACKLOG)
         self._recent: dict[int, ChatRecord] = {}  # msg_no -> record, for reports
         self._sent: dict[str, deque[float]] = {}  # player -> times of their last messages
         self.names: dict[str, str] = {}  # authors seen in this room
@@ -70,7 +71,7 @@ class TableChat:
         if cmd.preset is not None:
             if cmd.text:
                 raise Refusal("chat_malformed", "send a text or a preset, not both")
-            kind = "emote" if cmd.preset in EMOTES else "preset"
+            kind: ChatKind = "emote" if cmd.preset in EMOTES else "preset"
             if cmd.preset not in PRESETS and cmd.preset not in EMOTES:
                 raise Refusal("chat_unknown_preset", "there is no such quick-chat message")
             text = cmd.preset
@@ -91,7 +92,7 @@ class TableChat:
         now_ms = room.clock.wall_ms()
         name = self._name_of(cmd.player_id, cmd.name)
         self.names[cmd.player_id] = name
-        message: dict[str, Any] = {
+        message: ChatLine = {
             "no": self._no,
             "at_ms": now_ms,
             "player_id": cmd.player_id,
@@ -159,7 +160,7 @@ class TableChat:
         return Reply.accepted(mode=mode.value)
 
     # --- frames ------------------------------------------------------------------------------
-    def snapshot(self, player_id: str | None) -> dict[str, Any]:
+    def snapshot(self, player_id: str | None) -> ChatState:
         """The chat part of a viewer's snapshot: the setting, their mutes, the last messages
         (not older than CHAT_BACKLOG_S, without those of players they muted)."""
         muted = self.moderation.mutes_of(player_id)
@@ -168,20 +169,20 @@ class TableChat:
             "mode": self.mode.value,
             "muted": sorted(muted),
             "messages": [
-                dict(m)
+                m.copy()
                 for at, _seq, m in self._backlog
                 if at >= horizon and m["player_id"] not in muted
             ],
         }
 
-    def said_since(self, seq: int, player_id: str | None) -> list[dict[str, Any]]:
+    def said_since(self, seq: int, player_id: str | None) -> list[ChatLine]:
         """The messages a viewer reconnecting after frame ``seq`` may have missed (chat
         lines are not numbered frames: those said while the room's last frame was ``seq``
         or later, which the client tells apart by their ``no``), without those of players
         they muted."""
         muted = self.moderation.mutes_of(player_id)
         return [
-            dict(m)
+            m.copy()
             for _at, said_at, m in self._backlog
             if said_at >= seq and m["player_id"] not in muted
         ]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ahiko.poker.actions import Action
+from ahiko.rooms.frame_types import Moved
 from ahiko.rooms.house.host_orders import HostOrder
 
 
@@ -150,7 +151,7 @@ class TellMoved:
     here waited for a seat and went to another table instead."""
 
     player_id: str
-    where: dict[str, Any]
+    where: Moved
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ seat on every hand (R-HE-02); the commitment is shown for two seconds before the
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from ahiko.fairness.commitment import GENESIS_PREV
 from ahiko.fairness.deal import DealCommitter
@@ -22,6 +22,7 @@ from ahiko.poker.events import BountyPaid, Event
 from ahiko.poker.house import HouseHand
 from ahiko.poker.layout import second_board_layout
 from ahiko.rooms.blinds import Stakes
+from ahiko.rooms.frame_types import Commitment
 from ahiko.rooms.frames import HandFrames
 from ahiko.rooms.hand_options import Straddle
 from ahiko.rooms.hooks import HandOutcome
@@ -172,17 +173,20 @@ class Dealer:
         room.turns.new_hand()
         commitment = room.hand.commitment()
         delay = room.config.timing.commitment_display_s
-        frame: dict[str, Any] = {"hand_no": hand_no, "commitment": commitment, "cards_in_s": delay}
+        frame: dict[str, object] = {
+            "hand_no": hand_no,
+            "commitment": commitment,
+            "cards_in_s": delay,
+        }
         contributors = room.hand.contributors()
         if contributors is not None:  # pokerfair/2: reveal now, until the cards
             frame["contributors"] = contributors
         if isinstance(config, HoldemConfig) and config != stakes.holdem_config():
             frame["house"] = house_of(config)  # this hand's options: the table says them
-        room.emit(
-            "commitment",
-            lambda _seat: {**frame, "stakes": stakes.as_dict()},
-            public=True,  # the same for every viewer: encoded once per table
-        )
+        # the optional parts before the stakes, where clients have always found them
+        body = cast("Commitment", {**frame, "stakes": stakes.as_dict()})
+        # the same for every viewer: encoded once per table
+        room.emit("commitment", lambda _seat: body, public=True)
         self._offer_straddle(room.hand, participants, button, stakes)
         room.timers.set(TimerName.DEAL, delay, self.deal)  # R-FD-02
 
@@ -241,7 +245,7 @@ class Dealer:
                 occupant.waits_for_big_blind = False
         room.hooks.on_hand_start(room, hand.hand_no, hand.start_stacks)
         if hand.mixed is not None:  # the reveals close: the mix fixes the order of the cards
-            mix = {"hand_no": hand.hand_no, **room.seat_secrets.close(hand.mixed, hand.players)}
+            mix = room.seat_secrets.close(hand.hand_no, hand.mixed, hand.players)
             room.emit("fair_mix", lambda _seat: mix, public=True)
         events = hand.deal()
         room.turns.fold_absent_hands(hand)  # R-TN-07 D: a tournament's absent are folded

@@ -3,11 +3,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ahiko.fairness.release import DealState
 from ahiko.poker.events import Event
 from ahiko.poker.view import history_is_public_for, public_history, view, views
+from ahiko.rooms.frame_types import (
+    HandState,
+    HandUpdate,
+    HistoryEntry,
+    Opening,
+    ReservedSeat,
+    RoomSummary,
+    RoomSummaryParts,
+    SeatEntry,
+    Snapshot,
+    TableView,
+)
 from ahiko.rooms.timers import TimerName
 from ahiko.rooms.tournament import results_of
 
@@ -16,8 +28,8 @@ if TYPE_CHECKING:
     from ahiko.rooms.table_hand import TableHand
 
 
-def seat_entries(room: Room) -> list[dict[str, Any]]:
-    entries = []
+def seat_entries(room: Room) -> list[SeatEntry]:
+    entries: list[SeatEntry] = []
     for seat, occupant in room.seats.items():
         entries.append(
             {
@@ -40,11 +52,26 @@ def seat_entries(room: Room) -> list[dict[str, Any]]:
     return entries
 
 
-def room_summary(room: Room, *, with_seats: bool = True) -> dict[str, Any]:
+def room_summary(room: Room, *, with_seats: bool = True) -> RoomSummary:
     config = room.config
     stakes = config.schedule.stakes_for_next_hand(room.hands_dealt, room.running_seconds)
     hand = room.hand
-    summary: dict[str, Any] = {
+    parts: RoomSummaryParts = {}
+    part = room.hooks.tournament_part(room)
+    if part is not None:  # only an event's table carries it: other rooms' frames are as before
+        parts["tournament"] = part
+    if with_seats:
+        parts["seats"] = seat_entries(room)
+        parts["reserved"] = [
+            ReservedSeat(
+                seat=room.seats.reservation_of(o.player_id),
+                player_id=o.player_id,
+                name=o.name,
+            )
+            for o in room.seats.people()
+            if room.seats.reservation_of(o.player_id) is not None
+        ]
+    summary: RoomSummary = {
         "id": room.room_id,
         "name": config.name,
         "kind": config.kind.value,
@@ -69,38 +96,26 @@ def room_summary(room: Room, *, with_seats: bool = True) -> dict[str, Any]:
         "time_bank": room.time_banks.policy.as_dict(),
         "wait_list": room.waitlist.summary(),
         "countdowns": room.countdowns(),
+        **room.host_desk.summary(),  # a home game's host desk
+        **parts,
     }
-    summary.update(room.host_desk.summary())  # a home game's host desk
-    part = room.hooks.tournament_part(room)
-    if part is not None:  # only an event's table carries it: other rooms' frames are as before
-        summary["tournament"] = part
-    if with_seats:
-        summary["seats"] = seat_entries(room)
-        summary["reserved"] = [
-            {
-                "seat": room.seats.reservation_of(o.player_id),
-                "player_id": o.player_id,
-                "name": o.name,
-            }
-            for o in room.seats.people()
-            if room.seats.reservation_of(o.player_id) is not None
-        ]
     return summary
 
 
 def hand_frame(
     room: Room, hand: TableHand, seat: int | None, events: list[Event], before: DealState
-) -> dict[str, Any]:
+) -> HandUpdate:
     """What one viewer learns from a batch of engine events: the new public history entries,
     the whole table as that seat sees it (its history is the snapshot's; here only the new
     entries travel, as ``events``), and the openings that just became theirs. Only the
     entries not yet broadcast are built: rebuilding the whole history per viewer per event
     was most of a room's time under load."""
     engine = hand.engine
+    entries = [] if engine is None else public_history(engine, seat, hand.history_sent)
     return {
         "hand_no": hand.hand_no,
-        "events": [] if engine is None else public_history(engine, seat, hand.history_sent),
-        "view": {} if engine is None else view(engine, seat, with_history=False),
+        "events": _history(entries),
+        "view": {} if engine is None else _table_view(view(engine, seat, with_history=False)),
         "openings": hand.new_openings(seat, before),
         "deadline": room.deadline(),
         "names": hand.names_json,
@@ -121,21 +136,23 @@ class HandFrames:
         engine = hand.engine
         self.deadline = room.deadline()
         self.auto_action = room.auto_action
-        self.views = {} if engine is None else views(engine, [None, *engine.order])
-        self.events = [] if engine is None else public_history(engine, None, hand.history_sent)
+        made = {} if engine is None else views(engine, [None, *engine.order])
+        self.views = cast("dict[int | None, TableView]", made)
+        shared = [] if engine is None else public_history(engine, None, hand.history_sent)
+        self.events = _history(shared)
         # each opening's JSON, made once for every seat that gets it (a board card's: all)
-        self.openings: dict[tuple[str, int | None, int], dict[str, Any]] = {}
+        self.openings: dict[tuple[str, int | None, int], Opening] = {}
 
-    def __call__(self, seat: int | None) -> dict[str, Any]:
+    def __call__(self, seat: int | None) -> HandUpdate:
         hand, engine = self.hand, self.hand.engine
         events = self.events
         if engine is not None and (
             engine.game.has_draw or not history_is_public_for(engine, seat)
         ):  # draw's history depends on the viewer (R-DR-07): built for each seat
-            events = public_history(engine, seat, hand.history_sent)
-        seat_view: dict[str, Any] = {}
+            events = _history(public_history(engine, seat, hand.history_sent))
+        seat_view: TableView = {}
         if engine is not None:
-            seat_view = self.views.get(seat) or view(engine, seat, with_history=False)
+            seat_view = self.views.get(seat) or _table_view(view(engine, seat, with_history=False))
         return {
             "hand_no": hand.hand_no,
             "events": events,
@@ -147,12 +164,13 @@ class HandFrames:
         }
 
 
-def hand_state(room: Room, hand: TableHand, seat: int | None) -> dict[str, Any]:
+def hand_state(room: Room, hand: TableHand, seat: int | None) -> HandState:
+    seat_view = hand.view(seat)
     return {
         "hand_no": hand.hand_no,
         "phase": hand.phase.value,
         "commitment": hand.commitment(),
-        "view": hand.view(seat),
+        "view": None if seat_view is None else _table_view(seat_view),
         "openings": hand.openings(seat) if hand.engine is not None else [],
         "deadline": room.deadline() if hand is room.hand else None,
         "names": hand.names_json,
@@ -161,13 +179,12 @@ def hand_state(room: Room, hand: TableHand, seat: int | None) -> dict[str, Any]:
     }
 
 
-def snapshot_frame(room: Room, player_id: str | None) -> dict[str, Any]:
+def snapshot_frame(room: Room, player_id: str | None) -> Snapshot:
+    """The whole table as ``player_id`` (None: a spectator) sees it now."""
     seat = room.seats.seat_of(player_id) if player_id is not None else None
     current = room.hand
     last = room.last_hand
-    frame: dict[str, Any] = {
-        "t": "snapshot",
-        "seq": room.seq,
+    frame: Snapshot = {
         "you": {
             "player_id": player_id,
             "seat": seat,
@@ -181,3 +198,13 @@ def snapshot_frame(room: Room, player_id: str | None) -> dict[str, Any]:
     if room.ranking is not None and room.ranking.finished:
         frame["results"] = results_of(room)
     return frame
+
+
+# The engine makes these parts as plain dicts (its layer knows no frame): named here,
+# unchanged, so the frame's type says what they hold.
+def _table_view(made: dict[str, Any]) -> TableView:
+    return cast("TableView", made)
+
+
+def _history(made: list[dict[str, Any]]) -> list[HistoryEntry]:
+    return cast("list[HistoryEntry]", made)

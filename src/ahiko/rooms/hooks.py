@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ahiko.rooms.frame_types import ResultRow, RoomSummary, TournamentPart
+
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
     from ahiko.rooms.seats import Occupant
@@ -57,19 +59,19 @@ class RoomHooks(Protocol):
         """A connection of ``player_id`` joined the room (after its catch-up frames): a
         multi-table tournament tells a player who sits at another table now where."""
 
-    def on_tournament_over(self, room: Room, results: list[dict[str, Any]]) -> Mapping[str, int]:
+    def on_tournament_over(self, room: Room, results: list[ResultRow]) -> Mapping[str, int]:
         """The tournament is decided (R-TN-04/05): ``results`` is the final ranking, best
         first, as the ``tournament_over`` frame carries it. Returns the prize each player
         won (player id -> coins), which the frame then shows."""
 
-    def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
+    def lobby_entry(self, room: Room, entry: RoomSummary) -> dict[str, Any]:
         """The room as its lobby lists it: ``entry`` is the public summary without seats."""
 
     def hold_deal(self, room: Room) -> bool:
         """True while the next hand must wait (a stack's write is in flight); the hooks then
         begin it themselves once the write came back (``Dealer.begin_hand``)."""
 
-    def tournament_part(self, room: Room) -> dict[str, Any] | None:
+    def tournament_part(self, room: Room) -> TournamentPart | None:
         """The event a tournament table plays for, in its ``room`` frame: the sit & go's or
         the MTT's id and its prizes by place; None for a room of no event."""
 
@@ -106,14 +108,14 @@ class NoHooks:
     def on_connected(self, room: Room, player_id: str) -> None:
         return None
 
-    def on_tournament_over(self, room: Room, results: list[dict[str, Any]]) -> Mapping[str, int]:
+    def on_tournament_over(self, room: Room, results: list[ResultRow]) -> Mapping[str, int]:
         return {}
 
-    def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
-        return entry
+    def lobby_entry(self, room: Room, entry: RoomSummary) -> dict[str, Any]:
+        return dict(entry)
 
     def hold_deal(self, room: Room) -> bool:
         return False
 
-    def tournament_part(self, room: Room) -> dict[str, Any] | None:
+    def tournament_part(self, room: Room) -> TournamentPart | None:
         return None

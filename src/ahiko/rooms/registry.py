@@ -14,6 +14,7 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.actor import RoomActor
 from ahiko.rooms.clock import AsyncioClock, Clock
 from ahiko.rooms.config import RoomConfig
+from ahiko.rooms.frame_types import RoomSummary
 from ahiko.rooms.hooks import RoomHooks
 from ahiko.rooms.moderation import Moderation
 from ahiko.rooms.outbox import Subscribers
@@ -101,7 +102,7 @@ class RoomRegistry:
         if actor is not None:
             actor.tell(c.Close(None, reason), then=actor.cancel)
 
-    def lobby(self) -> list[dict[str, Any]]:
+    def lobby(self) -> list[RoomSummary]:
         """Public rooms still open, as the lobby lists them."""
         return [
             actor.summary(with_seats=False)
@@ -109,12 +110,12 @@ class RoomRegistry:
             if actor.config.public and actor.is_open
         ]
 
-    async def lobby_listing(self) -> list[dict[str, Any]]:
+    async def lobby_listing(self) -> list[RoomSummary]:
         """``lobby()`` built ``LOBBY_CHUNK`` rooms at a time, the event loop served between
         chunks: at 375 tables the whole listing held the loop 20-30 ms, every player's
         latency with it. Each entry is its room's state when it was built."""
         actors = list(self._actors.values())
-        listed: list[dict[str, Any]] = []
+        listed: list[RoomSummary] = []
         for first in range(0, len(actors), LOBBY_CHUNK):
             if first:
                 await asyncio.sleep(0)

@@ -29,7 +29,8 @@ from ahiko.poker.actions import Action
 from ahiko.poker.events import Event
 from ahiko.rooms import commands as c
 from ahiko.rooms import ending, pausing
-from ahiko.rooms.broadcast import Broadcast, Build
+from ahiko.rooms import frame_types as ft
+from ahiko.rooms.broadcast import Broadcast, Build, Told
 from ahiko.rooms.chat import TableChat
 from ahiko.rooms.clock import Clock
 from ahiko.rooms.commands import Refusal, Reply
@@ -114,9 +115,8 @@ class Room:
         self.run_question: RunQuestion = RunQuestion(self)  # of the all-in players
         self.straddle_offer: StraddleOffer = StraddleOffer(self)  # before the cards
         self.host_desk = HostDesk(self)  # The host's changes, seat requests, ledger
-        # The answer the room is giving for a seat (its clock ran out, it is away, the room is
-        # out of time), for the hand frame that carries it (``auto_action``).
-        self.auto_action: dict[str, Any] | None = None
+        # The room's answer for a seat (clock out, away, out of time), in a ``hand`` frame
+        self.auto_action: ft.AutoAction | None = None
         self.ranking = self.kind.new_ranking(self.rng)
         self.chips_in = 0  # every chip that entered the table (sits, bots, new entries)
         self.chips_out = 0  # every chip that left with a player
@@ -256,17 +256,17 @@ class Room:
         self.emit("countdown", lambda _seat: {"countdowns": countdowns}, public=True)
 
     # --- frames ----------------------------------------------------------------------------
-    def emit(self, kind: str, build: Build, *, public: bool = False) -> None:
+    def emit(self, kind: ft.NumberedKind, build: Build, *, public: bool = False) -> None:
         self.broadcast.emit(kind, build, public=public)
 
-    def notify(self, player_id: str, kind: str, payload: dict[str, Any]) -> None:
-        self.broadcast.notify(player_id, kind, payload)
+    def notify(self, player_id: str, kind: ft.UnnumberedKind, body: Told) -> None:
+        self.broadcast.notify(player_id, kind, body)
 
     def viewer_seat(self, player_id: str | None) -> int | None:
         hand = self.hand or self.last_hand
         return None if hand is None else hand.viewer_seat(player_id)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> ft.RoomSummary:
         """The public description of the room (lobby and ``room`` frames)."""
         return room_summary(self)
 
@@ -302,7 +302,7 @@ class Room:
     def arm_turn(self) -> None:
         self.turns.arm()
 
-    def deadline(self) -> dict[str, Any] | None:
+    def deadline(self) -> ft.Deadline | None:
         return self.turns.deadline()
 
     def is_auto_acting(self, seat: int) -> bool:

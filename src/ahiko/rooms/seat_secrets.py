@@ -20,6 +20,7 @@ from ahiko.fairness.deal import DealCommitter
 from ahiko.fairness.merkle import HASH_SIZE
 from ahiko.fairness.mixed_deal import ContributorSet, MixedDeal, RevealRejected
 from ahiko.rooms.commands import Refusal
+from ahiko.rooms.frame_types import FairMix
 from ahiko.rooms.table_hand import Phase
 
 if TYPE_CHECKING:
@@ -96,18 +97,19 @@ class SeatSecrets:
             raise Refusal("fair_reveal_refused", str(exc), RULE) from None
         return {"seat": seat, "receipt": None if receipt is None else receipt.hex()}
 
-    def close(self, mixed: MixedDeal, players: dict[int, str]) -> dict[str, Any]:
-        """Close the reveals at the deal: the ``fair_mix`` frame's body. A contributor who
-        did not reveal in time is counted against its account."""
+    def close(self, hand_no: int, mixed: MixedDeal, players: dict[int, str]) -> FairMix:
+        """Close the reveals of hand ``hand_no`` at the deal: the ``fair_mix`` frame's body.
+        A contributor who did not reveal in time is counted against its account."""
         transcript = mixed.close()
         for entry in transcript.entries:
             if not entry.revealed and entry.seat in players:
                 self.withholds[players[entry.seat]] += 1
-        body: dict[str, Any] = {
+        signed = {"digest": transcript.digest.hex()}
+        if transcript.sig is not None:
+            signed["sig"] = transcript.sig.hex()
+        return {
+            "hand_no": hand_no,
             "reveals": transcript.reveals_json(),
             "mix": transcript.mix.hex(),
-            "transcript": {"digest": transcript.digest.hex()},
+            "transcript": signed,
         }
-        if transcript.sig is not None:
-            body["transcript"]["sig"] = transcript.sig.hex()
-        return body

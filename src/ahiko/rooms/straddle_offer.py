@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ahiko.poker.config import HoldemConfig
 from ahiko.rooms import commands as c
+from ahiko.rooms import frame_types as ft
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.status import require
 from ahiko.rooms.table_hand import Phase
@@ -45,7 +46,7 @@ class StraddleOffer:
         self._offer = _Offer(hand, seat, with_straddle)
         seconds = room.config.timing.straddle_answer_s
         room.timers.set(TimerName.STRADDLE, seconds, partial(self._answer, hand, False))
-        frame = {
+        frame: ft.StraddleOffer = {
             "hand_no": hand.hand_no,
             "seat": seat,
             "amount": with_straddle.straddle,

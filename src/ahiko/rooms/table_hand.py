@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 from ahiko.fairness.deal import DealCommitter
 from ahiko.fairness.mixed_deal import MixedDeal
@@ -38,6 +38,7 @@ from ahiko.poker.view import sees_shown_cards
 from ahiko.poker.view import view as engine_view
 from ahiko.rooms.blinds import Stakes
 from ahiko.rooms.config import Variant
+from ahiko.rooms.frame_types import Opening
 
 
 class Phase(StrEnum):
@@ -225,6 +226,7 @@ class TableHand:
         return None if player_id is None else self.seat_of(player_id)
 
     def view(self, seat: int | None) -> dict[str, Any] | None:
+        """The engine's view for ``seat``: a bot decides on it, a snapshot carries it."""
         if self.engine is None:
             return None
         return engine_view(self.engine, seat)
@@ -235,18 +237,20 @@ class TableHand:
         engine = self.engine
         return Viewer(seat, engine is None or sees_shown_cards(engine, seat))
 
-    def openings(self, seat: int | None, state: DealState | None = None) -> list[dict[str, Any]]:
+    def openings(self, seat: int | None, state: DealState | None = None) -> list[Opening]:
         viewer, at = self.release_viewer(seat), state or self.deal_state
         if self.mixed is not None:
-            return [o.to_json() for o in release_mixed_openings(self.mixed, viewer, at)]
-        return [o.to_json() for o in release_openings(self.committer, viewer, at)]
+            return [
+                cast("Opening", o.to_json()) for o in release_mixed_openings(self.mixed, viewer, at)
+            ]
+        return [cast("Opening", o.to_json()) for o in release_openings(self.committer, viewer, at)]
 
     def new_openings(
         self,
         seat: int | None,
         before: DealState,
-        made: dict[tuple[str, int | None, int], dict[str, Any]] | None = None,
-    ) -> list[dict[str, Any]]:
+        made: dict[tuple[str, int | None, int], Opening] | None = None,
+    ) -> list[Opening]:
         """Openings this viewer may hold now and could not hold at ``before``. ``made``
         keeps each opening's JSON by (role, seat, k) for the other viewers of the same
         broadcast: a board card's opening is one object for all of them (read-only)."""
@@ -264,7 +268,7 @@ class TableHand:
             key = (released_role(viewer, slot), slot.seat, slot.k)
             found = None if made is None else made.get(key)
             if found is None:
-                found = (self.mixed or self.committer).opening(*key).to_json()
+                found = cast("Opening", (self.mixed or self.committer).opening(*key).to_json())
                 if made is not None:
                     made[key] = found
             out.append(found)

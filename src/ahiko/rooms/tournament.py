@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ahiko.rooms.frame_types import ResultRow
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.status import RoomStatus
 
@@ -64,7 +65,7 @@ def finish_if_won(room: Room) -> bool:
     return True
 
 
-def results_of(room: Room) -> list[dict[str, Any]]:
+def results_of(room: Room) -> list[ResultRow]:
     assert room.ranking is not None
     names = {o.player_id: o.name for _, o in room.seats.items()}
     names.update(room.departed_names)

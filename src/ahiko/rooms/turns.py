@@ -15,10 +15,11 @@ their hand folded at their turn (R-TN-07 D).
 from __future__ import annotations
 
 from random import Random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal
 
 from ahiko.poker.actions import Action, IllegalAction
 from ahiko.rooms.commands import Refusal, Reply
+from ahiko.rooms.frame_types import Deadline
 from ahiko.rooms.status import RoomStatus
 from ahiko.rooms.table_hand import Phase
 from ahiko.rooms.thinking import BOT_THINKING_LIMIT_S, Request, Thinker
@@ -140,7 +141,7 @@ class Turns:
             "time_bank", lambda _seat: {"hand_no": hand.hand_no, "deadline": deadline}, public=True
         )
 
-    def deadline(self) -> dict[str, Any] | None:
+    def deadline(self) -> Deadline | None:
         room = self._room
         hand = room.hand
         left = room.timers.left(TimerName.DEADLINE)
@@ -178,6 +179,7 @@ class Turns:
             action = Action.check()
         else:
             action = Action.fold()
+        reason: Literal["timeout", "away", "limit"]
         if self.expiring:
             reason = "limit"
         elif seat in self._auto_act or room.seats.get(seat) is None:

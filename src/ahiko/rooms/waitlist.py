@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import Refusal, Reply
+from ahiko.rooms.frame_types import WaitListSummary, WaitOffer
 from ahiko.rooms.timers import wait_offer
 
 if TYPE_CHECKING:
@@ -99,10 +100,10 @@ class WaitList:
         if changed:
             room.emit_room()
 
-    def summary(self) -> dict[str, object]:
+    def summary(self) -> WaitListSummary:
         return {
             "waiting": list(self.queue),
-            "offers": [{"seat": o.seat, "player_id": o.player_id} for o in self.offers.values()],
+            "offers": [WaitOffer(seat=o.seat, player_id=o.player_id) for o in self.offers.values()],
         }
 
     def _offer_of(self, player_id: str) -> Offer | None:

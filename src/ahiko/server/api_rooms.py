@@ -7,6 +7,7 @@ and the rooms' actors.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
@@ -200,7 +201,8 @@ async def list_rooms(
     On a node of a cluster: every node's rooms (``ahiko.server.cluster.node``)."""
     cluster = getattr(request.app.state, "cluster", None)
     registry = room_registry(request.app)
-    rooms = await (registry.lobby_listing() if cluster is None else cluster.lobby())
+    # room summaries (``ahiko.rooms.frame_types.RoomSummary``); a cluster's come as JSON
+    rooms: list[Any] = await (registry.lobby_listing() if cluster is None else cluster.lobby())
     response.headers["X-Total-Count"] = str(len(rooms))
     response.headers["X-Pages"] = str(max(1, -(-len(rooms) // per_page)))
     start = (page - 1) * per_page
@@ -261,7 +263,7 @@ async def get_room(room_id: str, request: Request) -> dict[str, Any]:
     """One room by id (private rooms too: the id is the link). On a node of a cluster, a room
     another node owns is described by its owner."""
     cluster = getattr(request.app.state, "cluster", None)
-    summary: dict[str, Any] | None
+    summary: Mapping[str, Any] | None
     if cluster is not None:
         summary = await cluster.describe(room_id)
     else:
@@ -269,4 +271,4 @@ async def get_room(room_id: str, request: Request) -> dict[str, Any]:
         summary = None if actor is None else actor.summary()
     if summary is None:
         raise ApiError(404, "no_room", "there is no such room")
-    return summary
+    return dict(summary)

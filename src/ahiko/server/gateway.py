@@ -1,7 +1,8 @@
 """The table WebSocket: ``/ws/rooms/{room_id}``.
 
 The gateway authenticates, validates frames against ``ahiko.server.protocol``, turns them
-into room commands and sends the room's frames back. It reaches a room only through its
+into room commands and sends the room's frames back (checked against their types first when
+``AHIKO_VALIDATE_FRAMES`` is on, as in the test suite). It reaches a room only through its
 actor (``RoomActor.ask``). A malformed frame gets an ``error`` frame and changes nothing.
 """
 
@@ -69,6 +70,7 @@ class SocketConnection:
     revoked: bool = False  # its session signed out: it may watch no more, nor play
     written_at: float = 0.0  # when the direct write last sent this socket frames (perf_counter)
     reactions: ReactionBook | None = None  # where its player's action delays are counted
+    checked: bool = False  # every frame checked against its type first (``frames_checked``)
     _loop_flusher: _Flusher | None = field(default=None, repr=False)  # its loop's, once known
 
     def revoke(self) -> None:
@@ -95,6 +97,8 @@ class SocketConnection:
         self._out(frame)
 
     def _out(self, frame: Frame) -> None:
+        if self.checked:
+            _check_once(frame)
         if self.write is None:
             self.queue.put_nowait(frame)
             return
@@ -259,23 +263,23 @@ async def table_socket(
     refusal = limits.socket_refusal(account, address)
     await websocket.accept()
     if refusal is not None:
-        await websocket.send_json(_error_frame(0, None, "too_many_sockets", refusal))
+        await _send_json(websocket, _error_frame(0, None, "too_many_sockets", refusal))
         await websocket.close(code=WS_TOO_MANY)
         return
     if route is not None:  # its owner serves it directly: no relay for this player's frames
-        await websocket.send_json({"t": "owner", "room_id": room_id, "route": route})
+        await _send_json(websocket, {"t": "owner", "room_id": room_id, "route": route})
         await websocket.close(code=WS_OWNER_ROUTE)
         return
     if actor is None:
         elsewhere = await _moved_from(websocket.app, room_id, player)
         if elsewhere is not None:  # a broken table's room, gone: where the player sits now
-            await websocket.send_json({"t": "moved", "seq": 0, "epoch": None, **elsewhere})
-        await websocket.send_json(_error_frame(0, None, "no_room", "there is no such room"))
+            await _send_json(websocket, {"t": "moved", "seq": 0, "epoch": None, **elsewhere})
+        await _send_json(websocket, _error_frame(0, None, "no_room", "there is no such room"))
         await websocket.close(code=4404)
         return
     queue: asyncio.Queue[Frame | str | None] = asyncio.Queue()
     write = websocket.scope.get("extensions", {}).get(RAW_WRITE)
-    connection = SocketConnection(player, queue, write)
+    connection = SocketConnection(player, queue, write, checked=p.frames_checked())
     if player is not None:
         connection.reactions = reaction_book(websocket.app)  # the machine-speed signal
     limits.socket_opened(connection, account, address, session)
@@ -309,6 +313,27 @@ async def table_socket(
         with contextlib.suppress(Exception):
             await writer
         log.info("table socket %s closed", connection.connection_id)
+
+
+async def _send_json(websocket: WebSocket, frame: dict[str, Any]) -> None:
+    """A frame sent before (or instead of) a room's: checked as the room's are."""
+    if p.frames_checked():
+        p.check_outbound(frame)
+    await websocket.send_json(frame)
+
+
+#: Frames already checked, by id (each kept, so its id is not reused while it is here): a
+#: room's frame goes to every socket of a seat, and is checked once.
+_checked_frames: dict[int, Frame] = {}
+
+
+def _check_once(frame: Frame) -> None:
+    if id(frame) in _checked_frames:
+        return
+    p.check_outbound(frame.json())  # what the socket carries, encoded once anyway
+    if len(_checked_frames) >= 1024:
+        _checked_frames.clear()
+    _checked_frames[id(frame)] = frame
 
 
 async def _moved_from(app: Any, room_id: str, player: Player | None) -> dict[str, Any] | None:

@@ -10,12 +10,19 @@ raise it by one; ``snapshot``, ``ack`` and ``error`` repeat the latest number.
 
 from __future__ import annotations
 
+import logging
+import os
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+import orjson
+from annotated_types import Gt
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from typing_extensions import TypedDict
 
 from ahiko.poker.actions import Action, ActionKind
 from ahiko.poker.cards import CardError, parse_card
+from ahiko.rooms.frame_types import Envelope, RoomOutFrame
 
 # --- client -> server -----------------------------------------------------------------------
 
@@ -284,6 +291,9 @@ ClientFrame = Annotated[
 CLIENT_FRAME: TypeAdapter[ClientFrame] = TypeAdapter(ClientFrame)
 
 # --- server -> client -----------------------------------------------------------------------
+# The room's frames are typed beside their builders (``ahiko.rooms.frame_types``); the schema
+# below is derived from those types, with the gateway's own answers added. The gateway checks
+# every frame it sends against it in tests and debug runs (``AHIKO_VALIDATE_FRAMES``).
 
 
 class _ServerFrame(BaseModel):
@@ -292,54 +302,6 @@ class _ServerFrame(BaseModel):
     # The room's run (``ahiko.rooms.outbox.new_epoch``): every frame of a room carries it;
     # null only in the gateway's answer when there is no room.
     epoch: Annotated[str, Field(min_length=1, max_length=32)] | None = None
-
-
-# Cards are text everywhere on the wire ("Ah", "Td"), history events included: an integer
-# card (the engine's own form) is refused by every card field below.
-CARD_PATTERN = r"^[2-9TJQKA][cdhs]$"
-CardText = Annotated[str, Field(pattern=CARD_PATTERN, strict=True)]
-
-
-class _Open(BaseModel):
-    """Part of a frame whose other fields the schema leaves open."""
-
-    model_config = ConfigDict(extra="allow")
-
-
-class EventOut(_Open):
-    """One history entry (``ahiko.poker.view.seat_history``): hidden cards are absent or
-    null, visible ones text."""
-
-    kind: str
-    cards: list[CardText] | None = None
-    new_cards: list[CardText] | None = None
-
-
-class SeatViewOut(_Open):
-    seat: int
-    cards: list[CardText] | None = None  # None: hidden from this viewer
-
-
-class ViewOut(_Open):
-    """``ahiko.poker.view.view``: what one viewer may know of the hand."""
-
-    board: list[CardText] = []
-    seats: list[SeatViewOut] = []
-    history: list[EventOut] = []
-
-
-class OpeningOut(_Open):
-    """A card's opening (FAIRNESS.md): its position, card, salt and Merkle path."""
-
-    card: CardText
-
-
-class HandStateOut(_Open):
-    """The hand in a snapshot (``ahiko.rooms.frames.hand_state``)."""
-
-    hand_no: int
-    view: ViewOut | None = None
-    openings: list[OpeningOut] = []
 
 
 class Ack(_ServerFrame):
@@ -360,203 +322,72 @@ class ErrorFrame(_ServerFrame):
     message: str
 
 
-class SnapshotOut(_ServerFrame):
-    t: Literal["snapshot"] = "snapshot"
-    you: dict[str, Any]
-    room: dict[str, Any]
-    hand: HandStateOut | None
-    last_hand: HandStateOut | None
-    results: list[dict[str, Any]] | None = None
-    chat: dict[str, Any] | None = None  # {mode, muted, messages}: the last messages
-
-
-class TimeBankOut(_ServerFrame):
-    """A numbered room event: the seat to act started its time bank (by itself when the
-    deadline ran out, or by its button); ``deadline`` is the clock as in ``hand``."""
-
-    t: Literal["time_bank"] = "time_bank"
-    hand_no: int
-    deadline: dict[str, Any] | None
-
-
-class ChatOut(_ServerFrame):
-    """One chat message (not a numbered room event: ``seq`` repeats the latest number).
-    ``msg``: {no, at_ms, player_id, name, seat (null for a spectator), kind (text, preset or
-    emote), text (the text, or the preset/emote id)}. Never sent to a viewer who muted its
-    author."""
-
-    t: Literal["chat"] = "chat"
-    msg: dict[str, Any]
-
-
-class RoomOut(_ServerFrame):
-    t: Literal["room"] = "room"
-    room: dict[str, Any]
-
-
-class CommitmentOut(_ServerFrame):
-    t: Literal["commitment"] = "commitment"
-    hand_no: int
-    commitment: dict[str, Any]
-    cards_in_s: float
-    stakes: dict[str, int]
-    contributors: dict[str, Any] | None = None  # pokerfair/2: the signed contributor set
-    # A home game's hand options in force for this hand (straddle, run_twice, boards,
-    # bomb_pot, seven_deuce), only when one is on
-    house: dict[str, int] | None = None
-
-
-class FairMixOut(_ServerFrame):
-    """pokerfair/2: the reveals closed at the deal: each contributor's secret or public
-    fallback in seat order, the mix and the signed transcript (docs/fairness.md)."""
-
-    t: Literal["fair_mix"] = "fair_mix"
-    hand_no: int
-    reveals: list[list[Any]]
-    mix: str
-    transcript: dict[str, str]
-
-
-class HandOut(_ServerFrame):
-    t: Literal["hand"] = "hand"
-    hand_no: int
-    events: list[EventOut]
-    view: ViewOut  # {} before the engine exists
-    openings: list[OpeningOut]
-    deadline: dict[str, Any] | None  # the clock of the seat to act now, if it has one
-    names: dict[str, str] = {}  # seat (as text) -> name at the deal, for every dealt seat
-    # the room answered for this seat: {"seat", "action", "reason": timeout | away | limit}
-    auto_action: dict[str, Any] | None = None
-
-
-class CountdownOut(_ServerFrame):
-    """What is left of the table's waits: ``next_hand`` (R-RM-11), ``bot_ahiko`` (R-BA-01),
-    in seconds, as the server counts them; a wait not under way is absent."""
-
-    t: Literal["countdown"] = "countdown"
-    countdowns: dict[str, float]
-
-
-class HandCancelledOut(_ServerFrame):
-    t: Literal["hand_cancelled"] = "hand_cancelled"
-    hand_no: int
-    rule: str
-    reason: str
-
-
-class TournamentOverOut(_ServerFrame):
-    t: Literal["tournament_over"] = "tournament_over"
-    results: list[dict[str, Any]]
-
-
-class ClosedOut(_ServerFrame):
-    t: Literal["closed"] = "closed"
-    reason: str
-    stacks: dict[str, int]
-
-
-class WalletOut(_ServerFrame):
-    """To one player: coins went back to their wallet (``event`` ``cash_out``)."""
-
-    t: Literal["wallet"] = "wallet"
-    event: str
-    amount: int
-    participation_id: int
-
-
-class NoticeOut(_ServerFrame):
-    """To one player: something they should know (``bot_reserve_unavailable``, R-BA-02)."""
-
-    t: Literal["notice"] = "notice"
-    code: str
-    rule: str | None = None
-    message: str
-
-
-class MovedOut(_ServerFrame):
-    """To one player of a multi-table tournament, on the table they just left: they were
-    moved (balancing, a table broken) to ``room_id``, table ``table``, seat ``seat``; the
-    client opens that room."""
-
-    t: Literal["moved"] = "moved"
-    room_id: Annotated[str, Field(min_length=1, max_length=64)]
-    table: Annotated[int, Field(ge=1)]
-    seat: Annotated[int, Field(ge=0, le=9)]
-    mtt: str
-
-
-class RunsAskedOut(_ServerFrame):
-    """A numbered room event: the all-in ``seats`` are asked whether to run it twice, with
-    ``seconds`` to answer (``choose_runs``); a seat that does not answer runs it once."""
-
-    t: Literal["runs_asked"] = "runs_asked"
-    hand_no: int
-    seats: list[int]
-    seconds: float
-
-
-class StraddleOfferOut(_ServerFrame):
-    """A numbered room event: ``seat`` may straddle ``amount`` chips before the cards,
-    with ``seconds`` to answer (``straddle``); no answer is no straddle."""
-
-    t: Literal["straddle_offer"] = "straddle_offer"
-    hand_no: int
-    seat: int
-    amount: int
-    seconds: float
-
-
-class StraddleAnswerOut(_ServerFrame):
-    """A numbered room event: the straddler seat's answer (``take``)."""
-
-    t: Literal["straddle_answer"] = "straddle_answer"
-    hand_no: int
-    seat: int
-    take: bool
-
-
-class HostOut(_ServerFrame):
-    """To the table: what the host of a home game did (``action``: ``change_set``,
-    ``change_applied``, ``chips_set``, ``chips_applied``, ``seat_request``,
-    ``seat_approved``, ``seat_refused``, ``player_removed``, ``host_handed``,
-    ``approve_players``, ``bomb_pot_next``), by whom, for which hand, with its details."""
-
-    t: Literal["host"] = "host"
-    action: str
-    by: str | None = None
-    hand_no: int
-
-
-class PingOut(_ServerFrame):
+class PingFrame(Envelope):
     """A heartbeat (``ahiko.server.heartbeat``), to a socket that asked for them: the node is
     alive; ``every`` seconds until the next."""
 
-    t: Literal["ping"] = "ping"
-    every: Annotated[float, Field(gt=0)]
+    t: Literal["ping"]
+    every: Annotated[float, Gt(0)]
+
+
+class OwnerFrame(TypedDict):
+    """A cluster node that does not own the table, to a socket that can follow a route: the
+    owner's route, then the socket closes (``WS_OWNER_ROUTE``). No ``seq``: no room here."""
+
+    t: Literal["owner"]
+    room_id: str
+    route: str
 
 
 ServerFrame = Annotated[
-    Ack
-    | ErrorFrame
-    | SnapshotOut
-    | RoomOut
-    | CommitmentOut
-    | FairMixOut
-    | HandOut
-    | CountdownOut
-    | HandCancelledOut
-    | TournamentOverOut
-    | ClosedOut
-    | WalletOut
-    | NoticeOut
-    | MovedOut
-    | TimeBankOut
-    | ChatOut
-    | HostOut
-    | PingOut
-    | RunsAskedOut
-    | StraddleOfferOut
-    | StraddleAnswerOut,
+    Ack | ErrorFrame | PingFrame | OwnerFrame | RoomOutFrame,
     Field(discriminator="t"),
 ]
 SERVER_FRAME: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
+
+# --- checking what goes out ------------------------------------------------------------------
+
+#: ``AHIKO_VALIDATE_FRAMES=1``: the gateway checks every frame it sends against
+#: ``SERVER_FRAME`` and refuses to send one its types do not describe. The test suite turns it
+#: on (``tests/conftest.py``), as may a developer's server; a site leaves it off: checking a
+#: hand frame costs more than encoding it, once per frame on the hot path.
+VALIDATE_FRAMES_ENV = "AHIKO_VALIDATE_FRAMES"
+
+log = logging.getLogger(__name__)
+
+
+def frames_checked() -> bool:
+    """Whether outbound frames are checked (read when a socket opens)."""
+    return os.environ.get(VALIDATE_FRAMES_ENV, "") == "1"
+
+
+class OutboundFrameError(RuntimeError):
+    """The server built a frame its outbound types do not describe: a builder and its type
+    (``ahiko.rooms.frame_types``) disagree."""
+
+
+def check_outbound(frame: Mapping[str, Any] | bytes) -> None:
+    """Raise ``OutboundFrameError`` (and log it) unless ``frame`` keeps ``SERVER_FRAME``;
+    ``bytes`` are the frame's JSON as the socket carries it."""
+    try:
+        if isinstance(frame, bytes):
+            SERVER_FRAME.validate_json(frame)
+        else:
+            SERVER_FRAME.validate_python(frame)
+    except ValidationError as exc:
+        kind = _kind_of(frame)
+        problems = "; ".join(
+            f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors()[:5]
+        )
+        log.error("outbound %s frame does not keep its type: %s", kind, problems)
+        raise OutboundFrameError(f"a {kind!r} frame does not keep its type: {problems}") from exc
+
+
+def _kind_of(frame: Mapping[str, Any] | bytes) -> str:
+    if isinstance(frame, bytes):
+        try:
+            decoded = orjson.loads(frame)
+        except orjson.JSONDecodeError:
+            return "unreadable"
+        return str(decoded.get("t")) if isinstance(decoded, dict) else "unreadable"
+    return str(frame.get("t"))

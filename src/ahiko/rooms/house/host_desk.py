@@ -11,11 +11,12 @@ before the next hand's stakes are read).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.config import RoomKind
+from ahiko.rooms.frame_types import HostAction, HostDeskSummary, PendingChips
 from ahiko.rooms.house import next_hand
 from ahiko.rooms.house.room_ledger import RoomLedger
 from ahiko.rooms.house.seat_requests import SeatRequests
@@ -43,12 +44,11 @@ class HostDesk:
         room = self._room
         host = room.seats.seat_of(room.host_id or "")
         occupant = None if host is None else room.seats.get(host)
-        frame = {
-            "action": action,
-            "by": None if occupant is None else occupant.name,
-            "hand_no": room.next_hand_no,
-            **details,
-        }
+        by = None if occupant is None else occupant.name
+        # the details are the action's own (``HostAction`` lists them all)
+        frame = cast(
+            "HostAction", {"action": action, "by": by, "hand_no": room.next_hand_no, **details}
+        )
         self.ledger.host_acted(frame)  # every host action is in the room's ledger too
         room.emit("host", lambda _seat: frame, public=True)
 
@@ -130,7 +130,7 @@ class HostDesk:
         return player_id == self._room.host_id or player_id in self.ledger.lines
 
     # --- the room frame -----------------------------------------------------------------------
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> HostDeskSummary:
         room = self._room
         if room.config.kind is not RoomKind.RECREATIONAL:
             return {}  # a home game's host only: tournaments and Ahiko rooms show none of it
@@ -141,7 +141,7 @@ class HostDesk:
             "bomb_pot_next": self.bomb_pot_next,
             "pending_change": _shown(self.pending.fields) or None,
             "pending_chips": [
-                {"player_id": player_id, "amount": chips}
+                PendingChips(player_id=player_id, amount=chips)
                 for player_id, chips in self.pending.stacks.items()
             ],
         }

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ahiko.rooms.frame_types import HostAction
 from ahiko.rooms.house.settle_up import settle_up
 
 CSV_COLUMNS = (
@@ -93,7 +94,7 @@ class RoomLedger:
         line.cashed_out += chips
         self._note("cashed_out", line, chips, hand_no)
 
-    def host_acted(self, told: dict[str, Any]) -> None:
+    def host_acted(self, told: HostAction) -> None:
         """A host action as the table was told it (``HostDesk.announce``)."""
         self.journal.append({"kind": "host", **told})
 

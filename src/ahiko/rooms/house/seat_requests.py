@@ -6,10 +6,11 @@ person sits at a recreational room's seat, asked or approved."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import Refusal, Reply
+from ahiko.rooms.frame_types import HostDeskSummary, SeatRequestEntry
 from ahiko.rooms.seats import Occupant
 
 if TYPE_CHECKING:
@@ -57,11 +58,11 @@ class SeatRequests:
     def withdrawn(self, player_id: str) -> None:
         self.waiting.pop(player_id, None)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> HostDeskSummary:
         return {
             "approve_players": self.approve_players,
             "seat_requests": [
-                {"player_id": r.player_id, "name": r.name, "seat": r.seat}
+                SeatRequestEntry(player_id=r.player_id, name=r.name, seat=r.seat)
                 for r in self.waiting.values()
             ],
         }

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, Engine
 
 from ahiko.poker.events import event_to_dict
+from ahiko.rooms.frame_types import ResultRow, RoomSummary, TournamentPart
 from ahiko.rooms.hooks import HandOutcome
 from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID, BotAhiko
 from ahiko.rooms.house.cash_out import UNPLAYED_REASON, pay_out
@@ -239,7 +240,7 @@ class AhikoTable:
         self.write_in_lane(room, job, done)
         return pending
 
-    def tournament_part(self, room: Room) -> dict[str, Any] | None:
+    def tournament_part(self, room: Room) -> TournamentPart | None:
         return None  # a cash table plays for no event
 
     def hold_deal(self, room: Room) -> bool:
@@ -342,10 +343,10 @@ class AhikoTable:
     def on_connected(self, room: Room, player_id: str) -> None:
         return None
 
-    def on_tournament_over(self, room: Room, results: list[dict[str, Any]]) -> Mapping[str, int]:
+    def on_tournament_over(self, room: Room, results: list[ResultRow]) -> Mapping[str, int]:
         return {}  # an Ahiko room is never a tournament
 
-    def lobby_entry(self, room: Room, entry: dict[str, Any]) -> dict[str, Any]:
+    def lobby_entry(self, room: Room, entry: RoomSummary) -> dict[str, Any]:
         """A room as the Ahiko lobby lists it; the Bot Ahiko is not a person (R-BA-03)."""
         seated = room.seats.items()
         return {
