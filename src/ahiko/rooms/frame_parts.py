@@ -71,7 +71,7 @@ class Opening(TypedDict):
     card: CardText
     salt: str
     path: list[str]
-    leaf: NotRequired[str]  # pokerfair/2, from the mix on
+    leaf: NotRequired[int]  # pokerfair/2: the committed leaf this deal position opens
 
 
 # --- the room summary --------------------------------------------------------------------------
