@@ -14,7 +14,7 @@ from ahiko.rooms.house.host_menu import HOST_HANDLERS
 from ahiko.rooms.house.seat_requests import seat_person
 from ahiko.rooms.leaving import ensure_open, leave
 from ahiko.rooms.seats import Occupant
-from ahiko.rooms.status import RoomStatus, require
+from ahiko.rooms.status import has_started, require
 from ahiko.rooms.table_hand import Phase
 
 if TYPE_CHECKING:
@@ -51,8 +51,7 @@ def act(room: Room, cmd: c.Act) -> Reply:
         raise Refusal("not_in_hand", f"you are not dealt into hand {hand.hand_no}")
     if cmd.seat is not None and cmd.seat != seat:
         raise Refusal("not_your_seat", "that seat is not yours")
-    if room.status is RoomStatus.PAUSED:
-        raise Refusal("paused", "the room is paused", "R-RM-07")
+    require(room.status, c.Act)  # a paused room's turn waits for the resume (R-RM-07)
     if hand.to_act != seat:
         raise Refusal("out_of_turn", "it is not your turn", "R-HE-05")
     try:
@@ -235,7 +234,7 @@ def move_in(room: Room, cmd: c.MoveIn) -> Reply:
         waits_for_big_blind=cmd.waits_for_big_blind,
     )
     reserved = room.seat_occupant(cmd.seat, occupant)
-    if room.status is not RoomStatus.WAITING and not occupant.connected:
+    if has_started(room.status) and not occupant.connected:
         occupant.connected = True  # absent from now on (R-TM-03), as at a sit & go's start
         room.presence.mark_absent(cmd.player_id)
     room.emit_room()
@@ -296,8 +295,7 @@ def use_time_bank(room: Room, cmd: c.UseTimeBank) -> Reply:
     seat = hand.seat_of(cmd.player_id) if hand is not None else None
     if hand is None or hand.phase is not Phase.DEALT or seat is None:
         raise Refusal("no_hand", "you are not in a hand being played now", "R-HE-06")
-    if room.status is RoomStatus.PAUSED:
-        raise Refusal("paused", "the room is paused", "R-RM-07")
+    require(room.status, c.UseTimeBank)
     if hand.to_act != seat:
         raise Refusal("out_of_turn", "it is not your turn", "R-HE-05")
     return room.turns.use_time_bank(hand, seat)
