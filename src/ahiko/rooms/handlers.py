@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ahiko.poker.actions import IllegalAction
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply
+from ahiko.rooms.hand_phase import NOT_IN_A_HAND, require_phase
 from ahiko.rooms.house import commands as ahiko_handlers
 from ahiko.rooms.house.host_menu import HOST_HANDLERS
 from ahiko.rooms.house.seat_requests import seat_person
@@ -41,9 +42,7 @@ def sit(room: Room, cmd: c.Sit) -> Reply:
 
 def act(room: Room, cmd: c.Act) -> Reply:
     ensure_open(room)
-    hand = room.hand
-    if hand is None or hand.phase is not Phase.DEALT:
-        raise Refusal("no_hand", "no hand is being played now", "R-HE-06")
+    hand = require_phase(room.hand, c.Act)
     if cmd.hand_no != hand.hand_no:
         raise Refusal("stale_hand", f"hand {cmd.hand_no} is over; hand {hand.hand_no} is in play")
     seat = hand.seat_of(cmd.player_id)
@@ -291,10 +290,10 @@ def wait_list(room: Room, cmd: c.WaitList) -> Reply:
 
 def use_time_bank(room: Room, cmd: c.UseTimeBank) -> Reply:
     ensure_open(room)
-    hand = room.hand
-    seat = hand.seat_of(cmd.player_id) if hand is not None else None
-    if hand is None or hand.phase is not Phase.DEALT or seat is None:
-        raise Refusal("no_hand", "you are not in a hand being played now", "R-HE-06")
+    hand = require_phase(room.hand, c.UseTimeBank)
+    seat = hand.seat_of(cmd.player_id)
+    if seat is None:
+        raise NOT_IN_A_HAND.refusal()
     require(room.status, c.UseTimeBank)
     if hand.to_act != seat:
         raise Refusal("out_of_turn", "it is not your turn", "R-HE-05")
