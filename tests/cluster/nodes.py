@@ -109,6 +109,8 @@ class Node:
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
+            # A node a test froze (SIGSTOP) only sees the SIGTERM once it runs again.
+            self.process.send_signal(signal.SIGCONT)
             try:
                 self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:

@@ -22,13 +22,14 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ahiko.rooms.commands import Command, Reply, closed_message
+from ahiko.rooms.commands import Command, Reply
 from ahiko.rooms.config import RoomConfig
 from ahiko.rooms.frame_types import RoomSummary
 from ahiko.rooms.log_context import current_scope, open_scope
 from ahiko.rooms.outbox import Sink, Subscribers
 from ahiko.rooms.room import Room
 from ahiko.rooms.run_clock import RunClock
+from ahiko.rooms.status import RoomStatus, over
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +124,7 @@ class RoomActor:
 
     async def ask(self, command: Command) -> Reply:
         if self.room.stopped:  # dropped or closed: its node no longer serves this run
-            return Reply.refused("closed", closed_message("closed"))
+            return over(RoomStatus.CLOSED).reply
         self.start()
         future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         await self._inbox.put((command, future))

@@ -322,11 +322,6 @@ Command = (
 NOT_SEATED = "you have no seat in this room"
 
 
-def closed_message(status: str) -> str:
-    """Why a room that is over (``status``: finished or closed) takes no command."""
-    return "this tournament is over" if status == "finished" else "this room is closed"
-
-
 @dataclass(frozen=True)
 class Reply:
     """A room's answer to one command. ``seq`` is the number of the room's last frame once
@@ -360,3 +355,17 @@ class Refusal(Exception):
     def __init__(self, code: str, message: str, rule: str | None = None) -> None:
         super().__init__(message)
         self.reply = Reply.refused(code, message, rule)
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A refusal written once in a table (``ahiko.rooms.status``, ``ahiko.rooms.hand_phase``):
+    its code, its rule and its message, whose ``{fields}`` the refusing room fills in (the
+    room's ``status``, the ``hand_no`` asked about)."""
+
+    code: str
+    message: str
+    rule: str | None = None
+
+    def refusal(self, **facts: object) -> Refusal:
+        return Refusal(self.code, self.message.format(**facts), self.rule)

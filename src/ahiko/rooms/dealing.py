@@ -26,7 +26,7 @@ from ahiko.rooms.frame_types import Commitment
 from ahiko.rooms.frames import HandFrames
 from ahiko.rooms.hand_options import Straddle
 from ahiko.rooms.hooks import HandOutcome
-from ahiko.rooms.status import RoomStatus
+from ahiko.rooms.status import plays_hands
 from ahiko.rooms.table_hand import Phase, TableHand, deal_order, layout_for
 from ahiko.rooms.timers import TimerName
 
@@ -87,7 +87,7 @@ class Dealer:
 
     def schedule_next_hand(self, delay: float | None = None) -> None:
         room = self._room
-        if room.status is not RoomStatus.RUNNING or room.hand is not None:
+        if not plays_hands(room.status) or room.hand is not None:
             return
         wait = room.config.timing.next_hand_delay_s if delay is None else delay
         if wait <= 0:
@@ -103,7 +103,7 @@ class Dealer:
         room = self._room
         timers = room.timers
         if room.kind.deals_after_wait:
-            if room.hand is not None or room.status is not RoomStatus.RUNNING:
+            if room.hand is not None or not plays_hands(room.status):
                 return
             if not self.participants_ready():
                 timers.cancel(TimerName.NEXT_HAND)
@@ -118,7 +118,7 @@ class Dealer:
 
     def begin_hand(self) -> None:
         room = self._room
-        if room.status is not RoomStatus.RUNNING or room.hand is not None:
+        if not plays_hands(room.status) or room.hand is not None:
             return
         if room.draining:
             return  # its server is stopping: the hand in progress was the last one here

@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING, Any
 from ahiko.poker.actions import IllegalAction
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply
+from ahiko.rooms.hand_phase import NOT_IN_A_HAND, require_phase
 from ahiko.rooms.house import commands as ahiko_handlers
 from ahiko.rooms.house.host_menu import HOST_HANDLERS
 from ahiko.rooms.house.seat_requests import seat_person
 from ahiko.rooms.leaving import ensure_open, leave
 from ahiko.rooms.seats import Occupant
-from ahiko.rooms.status import RoomStatus, require
+from ahiko.rooms.status import has_started, require
 from ahiko.rooms.table_hand import Phase
 
 if TYPE_CHECKING:
@@ -41,9 +42,7 @@ def sit(room: Room, cmd: c.Sit) -> Reply:
 
 def act(room: Room, cmd: c.Act) -> Reply:
     ensure_open(room)
-    hand = room.hand
-    if hand is None or hand.phase is not Phase.DEALT:
-        raise Refusal("no_hand", "no hand is being played now", "R-HE-06")
+    hand = require_phase(room.hand, c.Act)
     if cmd.hand_no != hand.hand_no:
         raise Refusal("stale_hand", f"hand {cmd.hand_no} is over; hand {hand.hand_no} is in play")
     seat = hand.seat_of(cmd.player_id)
@@ -51,8 +50,7 @@ def act(room: Room, cmd: c.Act) -> Reply:
         raise Refusal("not_in_hand", f"you are not dealt into hand {hand.hand_no}")
     if cmd.seat is not None and cmd.seat != seat:
         raise Refusal("not_your_seat", "that seat is not yours")
-    if room.status is RoomStatus.PAUSED:
-        raise Refusal("paused", "the room is paused", "R-RM-07")
+    require(room.status, c.Act)  # a paused room's turn waits for the resume (R-RM-07)
     if hand.to_act != seat:
         raise Refusal("out_of_turn", "it is not your turn", "R-HE-05")
     try:
@@ -235,7 +233,7 @@ def move_in(room: Room, cmd: c.MoveIn) -> Reply:
         waits_for_big_blind=cmd.waits_for_big_blind,
     )
     reserved = room.seat_occupant(cmd.seat, occupant)
-    if room.status is not RoomStatus.WAITING and not occupant.connected:
+    if has_started(room.status) and not occupant.connected:
         occupant.connected = True  # absent from now on (R-TM-03), as at a sit & go's start
         room.presence.mark_absent(cmd.player_id)
     room.emit_room()
@@ -292,12 +290,11 @@ def wait_list(room: Room, cmd: c.WaitList) -> Reply:
 
 def use_time_bank(room: Room, cmd: c.UseTimeBank) -> Reply:
     ensure_open(room)
-    hand = room.hand
-    seat = hand.seat_of(cmd.player_id) if hand is not None else None
-    if hand is None or hand.phase is not Phase.DEALT or seat is None:
-        raise Refusal("no_hand", "you are not in a hand being played now", "R-HE-06")
-    if room.status is RoomStatus.PAUSED:
-        raise Refusal("paused", "the room is paused", "R-RM-07")
+    hand = require_phase(room.hand, c.UseTimeBank)
+    seat = hand.seat_of(cmd.player_id)
+    if seat is None:
+        raise NOT_IN_A_HAND.refusal()
+    require(room.status, c.UseTimeBank)
     if hand.to_act != seat:
         raise Refusal("out_of_turn", "it is not your turn", "R-HE-05")
     return room.turns.use_time_bank(hand, seat)

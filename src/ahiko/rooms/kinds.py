@@ -31,7 +31,7 @@ from ahiko.rooms.commands import Refusal
 from ahiko.rooms.config import RoomKind
 from ahiko.rooms.ranking import TournamentRanking
 from ahiko.rooms.seats import Occupant
-from ahiko.rooms.status import RoomStatus
+from ahiko.rooms.status import has_started
 from ahiko.rooms.tournament import eliminate_busted, eliminate_leaver, finish_if_won
 
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ class Tournament(Recreational):
         return TournamentRanking(0, rng)
 
     def may_sit(self, room: Room) -> None:
-        if room.status is not RoomStatus.WAITING:
+        if has_started(room.status):
             raise Refusal("started", "the tournament has started; seats are closed", "R-TN-02")
 
     def may_add_bot(self, room: Room) -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ahiko.rooms.status import RoomStatus
+from ahiko.rooms import commands as c
+from ahiko.rooms.status import require, takes
 from ahiko.rooms.table_hand import Phase
 from ahiko.rooms.timers import TimerName
 
@@ -17,17 +18,17 @@ if TYPE_CHECKING:
 
 def pause(room: Room) -> None:
     """R-RM-07: clocks and blinds stop; timers keep what was left of them."""
-    if room.status is not RoomStatus.RUNNING:
+    if not takes(room.status, c.Pause):
         return
     room.stop_running()
     room.timers.freeze()
     room.time_banks.freeze(room.clock.now())
-    room.move_to(RoomStatus.PAUSED)
+    room.move_to(require(room.status, c.Pause))
     room.emit_room()
 
 
 def resume(room: Room) -> None:
-    if room.status is not RoomStatus.PAUSED:
+    if not takes(room.status, c.Resume):
         return
     room.run_again()
     frozen = room.timers.thaw()

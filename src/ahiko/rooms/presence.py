@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ahiko.rooms import commands as c
 from ahiko.rooms.leaving import leave
-from ahiko.rooms.status import RoomStatus, is_open
+from ahiko.rooms.status import is_open, takes
 from ahiko.rooms.timers import TimerName, absence
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ class Presence:
         if player_id is not None and not self.is_connected(player_id):
             self.mark_absent(player_id)
         if self.empty and room.kind.closes_when_empty and room.is_open:
-            if room.status is RoomStatus.RUNNING:
+            if takes(room.status, c.Pause):  # the house pauses it as its host would
                 room.pause()
                 self.auto_paused = True
             room.set_timer(

@@ -94,7 +94,7 @@ class Room:
         self.signing_key = signing_key
         self.randbelow = randbelow
         self.seats = Seats(config.seats)
-        self.status = RoomStatus.WAITING if config.has_host else RoomStatus.RUNNING
+        self.status = RoomStatus.WAITING  # every room begins here (``status.MOVES``)
         self.hand: TableHand | None = None
         self.last_hand: TableHand | None = None
         self.hands_dealt = 0
@@ -132,8 +132,8 @@ class Room:
         self.closed_stacks: dict[str, int] = {}
         self.departed_names: dict[str, str] = {}
         self.recent_pots: deque[int] = deque(maxlen=AVG_POT_HANDS)  # the lobby's "Pote médio"
-        if self.status is RoomStatus.RUNNING:
-            self.start_running()
+        if not config.has_host:
+            self.start_running()  # nobody is there to start it: it runs at once
         if restore is not None:
             reopen(self, restore)
 

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from ahiko.poker.house import RUN_RULE
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import Refusal, Reply
+from ahiko.rooms.hand_phase import NOT_IN_A_HAND, require_phase
 from ahiko.rooms.status import require
-from ahiko.rooms.table_hand import Phase
 from ahiko.rooms.timers import TimerName
 
 if TYPE_CHECKING:
@@ -50,10 +50,10 @@ class RunQuestion:
     def command(self, cmd: c.ChooseRuns) -> Reply:
         room = self._room
         require(room.status, c.ChooseRuns)
-        hand = room.hand
-        seat = None if hand is None else hand.seat_of(cmd.player_id)
-        if hand is None or hand.phase is not Phase.DEALT or seat is None:
-            raise Refusal("no_hand", "you are not in a hand being played now", "R-HE-06")
+        hand = require_phase(room.hand, c.ChooseRuns)
+        seat = hand.seat_of(cmd.player_id)
+        if seat is None:
+            raise NOT_IN_A_HAND.refusal()
         if seat not in hand.runs_pending:
             raise Refusal("runs_not_asked", "nobody asks you to run it twice now", RUN_RULE)
         if cmd.runs not in (1, 2):

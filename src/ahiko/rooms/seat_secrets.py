@@ -19,9 +19,10 @@ from ahiko.fairness.contribution import SECRET_SIZE
 from ahiko.fairness.deal import DealCommitter
 from ahiko.fairness.merkle import HASH_SIZE
 from ahiko.fairness.mixed_deal import ContributorSet, MixedDeal, RevealRejected
+from ahiko.rooms import commands as c
 from ahiko.rooms.commands import Refusal
 from ahiko.rooms.frame_types import FairMix
-from ahiko.rooms.table_hand import Phase
+from ahiko.rooms.hand_phase import REVEALS_CLOSED, require_phase
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -82,9 +83,9 @@ class SeatSecrets:
 
     def reveal(self, player_id: str, hand_no: int, secret: bytes) -> dict[str, Any]:
         """Take a contributor's secret while the commitment is shown; the signed receipt."""
-        hand = self._room.hand
-        if hand is None or hand.hand_no != hand_no or hand.phase is not Phase.COMMITTED:
-            raise Refusal("fair_closed", f"the reveals of hand {hand_no} are closed", RULE)
+        hand = require_phase(self._room.hand, c.FairReveal, hand_no=hand_no)
+        if hand.hand_no != hand_no:
+            raise REVEALS_CLOSED.refusal(hand_no=hand_no)
         mixed = hand.mixed
         seat = hand.seat_of(player_id)
         if mixed is None or seat is None:

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 from ahiko.poker.config import HoldemConfig
 from ahiko.rooms import commands as c
 from ahiko.rooms import frame_types as ft
-from ahiko.rooms.commands import Refusal, Reply
+from ahiko.rooms.commands import Reply
+from ahiko.rooms.hand_phase import NO_STRADDLE, require_phase
 from ahiko.rooms.status import require
 from ahiko.rooms.table_hand import Phase
 from ahiko.rooms.timers import TimerName
@@ -24,8 +25,6 @@ from ahiko.rooms.timers import TimerName
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
     from ahiko.rooms.table_hand import TableHand
-
-STRADDLE_RULE = "R-HE-02"  # the blinds, and the straddle a home game adds to them
 
 
 @dataclass
@@ -68,18 +67,10 @@ class StraddleOffer:
     def command(self, cmd: c.TakeStraddle) -> Reply:
         room = self._room
         require(room.status, c.TakeStraddle)
+        hand = require_phase(room.hand, c.TakeStraddle)
         offer = self._offer
-        hand = room.hand
-        if (
-            offer is None
-            or hand is None
-            or offer.hand is not hand
-            or hand.phase is not Phase.COMMITTED
-            or hand.players.get(offer.seat) != cmd.player_id
-        ):
-            raise Refusal(
-                "straddle_not_offered", "no straddle is offered to you now", STRADDLE_RULE
-            )
+        if offer is None or offer.hand is not hand or hand.players.get(offer.seat) != cmd.player_id:
+            raise NO_STRADDLE.refusal()
         self._answer(hand, cmd.take)
         return Reply.accepted(straddle=cmd.take)
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from ahiko.rooms.frame_types import ResultRow
 from ahiko.rooms.seats import Occupant
-from ahiko.rooms.status import RoomStatus
+from ahiko.rooms.status import has_started, may_finish
 
 if TYPE_CHECKING:
     from ahiko.rooms.room import Room
@@ -34,7 +34,7 @@ def eliminate_leaver(room: Room, occupant: Occupant, in_hand: bool) -> None:
     leaver still holds leave the game with them (``Room.chips_out``)."""
     ranking = room.ranking
     assert ranking is not None
-    if room.status.value == "waiting":
+    if not has_started(room.status):
         ranking.entrants -= 1  # not started: simply no longer an entrant
         return
     hand_no = room.hand.hand_no if (room.hand is not None and in_hand) else None
@@ -44,7 +44,7 @@ def eliminate_leaver(room: Room, occupant: Occupant, in_hand: bool) -> None:
 def finish_if_won(room: Room) -> bool:
     """R-TN-05: the game ends when one player has chips. Publishes the results."""
     ranking = room.ranking
-    if ranking is None or room.status not in (RoomStatus.RUNNING, RoomStatus.PAUSED):
+    if ranking is None or not may_finish(room.status):
         return False
     if room.hand is not None:
         return False

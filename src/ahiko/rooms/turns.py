@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Literal
 from ahiko.poker.actions import Action, IllegalAction
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.frame_types import Deadline
-from ahiko.rooms.status import RoomStatus
+from ahiko.rooms.status import plays_hands
 from ahiko.rooms.table_hand import Phase
 from ahiko.rooms.thinking import BOT_THINKING_LIMIT_S, Request, Thinker
 from ahiko.rooms.timers import TimerName
@@ -56,7 +56,7 @@ class Turns:
             self._thinking = None
         turn = self._turn
         hand = room.hand
-        if hand is None or room.status is not RoomStatus.RUNNING:
+        if hand is None or not plays_hands(room.status):
             return
         seat = hand.to_act
         if seat is None:
@@ -102,7 +102,7 @@ class Turns:
         """The seat's clock ran out: its time bank starts by itself if it has seconds;
         when that is spent too (or there is none) the timeout rule answers (R-TM-01)."""
         room = self._room
-        if room.hand is not hand or hand.to_act != seat or room.status is not RoomStatus.RUNNING:
+        if room.hand is not hand or hand.to_act != seat or not plays_hands(room.status):
             return
         player_id = hand.players[seat]
         now = room.clock.now()
@@ -167,7 +167,7 @@ class Turns:
         """R-TM-01 / R-TN-06: check when nothing is pending, else fold; a withdrawn absentee
         folds (R-TM-04)."""
         room = self._room
-        if room.hand is not hand or hand.to_act != seat or room.status is not RoomStatus.RUNNING:
+        if room.hand is not hand or hand.to_act != seat or not plays_hands(room.status):
             return
         if seat in self._forfeiting:  # R-TM-04: the absentee still contesting folds
             self._forfeit(hand, seat)
@@ -239,7 +239,7 @@ class Turns:
             turn == self._turn
             and room.hand is hand
             and hand.to_act == seat
-            and room.status is RoomStatus.RUNNING
+            and plays_hands(room.status)
         )
 
     def _play_bot_answer(
@@ -301,7 +301,7 @@ class Turns:
 
     def auto_answer_or_forfeit(self, hand: TableHand, seat: int) -> None:
         room = self._room
-        if room.hand is not hand or hand.is_over or room.status is not RoomStatus.RUNNING:
+        if room.hand is not hand or hand.is_over or not plays_hands(room.status):
             return
         if seat in self._forfeiting and hand.to_act != seat:
             if self._still_contesting(hand, seat):

@@ -68,6 +68,11 @@ class StoredRoom:
     seats: list[SeatRecord] = field(default_factory=list)
     last_hand_no: int = 0
 
+    @property
+    def is_open(self) -> bool:
+        """Still open when its run stopped (a room row is ``open`` or ``closed``)."""
+        return self.status == "open"
+
 
 @dataclass(frozen=True, slots=True)
 class InterruptedHand:

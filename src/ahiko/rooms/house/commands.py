@@ -9,11 +9,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ahiko.rooms import commands as c
-from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply, closed_message
+from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply
 from ahiko.rooms.config import RoomKind
 from ahiko.rooms.house.in_flight import Waiters, write_refusal
 from ahiko.rooms.house.table import AhikoTable, Finished
-from ahiko.rooms.leaving import leave
+from ahiko.rooms.leaving import ensure_open, leave
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.table_hand import Phase
 from ahiko.store.writer import Outcome
@@ -26,8 +26,7 @@ if TYPE_CHECKING:
 def _table(room: Room) -> AhikoTable:
     if room.config.kind is not RoomKind.AHIKO or not isinstance(room.hooks, AhikoTable):
         raise Refusal("not_ahiko", "coins are used only in Ahiko rooms", "R-RM-02")
-    if not room.is_open:
-        raise Refusal("closed", closed_message(room.status.value))
+    ensure_open(room)
     return room.hooks
 
 

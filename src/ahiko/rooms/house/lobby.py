@@ -205,9 +205,7 @@ class AhikoLobby:
         return [
             self._reopen(stored)
             for stored in stored_rooms
-            if stored.kind == "ahiko"
-            and stored.status == "open"
-            and stored.config.get("tier") in TIER_KEYS
+            if stored.kind == "ahiko" and stored.is_open and stored.config.get("tier") in TIER_KEYS
         ]
 
     def _skip_used_numbers(self, stored_rooms: list[StoredRoom]) -> None:
