@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from app_site import PeopleSite
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
@@ -26,5 +27,5 @@ def engine(sqlite_url: str) -> Iterator[Engine]:
 def site(sqlite_url: str, tmp_path: Path) -> Iterator[TestClient]:
     """The real app on a fresh SQLite database, with the CSRF header every request needs."""
     app = fast_app(Settings(data_dir=tmp_path / "data", database_url=sqlite_url))
-    with TestClient(app, headers={CSRF_HEADER: "1"}) as client:
+    with PeopleSite(app, headers={CSRF_HEADER: "1"}) as client:
         yield client

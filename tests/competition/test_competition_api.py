@@ -13,6 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from app_site import PeopleSite
 from fastapi.testclient import TestClient
 
 from ahiko.fairness.keys import load_or_create_signing_key
@@ -34,7 +35,7 @@ def site(sqlite_url: str, tmp_path: Path) -> Iterator[TestClient]:
     app.state.services = app.state.services.__class__(
         **{**app.state.services.__dict__, "clock": lambda: START + timedelta(days=1)}
     )
-    with TestClient(app, headers={CSRF_HEADER: "1"}) as client:
+    with PeopleSite(app, headers={CSRF_HEADER: "1"}) as client:
         yield client
 
 
