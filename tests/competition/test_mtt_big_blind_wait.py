@@ -18,7 +18,7 @@ from ahiko.rooms.config import RoomConfig, RoomKind
 from ahiko.rooms.dealing import big_blind_seat
 from ahiko.rooms.hooks import NoHooks
 from ahiko.rooms.registry import RoomRegistry
-from ahiko.rooms.room import Room
+from ahiko.rooms.room_view import RoomView
 
 
 class Dealt(NoHooks):
@@ -27,9 +27,9 @@ class Dealt(NoHooks):
     def __init__(self) -> None:
         self.hands: list[tuple[int, list[int]]] = []
 
-    def on_hand_start(self, room: Room, hand_no: int, stacks: Mapping[int, int]) -> None:
-        assert room.dealer.button is not None
-        self.hands.append((room.dealer.button, sorted(stacks)))
+    def on_hand_start(self, room: RoomView, hand_no: int, stacks: Mapping[int, int]) -> None:
+        assert room.button is not None
+        self.hands.append((room.button, sorted(stacks)))
 
 
 def awaits_big_blind(summary: dict[str, Any]) -> set[str]:

@@ -21,7 +21,7 @@ from ahiko.rooms.clock import ManualClock
 from archive_factory import START, add_person
 
 if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+    from ahiko.rooms.room_view import RoomView
 
 
 def test_the_mtt_page_lists_entrants_tables_and_places_with_their_prizes(engine: Engine) -> None:
@@ -109,7 +109,7 @@ def test_get_mtt_answers_one_tournament_or_404(site: TestClient) -> None:
 def test_a_sit_and_go_table_carries_its_prizes_in_its_room_frame() -> None:
     specs = {spec.key: spec for spec in QUEUES}
     service = cast(SitGoRooms, None)  # the part reads only the sit & go itself
-    room = cast("Room", None)
+    room = cast("RoomView", None)
     paid = SitGoTable(service, SitGo("9max-200-x-1", specs["9max-200"], START))
     assert paid.tournament_part(room) == {
         "sitgo": "9max-200-x-1",

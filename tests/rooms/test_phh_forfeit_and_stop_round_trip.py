@@ -92,7 +92,7 @@ def test_R_TM_04_R_TM_06_D_an_archived_hand_exported_as_phh_reads_back_the_same(
         assert "betting_stopped" in kinds
     else:
         assert engine.forfeits, "the case has no forfeit"
-    archived = capture(t.room, hand, datetime.now(UTC))
+    archived = capture(t.room.view, hand, datetime.now(UTC))
     rebuilt = rebuild_hand(archived)
     assert rebuilt.events == engine.events
     text = history_with(archived, rebuilt, VisibleCards.all_cards(rebuilt), "phh").text

@@ -27,6 +27,7 @@ from ahiko.rooms.finished.replay import replay_document
 from ahiko.rooms.frames import snapshot_frame
 from ahiko.rooms.outbox import Frame, Subscribers
 from ahiko.rooms.room import Room
+from ahiko.rooms.room_view import RoomView
 from ahiko.rooms.table_hand import TableHand
 from ahiko.store.hand_archive import ArchivedHand
 
@@ -53,10 +54,10 @@ class Collect:
     def __init__(self) -> None:
         self.hands: list[tuple[ArchivedHand, TableHand]] = []
 
-    def hand_finished(self, room: Room, hand: TableHand) -> None:
+    def hand_finished(self, room: RoomView, hand: TableHand) -> None:
         self.hands.append((capture(room, hand, datetime.now(UTC)), hand))
 
-    def hand_shown(self, room: Room, hand: TableHand) -> None:
+    def hand_shown(self, room: RoomView, hand: TableHand) -> None:
         return None
 
 

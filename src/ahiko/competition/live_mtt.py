@@ -86,7 +86,7 @@ from ahiko.store.tournament_places import StoredPlace, write_places
 from ahiko.wallet.ledger import Clock, as_utc, utc_now
 
 if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+    from ahiko.rooms.room_view import RoomView
 
 log = logging.getLogger(__name__)
 
@@ -505,29 +505,29 @@ class MttTableHooks(NoHooks):
         self.tournament = tournament
         self.number = number
 
-    def on_hand_start(self, room: Room, hand_no: int, stacks: Mapping[int, int]) -> None:
-        self.tournament.hand_started(self.number, room.dealer.button, sorted(stacks))
+    def on_hand_start(self, room: RoomView, hand_no: int, stacks: Mapping[int, int]) -> None:
+        self.tournament.hand_started(self.number, room.button, sorted(stacks))
 
-    def on_hand_end(self, room: Room, outcome: HandOutcome) -> None:
+    def on_hand_end(self, room: RoomView, outcome: HandOutcome) -> None:
         self.tournament.hand_ended(self.number, outcome)
 
-    def on_player_left(self, room: Room, occupant: Occupant) -> None:
+    def on_player_left(self, room: RoomView, occupant: Occupant) -> None:
         moved = self.tournament.player_left(self.number, occupant)
         if moved is not None:  # the browser follows the move (docs/protocol.md)
             room.notify(occupant.player_id, "moved", moved)
 
-    def on_connected(self, room: Room, player_id: str) -> None:
+    def on_connected(self, room: RoomView, player_id: str) -> None:
         moved = self.tournament.elsewhere(self.number, player_id)
         if moved is not None:  # told again: the first frame found no socket of theirs here
             room.notify(player_id, "moved", moved)
 
-    def hold_deal(self, room: Room) -> bool:
-        return self.tournament.hold_deal(self.number, bool(room.participants_ready()))
+    def hold_deal(self, room: RoomView) -> bool:
+        return self.tournament.hold_deal(self.number, bool(room.ready_seats))
 
-    def lobby_entry(self, room: Room, entry: RoomSummary) -> dict[str, Any]:
+    def lobby_entry(self, room: RoomView, entry: RoomSummary) -> dict[str, Any]:
         return {**entry, "mtt": self.tournament.mtt_id, "table": self.number}
 
-    def tournament_part(self, room: Room) -> TournamentPart | None:
+    def tournament_part(self, room: RoomView) -> TournamentPart | None:
         return {
             "mtt": self.tournament.mtt_id,
             "table": self.number,

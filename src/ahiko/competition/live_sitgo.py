@@ -60,7 +60,7 @@ from ahiko.rooms.timing import Timing
 from ahiko.wallet.ledger import as_utc
 
 if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+    from ahiko.rooms.room_view import RoomView
 
 log = logging.getLogger(__name__)
 
@@ -258,20 +258,20 @@ class SitGoTable(NoHooks):
         self.service = service
         self.sng = sng
 
-    def on_player_left(self, room: Room, occupant: Occupant) -> None:
+    def on_player_left(self, room: RoomView, occupant: Occupant) -> None:
         self.service.player_out(self.sng, occupant.player_id)
 
-    def on_tournament_over(self, room: Room, results: list[ResultRow]) -> Mapping[str, int]:
+    def on_tournament_over(self, room: RoomView, results: list[ResultRow]) -> Mapping[str, int]:
         try:
             return self.service.tournament_over(room.room_id, self.sng, results)
         except (TournamentRefused, ValueError):  # the pool stays whole for an operator to pay
             log.exception("sit & go %s: the payout failed", self.sng.id)
             return {}
 
-    def lobby_entry(self, room: Room, entry: RoomSummary) -> dict[str, Any]:
+    def lobby_entry(self, room: RoomView, entry: RoomSummary) -> dict[str, Any]:
         return {**entry, "sitgo": self.sng.id, "buy_in": self.sng.spec.buy_in}
 
-    def tournament_part(self, room: Room) -> TournamentPart | None:
+    def tournament_part(self, room: RoomView) -> TournamentPart | None:
         spec = self.sng.spec  # a free sit & go pays no coins: no prizes to list
         paid = prize_table(spec.buy_in * spec.seats, spec.seats) if spec.buy_in else []
         return {"sitgo": self.sng.id, "buy_in": spec.buy_in, "prizes": paid}

@@ -127,7 +127,7 @@ class Dealer:
             return
         if room.tournament_over():
             return
-        if room.hooks.hold_deal(room):
+        if room.hooks.hold_deal(room.view):
             return  # a reload's write is in flight: the hooks begin the hand when it is back
         room.host_desk.between_hands()  # the host's changes for this hand (R-RM-04)
         participants = self.participants_ready()
@@ -243,7 +243,7 @@ class Dealer:
             occupant = room.seats.get(seat)
             if occupant is not None:
                 occupant.waits_for_big_blind = False
-        room.hooks.on_hand_start(room, hand.hand_no, hand.start_stacks)
+        room.hooks.on_hand_start(room.view, hand.hand_no, hand.start_stacks)
         if hand.mixed is not None:  # the reveals close: the mix fixes the order of the cards
             mix = room.seat_secrets.close(hand.hand_no, hand.mixed, hand.players)
             room.emit("fair_mix", lambda _seat: mix, public=True)
@@ -292,7 +292,7 @@ class Dealer:
         if room.hand is not hand and room.last_hand is hand:
             self._late_bounty(hand, events)
             if room.archive is not None:
-                room.archive.hand_shown(room, hand)  # a show after the hand (R-HE-12)
+                room.archive.hand_shown(room.view, hand)  # a show after the hand (R-HE-12)
         if room.hand is hand and hand.is_over:
             self._finish_hand()
 
@@ -339,10 +339,10 @@ class Dealer:
         room.last_hand = hand
         room.recent_pots.append(hand.total_pot())
         if room.archive is not None:
-            room.archive.hand_finished(room, hand)
+            room.archive.hand_finished(room.view, hand)
         self._bots_observe(hand)
         room.hooks.on_hand_end(
-            room, HandOutcome.of(hand.hand_no, hand.players, hand.start_stacks, final)
+            room.view, HandOutcome.of(hand.hand_no, hand.players, hand.start_stacks, final)
         )
         room.kind.on_hand_end(room, hand)  # a tournament's eliminations (R-TN-04)
         for _seat, occupant in room.seats.bots():

@@ -49,4 +49,4 @@ def close(room: Room, reason: str) -> None:
     room.closed_stacks = {o.player_id: o.stack for _, o in room.seats.items()}
     stacks = dict(room.closed_stacks)
     room.emit("closed", lambda _seat: {"reason": reason, "stacks": stacks}, public=True)
-    room.hooks.on_room_closed(room, stacks)
+    room.hooks.on_room_closed(room.view, stacks)

@@ -57,7 +57,7 @@ def room_summary(room: Room, *, with_seats: bool = True) -> RoomSummary:
     stakes = config.schedule.stakes_for_next_hand(room.hands_dealt, room.running_seconds)
     hand = room.hand
     parts: RoomSummaryParts = {}
-    part = room.hooks.tournament_part(room)
+    part = room.hooks.tournament_part(room.view)
     if part is not None:  # only an event's table carries it: other rooms' frames are as before
         parts["tournament"] = part
     if with_seats:

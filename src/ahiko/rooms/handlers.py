@@ -323,7 +323,7 @@ def connect(room: Room, cmd: c.Connect) -> Reply:
     room.broadcast.catch_up(cmd.connection_id, cmd.player_id, cmd.since, cmd.epoch)
     room.presence.connect(cmd.connection_id, cmd.player_id)
     if cmd.player_id is not None:
-        room.hooks.on_connected(room, cmd.player_id)
+        room.hooks.on_connected(room.view, cmd.player_id)
     return Reply.accepted()
 
 

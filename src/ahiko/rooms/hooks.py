@@ -3,6 +3,8 @@
 Recreational rooms and tournaments keep chips in memory; Ahiko rooms settle each
 hand in the ledger and persist durable room state. They do it by passing a ``RoomHooks``
 implementation; the room calls it synchronously, on its own thread, at these moments only.
+Hooks and the archive see the room through a read-only ``RoomView``
+(``ahiko.rooms.room_view``), never the room itself: what they may ask of it is named there.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ahiko.rooms.frame_types import ResultRow, RoomSummary, TournamentPart
 
 if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+    from ahiko.rooms.room_view import RoomView
     from ahiko.rooms.seats import Occupant
     from ahiko.rooms.table_hand import TableHand
 
@@ -40,38 +42,38 @@ class HandOutcome:
 
 
 class RoomHooks(Protocol):
-    def on_hand_start(self, room: Room, hand_no: int, stacks: Mapping[int, int]) -> None:
+    def on_hand_start(self, room: RoomView, hand_no: int, stacks: Mapping[int, int]) -> None:
         """Cards are about to be dealt to these seats with these stacks."""
 
-    def on_hand_end(self, room: Room, outcome: HandOutcome) -> None:
+    def on_hand_end(self, room: RoomView, outcome: HandOutcome) -> None:
         """The hand is settled: ``outcome`` says who sat where and what each won or lost."""
 
-    def on_player_left(self, room: Room, occupant: Occupant) -> None:
+    def on_player_left(self, room: RoomView, occupant: Occupant) -> None:
         """``occupant`` left the table with ``occupant.stack`` chips."""
 
-    def on_room_closed(self, room: Room, stacks: Mapping[str, int]) -> None:
+    def on_room_closed(self, room: RoomView, stacks: Mapping[str, int]) -> None:
         """The room closed; ``stacks`` are the chips each player held (player id -> chips)."""
 
-    def on_seats_changed(self, room: Room) -> None:
+    def on_seats_changed(self, room: RoomView) -> None:
         """Seats, stacks or presence changed (called with every ``room`` frame)."""
 
-    def on_connected(self, room: Room, player_id: str) -> None:
+    def on_connected(self, room: RoomView, player_id: str) -> None:
         """A connection of ``player_id`` joined the room (after its catch-up frames): a
         multi-table tournament tells a player who sits at another table now where."""
 
-    def on_tournament_over(self, room: Room, results: list[ResultRow]) -> Mapping[str, int]:
+    def on_tournament_over(self, room: RoomView, results: list[ResultRow]) -> Mapping[str, int]:
         """The tournament is decided (R-TN-04/05): ``results`` is the final ranking, best
         first, as the ``tournament_over`` frame carries it. Returns the prize each player
         won (player id -> coins), which the frame then shows."""
 
-    def lobby_entry(self, room: Room, entry: RoomSummary) -> dict[str, Any]:
+    def lobby_entry(self, room: RoomView, entry: RoomSummary) -> dict[str, Any]:
         """The room as its lobby lists it: ``entry`` is the public summary without seats."""
 
-    def hold_deal(self, room: Room) -> bool:
-        """True while the next hand must wait (a stack's write is in flight); the hooks then
-        begin it themselves once the write came back (``Dealer.begin_hand``)."""
+    def hold_deal(self, room: RoomView) -> bool:
+        """True while the next hand must wait (a stack's write is in flight); the house's
+        hooks then begin it themselves once the write came back (``Dealer.begin_hand``)."""
 
-    def tournament_part(self, room: Room) -> TournamentPart | None:
+    def tournament_part(self, room: RoomView) -> TournamentPart | None:
         """The event a tournament table plays for, in its ``room`` frame: the sit & go's or
         the MTT's id and its prizes by place; None for a room of no event."""
 
@@ -80,42 +82,42 @@ class HandArchiver(Protocol):
     """Keeps finished hands of every room kind for their players (``ahiko.rooms.finished.archive``).
     Called on the room's thread; it must not raise."""
 
-    def hand_finished(self, room: Room, hand: TableHand) -> None:
-        """``hand`` is settled (``room.last_hand``); stacks are already updated."""
+    def hand_finished(self, room: RoomView, hand: TableHand) -> None:
+        """``hand`` is settled (the room's last hand); stacks are already updated."""
 
-    def hand_shown(self, room: Room, hand: TableHand) -> None:
+    def hand_shown(self, room: RoomView, hand: TableHand) -> None:
         """A player showed after ``hand`` ended (R-HE-12): what its players may see grew."""
 
 
 class NoHooks:
     """Recreational rooms and tournaments: nothing to persist."""
 
-    def on_hand_start(self, room: Room, hand_no: int, stacks: Mapping[int, int]) -> None:
+    def on_hand_start(self, room: RoomView, hand_no: int, stacks: Mapping[int, int]) -> None:
         return None
 
-    def on_hand_end(self, room: Room, outcome: HandOutcome) -> None:
+    def on_hand_end(self, room: RoomView, outcome: HandOutcome) -> None:
         return None
 
-    def on_player_left(self, room: Room, occupant: Occupant) -> None:
+    def on_player_left(self, room: RoomView, occupant: Occupant) -> None:
         return None
 
-    def on_room_closed(self, room: Room, stacks: Mapping[str, int]) -> None:
+    def on_room_closed(self, room: RoomView, stacks: Mapping[str, int]) -> None:
         return None
 
-    def on_seats_changed(self, room: Room) -> None:
+    def on_seats_changed(self, room: RoomView) -> None:
         return None
 
-    def on_connected(self, room: Room, player_id: str) -> None:
+    def on_connected(self, room: RoomView, player_id: str) -> None:
         return None
 
-    def on_tournament_over(self, room: Room, results: list[ResultRow]) -> Mapping[str, int]:
+    def on_tournament_over(self, room: RoomView, results: list[ResultRow]) -> Mapping[str, int]:
         return {}
 
-    def lobby_entry(self, room: Room, entry: RoomSummary) -> dict[str, Any]:
+    def lobby_entry(self, room: RoomView, entry: RoomSummary) -> dict[str, Any]:
         return dict(entry)
 
-    def hold_deal(self, room: Room) -> bool:
+    def hold_deal(self, room: RoomView) -> bool:
         return False
 
-    def tournament_part(self, room: Room) -> TournamentPart | None:
+    def tournament_part(self, room: RoomView) -> TournamentPart | None:
         return None

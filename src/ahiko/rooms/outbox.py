@@ -174,6 +174,11 @@ def utf8_text_frame(payload: bytes) -> bytes:
 Deliver = Callable[[str, Frame], None]
 """Hand ``frame`` to connection ``connection_id``; must not block or call into the room."""
 
+
+def deliver_nowhere(connection_id: str, frame: Frame) -> None:
+    """The outbox of a room nobody subscribes to (a ``Deliver`` that drops every frame)."""
+
+
 Sink = Callable[[Frame], None]
 
 

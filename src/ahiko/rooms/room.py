@@ -42,10 +42,11 @@ from ahiko.rooms.hooks import HandArchiver, NoHooks, RoomHooks
 from ahiko.rooms.house.host_desk import HostDesk
 from ahiko.rooms.kinds import policy_for
 from ahiko.rooms.moderation import Moderation
-from ahiko.rooms.outbox import Deliver, Frame, new_epoch
+from ahiko.rooms.outbox import Deliver, deliver_nowhere, new_epoch
 from ahiko.rooms.pending import PendingReply, ReplyHold
 from ahiko.rooms.presence import Presence
 from ahiko.rooms.restore import Restore, reopen
+from ahiko.rooms.room_view import RoomView
 from ahiko.rooms.run_question import RunQuestion
 from ahiko.rooms.seat_secrets import SeatSecrets
 from ahiko.rooms.seats import Occupant, SeatError, Seats
@@ -89,6 +90,7 @@ class Room:
         self.host_id = host_id
         self.kind = policy_for(config.kind, config.part_of)
         self.hooks: RoomHooks = hooks or NoHooks()
+        self.view = RoomView(self)  # all the hooks and the archive see of this room
         self.archive = archive  # every finished hand, for "my hands" downloads
         self.rng = rng or Random()
         self.signing_key = signing_key
@@ -105,7 +107,7 @@ class Room:
         self.timers = Timers(clock, self.fire, on_countdown=self._emit_countdowns)
         self.turns = Turns(self, think)
         self.dealer = Dealer(self)
-        self.broadcast = Broadcast(self, deliver or _nowhere)
+        self.broadcast = Broadcast(self, deliver or deliver_nowhere)
         self.presence = Presence(self)
         self.chat = TableChat(self, moderation)  # Table chat
         self.time_banks = TimeBanks(config.time_bank)  # Extra seconds per person
@@ -272,12 +274,12 @@ class Room:
 
     def lobby_entry(self) -> dict[str, Any]:
         """The room as its kind's lobby lists it (the hooks add what the kind shows)."""
-        return self.hooks.lobby_entry(self, room_summary(self, with_seats=False))
+        return self.hooks.lobby_entry(self.view, room_summary(self, with_seats=False))
 
     def emit_room(self) -> None:
         summary = self.summary()
         self.emit("room", lambda _seat: {"room": summary}, public=True)
-        self.hooks.on_seats_changed(self)
+        self.hooks.on_seats_changed(self.view)
 
     # --- hands (the dealer's) ---------------------------------------------------------------
     def participants_ready(self) -> list[int]:
@@ -392,9 +394,5 @@ class Room:
         self.drop_bot(occupant.player_id)
         self.timers.cancel(sit_out(occupant.player_id))
         self.timers.cancel(absence(occupant.player_id))  # every way out of a seat ends here
-        self.hooks.on_player_left(self, occupant)
+        self.hooks.on_player_left(self.view, occupant)
         self.later(self.waitlist.offer_next)  # a seat may have come free
-
-
-def _nowhere(connection_id: str, frame: Frame) -> None:
-    """The outbox of a room nobody subscribes to (a ``Deliver`` that drops every frame)."""

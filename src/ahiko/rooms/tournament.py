@@ -57,7 +57,7 @@ def finish_if_won(room: Room) -> bool:
         ranking.declare_winner(alive[0].player_id)
     room.finish()
     results = results_of(room)
-    prizes = room.hooks.on_tournament_over(room, results)  # a sit & go pays and stores
+    prizes = room.hooks.on_tournament_over(room.view, results)  # a sit & go pays and stores
     for row in results:
         if prizes.get(row["player_id"]):
             row["prize"] = prizes[row["player_id"]]

@@ -15,7 +15,7 @@ from ahiko.rooms.config import Variant
 from ahiko.rooms.finished.archive import HandArchive
 
 if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+    from ahiko.rooms.room_view import RoomView
     from ahiko.rooms.table_hand import TableHand
 
 # A command is answered in well under a millisecond on a quiet node; a player notices 100 ms.
@@ -70,6 +70,6 @@ class CountingArchive(HandArchive):
     """The hand archive that also counts each finished hand by its variant: a hand is
     archived exactly once when it ends, so the archive is where hands are already counted."""
 
-    def hand_finished(self, room: Room, hand: TableHand) -> None:
+    def hand_finished(self, room: RoomView, hand: TableHand) -> None:
         HANDS_BY_VARIANT[room.config.variant].inc()
         super().hand_finished(room, hand)

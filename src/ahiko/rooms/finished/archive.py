@@ -35,7 +35,7 @@ from ahiko.store.hand_archive import ArchivedHand, ArchivedPlayer, insert_archiv
 from ahiko.store.writer import InlineWriter, StoreWriter
 
 if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+    from ahiko.rooms.room_view import RoomView
     from ahiko.rooms.table_hand import TableHand
 
 log = logging.getLogger(__name__)
@@ -140,18 +140,19 @@ def shown_seats(events: list[dict[str, Any]]) -> list[int]:
     return sorted({int(e["seat"]) for e in events if e.get("kind") == "cards_shown"})
 
 
-def _player(room: Room, hand: TableHand, seat: int, final: Mapping[int, int]) -> ArchivedPlayer:
+def _player(room: RoomView, hand: TableHand, seat: int, final: Mapping[int, int]) -> ArchivedPlayer:
     player_id = hand.players[seat]
     occupant = room.seats.get(seat)
     seated = occupant if occupant is not None and occupant.player_id == player_id else None
     if player_id == BOT_AHIKO_ID:
         kind = "bot_ahiko"
-    elif (seated is not None and seated.is_bot) or player_id in room.bots:
+    elif (seated is not None and seated.is_bot) or room.is_bot(player_id):
         kind = "bot"
     else:
         kind = "person"
+    departed = room.departed_name(player_id)
     name = hand.names.get(seat) or (
-        seated.name if seated is not None else room.departed_names.get(player_id, player_id)
+        seated.name if seated is not None else player_id if departed is None else departed
     )
     start = hand.start_stacks[seat]
     return ArchivedPlayer(
@@ -165,7 +166,7 @@ def _player(room: Room, hand: TableHand, seat: int, final: Mapping[int, int]) ->
     )
 
 
-def capture(room: Room, hand: TableHand, ended_at: datetime) -> ArchivedHand:
+def capture(room: RoomView, hand: TableHand, ended_at: datetime) -> ArchivedHand:
     """The archive record of ``hand``, which has just ended at ``room``."""
     events = [event_to_dict(e) for e in hand.hand.events]
     final = hand.final_stacks()
@@ -215,7 +216,7 @@ class HandArchive:
         self._now = now
         self.writer: StoreWriter = writer or InlineWriter()
 
-    def hand_finished(self, room: Room, hand: TableHand) -> None:
+    def hand_finished(self, room: RoomView, hand: TableHand) -> None:
         where = f"hand {hand.hand_no} of room {room.room_id}"
         try:
             record = capture(room, hand, self._now())
@@ -226,7 +227,7 @@ class HandArchive:
             self.LANE, _logged(where, lambda: insert_archived_hand(self.engine, record))
         )
 
-    def hand_shown(self, room: Room, hand: TableHand) -> None:
+    def hand_shown(self, room: RoomView, hand: TableHand) -> None:
         where = f"the show of hand {hand.hand_no} of room {room.room_id}"
         try:
             events = [event_to_dict(e) for e in hand.hand.events]

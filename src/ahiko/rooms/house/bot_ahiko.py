@@ -93,7 +93,7 @@ class BotAhiko:
     # --- joining -----------------------------------------------------------------------------
     def _join(self, room: Room, table: AhikoTable) -> None:
         person = lone_person(room)
-        free = table.free_seats(room)
+        free = table.free_seats(room.view)
         if (
             person is None
             or not free

@@ -41,7 +41,7 @@ def pay_out(
 ) -> None:
     """Writes the stay's exit in the room's lane; ``unplayed`` are the hand numbers its
     leaving left unplayed, ``hold`` the leave's answer, released when the write is back."""
-    drafts = table.drafts(room)
+    drafts = table.drafts(room.view)
     room_id = room.room_id
 
     def also(conn: Connection, _receipt: Receipt) -> None:
@@ -90,4 +90,4 @@ def pay_out(
         if hold is not None:
             hold.release()
 
-    table.write_in_lane(room, job, done, retry=True)
+    table.write_in_lane(room.view, job, done, retry=True)

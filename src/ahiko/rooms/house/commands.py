@@ -78,7 +78,7 @@ def buy_in(room: Room, cmd: c.BuyIn) -> Reply:
         raise Refusal("seat", "you already have a seat in this room", "R-RM-01")
     if not 0 <= cmd.seat < room.seats.size:
         raise Refusal("seat", "that seat does not exist", "R-RM-01")
-    if cmd.seat not in table.free_seats(room):
+    if cmd.seat not in table.free_seats(room.view):
         raise Refusal("seat", "that seat is taken", "R-RM-01")
     occupant = Occupant(cmd.player_id, cmd.name, cmd.amount)
     # Reserved now; the seat is taken when the ledger write comes back (table.buy_in).

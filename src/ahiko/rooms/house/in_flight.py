@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from sqlalchemy.exc import OperationalError
 
 from ahiko.rooms.commands import Refusal, Reply
+from ahiko.rooms.room_view import SeatFacts
 from ahiko.rooms.seats import Occupant
 from ahiko.store.fences import FencedOut
 from ahiko.store.rooms import SeatRecord
@@ -158,7 +159,7 @@ def resolve(drafts: Sequence[SeatDraft]) -> list[SeatRecord]:
 
 
 def draft(
-    seat: int, occupant: Occupant, participation: int | StayRef, reload: PendingReload | None
+    seat: int, occupant: SeatFacts, participation: int | StayRef, reload: PendingReload | None
 ) -> SeatDraft:
     return SeatDraft(
         seat=seat,

@@ -31,7 +31,8 @@ from ahiko.rooms.house.table import AhikoTable, room_record
 from ahiko.rooms.house.tiers import ROOMS_PER_TIER, TIERS, Tier, ahiko_config, tier_of
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.restore import Restore, RestoredSeat
-from ahiko.rooms.room import AVG_POT_HANDS, Room
+from ahiko.rooms.room import AVG_POT_HANDS
+from ahiko.rooms.room_view import RoomView
 from ahiko.rooms.timing import AHIKO_ACTION_DEADLINE_S, Timing
 from ahiko.store.rooms import (
     OpenStay,
@@ -169,7 +170,7 @@ class AhikoLobby:
         """The open rooms as the Ahiko lobby lists them (``GET /api/ahiko/rooms``)."""
         return [actor.lobby_entry() for actor in self.rooms(tier)]
 
-    def _changed(self, room: Room) -> None:
+    def _changed(self, room: RoomView) -> None:
         if self.poke is not None:
             self.poke()
             return

@@ -48,6 +48,7 @@ from ahiko.rooms.house.in_flight import (
 )
 from ahiko.rooms.house.reentry import Reentry, reentry_for
 from ahiko.rooms.house.tiers import Tier
+from ahiko.rooms.room_view import RoomView, SeatFacts, room_behind
 from ahiko.rooms.seats import Occupant
 from ahiko.store.rooms import (
     finish_hand,
@@ -84,7 +85,7 @@ class AhikoTable:
         tier: Tier,
         *,
         bot: BotAhiko | None = None,
-        on_change: Callable[[Room], None] | None = None,
+        on_change: Callable[[RoomView], None] | None = None,
         writer: StoreWriter | None = None,
     ) -> None:
         self.wallet = wallet
@@ -103,7 +104,7 @@ class AhikoTable:
     # --- the room's lane of writes -----------------------------------------------------------
     def write_in_lane(
         self,
-        room: Room,
+        room: RoomView,
         job: Callable[[], Any],
         done: Callable[[Outcome[Any]], None] | None = None,
         *,
@@ -113,10 +114,10 @@ class AhikoTable:
         back = None if done is None else (lambda outcome: room.fire(lambda: done(outcome)))
         self.writer.submit(room.room_id, job, back, retry=retry)
 
-    def free_seats(self, room: Room) -> list[int]:
+    def free_seats(self, room: RoomView) -> list[int]:
         """Free seats, less those reserved for a buy-in in flight."""
         reserved = {p.seat for p in self.pending.values()}
-        return [s for s in room.seats.free_seats() if s not in reserved]
+        return [s for s in room.free_seats if s not in reserved]
 
     # --- coins in --------------------------------------------------------------------------
     def reentry(self, player_id: str) -> Reentry | None:
@@ -169,7 +170,7 @@ class AhikoTable:
     ) -> PendingSeat:
         pending = PendingSeat(seat, occupant, StayRef())
         self.pending[occupant.player_id] = pending
-        drafts = self.drafts(room)  # the reserved seat among them
+        drafts = self.drafts(room.view)  # the reserved seat among them
         room_id = room.room_id
 
         def also(conn: Connection, receipt: Receipt) -> None:
@@ -194,7 +195,7 @@ class AhikoTable:
                 self.participations[occupant.player_id] = receipt.participation_id
             finished(outcome)
 
-        self.write_in_lane(room, job, done)
+        self.write_in_lane(room.view, job, done)
         return pending
 
     def reload(
@@ -206,7 +207,7 @@ class AhikoTable:
         participation_id = self.participations[occupant.player_id]
         pending = PendingReload(amount)
         self.reloading[occupant.player_id] = pending
-        drafts = self.drafts(room)
+        drafts = self.drafts(room.view)
         room_id = room.room_id
 
         def also(conn: Connection, _receipt: Receipt) -> None:
@@ -237,13 +238,13 @@ class AhikoTable:
                 self._deal_held = False
                 room.later(room.dealer.begin_hand)
 
-        self.write_in_lane(room, job, done)
+        self.write_in_lane(room.view, job, done)
         return pending
 
-    def tournament_part(self, room: Room) -> TournamentPart | None:
+    def tournament_part(self, room: RoomView) -> TournamentPart | None:
         return None  # a cash table plays for no event
 
-    def hold_deal(self, room: Room) -> bool:
+    def hold_deal(self, room: RoomView) -> bool:
         """A reload in flight: the next hand waits for it (its stack is not known yet)."""
         if self.reloading:
             self._deal_held = True
@@ -251,7 +252,7 @@ class AhikoTable:
         return False
 
     # --- the durable picture of the seats ---------------------------------------------------
-    def drafts(self, room: Room) -> list[SeatDraft]:
+    def drafts(self, room: RoomView) -> list[SeatDraft]:
         """Seats as stored: stacks as of the last hand boundary (the room changes a stack
         only when a hand ends), plus the seats and reloads whose writes are in flight."""
         drafts = []
@@ -262,11 +263,12 @@ class AhikoTable:
             reload = self.reloading.get(occupant.player_id)
             drafts.append(draft(seat, occupant, participation_id, reload))
         for pending in self.pending.values():
-            drafts.append(draft(pending.seat, pending.occupant, pending.stay, None))
+            reserved = SeatFacts.of(pending.occupant)
+            drafts.append(draft(pending.seat, reserved, pending.stay, None))
         return drafts
 
     # --- RoomHooks --------------------------------------------------------------------------
-    def on_hand_start(self, room: Room, hand_no: int, stacks: Mapping[int, int]) -> None:
+    def on_hand_start(self, room: RoomView, hand_no: int, stacks: Mapping[int, int]) -> None:
         unplayed = range(self.recorded_hand_no + 1, hand_no)
         room_id, start = room.room_id, dict(stacks)
 
@@ -278,17 +280,16 @@ class AhikoTable:
         self.write_in_lane(room, job, retry=True)
         self.recorded_hand_no = hand_no
 
-    def _unplayed(self, room: Room) -> range:
+    def _unplayed(self, room: RoomView) -> range:
         """Hand numbers committed to and cancelled before the deal since the last one stored
         (the current hand excluded): recorded so that a restart never reuses them."""
-        upper = room.hand.hand_no if room.hand is not None else room.next_hand_no
+        upper = room.hand_no if room.hand_no is not None else room.next_hand_no
         return range(self.recorded_hand_no + 1, upper)
 
-    def on_hand_end(self, room: Room, outcome: HandOutcome) -> None:
+    def on_hand_end(self, room: RoomView, outcome: HandOutcome) -> None:
         """Settle the net result between escrows; record the hand and the seats with it."""
         hand_no, players, net = outcome.hand_no, outcome.players, outcome.net
-        hand = room.last_hand
-        events = [] if hand is None else [event_to_dict(e) for e in hand.hand.events]
+        events = [event_to_dict(e) for e in room.last_hand_events]
         drafts = self.drafts(room)
         room_id = room.room_id
 
@@ -309,16 +310,20 @@ class AhikoTable:
 
         self.write_in_lane(room, job, retry=True)
 
-    def on_player_left(self, room: Room, occupant: Occupant) -> None:
+    def on_player_left(self, room: RoomView, occupant: Occupant) -> None:
         """The whole stack back to the wallet (or the Bot Ahiko's to the reserve), closing
         the participation; zero exits included (R-RM-14, R-RM-15, R-RM-17, R-BA-02). The
         player's own command (a leave) is answered once the coins are in the wallet."""
-        participation_id = self.participations.pop(occupant.player_id, None)
+        self._cash_out(room, occupant.player_id, occupant.is_bot)
+
+    def _cash_out(self, view: RoomView, player_id: str, is_bot: bool) -> None:
+        participation_id = self.participations.pop(player_id, None)
         if participation_id is None:
             return
-        unplayed = self._unplayed(room)
-        hold = room.hold_reply(occupant.player_id)
-        pay_out(self, room, occupant.player_id, participation_id, occupant.is_bot, unplayed, hold)
+        unplayed = self._unplayed(view)
+        room = room_behind(view)  # the reply's hold and the coins' way out are the room's
+        hold = room.hold_reply(player_id)
+        pay_out(self, room, player_id, participation_id, is_bot, unplayed, hold)
         self.recorded_hand_no = max(self.recorded_hand_no, unplayed.stop - 1)
 
     def pay_back(self, room: Room, player_id: str, participation_id: int, is_bot: bool) -> None:
@@ -327,26 +332,26 @@ class AhikoTable:
         self.participations.pop(player_id, None)
         pay_out(self, room, player_id, participation_id, is_bot, range(0), None)
 
-    def on_room_closed(self, room: Room, stacks: Mapping[str, int]) -> None:
+    def on_room_closed(self, room: RoomView, stacks: Mapping[str, int]) -> None:
         for _seat, occupant in room.seats.items():
-            self.on_player_left(room, occupant)
+            self._cash_out(room, occupant.player_id, occupant.is_bot)
         room_id, record = room.room_id, room_record(room.config, self.tier)
         self.write_in_lane(
             room, lambda: save_room(self.engine, room_id, "ahiko", record, "closed"), retry=True
         )
 
-    def on_seats_changed(self, room: Room) -> None:
-        self.bot.review_soon(room, self)
+    def on_seats_changed(self, room: RoomView) -> None:
+        self.bot.review_soon(room_behind(room), self)  # the Bot Ahiko sits and leaves
         if self._on_change is not None:
             self._on_change(room)
 
-    def on_connected(self, room: Room, player_id: str) -> None:
+    def on_connected(self, room: RoomView, player_id: str) -> None:
         return None
 
-    def on_tournament_over(self, room: Room, results: list[ResultRow]) -> Mapping[str, int]:
+    def on_tournament_over(self, room: RoomView, results: list[ResultRow]) -> Mapping[str, int]:
         return {}  # an Ahiko room is never a tournament
 
-    def lobby_entry(self, room: Room, entry: RoomSummary) -> dict[str, Any]:
+    def lobby_entry(self, room: RoomView, entry: RoomSummary) -> dict[str, Any]:
         """A room as the Ahiko lobby lists it; the Bot Ahiko is not a person (R-BA-03)."""
         seated = room.seats.items()
         return {
