@@ -24,6 +24,20 @@ settings.register_profile("dev", max_examples=100, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
 
 
+# The long tests first: two workers share the suite, and a drill of a minute that starts last
+# leaves the other worker idle while it plays. Order within each class stays as collected.
+_LONG_FIRST = ("cluster", "slow", "browser")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        marks = {mark.name for mark in item.iter_markers()}
+        return next((i for i, name in enumerate(_LONG_FIRST) if name in marks), len(_LONG_FIRST))
+
+    items.sort(key=rank)
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if os.environ.get("CI") != "true":
         return
