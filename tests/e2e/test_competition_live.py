@@ -105,3 +105,10 @@ def test_profile_shared_hand_badges_and_leaderboard_in_chromium(browser, tmp_pat
         page.wait_for_function("() => document.querySelector('.my-rank').dataset.rank !== ''")
         assert page.get_attribute(".my-rank", "data-rank") == str(board["me"]["rank"])
         assert page.locator(".leaderboard tbody tr").count() == len(board["rows"])
+        # The Ahiko board counts coins, the tournament board points, and the column says so.
+        score_head = page.locator(".leaderboard thead th").nth(2)
+        assert score_head.text_content() == "Saldo (moedas)"
+        page.select_option('select[data-board="board"]', "tournament")
+        page.wait_for_function(
+            "() => document.querySelectorAll('.leaderboard thead th')[2].textContent === 'Pontos'"
+        )

@@ -277,7 +277,10 @@ export function leaderboards(ctx) {
       },
       values.map((v) => h("option", { value: v }, t(`board.${key}.${v}`))),
     );
+  // The Ahiko board counts net coins, the tournament board points: the column says which.
+  const scoreHead = h("th.num", t(`board.score.${chosen.board}`));
   async function load() {
+    scoreHead.textContent = t(`board.score.${chosen.board}`);
     try {
       const data = await api.leaderboard(chosen.board, chosen.period);
       body.replaceChildren(
@@ -310,7 +313,7 @@ export function leaderboards(ctx) {
       "table.list.leaderboard",
       h(
         "thead",
-        h("tr", h("th.num", "#"), h("th", t("board.player")), h("th.num", t("board.score")), h("th.num.hide-phone", t("board.played"))),
+        h("tr", h("th.num", "#"), h("th", t("board.player")), scoreHead, h("th.num.hide-phone", t("board.played"))),
       ),
       body,
     ),
