@@ -101,6 +101,10 @@ def test_R_RM_01_a_friend_opens_the_invite_link_watches_and_sits_with_a_new_acco
     host.click('[data-create="submit"]')
     host.wait_for_selector('.conn[data-conn="online"]')
     link = host.url
+    shown = host.locator(".private-link code")
+    assert shown.text_content() == link
+    box = shown.bounding_box()
+    assert box is not None and box["width"] <= 240, box  # wraps in the side column
     friend = open_page(browser, viewport)  # type: ignore[no-untyped-call]
     friend.goto(link)
     friend.wait_for_selector(f'.room-name >> text="Só convidados {size}"')
