@@ -46,8 +46,8 @@ def test_fanout_bench_measures_cpu_per_delivered_frame() -> None:
 def test_floor_bench_measures_the_bare_stack_beside_the_ahiko_server() -> None:
     """The floors that need nothing beyond the test install (uws needs the bench extra)."""
     result = run_bench(
-        "floor.py", "--players", "16", "--seats", "2", "--think", "0.3", "--warmup", "3",
-        "--duration", "4", "--write", "raw,direct,asgi", "--with-load",
+        "floor.py", "--players", "16", "--seats", "2", "--think", "0.3", "--warmup", "8",
+        "--duration", "8", "--write", "raw,direct,asgi", "--with-load",
     )  # fmt: skip
     assert not any(key.startswith("floor_uws") for key in result)
     for write in ("raw", "direct", "asgi"):
