@@ -30,6 +30,7 @@ BOMB_POT_FIELD = "_bomb_pot"
 BOARDS_FIELD = "_boards"
 RUN_TWICE_FIELD = "_run_twice"
 SEVEN_DEUCE_FIELD = "_seven_deuce"
+_OPTION_FIELDS = frozenset({BOMB_POT_FIELD, BOARDS_FIELD, RUN_TWICE_FIELD, SEVEN_DEUCE_FIELD})
 
 
 def blinds_or_straddles(config: HoldemConfig, n: int) -> list[int]:
@@ -76,6 +77,8 @@ def option_fields(
 def option_values(fields: dict[str, object], ante: int) -> tuple[dict[str, int], int]:
     """The options a file's fields ask for (``HoldemConfig`` keywords) and the plain ante
     (0 in a bomb pot, whose antes are the bomb)."""
+    if _OPTION_FIELDS.isdisjoint(fields):  # the usual file: a plain hand, read for less
+        return {}, ante
     values: dict[str, int] = {}
     if fields.get(BOMB_POT_FIELD) is True:
         values["bomb_pot"], ante = ante, 0
@@ -103,6 +106,9 @@ def second_board_kind(fields: dict[str, object]) -> str:
 
 def answer_runs(hand: HoldemHand, fields: dict[str, object], seats: Sequence[int]) -> None:
     """The players' answers to running it twice, once the moves have led to the question."""
+    # Without the field the table did not run it twice (``option_values``): nobody is asked.
+    if RUN_TWICE_FIELD not in fields:
+        return
     answers = fields.get(RUN_TWICE_FIELD)
     if not hand.runs_pending:
         return

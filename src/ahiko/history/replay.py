@@ -19,6 +19,10 @@ from .phh import PhhDocument, PhhError, loads
 from .phh_draw import draw_finishing_stacks, draw_from_phh
 from .phh_holdem import holdem_finishing_stacks, holdem_from_phh
 
+# PHH code -> whether the game has a draw: read once here, as ``Game.has_draw`` walks the
+# streets on every call and a replay asks for every file.
+_PLAYS_DRAW = {code: played.has_draw for code, played in BY_PHH_CODE.items()}
+
 # Recorded histories write a split's odd chip as a half chip (10112.5); our integer rule
 # (R-PT-05) is within half a chip of it.
 HALF_CHIP_TOLERANCE = 0.5
@@ -98,10 +102,10 @@ def stacks_match(ours: Sequence[int], expected: Sequence[float]) -> bool:
 
 def replay_document(doc: PhhDocument) -> list[int]:
     """Finishing stacks (position order p1..pn) of the document replayed by our engine."""
-    played = BY_PHH_CODE.get(doc.variant)
-    if played is None:
+    plays_draw = _PLAYS_DRAW.get(doc.variant)
+    if plays_draw is None:
         raise PhhError(f"variant {doc.variant!r} is not supported")
-    if played.has_draw:
+    if plays_draw:
         return draw_finishing_stacks(draw_from_phh(doc))
     return holdem_finishing_stacks(holdem_from_phh(doc))
 
@@ -116,7 +120,11 @@ def replay_text(text: str, file: str) -> ReplayOutcome:
         name = FOREIGN_VARIANTS.get(doc.variant, "an unknown variant")
         reason = f"variant {doc.variant!r} ({name}) is not a game Ahiko plays"
         return ReplayOutcome(file, None, expected, None, skipped=reason)
-    if any(type(stack) is float and not stack.is_integer() for stack in doc.starting_stacks):
+    stacks = doc.starting_stacks
+    # one scan in C first: most files hold no float, and a generator costs every file
+    if float in map(type, stacks) and any(
+        type(stack) is float and not stack.is_integer() for stack in stacks
+    ):
         reason = "the stacks are in fractions of a chip: Ahiko plays whole chips"
         return ReplayOutcome(file, None, expected, None, skipped=reason)
     try:

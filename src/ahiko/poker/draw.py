@@ -100,11 +100,11 @@ class DrawHand(BaseHand[DrawConfig]):
             is_draw_phase=True,
         )
 
-    def _act(self, i: int, action: Action, *, forced: bool = False) -> None:
+    def _act(self, i: int, action: Action, forced: bool = False) -> None:
         if not self.in_draw_phase:
             if action.kind is ActionKind.DISCARD:
                 raise IllegalAction(DISCARD_RULE, "the draw comes after the first betting round")
-            super()._act(i, action, forced=forced)
+            super()._act(i, action, forced)
             return
         self._check_discard(i, action)
         self._discard(i, action.cards)

@@ -235,6 +235,7 @@ class HoldemHand(HouseHand):
         return (largest + 1) % self.n
 
     def _advance(self) -> None:
+        cfg = self.config
         while True:
             if self._close_round() == 1:
                 self._finish_uncontested()
@@ -248,13 +249,14 @@ class HoldemHand(HouseHand):
                 else:
                     self._showdown()
                 return
-            if self._offers_runs():
+            # Only a table that runs it twice asks (every street of every hand passes here).
+            if cfg.run_twice and self._offers_runs():
                 return  # the players still in say whether to run it twice
             name, positions = _next_deal(self.n, self.game.hole_cards)[street]
             self._deal_street(name, positions)
-            if self.config.boards == 2:
+            if cfg.boards == 2:
                 self._deal_second(name)
-            betting = self._new_round(self.config.big_blind)
+            betting = self._new_round(cfg.big_blind)
             betting.begin(0)
             if self.halted:
                 betting.queue = []  # R-TM-06 D: the rest of the board, without betting

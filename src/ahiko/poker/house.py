@@ -243,7 +243,8 @@ class HouseHand(BaseHand[HoldemConfig]):
         return paid
 
     def _end(self, awards: tuple[PotResult, ...], *, showdown: bool) -> None:
-        self._pay_bounties(awards)  # before the final stacks: they include the bounty
+        if self.config.seven_deuce:  # asked here: every hand ends, few tables pay the bounty
+            self._pay_bounties(awards)  # before the final stacks: they include the bounty
         super()._end(awards, showdown=showdown)
 
     def show(self, seat: int) -> list[Event]:
