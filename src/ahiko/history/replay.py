@@ -120,10 +120,10 @@ def replay_text(text: str, file: str) -> ReplayOutcome:
         name = FOREIGN_VARIANTS.get(doc.variant, "an unknown variant")
         reason = f"variant {doc.variant!r} ({name}) is not a game Ahiko plays"
         return ReplayOutcome(file, None, expected, None, skipped=reason)
-    stacks = doc.starting_stacks
+    starting = doc.starting_stacks
     # one scan in C first: most files hold no float, and a generator costs every file
-    if float in map(type, stacks) and any(
-        type(stack) is float and not stack.is_integer() for stack in stacks
+    if float in map(type, starting) and any(
+        type(stack) is float and not stack.is_integer() for stack in starting
     ):
         reason = "the stacks are in fractions of a chip: Ahiko plays whole chips"
         return ReplayOutcome(file, None, expected, None, skipped=reason)
