@@ -243,8 +243,14 @@ def test_an_operator_finds_a_report_mutes_grants_closes_and_each_is_audited(
 def test_the_console_fits_a_phone(scene: Scene, browser: Any) -> None:
     page = _operator_page(browser, scene, PHONE)
     page.goto(f"{scene.url}/admin")
-    page.get_by_test_id("tab-audit").wait_for()
-    page.get_by_test_id("tab-audit").click()
+    # On a worker of its own this test meets the console before its first visit: the code first.
+    code, tab = page.get_by_test_id("operator-code"), page.get_by_test_id("tab-audit")
+    code.or_(tab).wait_for()
+    if code.is_visible():
+        code.fill(scene.code)
+        page.get_by_test_id("operator-code-submit").click()
+    tab.wait_for()
+    tab.click()
     page.get_by_test_id("audit").wait_for()
     width = page.evaluate("document.documentElement.scrollWidth")
     screenshot(page, "admin-console-audit-phone")
