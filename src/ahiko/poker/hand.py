@@ -382,9 +382,8 @@ class BaseHand(HandText, Generic[ConfigT]):
 
     def _act(self, i: int, action: Action, forced: bool = False) -> None:
         """Take a betting action of the seat at index i (the round checks it, unless it is a
-        ``forced`` fold: a forfeit) and move the hand on. (``forced`` is not keyword-only:
-        Python 3.11 specialises no call to a function with keyword-only parameters, and every
-        action comes here.)"""
+        ``forced`` fold: a forfeit) and move the hand on. ``forced`` is positional: 3.11
+        specialises no call with keyword-only parameters, and every action comes here."""
         betting = self.round
         assert betting is not None
         event = betting.take(i, action, forced)
