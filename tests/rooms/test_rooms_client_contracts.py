@@ -18,6 +18,7 @@ from ahiko.poker.actions import Action
 from ahiko.poker.events import PotAwarded
 from ahiko.rooms import commands as c
 from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID
+from ahiko.rooms.house.lobby import RECENT_POTS
 from ahiko.rooms.room import AVG_POT_HANDS, Room
 from ahiko.rooms.timing import BOT_DELAY_JITTER_S, BOT_DELAY_S, LIVE_TIMING, Timing
 from ahiko.server.api_rooms import CreateRoom
@@ -268,6 +269,11 @@ def test_a_reopened_ahiko_room_keeps_its_average_pot(ahiko: Ahiko) -> None:
     actor = after.registry.get(room.room_id)
     assert actor is not None and actor.room.avg_pot == room.avg_pot
     assert all(r.avg_pot is None for r in after.rooms() if r is not actor.room)
+
+
+def test_a_reopened_room_is_given_back_as_many_pots_as_its_average_counts() -> None:
+    """The lobby reads back the pots the room averages, no fewer (and no more to read)."""
+    assert RECENT_POTS == AVG_POT_HANDS
 
 
 # --- C-ERRORS: messages for people ----------------------------------------------------------------

@@ -5,24 +5,25 @@ from its reserve by a ledger transaction with a buy-in in the tier's range. It l
 hands when another person arrives or no eligible person remains, and its stack goes back to
 the reserve. If the reserve cannot pay, the person is told and keeps waiting (the bot tries
 again after another wait). It is a bot: never counted as a person, and it plays from its own
-seat's view only (``Room._bot_answer``)."""
+seat's view only, as every bot at a table does (``ahiko.rooms.thinking``)."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
+from typing import Protocol
 
 from ahiko.bots.protocol import Bot, load_bot
+from ahiko.rooms.config import RoomConfig
+from ahiko.rooms.house.in_flight import Finished
+from ahiko.rooms.house.ports import ChangesSeats, SeesTheHand, TellsOnePlayer
+from ahiko.rooms.house.tiers import Tier
+from ahiko.rooms.room_view import RoomView
 from ahiko.rooms.seats import Occupant
-from ahiko.rooms.timers import TimerName
+from ahiko.rooms.timers import TimerKey, TimerName
+from ahiko.store.writer import Outcome
 from ahiko.wallet.errors import WalletError
-
-if TYPE_CHECKING:
-    from ahiko.rooms.house.table import AhikoTable
-    from ahiko.rooms.room import Room
-    from ahiko.store.writer import Outcome
-    from ahiko.wallet.operations import Receipt
+from ahiko.wallet.operations import Receipt, Wallet
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,47 @@ RESERVE_UNAVAILABLE = (
 )
 
 
+class BotRoom(ChangesSeats, SeesTheHand, TellsOnePlayer, Protocol):
+    """What the Bot Ahiko asks of the room: its wait (a timer), its seat taken and given
+    back (the table's bots and the seat's chips with it), the hand it may be playing."""
+
+    @property
+    def room_id(self) -> str: ...
+    @property
+    def is_open(self) -> bool: ...
+    @property
+    def config(self) -> RoomConfig: ...
+    @property
+    def view(self) -> RoomView: ...
+    @property
+    def bots(self) -> MutableMapping[str, Bot]: ...
+    def later(self, job: Callable[[], None]) -> None: ...
+    def timer_left(self, key: TimerKey) -> float | None: ...
+    def set_timer(self, key: TimerKey, seconds: float, job: Callable[[], None]) -> None: ...
+    def cancel_timer(self, key: TimerKey) -> None: ...
+    def seat_occupant(self, seat: int, occupant: Occupant) -> bool: ...
+    def player_left(self, occupant: Occupant) -> None: ...
+
+
+class BotTable(Protocol):
+    """What the Bot Ahiko asks of its room's table: the tier's buy-ins and the reserve, the
+    seats whose buy-ins are being written, its funding written and paid back."""
+
+    @property
+    def tier(self) -> Tier: ...
+    @property
+    def wallet(self) -> Wallet: ...
+    @property
+    def pending(self) -> Mapping[str, object]: ...
+    def free_seats(self, room: RoomView) -> list[int]: ...
+    def fund_bot(
+        self, room: RoomView, occupant: Occupant, seat: int, finished: Finished
+    ) -> object: ...
+    def pay_back(
+        self, room: RoomView, player_id: str, participation_id: int, is_bot: bool
+    ) -> None: ...
+
+
 class BotAhiko:
     def __init__(self, level: str = "normal", factory: Callable[[str], Bot] = load_bot) -> None:
         self.level = level
@@ -45,7 +87,7 @@ class BotAhiko:
         self._told: str | None = None  # the person told the reserve cannot pay, this spell
 
     # --- deciding ----------------------------------------------------------------------------
-    def review_soon(self, room: Room, table: AhikoTable) -> None:
+    def review_soon(self, room: BotRoom, table: BotTable) -> None:
         """Look at the table once the current command is done (never in the middle of it)."""
         if self._review_queued:
             return
@@ -57,13 +99,13 @@ class BotAhiko:
 
         room.later(run)
 
-    def review(self, room: Room, table: AhikoTable) -> None:
+    def review(self, room: BotRoom, table: BotTable) -> None:
         if not room.is_open:
             return
         seat = room.seats.seat_of(BOT_AHIKO_ID)
-        people = eligible_people(room)
+        people = eligible_people(room.seats.items())
         if seat is None:
-            if lone_person(room) is not None:
+            if lone_person(room.seats.items()) is not None:
                 if room.timer_left(BOT_AHIKO_TIMER) is None:
                     wait = room.config.timing.bot_ahiko_wait_s
                     room.set_timer(BOT_AHIKO_TIMER, wait, lambda: self._join(room, table))
@@ -78,7 +120,7 @@ class BotAhiko:
         elif bot.leave_after_hand and bot.stack > 0:
             bot.leave_after_hand = False  # the newcomer went away before the hand ended
 
-    def _send_away(self, room: Room, seat: int, bot: Occupant) -> None:
+    def _send_away(self, room: BotRoom, seat: int, bot: Occupant) -> None:
         hand = room.hand
         if hand is not None and hand.players.get(seat) == BOT_AHIKO_ID:
             if not bot.leave_after_hand:
@@ -91,8 +133,8 @@ class BotAhiko:
         room.wake()
 
     # --- joining -----------------------------------------------------------------------------
-    def _join(self, room: Room, table: AhikoTable) -> None:
-        person = lone_person(room)
+    def _join(self, room: BotRoom, table: BotTable) -> None:
+        person = lone_person(room.seats.items())
         free = table.free_seats(room.view)
         if (
             person is None
@@ -115,12 +157,12 @@ class BotAhiko:
         def funded(outcome: Outcome[Receipt]) -> None:
             self._funded(room, table, person, occupant, seat, outcome)
 
-        table.fund_bot(room, occupant, seat, funded)  # the seat is taken when it comes back
+        table.fund_bot(room.view, occupant, seat, funded)  # the seat is taken when it comes back
 
     def _funded(
         self,
-        room: Room,
-        table: AhikoTable,
+        room: BotRoom,
+        table: BotTable,
         person: Occupant,
         occupant: Occupant,
         seat: int,
@@ -139,7 +181,7 @@ class BotAhiko:
         assert receipt.participation_id is not None
         self.fundings += 1
         if not room.is_open or seat not in room.seats.free_seats():
-            table.pay_back(room, BOT_AHIKO_ID, receipt.participation_id, is_bot=True)
+            table.pay_back(room.view, BOT_AHIKO_ID, receipt.participation_id, is_bot=True)
             return
         self._told = None
         room.bots[BOT_AHIKO_ID] = self._factory(self.level)
@@ -147,7 +189,7 @@ class BotAhiko:
         room.emit_room()
         room.wake()
 
-    def _reserve_short(self, room: Room, table: AhikoTable, person: Occupant) -> None:
+    def _reserve_short(self, room: BotRoom, table: BotTable, person: Occupant) -> None:
         """R-BA-02: the reserve cannot pay: the person is told once, and the bot tries again
         after another wait."""
         if self._told != person.player_id:
@@ -165,16 +207,16 @@ class BotAhiko:
         room.set_timer(BOT_AHIKO_TIMER, wait, lambda: self._join(room, table))
 
 
-def eligible_people(room: Room) -> list[Occupant]:
+def eligible_people(seated: Iterable[tuple[int, Occupant]]) -> list[Occupant]:
     """People who can play on: seated (or reserved) with chips, not on their way out, and
     dealt in at the next hand: neither disconnected (R-TM-05) nor sitting out (R-BA-03 D)."""
-    return [o for _, o in room.seats.items() if o.is_person and o.stack > 0 and _plays_on(o)]
+    return [o for _, o in seated if o.is_person and o.stack > 0 and _plays_on(o)]
 
 
-def lone_person(room: Room) -> Occupant | None:
+def lone_person(seated: Iterable[tuple[int, Occupant]]) -> Occupant | None:
     """The person waiting with no one else to play (R-BA-01), if any, as long as they would
     be dealt in: the bot does not join a disconnected person or one sitting out (R-BA-03 D)."""
-    players = [o for _, o in room.seats.items() if o.stack > 0 and not o.leave_after_hand]
+    players = [o for _, o in seated if o.stack > 0 and not o.leave_after_hand]
     if len(players) == 1 and players[0].is_person and _plays_on(players[0]):
         return players[0]
     return None

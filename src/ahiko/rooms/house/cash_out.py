@@ -11,28 +11,55 @@ it is answered once the write came back (``hold``)."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 from sqlalchemy import Connection
 
-from ahiko.rooms.house.in_flight import resolve
+from ahiko.rooms.house.in_flight import SeatDraft, resolve
+from ahiko.rooms.house.ports import TellsOnePlayer
+from ahiko.rooms.pending import ReplyHold
+from ahiko.rooms.room_view import RoomView
 from ahiko.store.rooms import record_unplayed_hands, write_seats
 from ahiko.store.writer import Outcome
-from ahiko.wallet.operations import Receipt
-
-if TYPE_CHECKING:
-    from ahiko.rooms.house.table import AhikoTable
-    from ahiko.rooms.pending import ReplyHold
-    from ahiko.rooms.room import Room
+from ahiko.wallet.operations import Receipt, Wallet
 
 log = logging.getLogger(__name__)
 
 UNPLAYED_REASON = "a participant left before the deal (R-FD-06)"
 
 
+class CashOutRoom(TellsOnePlayer, Protocol):
+    """What a cash-out asks of the room: the seats as they stand (its view) to write with
+    it, and the table told once the coins are back, while the room is open."""
+
+    @property
+    def room_id(self) -> str: ...
+    @property
+    def is_open(self) -> bool: ...
+    @property
+    def view(self) -> RoomView: ...
+    def emit_room(self) -> None: ...
+
+
+Job = Callable[[], Receipt]
+
+
+class CashOutTable(Protocol):
+    """What a cash-out asks of its room's table: the wallet, the seats as stored, and the
+    room's lane of writes."""
+
+    @property
+    def wallet(self) -> Wallet: ...
+    def drafts(self, room: RoomView) -> list[SeatDraft]: ...
+    def write_in_lane(
+        self, room: RoomView, job: Job, done: Callable[[Outcome[Receipt]], None], *, retry: bool
+    ) -> None: ...
+
+
 def pay_out(
-    table: AhikoTable,
-    room: Room,
+    table: CashOutTable,
+    room: CashOutRoom,
     player_id: str,
     participation_id: int,
     is_bot: bool,

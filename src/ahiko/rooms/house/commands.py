@@ -6,31 +6,60 @@ the seat; the command is answered when the write came back."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply
-from ahiko.rooms.config import RoomKind
-from ahiko.rooms.house.in_flight import Waiters, write_refusal
-from ahiko.rooms.house.table import AhikoTable, Finished
-from ahiko.rooms.leaving import ensure_open, leave
+from ahiko.rooms.config import RoomConfig, RoomKind
+from ahiko.rooms.house.in_flight import Finished, Waiters, write_refusal
+from ahiko.rooms.house.ports import ChangesSeats, SeesTheHand, stand_up
+from ahiko.rooms.house.seat_requests import KnowsConnections
+from ahiko.rooms.house.table import AhikoTable
+from ahiko.rooms.pending import ReplyHold
+from ahiko.rooms.room_view import RoomView
 from ahiko.rooms.seats import Occupant
+from ahiko.rooms.status import RoomStatus, require
 from ahiko.rooms.table_hand import Phase
 from ahiko.store.writer import Outcome
 from ahiko.wallet.operations import Receipt
 
-if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+
+class KnowsPresence(KnowsConnections, Protocol):
+    def mark_absent(self, player_id: str) -> None: ...
 
 
-def _table(room: Room) -> AhikoTable:
+class AhikoRoom(ChangesSeats, SeesTheHand, Protocol):
+    """What the commands that move coins ask of an Ahiko room: its table (the hooks), the
+    seats and the hand, who is connected, the answer held while a write is in flight, and
+    the one figure they write: the chips a reload brings to the table."""
+
+    chips_in: int
+
+    @property
+    def config(self) -> RoomConfig: ...
+    @property
+    def hooks(self) -> object: ...
+    @property
+    def status(self) -> RoomStatus: ...
+    @property
+    def is_open(self) -> bool: ...
+    @property
+    def view(self) -> RoomView: ...
+    @property
+    def presence(self) -> KnowsPresence: ...
+    def hold_reply(self, player_id: str | None = None) -> ReplyHold | None: ...
+    def seat_occupant(self, seat: int, occupant: Occupant) -> bool: ...
+    def is_auto_acting(self, seat: int) -> bool: ...
+
+
+def _table(room: AhikoRoom, cmd: c.BuyIn | c.Reload | c.LeaveAfterHand) -> AhikoTable:
     if room.config.kind is not RoomKind.AHIKO or not isinstance(room.hooks, AhikoTable):
         raise Refusal("not_ahiko", "coins are used only in Ahiko rooms", "R-RM-02")
-    ensure_open(room)
+    require(room.status, type(cmd))  # the status table's answer: open rooms only
     return room.hooks
 
 
-def _seated(room: Room, player_id: str) -> tuple[int, Occupant]:
+def _seated(room: AhikoRoom, player_id: str) -> tuple[int, Occupant]:
     seat = room.seats.seat_of(player_id)
     occupant = room.seats.get(seat) if seat is not None else None
     if seat is None or occupant is None or occupant.player_id != player_id:
@@ -38,7 +67,7 @@ def _seated(room: Room, player_id: str) -> tuple[int, Occupant]:
     return seat, occupant
 
 
-def _in_hand(room: Room, seat: int, player_id: str) -> bool:
+def _in_hand(room: AhikoRoom, seat: int, player_id: str) -> bool:
     hand = room.hand
     return (
         hand is not None
@@ -47,10 +76,10 @@ def _in_hand(room: Room, seat: int, player_id: str) -> bool:
     )
 
 
-def buy_in(room: Room, cmd: c.BuyIn) -> Reply:
+def buy_in(room: AhikoRoom, cmd: c.BuyIn) -> Reply:
     """Take ``amount`` from the wallet and sit; during a hand the seat is reserved and the
     chips wait in escrow for the next hand (R-RM-12, R-RM-16)."""
-    table = _table(room)
+    table = _table(room, cmd)
     content = (cmd.seat, cmd.amount)
     replay = table.answered.replayed("buy_in", cmd.player_id, cmd.key, content)
     if replay is not None:
@@ -87,13 +116,13 @@ def buy_in(room: Room, cmd: c.BuyIn) -> Reply:
         table,
         ("buy_in", cmd.player_id, cmd.key, content),
         lambda outcome: _seat_bought(room, table, cmd, occupant, outcome),
-        lambda finished: table.buy_in(room, occupant, cmd.seat, cmd.key, finished).again,
+        lambda finished: table.buy_in(room.view, occupant, cmd.seat, cmd.key, finished).again,
     )
     return Reply.accepted(seat=cmd.seat, amount=cmd.amount, pending=True)
 
 
 def _answer_when_written(
-    room: Room,
+    room: AhikoRoom,
     table: AhikoTable,
     request: tuple[str, str, str, tuple[object, ...]],
     decide: Callable[[Outcome[Receipt]], Reply],
@@ -115,12 +144,14 @@ def _answer_when_written(
             hold.release(answer)
         again[0].tell(answer)
 
-    # The write's answer comes back through the room (``Room.fire``): after this command.
+    # The write's answer comes back through the room (``RoomView.fire``): after this command.
     again.append(start(finished))
     again[0].key, again[0].content = key, content
 
 
-def _join_in_flight(room: Room, again: Waiters, kind: str, content: tuple[object, ...]) -> Reply:
+def _join_in_flight(
+    room: AhikoRoom, again: Waiters, kind: str, content: tuple[object, ...]
+) -> Reply:
     """The same request again while its write is in flight: the first one's answer."""
     if again.content != content:
         raise Refusal(
@@ -134,7 +165,7 @@ def _join_in_flight(room: Room, again: Waiters, kind: str, content: tuple[object
 
 
 def _seat_bought(
-    room: Room, table: AhikoTable, cmd: c.BuyIn, occupant: Occupant, outcome: Outcome[Receipt]
+    room: AhikoRoom, table: AhikoTable, cmd: c.BuyIn, occupant: Occupant, outcome: Outcome[Receipt]
 ) -> Reply:
     """The buy-in's write came back: take the seat, or say why nothing moved."""
     receipt = outcome.value
@@ -145,7 +176,7 @@ def _seat_bought(
         return Reply.refused("duplicate", "this request was already applied")
     assert receipt.participation_id is not None
     if not room.is_open or cmd.seat not in room.seats.free_seats():
-        table.pay_back(room, cmd.player_id, receipt.participation_id, is_bot=False)
+        table.pay_back(room.view, cmd.player_id, receipt.participation_id, is_bot=False)
         return Reply.refused(
             "closed",
             "this room closed while your buy-in was being written: the coins went back to "
@@ -165,9 +196,9 @@ def _seat_bought(
     )
 
 
-def reload(room: Room, cmd: c.Reload) -> Reply:
+def reload(room: AhikoRoom, cmd: c.Reload) -> Reply:
     """R-RM-13: between hands only, up to the tier's ceiling counting the current stack."""
-    table = _table(room)
+    table = _table(room, cmd)
     content = (cmd.amount,)
     replay = table.answered.replayed("reload", cmd.player_id, cmd.key, content)
     if replay is not None:
@@ -202,12 +233,14 @@ def reload(room: Room, cmd: c.Reload) -> Reply:
         table,
         ("reload", cmd.player_id, cmd.key, content),
         lambda outcome: _reloaded(room, cmd, occupant, outcome),
-        lambda finished: table.reload(room, occupant, cmd.amount, cmd.key, finished).again,
+        lambda finished: table.reload(room.view, occupant, cmd.amount, cmd.key, finished).again,
     )
     return Reply.accepted(amount=cmd.amount, stack=occupant.stack, pending=True)
 
 
-def _reloaded(room: Room, cmd: c.Reload, occupant: Occupant, outcome: Outcome[Receipt]) -> Reply:
+def _reloaded(
+    room: AhikoRoom, cmd: c.Reload, occupant: Occupant, outcome: Outcome[Receipt]
+) -> Reply:
     receipt = outcome.value
     if outcome.error is not None or receipt is None:
         assert outcome.error is not None
@@ -229,10 +262,10 @@ def _reloaded(room: Room, cmd: c.Reload, occupant: Occupant, outcome: Outcome[Re
     )
 
 
-def leave_after_hand(room: Room, cmd: c.LeaveAfterHand) -> Reply:
+def leave_after_hand(room: AhikoRoom, cmd: c.LeaveAfterHand) -> Reply:
     """ "Sair após esta mão" (R-RM-14): the player's decisions stand until the result, then
     the chips go to the wallet before the next hand; outside a hand the exit is immediate."""
-    _table(room)
+    _table(room, cmd)
     seat, occupant = _seated(room, cmd.player_id)
     in_hand = _in_hand(room, seat, cmd.player_id)
     if not cmd.on:
@@ -242,7 +275,7 @@ def leave_after_hand(room: Room, cmd: c.LeaveAfterHand) -> Reply:
         room.emit_room()
         return Reply.accepted(seat=seat, after_hand=False)
     if not in_hand:
-        return leave(room, cmd.player_id)
+        return stand_up(room, cmd.player_id)
     occupant.leave_after_hand = True
     room.emit_room()
     return Reply.accepted(seat=seat, after_hand=True)

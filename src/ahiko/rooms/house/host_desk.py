@@ -1,5 +1,5 @@
 """The host's desk at a home game: what the host set for the next hand, the seat
-requests waiting for them, and the room's ledger. A part of the ``Room`` (one per room, on
+requests waiting for them, and the room's ledger. A part of the room (one per room, on
 its thread), as the chat or the waiting list are.
 
 Every host action is told to the table in a numbered ``host`` frame (``action`` and its
@@ -11,23 +11,56 @@ before the next hand's stakes are read).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import Refusal, Reply
-from ahiko.rooms.config import RoomKind
-from ahiko.rooms.frame_types import HostAction, HostDeskSummary, PendingChips
+from ahiko.rooms.config import RoomConfig, RoomKind
+from ahiko.rooms.frame_types import (
+    HostAction,
+    HostDeskSummary,
+    NumberedBody,
+    NumberedKind,
+    PendingChips,
+)
 from ahiko.rooms.house import next_hand
 from ahiko.rooms.house.room_ledger import RoomLedger
 from ahiko.rooms.house.seat_requests import SeatRequests
+from ahiko.rooms.seats import Occupant, Seats
 
-if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
-    from ahiko.rooms.seats import Occupant
+
+class DeskRoom(Protocol):
+    """What the host's desk asks of its room: the seats and the table's figures to read,
+    frames to send, and the three writes a host's change makes when it applies: the
+    settings in force, and the chips that enter or leave the table with a stack change."""
+
+    config: RoomConfig
+    chips_in: int
+    chips_out: int
+
+    @property
+    def room_id(self) -> str: ...
+    @property
+    def host_id(self) -> str | None: ...
+    @property
+    def is_open(self) -> bool: ...
+    @property
+    def next_hand_no(self) -> int: ...
+    @property
+    def seats(self) -> Seats: ...
+    def emit(
+        self,
+        kind: NumberedKind,
+        build: Callable[[int | None], NumberedBody],
+        *,
+        public: bool = False,
+    ) -> None: ...
+    def emit_room(self) -> None: ...
+    def later(self, job: Callable[[], None]) -> None: ...
 
 
 class HostDesk:
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: DeskRoom) -> None:
         self._room = room
         self.pending = next_hand.PendingChange()
         self.requests = SeatRequests(approve_players=room.config.approve_players)
@@ -57,7 +90,7 @@ class HostDesk:
         """A seat request that waits for the host, or None when the player may sit now."""
         room = self._room
         home_game = room.config.kind is RoomKind.RECREATIONAL
-        if not home_game or not self.requests.needs_approval(room, cmd.player_id):
+        if not home_game or not self.requests.needs_approval(room.host_id, cmd.player_id):
             return None
         if cmd.seat not in room.seats.free_seats():
             raise Refusal("seat", "that seat is taken or does not exist", "R-RM-01")

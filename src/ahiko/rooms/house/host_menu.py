@@ -8,38 +8,57 @@ structure's, and an Ahiko room has no host (R-RM-11)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.config import RoomKind
 from ahiko.rooms.hand_options import HandOptionError
 from ahiko.rooms.house import host_orders as h
 from ahiko.rooms.house import next_hand
-from ahiko.rooms.house.seat_requests import seat_person
-from ahiko.rooms.leaving import ensure_open, leave
+from ahiko.rooms.house.host_desk import HostDesk
+from ahiko.rooms.house.ports import ChangesSeats, SeesTheHand, TellsOnePlayer, stand_up
+from ahiko.rooms.house.seat_requests import KeepsTheLine, SeatingRoom, seat_person
 from ahiko.rooms.seats import Occupant
+from ahiko.rooms.status import RoomStatus, require
 from ahiko.rooms.table_hand import Phase
 
-if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+
+class OffersSeats(KeepsTheLine, Protocol):
+    def open_seats(self) -> list[int]:
+        """Free seats not held for someone first in the waiting list."""
 
 
-def require_home_host(room: Room, player_id: str) -> None:
-    ensure_open(room)
+class HostRoom(SeatingRoom, ChangesSeats, SeesTheHand, TellsOnePlayer, Protocol):
+    """What the host's menu asks of a home game's room: its desk, who hosts (the one write:
+    handing the role on) and the seats."""
+
+    host_id: str | None
+
+    @property
+    def status(self) -> RoomStatus: ...
+    @property
+    def host_desk(self) -> HostDesk: ...
+    @property
+    def waitlist(self) -> OffersSeats: ...
+
+
+def require_home_host(room: HostRoom, order: h.HostOrder) -> None:
+    require(room.status, type(order))  # the status table's answer: open rooms only
+    player_id = order.player_id
     if not room.config.has_host or player_id != room.host_id:
         raise Refusal("not_host", "only the host may use the Sala menu", "R-RM-05")
     if room.config.kind is not RoomKind.RECREATIONAL:
         raise Refusal("home_game_only", "only a recreational room's host runs its table")
 
 
-def _occupant(room: Room, seat: int) -> Occupant:
+def _occupant(room: HostRoom, seat: int) -> Occupant:
     occupant = room.seats.get(seat) if 0 <= seat < room.seats.size else None
     if occupant is None:
         raise Refusal("empty_seat", f"nobody sits at seat {seat + 1}")
     return occupant
 
 
-def _in_hand(room: Room, seat: int, occupant: Occupant) -> bool:
+def _in_hand(room: HostRoom, seat: int, occupant: Occupant) -> bool:
     hand = room.hand
     return (
         hand is not None
@@ -48,9 +67,9 @@ def _in_hand(room: Room, seat: int, occupant: Occupant) -> bool:
     )
 
 
-def change_table(room: Room, cmd: h.ChangeTable) -> Reply:
+def change_table(room: HostRoom, cmd: h.ChangeTable) -> Reply:
     """R-RM-04: for the next hand; between hands it is the next hand's at once."""
-    require_home_host(room, cmd.player_id)
+    require_home_host(room, cmd)
     fields = next_hand.proposed(room.config, cmd)
     desk = room.host_desk
     if room.hand is None:
@@ -63,9 +82,9 @@ def change_table(room: Room, cmd: h.ChangeTable) -> Reply:
     return Reply.accepted(applied=False)
 
 
-def adjust_stack(room: Room, cmd: h.AdjustStack) -> Reply:
+def adjust_stack(room: HostRoom, cmd: h.AdjustStack) -> Reply:
     """Chips for a stack, between hands: now, or when the hand the player is in ends."""
-    require_home_host(room, cmd.player_id)
+    require_home_host(room, cmd)
     occupant = _occupant(room, cmd.seat)
     limit = next_hand.CHIPS_CEILING
     if cmd.amount == 0 or abs(cmd.amount) > limit:
@@ -90,8 +109,8 @@ def adjust_stack(room: Room, cmd: h.AdjustStack) -> Reply:
     return Reply.accepted(applied=True, stack=occupant.stack)
 
 
-def approve_players(room: Room, cmd: h.ApprovePlayers) -> Reply:
-    require_home_host(room, cmd.player_id)
+def approve_players(room: HostRoom, cmd: h.ApprovePlayers) -> Reply:
+    require_home_host(room, cmd)
     requests = room.host_desk.requests
     if requests.approve_players != cmd.on:
         requests.approve_players = cmd.on
@@ -100,10 +119,10 @@ def approve_players(room: Room, cmd: h.ApprovePlayers) -> Reply:
     return Reply.accepted(on=cmd.on)
 
 
-def answer_seat_request(room: Room, cmd: h.AnswerSeatRequest) -> Reply:
+def answer_seat_request(room: HostRoom, cmd: h.AnswerSeatRequest) -> Reply:
     """Seat the player at the seat they asked for (another one if it was taken since), or
     turn them away; both are told to them and to the table."""
-    require_home_host(room, cmd.player_id)
+    require_home_host(room, cmd)
     desk = room.host_desk
     request = desk.requests.waiting.get(cmd.target_id)
     if request is None:
@@ -125,10 +144,10 @@ def answer_seat_request(room: Room, cmd: h.AnswerSeatRequest) -> Reply:
     return Reply.accepted(seated=True, **seated.data)
 
 
-def remove_player(room: Room, cmd: h.RemovePlayer) -> Reply:
+def remove_player(room: HostRoom, cmd: h.RemovePlayer) -> Reply:
     """The player stands up (after the hand they are in, their cards folded), their chips
     leave with them into the ledger; they sit again only if the host approves."""
-    require_home_host(room, cmd.player_id)
+    require_home_host(room, cmd)
     occupant = _occupant(room, cmd.seat)
     if occupant.player_id == room.host_id:
         raise Refusal("remove_host", "the host cannot remove themselves: hand the host role on")
@@ -136,12 +155,12 @@ def remove_player(room: Room, cmd: h.RemovePlayer) -> Reply:
         raise Refusal("remove_bot_instead", "remove a bot with “Remove bot”", "R-RM-05")
     room.host_desk.requests.removed(occupant.player_id)
     room.host_desk.announce("player_removed", seat=cmd.seat, name=occupant.name)
-    left = leave(room, occupant.player_id, reason="removed")
+    left = stand_up(room, occupant.player_id, reason="removed")
     return Reply.accepted(seat=cmd.seat, after_hand=left.data.get("after_hand", False))
 
 
-def hand_over_host(room: Room, cmd: h.HandOverHost) -> Reply:
-    require_home_host(room, cmd.player_id)
+def hand_over_host(room: HostRoom, cmd: h.HandOverHost) -> Reply:
+    require_home_host(room, cmd)
     occupant = _occupant(room, cmd.seat)
     if occupant.is_bot or occupant.player_id == room.host_id:
         raise Refusal("new_host", "hand the host role to another person at the table")
@@ -151,9 +170,9 @@ def hand_over_host(room: Room, cmd: h.HandOverHost) -> Reply:
     return Reply.accepted(host_id=occupant.player_id)
 
 
-def bomb_pot_next(room: Room, cmd: h.BombPotNext) -> Reply:
+def bomb_pot_next(room: HostRoom, cmd: h.BombPotNext) -> Reply:
     """The host's "Bomb pot": the next hand dealt is one, with the room's bomb pot ante."""
-    require_home_host(room, cmd.player_id)
+    require_home_host(room, cmd)
     if not room.config.hand_options.bomb_pot_ante:
         raise next_hand.option_refusal(
             HandOptionError(

@@ -17,9 +17,14 @@ from ahiko.rooms.room_view import SeatFacts
 from ahiko.rooms.seats import Occupant
 from ahiko.store.fences import FencedOut
 from ahiko.store.rooms import SeatRecord
+from ahiko.store.writer import Outcome
 from ahiko.wallet.errors import WalletError
+from ahiko.wallet.operations import Receipt
 
 log = logging.getLogger(__name__)
+
+#: Told in the room when a buy-in's (a reload's, a funding's) write came back.
+Finished = Callable[[Outcome[Receipt]], None]
 
 REPLAY_MEMORY = 1024  # answered requests kept per room for idempotent retries
 

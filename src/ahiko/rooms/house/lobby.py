@@ -31,7 +31,6 @@ from ahiko.rooms.house.table import AhikoTable, room_record
 from ahiko.rooms.house.tiers import ROOMS_PER_TIER, TIERS, Tier, ahiko_config, tier_of
 from ahiko.rooms.registry import RoomRegistry
 from ahiko.rooms.restore import Restore, RestoredSeat
-from ahiko.rooms.room import AVG_POT_HANDS
 from ahiko.rooms.room_view import RoomView
 from ahiko.rooms.timing import AHIKO_ACTION_DEADLINE_S, Timing
 from ahiko.store.rooms import (
@@ -55,6 +54,9 @@ log = logging.getLogger(__name__)
 # A hand may have been committed to (and its number shown) but not yet stored when the
 # previous run died: one number is left out after the last stored one.
 UNSTORED_COMMITMENTS = 1
+# The lobby's "Pote médio" averages a room's last 20 finished hands: a reopened room is
+# given back as many (the room keeps as many, tests/rooms/test_rooms_client_contracts.py).
+RECENT_POTS = 20
 
 
 @dataclass
@@ -245,7 +247,7 @@ class AhikoLobby:
             return Restore(
                 report.next_hand_no,
                 last_button(self.engine, stored.id),
-                tuple(recent_pot_totals(self.engine, stored.id, AVG_POT_HANDS)),
+                tuple(recent_pot_totals(self.engine, stored.id, RECENT_POTS)),
                 tuple(seats),
             )
 

@@ -6,15 +6,47 @@ person sits at a recreational room's seat, asked or approved."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol, Self, TypeVar
 
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import Refusal, Reply
+from ahiko.rooms.config import RoomConfig
 from ahiko.rooms.frame_types import HostDeskSummary, SeatRequestEntry
 from ahiko.rooms.seats import Occupant
 
-if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+_Room = TypeVar("_Room", contravariant=True)
+
+
+class TellsSeated(Protocol[_Room]):
+    """The room's kind, told a person sat (a tournament counts its entrants)."""
+
+    def on_seated(self, room: _Room) -> None: ...
+
+
+class KnowsConnections(Protocol):
+    def is_connected(self, player_id: str) -> bool: ...
+
+
+class KeepsTheLine(Protocol):
+    """The waiting list: a person seated leaves it."""
+
+    def seated(self, player_id: str) -> None: ...
+
+
+class SeatingRoom(Protocol):
+    """What sitting a person down asks of the room (``seat_person``)."""
+
+    @property
+    def config(self) -> RoomConfig: ...
+    @property
+    def presence(self) -> KnowsConnections: ...
+    @property
+    def waitlist(self) -> KeepsTheLine: ...
+    @property
+    def kind(self) -> TellsSeated[Self]: ...
+    def seat_occupant(self, seat: int, occupant: Occupant) -> bool: ...
+    def emit_room(self) -> None: ...
+    def wake(self) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,8 +63,8 @@ class SeatRequests:
     approved: set[str] = field(default_factory=set)
     barred: set[str] = field(default_factory=set)  # removed by the host
 
-    def needs_approval(self, room: Room, player_id: str) -> bool:
-        if player_id == room.host_id or player_id in self.approved:
+    def needs_approval(self, host_id: str | None, player_id: str) -> bool:
+        if player_id == host_id or player_id in self.approved:
             return False
         return self.approve_players or player_id in self.barred
 
@@ -68,7 +100,7 @@ class SeatRequests:
         }
 
 
-def seat_person(room: Room, player_id: str, name: str, seat: int) -> Reply:
+def seat_person(room: SeatingRoom, player_id: str, name: str, seat: int) -> Reply:
     """Sit a person with the room's starting chips (R-RM-16: reserved when a hand runs)."""
     occupant = Occupant(
         player_id,

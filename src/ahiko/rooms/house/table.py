@@ -27,17 +27,18 @@ start). Seat pictures are drafted on the room's thread and resolved on the worke
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection, Engine
 
 from ahiko.poker.events import event_to_dict
 from ahiko.rooms.frame_types import ResultRow, RoomSummary, TournamentPart
 from ahiko.rooms.hooks import HandOutcome
-from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID, BotAhiko
-from ahiko.rooms.house.cash_out import UNPLAYED_REASON, pay_out
+from ahiko.rooms.house.bot_ahiko import BOT_AHIKO_ID, BotAhiko, BotRoom
+from ahiko.rooms.house.cash_out import UNPLAYED_REASON, CashOutRoom, pay_out
 from ahiko.rooms.house.in_flight import (
     AnsweredRequests,
+    Finished,
     PendingReload,
     PendingSeat,
     SeatDraft,
@@ -48,6 +49,7 @@ from ahiko.rooms.house.in_flight import (
 )
 from ahiko.rooms.house.reentry import Reentry, reentry_for
 from ahiko.rooms.house.tiers import Tier
+from ahiko.rooms.pending import ReplyHold
 from ahiko.rooms.room_view import RoomView, SeatFacts, room_behind
 from ahiko.rooms.seats import Occupant
 from ahiko.store.rooms import (
@@ -60,10 +62,26 @@ from ahiko.store.rooms import (
 from ahiko.store.writer import InlineWriter, Outcome, StoreWriter
 from ahiko.wallet.operations import AmountRange, Receipt, Wallet
 
-if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
 
-Finished = Callable[[Outcome[Receipt]], None]
+class BeginsHands(Protocol):
+    def begin_hand(self) -> None: ...
+
+
+class TableRoom(BotRoom, CashOutRoom, Protocol):
+    """What an Ahiko table asks of its room, besides what its hooks are shown: the Bot
+    Ahiko's seat and the cash-outs (their ports), a leave's answer held until its coins are
+    back, and the hand a reload held, begun once the reload is written."""
+
+    @property
+    def dealer(self) -> BeginsHands: ...
+    def hold_reply(self, player_id: str | None = None) -> ReplyHold | None: ...
+
+
+def behind(view: RoomView) -> TableRoom:
+    """The room ``view`` shows, as the table's port. The table is handed its room's view,
+    as every hook is, and it is the one part of the room that goes behind it: to seat the
+    Bot Ahiko and pay cash-outs out (``ahiko.rooms.room_view``)."""
+    return room_behind(view)
 
 
 def room_record(room_config: Any, tier: Tier) -> dict[str, Any]:
@@ -127,18 +145,19 @@ class AhikoTable:
         return reentry_for(self.engine, self.tier, int(player_id), self.wallet.now())
 
     def buy_in(
-        self, room: Room, occupant: Occupant, seat: int, key: str, finished: Finished
+        self, room: RoomView, occupant: Occupant, seat: int, key: str, finished: Finished
     ) -> PendingSeat:
         """Reserve ``seat``, then wallet -> a new participation's escrow on a worker, the seat
         written in the same transaction; ``finished`` is told in the room (the reservation is
         gone by then; the participation is the table's when the write applied)."""
         user_id = person_id(occupant.player_id)
+        room_id = room.room_id
         request = (
             user_id,
-            room.room_id,
+            room_id,
             seat,
             occupant.stack,
-            f"buy_in:{room.room_id}:{user_id}:{key}",
+            f"buy_in:{room_id}:{user_id}:{key}",
             AmountRange(self.tier.buy_in_min, self.tier.buy_in_max),
         )
         return self._open_stay(
@@ -146,7 +165,7 @@ class AhikoTable:
         )
 
     def fund_bot(
-        self, room: Room, occupant: Occupant, seat: int, finished: Finished
+        self, room: RoomView, occupant: Occupant, seat: int, finished: Finished
     ) -> PendingSeat:
         """The reserve -> the Bot Ahiko's escrow (R-BA-01), in two steps as a buy-in; a
         ``WalletError`` (ReserveUnavailable, R-BA-02) comes back with nothing changed."""
@@ -162,7 +181,7 @@ class AhikoTable:
 
     def _open_stay(
         self,
-        room: Room,
+        view: RoomView,
         occupant: Occupant,
         seat: int,
         write: Callable[[Callable[[Connection, Receipt], None]], Receipt],
@@ -170,8 +189,8 @@ class AhikoTable:
     ) -> PendingSeat:
         pending = PendingSeat(seat, occupant, StayRef())
         self.pending[occupant.player_id] = pending
-        drafts = self.drafts(room.view)  # the reserved seat among them
-        room_id = room.room_id
+        drafts = self.drafts(view)  # the reserved seat among them
+        room_id = view.room_id
 
         def also(conn: Connection, receipt: Receipt) -> None:
             pending.stay.participation_id = receipt.participation_id
@@ -195,11 +214,11 @@ class AhikoTable:
                 self.participations[occupant.player_id] = receipt.participation_id
             finished(outcome)
 
-        self.write_in_lane(room.view, job, done)
+        self.write_in_lane(view, job, done)
         return pending
 
     def reload(
-        self, room: Room, occupant: Occupant, amount: int, key: str, finished: Finished
+        self, room: RoomView, occupant: Occupant, amount: int, key: str, finished: Finished
     ) -> PendingReload:
         """Reserve (the next hand waits), then wallet -> the escrow on a worker; the room
         grows the stack in ``finished`` if it applied."""
@@ -207,7 +226,7 @@ class AhikoTable:
         participation_id = self.participations[occupant.player_id]
         pending = PendingReload(amount)
         self.reloading[occupant.player_id] = pending
-        drafts = self.drafts(room.view)
+        drafts = self.drafts(room)
         room_id = room.room_id
 
         def also(conn: Connection, _receipt: Receipt) -> None:
@@ -236,9 +255,9 @@ class AhikoTable:
             finished(outcome)
             if not self.reloading and self._deal_held:
                 self._deal_held = False
-                room.later(room.dealer.begin_hand)
+                room.later(behind(room).dealer.begin_hand)
 
-        self.write_in_lane(room.view, job, done)
+        self.write_in_lane(room, job, done)
         return pending
 
     def tournament_part(self, room: RoomView) -> TournamentPart | None:
@@ -321,16 +340,16 @@ class AhikoTable:
         if participation_id is None:
             return
         unplayed = self._unplayed(view)
-        room = room_behind(view)  # the reply's hold and the coins' way out are the room's
-        hold = room.hold_reply(player_id)
+        room = behind(view)
+        hold = room.hold_reply(player_id)  # the leave is answered once the coins are back
         pay_out(self, room, player_id, participation_id, is_bot, unplayed, hold)
         self.recorded_hand_no = max(self.recorded_hand_no, unplayed.stop - 1)
 
-    def pay_back(self, room: Room, player_id: str, participation_id: int, is_bot: bool) -> None:
+    def pay_back(self, room: RoomView, player_id: str, participation_id: int, is_bot: bool) -> None:
         """A stay opened for a seat the room could not give any more (it closed while the
         write was in flight): its coins go straight back."""
         self.participations.pop(player_id, None)
-        pay_out(self, room, player_id, participation_id, is_bot, range(0), None)
+        pay_out(self, behind(room), player_id, participation_id, is_bot, range(0), None)
 
     def on_room_closed(self, room: RoomView, stacks: Mapping[str, int]) -> None:
         for _seat, occupant in room.seats.items():
@@ -341,7 +360,7 @@ class AhikoTable:
         )
 
     def on_seats_changed(self, room: RoomView) -> None:
-        self.bot.review_soon(room_behind(room), self)  # the Bot Ahiko sits and leaves
+        self.bot.review_soon(behind(room), self)  # the Bot Ahiko sits and leaves
         if self._on_change is not None:
             self._on_change(room)
 
