@@ -196,7 +196,7 @@ def test_hand_views_name_the_dealt_seats_and_a_finished_hand_keeps_them() -> Non
             t.passive()
         else:
             t.advance(1)
-    assert t.room.hand is None and t.room.last_hand is hand
+    assert t.room.hand is None and t.room.dealer.last_hand is hand
     assert [s["name"] for s in t.room.summary()["seats"]] == ["Ana"]
     t.ok(c.SnapshotRequest(watcher.connection_id))
     snapshot = watcher.frames[-1]
@@ -206,7 +206,7 @@ def test_hand_views_name_the_dealt_seats_and_a_finished_hand_keeps_them() -> Non
 
 # --- C-AVGPOT -------------------------------------------------------------------------------------
 def pot_of(room: Room) -> int:
-    hand = room.last_hand
+    hand = room.dealer.last_hand
     assert hand is not None
     return sum(e.amount for e in hand.hand.events if isinstance(e, PotAwarded))
 
@@ -216,13 +216,13 @@ def play_one(t: Table, rng: Random | None) -> None:
     deal)."""
     current = t.room.hand
     if current is None or current.phase.value != "dealt":
-        dealt = t.room.hands_dealt
+        dealt = t.room.dealer.hands_dealt
         for _ in range(200):
-            if t.room.hands_dealt > dealt:
+            if t.room.dealer.hands_dealt > dealt:
                 break
             t.advance(1)
-        assert t.room.hands_dealt == dealt + 1
-    hand = t.room.hand or t.room.last_hand
+        assert t.room.dealer.hands_dealt == dealt + 1
+    hand = t.room.hand or t.room.dealer.last_hand
     assert hand is not None
     while t.room.hand is hand and hand.to_act is not None:
         if rng is None:

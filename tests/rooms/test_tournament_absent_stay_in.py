@@ -47,7 +47,7 @@ def run_out_clock(t: Table, hand: TableHand) -> None:
 
 def record_idle(t: Table, stacks: dict[int, int]) -> None:
     """idle's stack at the end of the last hand played, if he was dealt in it."""
-    hand = t.room.last_hand
+    hand = t.room.dealer.last_hand
     if hand is not None and hand.is_over and "idle" in hand.players.values():
         stacks[hand.hand_no] = hand.final_stacks()[hand.seat_of("idle")]  # type: ignore[index]
 
