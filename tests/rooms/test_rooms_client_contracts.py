@@ -109,7 +109,7 @@ def bot_delays(seed: int, turns: int = 6) -> list[float]:
         if hand.to_act == 0:
             t.passive()
             continue
-        left = t.room.timer_left("bot")
+        left = t.room.timers.left("bot")
         assert left is not None, "the bot's turn waits on its timer"
         assert 0 < left <= delays[-1] + 1e-9
         assert ana.of("hand")[-1]["deadline"] is None  # no person's clock runs meanwhile
@@ -152,7 +152,7 @@ def test_R_BA_01_the_bot_ahiko_pauses_like_the_other_bots(ahiko: Ahiko) -> None:
         if hand.players[hand.to_act] == ana:
             assert act_passively(room).ok
             continue
-        left = room.timer_left("bot")
+        left = room.timers.left("bot")
         assert left is not None and 0 < left <= delays[-1] + 1e-9
         waits += 1
         paced.advance(1.5)

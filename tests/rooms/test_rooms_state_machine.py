@@ -97,7 +97,7 @@ def test_R_RM_07_a_paused_room_keeps_the_seat_to_act_its_time() -> None:
         "time_bank": 30.0,
     }
     t.ok(c.Resume("ana"))
-    assert t.room.timer_left(TimerName.DEADLINE) == 14.0
+    assert t.room.timers.left(TimerName.DEADLINE) == 14.0
 
 
 @pytest.mark.parametrize(

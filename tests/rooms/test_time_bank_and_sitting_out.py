@@ -230,7 +230,7 @@ def run_out_clock(t: Table) -> None:
     assert hand is not None
     seat = hand.to_act
     while t.room.hand is hand and hand.to_act == seat:
-        left = t.room.timer_left("deadline")
+        left = t.room.timers.left("deadline")
         assert left is not None
         t.advance(left)
 

@@ -40,7 +40,7 @@ def run_out_clock(t: Table, hand: TableHand) -> None:
     """The seat to act lets its deadline and its time bank run out (R-TN-06)."""
     seat = hand.to_act
     while t.room.hand is hand and hand.to_act == seat:
-        left = t.room.timer_left("deadline")
+        left = t.room.timers.left("deadline")
         assert left is not None, "a tournament decision without a deadline"
         t.advance(left)
 

@@ -162,11 +162,12 @@ class Room:
 
     @property
     def hand(self) -> TableHand | None:
-        """The dealer's hand in play (the house reads it here)."""
+        """The dealer's hand in play (the house reads it here, until its ports)."""
         return self.dealer.hand
 
     @property
     def next_hand_no(self) -> int:
+        """The dealer's next hand number (the house reads it here, until its ports)."""
         return self.dealer.next_hand_no
 
     @property
@@ -255,27 +256,11 @@ class Room:
         check_move(self.status, status)
         self.status = status
 
-    # --- timers (typed names; ``set_timer`` & co. for the parts that name their own) ---------
-    def set_timer(self, key: TimerKey, seconds: float, job: Callable[[], None]) -> None:
-        self.timers.set(key, seconds, job)
-
-    def cancel_timer(self, key: TimerKey) -> None:
-        self.timers.cancel(key)
-
-    def timer_left(self, key: TimerKey) -> float | None:
-        return self.timers.left(key)
-
     def _emit_countdowns(self) -> None:
         countdowns = self.timers.countdowns()
         self.broadcast.emit("countdown", lambda _seat: {"countdowns": countdowns}, public=True)
 
     # --- frames ----------------------------------------------------------------------------
-    def emit(self, kind: ft.NumberedKind, build: Build, *, public: bool = False) -> None:
-        self.broadcast.emit(kind, build, public=public)
-
-    def notify(self, player_id: str, kind: ft.UnnumberedKind, body: Told) -> None:
-        self.broadcast.notify(player_id, kind, body)
-
     def summary(self) -> ft.RoomSummary:
         """The public description of the room (lobby and ``room`` frames)."""
         return room_summary(self)
@@ -289,12 +274,27 @@ class Room:
         self.broadcast.emit("room", lambda _seat: {"room": summary}, public=True)
         self.hooks.on_seats_changed(self.view)
 
-    # --- the house's hand-offs (``rooms/house`` still asks the room) ------------------------
+    # --- the house's hand-offs: ``rooms/house`` still asks the room for its parts' work ------
     def wake(self) -> None:
         self.dealer.wake()
 
     def is_auto_acting(self, seat: int) -> bool:
         return self.turns.is_auto_acting(seat)
+
+    def set_timer(self, key: TimerKey, seconds: float, job: Callable[[], None]) -> None:
+        self.timers.set(key, seconds, job)
+
+    def cancel_timer(self, key: TimerKey) -> None:
+        self.timers.cancel(key)
+
+    def timer_left(self, key: TimerKey) -> float | None:
+        return self.timers.left(key)
+
+    def emit(self, kind: ft.NumberedKind, build: Build, *, public: bool = False) -> None:
+        self.broadcast.emit(kind, build, public=public)
+
+    def notify(self, player_id: str, kind: ft.UnnumberedKind, body: Told) -> None:
+        self.broadcast.notify(player_id, kind, body)
 
     # --- running, limits, closing (``ending``) -----------------------------------------------
     def start_running(self) -> None:
