@@ -51,7 +51,7 @@ async def lag_with(threads: bool, tables: int, seconds: float, speed: float) -> 
         before = time.perf_counter()
         await asyncio.sleep(PROBE_S)
         lags.append((time.perf_counter() - before - PROBE_S) * 1000)
-    hands = sum(actor.room.hands_dealt for actor in registry.actors())
+    hands = sum(actor.room.dealer.hands_dealt for actor in registry.actors())
     await registry.stop_all()
     return {
         "p50_ms": round(percentile(lags, 0.5), 1),

@@ -8,10 +8,11 @@ Layers, top to bottom (a package may import only from layers below it, and
 The graph is read from the source with :mod:`ast`. Between packages every ``import``
 counts, at the top of a file, inside a function or under ``if TYPE_CHECKING:``: an import
 placed late or guarded is still a dependency. Inside ``rooms`` the cycle check counts every
-import that runs (top of file or inside a function); an annotation-only import under ``if
-TYPE_CHECKING:`` (a part naming the ``Room`` it is handed) is no loop at run time and is
-reported apart (``type_only_cycles``). ``ahiko/__init__.py`` and ``ahiko/cli.py`` sit above
-every layer (the command line) and are not checked.
+import too, an annotation-only one under ``if TYPE_CHECKING:`` included: a part that names
+the type of what it is handed depends on it as surely as one that calls it. The only
+exception is ``STILL_IMPORTING_ROOM``, house modules not yet behind a port, whose type-only
+imports are not counted; the list may only shrink. ``ahiko/__init__.py`` and ``ahiko/cli.py``
+sit above every layer (the command line) and are not checked.
 """
 
 from __future__ import annotations
@@ -38,6 +39,19 @@ LAYERS: Mapping[str, int] = {
 ISOLATED = frozenset({"poker"})
 #: Packages in which no two modules may import each other in a loop.
 ACYCLIC_INSIDE = ("rooms",)
+#: Modules of ``rooms/house`` that still name the ``Room`` they are handed (converted to
+#: ports on their own branch): their type-only imports are not yet counted. May only shrink.
+STILL_IMPORTING_ROOM = frozenset(
+    {
+        "ahiko.rooms.house.bot_ahiko",
+        "ahiko.rooms.house.cash_out",
+        "ahiko.rooms.house.commands",
+        "ahiko.rooms.house.host_desk",
+        "ahiko.rooms.house.host_menu",
+        "ahiko.rooms.house.seat_requests",
+        "ahiko.rooms.house.table",
+    }
+)
 ROOT = "ahiko"
 
 
@@ -146,16 +160,21 @@ def layer_violations(graph: Mapping[str, Iterable[Import]]) -> list[str]:
 
 
 def module_edges(
-    graph: Mapping[str, Iterable[Import]], package: str, *, with_type_only: bool = False
+    graph: Mapping[str, Iterable[Import]],
+    package: str,
+    *,
+    with_type_only: bool = True,
+    type_only_waived: frozenset[str] = STILL_IMPORTING_ROOM,
 ) -> dict[str, set[str]]:
     """Edges between the modules of one package (a target names the module it lives in);
-    annotation-only imports count when ``with_type_only``."""
+    annotation-only imports count when ``with_type_only``, except those of the modules in
+    ``type_only_waived``."""
     prefix = f"{ROOT}.{package}"
     modules = {m for m in graph if m == prefix or m.startswith(prefix + ".")}
     edges: dict[str, set[str]] = {m: set() for m in modules}
     for module in modules:
         for imp in graph[module]:
-            if imp.type_only and not with_type_only:
+            if imp.type_only and (not with_type_only or module in type_only_waived):
                 continue
             target = imp.target
             while target and target not in modules:
@@ -230,7 +249,7 @@ def check(src: Path) -> list[str]:
     return problems
 
 
-def files_in_cycles(src: Path, package: str, *, with_type_only: bool = False) -> int:
+def files_in_cycles(src: Path, package: str, *, with_type_only: bool = True) -> int:
     """How many modules of ``package`` sit in an import loop (the figure docs/rooms.md gives)."""
     edges = module_edges(read_tree(src), package, with_type_only=with_type_only)
     return sum(len(component) for component in cycles(edges))

@@ -4,6 +4,10 @@ The layer check (``import_contract``) lets ``competition`` and ``server`` import
 ``rooms``; this one closes the door it leaves open: no module outside ``rooms/`` imports
 ``ahiko.rooms.room`` (a type-only import included), names ``Room`` (in code or in an
 annotation string), or reaches the room behind a view (``room_behind``, the house's own).
+
+Inside ``rooms/`` the same holds for names: only ``room.py`` names ``Room``. Each part is
+handed its collaborators, or a ``Protocol`` declared beside it listing what it uses; the
+house modules not yet converted (``STILL_IMPORTING_ROOM``) may only shrink.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import ast
 from pathlib import Path
 
 import pytest
-from import_contract import imports_of, module_name
+from import_contract import STILL_IMPORTING_ROOM, imports_of, module_name
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 ROOM_MODULE = "ahiko.rooms.room"
@@ -58,6 +62,69 @@ def test_no_module_outside_rooms_reaches_the_room() -> None:
         if found:
             reaching[module] = found
     assert not reaching, f"see the room through its RoomView (ahiko.rooms.room_view): {reaching}"
+
+
+def names_the_room(source: str) -> list[str]:
+    """Each place in ``source`` that names ``Room``, in code, an annotation or a type string,
+    or imports it from ``ahiko.rooms.room``."""
+    found = [f"{n.lineno}: names Room" for n in ast.walk(ast.parse(source)) if _is_room(n)]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and any(a.name == "Room" for a in node.names):
+            found.append(f"{node.lineno}: imports Room")
+    return sorted(set(found))
+
+
+def _is_room(node: ast.AST) -> bool:
+    return isinstance(node, ast.Name | ast.Attribute | ast.Constant) and _names_room(node)
+
+
+def test_R_ARCH_no_module_of_rooms_but_room_py_names_the_room() -> None:
+    """The parts see ports, not the ``Room``: none of them imports it, even for annotations."""
+    package = SRC / "ahiko" / "rooms"
+    naming = {}
+    for path in sorted(package.rglob("*.py")):
+        module = module_name(path, SRC)
+        if module == ROOM_MODULE or module in STILL_IMPORTING_ROOM:
+            continue
+        found = names_the_room(path.read_text(encoding="utf-8"))
+        if found:
+            naming[module] = found
+    assert not naming, f"hand the part a port (a Protocol beside it), not the Room: {naming}"
+
+
+def test_the_house_modules_still_naming_the_room_are_still_there() -> None:
+    """The waiver list only shrinks: a converted module leaves it (and one removed too)."""
+    package = SRC / "ahiko" / "rooms"
+    for module in STILL_IMPORTING_ROOM:
+        path = package.parent.parent / (module.replace(".", "/") + ".py")
+        assert path.exists(), f"{module} is gone: take it off STILL_IMPORTING_ROOM"
+        text = path.read_text(encoding="utf-8")
+        assert names_the_room(text), f"{module} no longer names Room: take it off the list"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ahiko.rooms.room import Room\n",
+        "def f(room: 'Room') -> None: ...\n",
+        "class P(Protocol):\n    def f(self, room: Room) -> None: ...\n",
+        "from ahiko.rooms.room import Room as Table\n",
+    ],
+)
+def test_the_scanner_finds_the_room_named_inside_rooms(source: str) -> None:
+    assert names_the_room(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "class DealerTable(Protocol):\n    def later(self, job: Job) -> None: ...\n",
+        '"""The room hands the dealer its seats (``Room.seats``)."""\n',
+        "from ahiko.rooms.room_view import RoomView\n",
+    ],
+)
+def test_the_scanner_lets_ports_and_prose_pass(source: str) -> None:
+    assert names_the_room(source) == []
 
 
 @pytest.mark.parametrize(

@@ -102,7 +102,7 @@ def test_two_people_on_two_nodes_and_a_spectator_play_a_recreational_room_to_its
         ana, bia, watcher = asyncio.run(game())
         assert app_b.state.room_registry.get(room_id) is None  # B never held the room
         room = app_a.state.room_registry.get(room_id).room
-        assert room.hands_dealt == 20
+        assert room.dealer.hands_dealt == 20
         for client in (ana, bia, watcher):
             closed = client.frames[-1]
             assert closed["t"] == "closed" and closed["reason"] == "limit"

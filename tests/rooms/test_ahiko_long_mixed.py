@@ -88,7 +88,7 @@ def run_mixed(ahiko: Ahiko, seed: int) -> None:
     for _step in range(200_000):
         # Looked at every step: the bot may sit and leave again between two samples.
         bot_seen |= {r.room_id for r in rooms if r.seats.seat_of(BOT_AHIKO_ID) is not None}
-        if sum(r.hands_dealt for r in rooms) >= HANDS:
+        if sum(r.dealer.hands_dealt for r in rooms) >= HANDS:
             break
         room = rng.choice(rooms)
         if _people_act(room, rng):
@@ -97,7 +97,7 @@ def run_mixed(ahiko: Ahiko, seed: int) -> None:
             _random_step(ahiko, room, rng.choice(people), rng, grants)
         else:
             ahiko.advance(rng.choice([0.5, 2.0, 8.0, 21.0]))
-    assert sum(r.hands_dealt for r in rooms) >= HANDS
+    assert sum(r.dealer.hands_dealt for r in rooms) >= HANDS
     # Everyone goes home: the last hands end by the deadlines; the bot follows.
     for room in rooms:
         for pid in people:

@@ -124,7 +124,7 @@ def test_issue9_R_TM_05_people_reconnect_to_their_seats_and_play_on(ahiko: Ahiko
     assert hand is not None and hand.hand_no == again.next_hand_no - 1 > 2
     assert {hand.players[s]: chips for s, chips in hand.start_stacks.items()} == start
     play_out(again)
-    assert again.hand is None and again.last_hand is hand
+    assert again.hand is None and again.dealer.last_hand is hand
     after.check()
     rows = hand_rows(after.engine, room.room_id)
     assert rows[hand.hand_no][0] == "finished" and rows[2][0] == "cancelled"

@@ -165,7 +165,7 @@ def test_chat_bots_never_chat() -> None:
         table.to_deal()
         table.play_hand_passively()
         table.advance(10)
-    assert table.room.hands_dealt >= 3
+    assert table.room.dealer.hands_dealt >= 3
     assert chats(rec) == []  # the bot said nothing in three hands
 
 
@@ -173,7 +173,7 @@ def _cards_of(table: Table) -> set[str]:
     """Every card of the deck of the hand just played, as text ("Ah")."""
     from ahiko.poker.cards import format_card
 
-    hand = table.room.last_hand or table.room.hand
+    hand = table.room.dealer.last_hand or table.room.hand
     assert hand is not None and hand.committer is not None
     return {format_card(card) for card in hand.committer.deck}
 

@@ -147,7 +147,7 @@ def test_R_FD_02_two_people_shape_50_shuffles_and_a_withheld_secret_never_stops_
         return people
 
     people = asyncio.run(game())
-    assert room.hands_dealt == HANDS
+    assert room.dealer.hands_dealt == HANDS
     pubkey = public_key_bytes(KEY)
     for person in people:
         dealt_in = [

@@ -98,7 +98,7 @@ def test_R_FD_02_late_and_missing_reveals_never_stop_the_table(
         return late, silent
 
     late, silent = asyncio.run(game())
-    assert room.hands_dealt == HANDS
+    assert room.dealer.hands_dealt == HANDS
     mixed = [n for n, h in late.hands.items() if h["mix"] is not None]
     assert len(mixed) >= HANDS - 2  # a bust-out's hand aside, every hand was shaped
     for hand_no in mixed:

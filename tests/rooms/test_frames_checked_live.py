@@ -65,7 +65,7 @@ def test_a_whole_hand_of_each_game_keeps_the_frame_types(
 
     received = asyncio.run(game())
     assert received[-1]["t"] == "closed"
-    assert app.state.room_registry.get(room_id).room.hands_dealt == 1
+    assert app.state.room_registry.get(room_id).room.dealer.hands_dealt == 1
     conserved(app, room_id)
     for frame in received:  # and as the client read them
         p.SERVER_FRAME.validate_python(frame)

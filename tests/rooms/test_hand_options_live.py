@@ -112,7 +112,7 @@ async def _play(address: str, app: FastAPI, options: dict[str, Any], seats: int)
 
 def _checked(app: FastAPI, room_id: str, raw: str, tmp_path: Path) -> Any:
     room = app.state.room_registry.get(room_id).room
-    hand = room.last_hand
+    hand = room.dealer.last_hand
     held = sum(o.stack for _, o in room.seats.items())
     assert room.chips_in == held + room.chips_out  # no chip created or lost
     report = room.host_desk.report()

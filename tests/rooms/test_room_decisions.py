@@ -42,7 +42,7 @@ def test_R_TN_06_D_a_tournament_always_has_an_action_deadline() -> None:
     t.ok(c.Start("host"))
     t.to_deal()
     hand = t.room.hand
-    deadline = t.room.deadline()
+    deadline = t.room.turns.deadline()
     assert hand is not None and deadline is not None
     assert (deadline["seat"], deadline["seconds_left"]) == (hand.to_act, 20.0)
     staller = hand.to_act

@@ -44,7 +44,7 @@ def _bot_actions(t: Table, hands: int) -> list[str]:
     for _ in range(hands):
         t.to_deal()
         t.play_hand_passively()
-        hand = t.room.last_hand
+        hand = t.room.dealer.last_hand
         assert hand is not None
         history = (hand.view(0) or {}).get("history") or []
         kinds += [e["action"] for e in history if e["kind"] == "action" and e["seat"] == 1]

@@ -76,7 +76,7 @@ def _table_with_a_thinking_bot(thinker: HeldThinker) -> Table:
 
 
 def _moves_since(t: Table, mark: int) -> list[ActionTaken]:
-    hand = t.room.hand or t.room.last_hand
+    hand = t.room.hand or t.room.dealer.last_hand
     assert hand is not None
     return [e for e in hand.engine.events[mark:] if isinstance(e, ActionTaken)]
 
@@ -207,13 +207,13 @@ def test_R_AI_01_bots_on_threads_play_whole_hands_on_the_real_clock() -> None:
         assert (await actor.ask(c.Start("ana"))).ok
         for _ in range(600):
             await asyncio.sleep(0.01)
-            if room.hands_dealt >= 3 and room.hand is None:
+            if room.dealer.hands_dealt >= 3 and room.hand is None:
                 break
             ana = room.seats.get(0)
             if ana is not None and ana.sitting_out:  # two timeouts in a row sat her out
                 assert (await actor.ask(c.SitOut("ana", on=False))).ok
         await registry.stop_all()
-        return room.hands_dealt, threads
+        return room.dealer.hands_dealt, threads
 
     dealt, threads = asyncio.run(play())
     assert dealt >= 3

@@ -110,7 +110,7 @@ def bot_delays(seed: int, turns: int = 6) -> list[float]:
         if hand.to_act == 0:
             t.passive()
             continue
-        left = t.room.timer_left("bot")
+        left = t.room.timers.left("bot")
         assert left is not None, "the bot's turn waits on its timer"
         assert 0 < left <= delays[-1] + 1e-9
         assert ana.of("hand")[-1]["deadline"] is None  # no person's clock runs meanwhile
@@ -153,7 +153,7 @@ def test_R_BA_01_the_bot_ahiko_pauses_like_the_other_bots(ahiko: Ahiko) -> None:
         if hand.players[hand.to_act] == ana:
             assert act_passively(room).ok
             continue
-        left = room.timer_left("bot")
+        left = room.timers.left("bot")
         assert left is not None and 0 < left <= delays[-1] + 1e-9
         waits += 1
         paced.advance(1.5)
@@ -197,7 +197,7 @@ def test_hand_views_name_the_dealt_seats_and_a_finished_hand_keeps_them() -> Non
             t.passive()
         else:
             t.advance(1)
-    assert t.room.hand is None and t.room.last_hand is hand
+    assert t.room.hand is None and t.room.dealer.last_hand is hand
     assert [s["name"] for s in t.room.summary()["seats"]] == ["Ana"]
     t.ok(c.SnapshotRequest(watcher.connection_id))
     snapshot = watcher.frames[-1]
@@ -207,7 +207,7 @@ def test_hand_views_name_the_dealt_seats_and_a_finished_hand_keeps_them() -> Non
 
 # --- C-AVGPOT -------------------------------------------------------------------------------------
 def pot_of(room: Room) -> int:
-    hand = room.last_hand
+    hand = room.dealer.last_hand
     assert hand is not None
     return sum(e.amount for e in hand.hand.events if isinstance(e, PotAwarded))
 
@@ -217,13 +217,13 @@ def play_one(t: Table, rng: Random | None) -> None:
     deal)."""
     current = t.room.hand
     if current is None or current.phase.value != "dealt":
-        dealt = t.room.hands_dealt
+        dealt = t.room.dealer.hands_dealt
         for _ in range(200):
-            if t.room.hands_dealt > dealt:
+            if t.room.dealer.hands_dealt > dealt:
                 break
             t.advance(1)
-        assert t.room.hands_dealt == dealt + 1
-    hand = t.room.hand or t.room.last_hand
+        assert t.room.dealer.hands_dealt == dealt + 1
+    hand = t.room.hand or t.room.dealer.last_hand
     assert hand is not None
     while t.room.hand is hand and hand.to_act is not None:
         if rng is None:

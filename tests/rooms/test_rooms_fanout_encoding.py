@@ -54,16 +54,17 @@ class Checked(frames_module.HandFrames):
 
     made: list[Checked] = []  # noqa: RUF012 - the test's record
 
-    def __init__(self, room: Any, hand: Any, before: Any) -> None:
-        super().__init__(room, hand, before)
-        self.room = room
+    def __init__(self, hand: Any, before: Any, deadline: Any, auto_action: Any) -> None:
+        super().__init__(hand, before, deadline, auto_action)
         self.payloads: dict[int | None, dict[str, Any]] = {}
         self.hidden = _hidden_cards(hand)  # as they stand when the frames are built
         Checked.made.append(self)
 
     def __call__(self, seat: int | None) -> dict[str, Any]:
         payload = super().__call__(seat)
-        alone = frames_module.hand_frame(self.room, self.hand, seat, [], self.before)
+        alone = frames_module.hand_frame(
+            self.hand, seat, self.before, self.deadline, self.auto_action
+        )
         assert payload == alone
         assert list(payload) == list(alone)
         self.payloads[seat] = payload

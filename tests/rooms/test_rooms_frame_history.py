@@ -29,8 +29,8 @@ def _play(config: RoomConfig, hands: int, seed: int) -> tuple[list[TableHand], d
                 break
             hole = hand.hand.holes[hand.hand.index[hand.to_act]]
             t.act(random_action(rng, hand.legal(), hole))
-        if t.room.last_hand is not None and t.room.last_hand not in finished:
-            finished.append(t.room.last_hand)
+        if t.room.dealer.last_hand is not None and t.room.dealer.last_hand not in finished:
+            finished.append(t.room.dealer.last_hand)
         t.advance(8)
     assert finished
     return finished, watchers

@@ -59,7 +59,11 @@ class LeakGuard:
     def deliver(self, sent: Frame) -> None:
         frame = json.loads(sent.text())  # exactly what the gateway sends
         self.stats["frames"] += 1
-        hand = self.room.hand if (self.room.hand and self.room.hand.engine) else self.room.last_hand
+        hand = (
+            self.room.hand
+            if (self.room.hand and self.room.hand.engine)
+            else self.room.dealer.last_hand
+        )
         if hand is None or hand.engine is None:
             return
         seat = hand.seat_of(self.pid) if self.pid is not None else None
@@ -89,7 +93,7 @@ def play_table(index: int, stats: dict[str, int]) -> None:
     t.ok(c.AddBot("p0", "random"))
     t.attach(LeakGuard(t.room, None, stats))  # a spectator
     t.ok(c.Start("p0"))
-    while t.room.hands_dealt < HANDS_PER_TABLE:
+    while t.room.dealer.hands_dealt < HANDS_PER_TABLE:
         hand = t.room.hand
         if hand is None or hand.engine is None or hand.to_act is None:
             between_hands(t, rng, people, stats)
@@ -103,11 +107,11 @@ def play_table(index: int, stats: dict[str, int]) -> None:
             t.detach(guards[pid])
             guards[pid] = LeakGuard(t.room, pid, stats)
             t.attach(guards[pid])
-    stats["hands"] += t.room.hands_dealt
+    stats["hands"] += t.room.dealer.hands_dealt
 
 
 def between_hands(t: Table, rng: Random, people: list[str], stats: dict[str, int]) -> None:
-    last = t.room.last_hand
+    last = t.room.dealer.last_hand
     if last is not None and last.engine is not None and rng.random() < 0.3:
         winner = next(
             (p for s, p in last.players.items() if last.final_stacks()[s] > last.start_stacks[s]),
@@ -143,7 +147,7 @@ def test_R_HE_12_a_mucked_hand_stays_private_in_every_frame() -> None:
     t.ok(c.Start("p0"))
     t.to_deal()
     t.play_hand_passively()
-    last = t.room.last_hand
+    last = t.room.dealer.last_hand
     assert last is not None and last.engine is not None
     kinds = [event_to_dict(e)["kind"] for e in last.engine.events]
     assert "cards_shown" in kinds and stats["cards"] > 0

@@ -120,7 +120,7 @@ def test_R_RM_01_R_RM_18_two_accounts_play_50_holdem_hands_and_list_them(
 
     ana_client, bia_client = asyncio.run(asyncio.wait_for(game(), 50))
     room = app.state.room_registry.get(room_id).room
-    assert room.hands_dealt == HANDS
+    assert room.dealer.hands_dealt == HANDS
     for client in (ana_client, bia_client):
         closed = client.frames[-1]
         assert closed["t"] == "closed" and closed["reason"] == "limit"

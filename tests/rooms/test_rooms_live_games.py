@@ -61,7 +61,7 @@ def test_R_RM_03_two_people_and_two_bots_play_50_holdem_hands(server: tuple[str,
     closed = ana.frames[-1]
     assert closed["t"] == "closed" and closed["reason"] == "limit"
     room = app.state.room_registry.get(room_id).room
-    assert room.hands_dealt == 50
+    assert room.dealer.hands_dealt == 50
     assert sum(closed["stacks"].values()) == room.chips_in - room.chips_out
     conserved(app, room_id)
     seqs = [f["seq"] for f in ana.frames if f["t"] not in ("ack", "error", "snapshot")]
@@ -107,5 +107,5 @@ def test_R_DR_09_a_draw_table_plays_50_hands(server: tuple[str, FastAPI]) -> Non
 
     ana, _ = asyncio.run(game())
     assert ana.frames[-1]["t"] == "closed"
-    assert app.state.room_registry.get(room_id).room.hands_dealt == 50
+    assert app.state.room_registry.get(room_id).room.dealer.hands_dealt == 50
     conserved(app, room_id)

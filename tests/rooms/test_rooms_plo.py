@@ -75,7 +75,7 @@ def test_R_RM_03_a_pot_limit_omaha_table_deals_four_cards_and_raises_to_the_pot(
 
     ana, _ = asyncio.run(game())
     assert ana.frames[-1]["t"] == "closed"
-    assert app.state.room_registry.get(room_id).room.hands_dealt == 12
+    assert app.state.room_registry.get(room_id).room.dealer.hands_dealt == 12
     conserved(app, room_id)
     assert raises_checked and all(offered == expected for offered, expected in raises_checked)
     shown = [

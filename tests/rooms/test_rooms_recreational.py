@@ -203,7 +203,7 @@ def test_R_RM_07_pause_freezes_the_action_clock_and_resume_restores_what_was_lef
     t.advance(4.9)
     assert hand.to_act == first
     t.advance(0.2)  # the remaining 5 s are over: the time bank runs (issue 19) ...
-    assert hand.to_act == first and t.room.deadline()["time_bank_running"] is not None  # type: ignore[index]
+    assert hand.to_act == first and t.room.turns.deadline()["time_bank_running"] is not None  # type: ignore[index]
     t.advance(TIME_BANK_S)
     assert hand.to_act != first  # ... then R-TM-01
 
@@ -289,7 +289,7 @@ def test_R_RM_18_a_hand_limit_closes_the_room_after_that_many_hands() -> None:
         t.play_hand_passively()
         t.advance(8)
     assert t.room.status is RoomStatus.CLOSED
-    assert t.room.hands_dealt == 2
+    assert t.room.dealer.hands_dealt == 2
     t.assert_chips_conserved()
 
 
@@ -299,7 +299,7 @@ def test_R_RM_18_R_TM_06_time_limit_runs_out_the_board_and_settles_before_closin
     t.act(Action.raise_to(50))  # a bet pending when time runs out
     t.advance(60)
     assert t.room.status is RoomStatus.CLOSED
-    last = t.room.last_hand
+    last = t.room.dealer.last_hand
     assert last is not None and last.is_over
     assert last.view(None)["board"].__len__() == 5  # type: ignore[index]
     assert sum(t.room.closed_stacks.values()) == 2000

@@ -37,7 +37,7 @@ async def error_code(client: Client, raw: str | None = None, **frame: Any) -> st
 def chat_state(room: Any) -> tuple[Any, ...]:
     chat = room.chat
     return (
-        room.seq,
+        room.broadcast.seq,
         chat.mode,
         len(chat.moderation.kept),
         len(chat.moderation.reported),
@@ -164,7 +164,7 @@ def test_sit_out_and_time_bank_bad_frames_get_errors_and_change_nothing(
 
     def state() -> tuple[Any, ...]:
         return (
-            room.seq,
+            room.broadcast.seq,
             [(s, o.sitting_out) for s, o in room.seats.items()],
             room.time_banks.running,
             dict(room.time_banks._left),
@@ -242,7 +242,7 @@ def test_wait_list_bad_frames_get_errors_and_change_nothing(server: tuple[str, F
             await client.recv()
         sit = await ana.send("sit", seat=0)
         await ana.until(lambda f: f.get("id") == sit)
-        before = (room.seq, room.waitlist.summary())
+        before = (room.broadcast.seq, room.waitlist.summary())
         codes = [
             await error_code(
                 caio, raw=json.dumps({"t": "wait_list", "id": "w", "pad": "x" * 5000})
@@ -256,7 +256,7 @@ def test_wait_list_bad_frames_get_errors_and_change_nothing(server: tuple[str, F
         ]
         for _ in range(20):  # flooding a room with a free seat
             codes.append(await error_code(caio, t="wait_list"))
-        assert (room.seq, room.waitlist.summary()) == before
+        assert (room.broadcast.seq, room.waitlist.summary()) == before
         for client in (ana, caio, anon):
             await client.close()
         return codes

@@ -70,7 +70,7 @@ def test_time_bank_refills_in_a_room_counting_the_hands_a_person_is_dealt() -> N
     for _ in range(TIME_BANK_REFILL_HANDS):
         t.play_hand_passively()
         t.advance(t.room.config.timing.next_hand_delay_s + 2)
-    assert t.room.hands_dealt >= TIME_BANK_REFILL_HANDS
+    assert t.room.dealer.hands_dealt >= TIME_BANK_REFILL_HANDS
     assert seat_entry(t, "bia")["time_bank"] == 35.0
     assert t.room.summary()["time_bank"] == TimeBankPolicy().as_dict()
 
@@ -90,7 +90,7 @@ def test_time_bank_starts_by_itself_when_the_deadline_runs_out_then_R_TM_01() ->
         "time_bank_running": TIME_BANK_S,
         "time_bank": TIME_BANK_S,
     }
-    assert frame["seq"] == t.room.seq  # a numbered room event
+    assert frame["seq"] == t.room.broadcast.seq  # a numbered room event
     t.advance(TIME_BANK_S - 0.1)
     assert hand.to_act == first
     t.advance(0.1)
@@ -110,7 +110,7 @@ def test_time_bank_only_the_seconds_past_the_deadline_are_spent_and_an_empty_ban
     t.advance(DEADLINE + 12)
     assert t.passive().ok
     assert t.room.time_banks.left(pid) == pytest.approx(TIME_BANK_S - 12)
-    assert t.room.deadline()["time_bank_running"] is None  # type: ignore[index]
+    assert t.room.turns.deadline()["time_bank_running"] is None  # type: ignore[index]
     t.room.time_banks._left[pid] = 0.0  # spent to the last second
     while t.room.hand is hand and hand.to_act is not None and hand.players[hand.to_act] != pid:
         t.passive()
@@ -145,7 +145,7 @@ def test_time_bank_is_frozen_by_a_pause() -> None:
     t.ok(c.Pause("ana"))
     t.advance(3600)
     t.ok(c.Resume("ana"))
-    assert t.room.deadline()["time_bank_running"] == pytest.approx(20)  # type: ignore[index]
+    assert t.room.turns.deadline()["time_bank_running"] == pytest.approx(20)  # type: ignore[index]
     t.advance(19.9)
     assert hand.to_act == seat
     t.advance(0.1)
@@ -230,7 +230,7 @@ def run_out_clock(t: Table) -> None:
     assert hand is not None
     seat = hand.to_act
     while t.room.hand is hand and hand.to_act == seat:
-        left = t.room.timer_left("deadline")
+        left = t.room.timers.left("deadline")
         assert left is not None
         t.advance(left)
 

@@ -40,14 +40,14 @@ def run_out_clock(t: Table, hand: TableHand) -> None:
     """The seat to act lets its deadline and its time bank run out (R-TN-06)."""
     seat = hand.to_act
     while t.room.hand is hand and hand.to_act == seat:
-        left = t.room.timer_left("deadline")
+        left = t.room.timers.left("deadline")
         assert left is not None, "a tournament decision without a deadline"
         t.advance(left)
 
 
 def record_idle(t: Table, stacks: dict[int, int]) -> None:
     """idle's stack at the end of the last hand played, if he was dealt in it."""
-    hand = t.room.last_hand
+    hand = t.room.dealer.last_hand
     if hand is not None and hand.is_over and "idle" in hand.players.values():
         stacks[hand.hand_no] = hand.final_stacks()[hand.seat_of("idle")]  # type: ignore[index]
 

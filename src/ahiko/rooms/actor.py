@@ -4,7 +4,7 @@ In: commands, through ``ask`` (await the ``Reply``, which carries the number of 
 last frame) or ``tell`` (no one waits; the Ahiko lobby closing a surplus room). Out: numbered,
 serialisable ``Frame`` values, to the sinks subscribed under a connection id
 (``subscribe``), and the room's public summary and lobby entry, read-only plain data. Nothing
-outside the actor holds the ``Room``: this is the small bus interface a cross-process relay
+outside the actor holds the room: this is the small bus interface a cross-process relay
 replaces (a Redis channel per connection, the summary published to the lobby).
 
 Timer callbacks, and bots' answers coming back from their worker threads
@@ -20,24 +20,59 @@ import dataclasses
 import functools
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from ahiko.rooms.commands import Command, Reply
 from ahiko.rooms.config import RoomConfig
 from ahiko.rooms.frame_types import RoomSummary
 from ahiko.rooms.log_context import current_scope, open_scope
 from ahiko.rooms.outbox import Sink, Subscribers
-from ahiko.rooms.room import Room
+from ahiko.rooms.pending import PendingReply
+from ahiko.rooms.ports import CurrentHand, RoomIdentity
 from ahiko.rooms.run_clock import RunClock
 from ahiko.rooms.status import RoomStatus, over
 
 log = logging.getLogger(__name__)
 
 
+class Numbering(Protocol):
+    """The broadcaster's numbering, which every ``Reply`` carries."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def epoch(self) -> str: ...
+
+
+class Ledgers(Protocol):
+    def report(self) -> dict[str, Any]: ...
+    def is_member(self, player_id: str) -> bool: ...
+
+
+class ActedRoom(RoomIdentity, Protocol):
+    """The room behind its door: its commands' entry points, its run's flags, and what the
+    door reads of it (summary, lobby entry, ledger, the frames' numbering)."""
+
+    stopped: bool
+    draining: bool
+
+    @property
+    def broadcast(self) -> Numbering: ...
+    @property
+    def dealer(self) -> CurrentHand: ...
+    @property
+    def host_desk(self) -> Ledgers: ...
+    def summary(self) -> RoomSummary: ...
+    def lobby_entry(self) -> dict[str, Any]: ...
+    def submit(self, command: Command) -> Reply: ...
+    def submit_pending(self, command: Command) -> tuple[Reply, PendingReply | None]: ...
+    def tell(self, job: Callable[[], None]) -> None: ...
+
+
 class RoomActor:
     def __init__(
         self,
-        room: Room,
+        room: ActedRoom,
         subscribers: Subscribers | None = None,
         run_clock: RunClock | None = None,
     ) -> None:
@@ -69,17 +104,17 @@ class RoomActor:
     def epoch(self) -> str:
         """This run of the room (``ahiko.rooms.outbox.new_epoch``): with ``seq``, it names
         every frame the room sends and every ``Reply``."""
-        return self.room.epoch
+        return self.room.broadcast.epoch
 
     @property
     def room_epoch(self) -> str:
         """The run's epoch, as a relayed room's ``RemoteActor.room_epoch`` names it."""
-        return self.room.epoch
+        return self.room.broadcast.epoch
 
     @property
     def hand_in_progress(self) -> bool:
         """A hand is dealt and not yet over (a draining server waits for it)."""
-        return self.room.hand is not None
+        return self.room.dealer.hand is not None
 
     def drain(self) -> None:
         """Its server is stopping: the room starts no other hand."""
@@ -163,8 +198,8 @@ class RoomActor:
 
     def _answer(self, future: asyncio.Future[Reply], reply: Reply) -> None:
         if not future.done():
-            room = self.room
-            future.set_result(dataclasses.replace(reply, seq=room.seq, epoch=room.epoch))
+            numbering = self.room.broadcast
+            future.set_result(dataclasses.replace(reply, seq=numbering.seq, epoch=numbering.epoch))
 
     def _end_run(self) -> None:
         """Nothing of this run happens any more: no timer, no bot's answer, no command."""

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import logging
 from collections import deque
+from collections.abc import Callable
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from sqlalchemy.exc import OperationalError
 
@@ -31,7 +32,47 @@ from ahiko.rooms.moderation import ChatRecord, Moderation, until_text
 from ahiko.store.writer import Outcome
 
 if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+    from ahiko.rooms.broadcast import Told
+    from ahiko.rooms.clock import Clock
+    from ahiko.rooms.config import RoomConfig
+    from ahiko.rooms.frame_types import UnnumberedKind
+    from ahiko.rooms.pending import ReplyHold
+    from ahiko.rooms.ports import CurrentHand
+    from ahiko.rooms.seats import Seats
+
+
+class ChatOut(Protocol):
+    """The broadcaster, as chat lines go out (not numbered: stamped with the last frame)."""
+
+    @property
+    def seq(self) -> int: ...
+    def tell_watchers(
+        self, kind: UnnumberedKind, payload: Told, to: Callable[[str | None], bool]
+    ) -> None: ...
+
+
+class ChatTable(Protocol):
+    """What the table chat is handed: who sits where, the clock, the broadcaster, whether a
+    hand is in play, and the room's reply hold and jobs (a report's write in flight)."""
+
+    @property
+    def room_id(self) -> str: ...
+    @property
+    def host_id(self) -> str | None: ...
+    @property
+    def config(self) -> RoomConfig: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def seats(self) -> Seats: ...
+    @property
+    def broadcast(self) -> ChatOut: ...
+    @property
+    def dealer(self) -> CurrentHand: ...
+    def hold_reply(self, player_id: str | None = None) -> ReplyHold | None: ...
+    def fire(self, job: Callable[[], None]) -> None: ...
+    def emit_room(self) -> None: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +94,7 @@ class ChatMode(StrEnum):
 
 
 class TableChat:
-    def __init__(self, room: Room, moderation: Moderation | None = None) -> None:
+    def __init__(self, room: ChatTable, moderation: Moderation | None = None) -> None:
         self._room = room
         self.moderation = moderation or Moderation()
         self.mode = ChatMode.SEATED
@@ -105,7 +146,7 @@ class TableChat:
         self._recent[self._no] = record
         while len(self._recent) > CHAT_BACKLOG * 4:
             del self._recent[min(self._recent)]
-        self._backlog.append((room.clock.now(), room.seq, message))
+        self._backlog.append((room.clock.now(), room.broadcast.seq, message))
         self.moderation.keep(record)
         sender, mutes_of = cmd.player_id, self.moderation.mutes_of
         room.broadcast.tell_watchers(
@@ -207,7 +248,7 @@ class TableChat:
     def _dealt_in_running_hand(self, seat: int | None) -> bool:
         """Whether the speaker holds cards of a hand still being played (folded or not: a
         folded hand still tells the others something)."""
-        hand = self._room.hand
+        hand = self._room.dealer.hand
         return (
             seat is not None
             and hand is not None

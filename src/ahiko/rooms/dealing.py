@@ -31,7 +31,7 @@ from ahiko.rooms.table_hand import Phase, TableHand, deal_order, layout_for
 from ahiko.rooms.timers import TimerName
 
 if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+    from ahiko.rooms.dealer_table import DealerTable
 
 STAKES_FIELDS = frozenset({"small_blind", "big_blind", "ante"})  # in the frame's stakes
 
@@ -49,13 +49,28 @@ def big_blind_seat(seats: list[int], button: int) -> int:
 
 
 class Dealer:
-    def __init__(self, room: Room) -> None:
-        self._room = room
+    """Owns the hand: the one in play (``hand``), the last one finished (``last_hand``, until
+    the next is committed), how many were dealt, their numbers and the button."""
+
+    def __init__(self, table: DealerTable) -> None:
+        self._room = table
+        self.hand: TableHand | None = None
+        self.last_hand: TableHand | None = None
+        self.hands_dealt = 0
         self.next_hand_no = 1
         # The button of the last hand dealt. A hand cancelled before its cards moves none
         # (R-HE-02 counts hands played, R-FD-06): the next one starts from this again.
         self.button: int | None = None
         self._prev_digest = GENESIS_PREV
+
+    @property
+    def hand_on_show(self) -> TableHand | None:
+        """The hand the table shows: the one in play, else the last one finished."""
+        return self.hand or self.last_hand
+
+    def drop_hand(self) -> None:
+        """The room closed: the hand in play is undone (its stacks are the closer's)."""
+        self.hand = None
 
     def participants_ready(self) -> list[int]:
         room = self._room
@@ -87,7 +102,7 @@ class Dealer:
 
     def schedule_next_hand(self, delay: float | None = None) -> None:
         room = self._room
-        if not plays_hands(room.status) or room.hand is not None:
+        if not plays_hands(room.status) or self.hand is not None:
             return
         wait = room.config.timing.next_hand_delay_s if delay is None else delay
         if wait <= 0:
@@ -103,7 +118,7 @@ class Dealer:
         room = self._room
         timers = room.timers
         if room.kind.deals_after_wait:
-            if room.hand is not None or not plays_hands(room.status):
+            if self.hand is not None or not plays_hands(room.status):
                 return
             if not self.participants_ready():
                 timers.cancel(TimerName.NEXT_HAND)
@@ -118,7 +133,7 @@ class Dealer:
 
     def begin_hand(self) -> None:
         room = self._room
-        if not plays_hands(room.status) or room.hand is not None:
+        if not plays_hands(room.status) or self.hand is not None:
             return
         if room.draining:
             return  # its server is stopping: the hand in progress was the last one here
@@ -134,7 +149,7 @@ class Dealer:
         if not participants:
             return  # waits: a sit, a return or a new entry calls schedule_next_hand again
         button = self._next_button(participants)
-        stakes = room.config.schedule.stakes_for_next_hand(room.hands_dealt, room.running_seconds)
+        stakes = room.config.schedule.stakes_for_next_hand(self.hands_dealt, room.running_seconds)
         hand_no = self.next_hand_no
         self.next_hand_no += 1  # never reused, cancelled hands included (R-FD-06)
         config = self._hand_config(stakes, hand_no)
@@ -157,7 +172,7 @@ class Dealer:
         players = {s: room.seats.get(s).player_id for s in participants}  # type: ignore[union-attr]
         stacks = {s: room.seats.get(s).stack for s in participants}  # type: ignore[union-attr]
         names = {s: room.seats.get(s).name for s in participants}  # type: ignore[union-attr]
-        room.hand = TableHand(
+        self.hand = TableHand(
             hand_no=hand_no,
             variant=room.config.variant,
             stakes=stakes,
@@ -169,16 +184,16 @@ class Dealer:
             mixed=room.seat_secrets.mixed_deal(committer, dealt),
             config=config,
         )
-        room.last_hand = None
+        self.last_hand = None
         room.turns.new_hand()
-        commitment = room.hand.commitment()
+        commitment = self.hand.commitment()
         delay = room.config.timing.commitment_display_s
         frame: dict[str, object] = {
             "hand_no": hand_no,
             "commitment": commitment,
             "cards_in_s": delay,
         }
-        contributors = room.hand.contributors()
+        contributors = self.hand.contributors()
         if contributors is not None:  # pokerfair/2: reveal now, until the cards
             frame["contributors"] = contributors
         if isinstance(config, HoldemConfig) and config != stakes.holdem_config():
@@ -186,8 +201,8 @@ class Dealer:
         # the optional parts before the stakes, where clients have always found them
         body = cast("Commitment", {**frame, "stakes": stakes.as_dict()})
         # the same for every viewer: encoded once per table
-        room.emit("commitment", lambda _seat: body, public=True)
-        self._offer_straddle(room.hand, participants, button, stakes)
+        room.broadcast.emit("commitment", lambda _seat: body, public=True)
+        self._offer_straddle(self.hand, participants, button, stakes)
         room.timers.set(TimerName.DEAL, delay, self.deal)  # R-FD-02
 
     def _hand_config(self, stakes: Stakes, hand_no: int) -> HoldemConfig | DrawConfig:
@@ -233,7 +248,7 @@ class Dealer:
 
     def deal(self) -> None:
         room = self._room
-        hand = room.hand
+        hand = self.hand
         if hand is None or hand.phase is not Phase.COMMITTED:
             return
         if room.straddle_offer.holds_cards(hand):
@@ -246,10 +261,10 @@ class Dealer:
         room.hooks.on_hand_start(room.view, hand.hand_no, hand.start_stacks)
         if hand.mixed is not None:  # the reveals close: the mix fixes the order of the cards
             mix = room.seat_secrets.close(hand.hand_no, hand.mixed, hand.players)
-            room.emit("fair_mix", lambda _seat: mix, public=True)
+            room.broadcast.emit("fair_mix", lambda _seat: mix, public=True)
         events = hand.deal()
         room.turns.fold_absent_hands(hand)  # R-TN-07 D: a tournament's absent are folded
-        room.hands_dealt += 1
+        self.hands_dealt += 1
         for seat, player_id in hand.players.items():
             occupant = room.seats.get(seat)
             if occupant is not None and not occupant.is_bot:
@@ -259,13 +274,13 @@ class Dealer:
     def cancel_committed_hand(self, reason: str) -> None:
         """R-FD-06: a participant left before the cards: no blinds, a new number next."""
         room = self._room
-        hand = room.hand
+        hand = self.hand
         if hand is None or hand.phase is not Phase.COMMITTED:
             return
         hand.phase = Phase.CANCELLED
         room.timers.cancel(TimerName.DEAL)
-        room.hand = None
-        room.emit(
+        self.hand = None
+        room.broadcast.emit(
             "hand_cancelled",
             lambda _seat: {
                 "hand_no": hand.hand_no,
@@ -282,18 +297,20 @@ class Dealer:
         clock of the seat now to act (a bot's or the timeout rule's answer is only queued:
         it runs after this frame went out)."""
         room = self._room
-        continues = room.hand is hand and not hand.is_over
+        continues = self.hand is hand and not hand.is_over
         if continues:
             room.turns.arm()
-        room.emit("hand", HandFrames(room, hand, before))  # shared per viewer seat
+        turns = room.turns
+        frames = HandFrames(hand, before, turns.deadline(), turns.auto_action)
+        room.broadcast.emit("hand", frames)  # shared per viewer seat
         hand.history_sent = 0 if hand.engine is None else len(hand.engine.log)
         if continues and hand.runs_pending:
             room.run_question.ask(hand)
-        if room.hand is not hand and room.last_hand is hand:
+        if self.hand is not hand and self.last_hand is hand:
             self._late_bounty(hand, events)
             if room.archive is not None:
                 room.archive.hand_shown(room.view, hand)  # a show after the hand (R-HE-12)
-        if room.hand is hand and hand.is_over:
+        if self.hand is hand and hand.is_over:
             self._finish_hand()
 
     def _late_bounty(self, hand: TableHand, events: list[Event]) -> None:
@@ -316,7 +333,7 @@ class Dealer:
         room.emit_room()
 
     def apply_action(self, seat: int, action: Action) -> list[Event]:
-        hand = self._room.hand
+        hand = self.hand
         assert hand is not None
         before = hand.deal_state
         events = hand.act(seat, action)
@@ -325,7 +342,7 @@ class Dealer:
 
     def _finish_hand(self) -> None:
         room = self._room
-        hand = room.hand
+        hand = self.hand
         assert hand is not None
         room.time_banks.settle(room.clock.now())
         room.timers.cancel(TimerName.DEADLINE)
@@ -335,8 +352,8 @@ class Dealer:
             occupant = room.seats.get(seat)
             if occupant is not None and occupant.player_id == hand.players[seat]:
                 occupant.stack = stack
-        room.hand = None
-        room.last_hand = hand
+        self.hand = None
+        self.last_hand = hand
         room.recent_pots.append(hand.total_pot())
         if room.archive is not None:
             room.archive.hand_finished(room.view, hand)

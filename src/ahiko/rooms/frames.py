@@ -1,12 +1,15 @@
 """The payloads of the frames a room sends. Cards and salts come only from the engine's
-``view`` and the fair deal's release policy, through ``TableHand``."""
+``view`` and the fair deal's release policy, through ``TableHand``.
+
+A snapshot and a room summary describe the whole table, so their port (``FramedTable``) is
+the one wide reader among the parts: read-only, every member a property or a query. A
+``hand`` frame needs only the hand, the deadline and the room's answer for a seat."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from ahiko.fairness.release import DealState
-from ahiko.poker.events import Event
 from ahiko.poker.view import history_is_public_for, public_history, view, views
 from ahiko.rooms.frame_types import (
     HandState,
@@ -21,14 +24,71 @@ from ahiko.rooms.frame_types import (
     TableView,
 )
 from ahiko.rooms.timers import TimerName
-from ahiko.rooms.tournament import results_of
+from ahiko.rooms.tournament import TournamentTable, results_of
 
 if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+    from ahiko.rooms.chat import TableChat
+    from ahiko.rooms.config import RoomConfig
+    from ahiko.rooms.frame_parts import AutoAction, Deadline, HostDeskSummary
     from ahiko.rooms.table_hand import TableHand
+    from ahiko.rooms.timebank import TimeBanks
+    from ahiko.rooms.timers import Timers
+    from ahiko.rooms.waitlist import WaitList
 
 
-def seat_entries(room: Room) -> list[SeatEntry]:
+class ShownHands(Protocol):
+    """The dealer's hands, as the frames read them."""
+
+    @property
+    def hand(self) -> TableHand | None: ...
+    @property
+    def last_hand(self) -> TableHand | None: ...
+    @property
+    def hands_dealt(self) -> int: ...
+
+
+class TurnClock(Protocol):
+    """The turns' clock and the room's answer for a seat, as a frame shows them."""
+
+    @property
+    def auto_action(self) -> AutoAction | None: ...
+    def deadline(self) -> Deadline | None: ...
+
+
+class DeskSummary(Protocol):
+    def summary(self) -> HostDeskSummary: ...
+
+
+class FramedTable(TournamentTable, Protocol):
+    """The whole table as a snapshot or summary reads it (a tournament's results too)."""
+
+    @property
+    def room_id(self) -> str: ...
+    @property
+    def host_id(self) -> str | None: ...
+    @property
+    def config(self) -> RoomConfig: ...
+    @property
+    def running_seconds(self) -> float: ...
+    @property
+    def avg_pot(self) -> int | None: ...
+    @property
+    def dealer(self) -> ShownHands: ...
+    @property
+    def turns(self) -> TurnClock: ...
+    @property
+    def timers(self) -> Timers: ...
+    @property
+    def time_banks(self) -> TimeBanks: ...
+    @property
+    def chat(self) -> TableChat: ...
+    @property
+    def waitlist(self) -> WaitList: ...
+    @property
+    def host_desk(self) -> DeskSummary: ...
+
+
+def seat_entries(room: FramedTable) -> list[SeatEntry]:
     entries: list[SeatEntry] = []
     for seat, occupant in room.seats.items():
         entries.append(
@@ -52,10 +112,11 @@ def seat_entries(room: Room) -> list[SeatEntry]:
     return entries
 
 
-def room_summary(room: Room, *, with_seats: bool = True) -> RoomSummary:
+def room_summary(room: FramedTable, *, with_seats: bool = True) -> RoomSummary:
     config = room.config
-    stakes = config.schedule.stakes_for_next_hand(room.hands_dealt, room.running_seconds)
-    hand = room.hand
+    hands_dealt = room.dealer.hands_dealt
+    stakes = config.schedule.stakes_for_next_hand(hands_dealt, room.running_seconds)
+    hand = room.dealer.hand
     parts: RoomSummaryParts = {}
     part = room.hooks.tournament_part(room.view)
     if part is not None:  # only an event's table carries it: other rooms' frames are as before
@@ -82,20 +143,20 @@ def room_summary(room: Room, *, with_seats: bool = True) -> RoomSummary:
         "status": room.status.value,
         "host_id": room.host_id,
         "blinds": stakes.as_dict(),
-        "levels": config.schedule.progress(room.hands_dealt, room.running_seconds),
+        "levels": config.schedule.progress(hands_dealt, room.running_seconds),
         "seats_total": config.seats,
         "seats_taken": room.seats.taken,
         "starting_chips": config.starting_chips,
         "action_deadline_s": config.action_deadline_s,
         "limit_hands": config.limit_hands,
         "limit_minutes": config.limit_minutes,
-        "hands_dealt": room.hands_dealt,
+        "hands_dealt": hands_dealt,
         "hand_no": hand.hand_no if hand is not None else None,
         "avg_pot": room.avg_pot,
         "chat": room.chat.mode.value,
         "time_bank": room.time_banks.policy.as_dict(),
         "wait_list": room.waitlist.summary(),
-        "countdowns": room.countdowns(),
+        "countdowns": room.timers.countdowns(),
         **room.host_desk.summary(),  # a home game's host desk
         **parts,
     }
@@ -103,7 +164,11 @@ def room_summary(room: Room, *, with_seats: bool = True) -> RoomSummary:
 
 
 def hand_frame(
-    room: Room, hand: TableHand, seat: int | None, events: list[Event], before: DealState
+    hand: TableHand,
+    seat: int | None,
+    before: DealState,
+    deadline: Deadline | None,
+    auto_action: AutoAction | None,
 ) -> HandUpdate:
     """What one viewer learns from a batch of engine events: the new public history entries,
     the whole table as that seat sees it (its history is the snapshot's; here only the new
@@ -117,25 +182,31 @@ def hand_frame(
         "events": _history(entries),
         "view": {} if engine is None else _table_view(view(engine, seat, with_history=False)),
         "openings": hand.new_openings(seat, before),
-        "deadline": room.deadline(),
+        "deadline": deadline,
         "names": hand.names_json,
-        "auto_action": room.auto_action,  # the room answered for a seat (R-TM-01), or None
+        "auto_action": auto_action,  # the room answered for a seat (R-TM-01), or None
     }
 
 
 class HandFrames:
     """The ``hand`` frames of one broadcast, one payload per viewer seat equal to
-    ``hand_frame(room, hand, seat, events, before)``, with what does not depend on the seat
+    ``hand_frame(hand, seat, before, deadline, auto_action)``, with what does not depend on the seat
     built once per change: every seat's view in one pass (``views``), the new public events,
     the deadline and the names. A field added to ``hand_frame`` goes here too
     (``tests/rooms/test_rooms_fanout_encoding.py`` compares the two)."""
 
-    def __init__(self, room: Room, hand: TableHand, before: DealState) -> None:
+    def __init__(
+        self,
+        hand: TableHand,
+        before: DealState,
+        deadline: Deadline | None,
+        auto_action: AutoAction | None,
+    ) -> None:
         self.hand = hand
         self.before = before
         engine = hand.engine
-        self.deadline = room.deadline()
-        self.auto_action = room.auto_action
+        self.deadline = deadline
+        self.auto_action = auto_action
         made = {} if engine is None else views(engine, [None, *engine.order])
         self.views = cast("dict[int | None, TableView]", made)
         shared = [] if engine is None else public_history(engine, None, hand.history_sent)
@@ -164,7 +235,7 @@ class HandFrames:
         }
 
 
-def hand_state(room: Room, hand: TableHand, seat: int | None) -> HandState:
+def hand_state(room: FramedTable, hand: TableHand, seat: int | None) -> HandState:
     seat_view = hand.view(seat)
     return {
         "hand_no": hand.hand_no,
@@ -172,25 +243,25 @@ def hand_state(room: Room, hand: TableHand, seat: int | None) -> HandState:
         "commitment": hand.commitment(),
         "view": None if seat_view is None else _table_view(seat_view),
         "openings": hand.openings(seat) if hand.engine is not None else [],
-        "deadline": room.deadline() if hand is room.hand else None,
+        "deadline": room.turns.deadline() if hand is room.dealer.hand else None,
         "names": hand.names_json,
         # committed, not dealt yet: when the cards come (R-FD-02)
-        "cards_in_s": room.timer_left(TimerName.DEAL) if hand is room.hand else None,
+        "cards_in_s": room.timers.left(TimerName.DEAL) if hand is room.dealer.hand else None,
     }
 
 
-def snapshot_frame(room: Room, player_id: str | None) -> Snapshot:
+def snapshot_frame(room: FramedTable, player_id: str | None) -> Snapshot:
     """The whole table as ``player_id`` (None: a spectator) sees it now."""
     seat = room.seats.seat_of(player_id) if player_id is not None else None
-    current = room.hand
-    last = room.last_hand
+    current = room.dealer.hand
+    last = room.dealer.last_hand
     frame: Snapshot = {
         "you": {
             "player_id": player_id,
             "seat": seat,
             "host": player_id is not None and player_id == room.host_id,
         },
-        "room": room.summary(),
+        "room": room_summary(room),
         "hand": hand_state(room, current, current.viewer_seat(player_id)) if current else None,
         "last_hand": hand_state(room, last, last.viewer_seat(player_id)) if last else None,
         "chat": room.chat.snapshot(player_id),

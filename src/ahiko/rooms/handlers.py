@@ -1,5 +1,12 @@
 """How a room answers each command. A handler either refuses (raising ``Refusal`` before
-changing anything) or applies the command completely."""
+changing anything) or applies the command completely.
+
+This is the dispatch: a command may touch any part of the table, so its port (``Table``,
+in ``table_port``) is the one wide port of the room, and names the parts themselves rather
+than a slice of each. It is still a port: the handlers see the parts and the room's own
+verbs (``start_running``, ``close``, ``seat_occupant``, ``player_left``, ``emit_room``). The
+house's commands (a buy-in, a reload, the host's menu, seating a person) join the dispatch
+in ``room.py``, where the house is composed."""
 
 from __future__ import annotations
 
@@ -8,41 +15,38 @@ from typing import TYPE_CHECKING, Any
 
 from ahiko.poker.actions import IllegalAction
 from ahiko.rooms import commands as c
+from ahiko.rooms import pausing
 from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply
 from ahiko.rooms.hand_phase import NOT_IN_A_HAND, require_phase
-from ahiko.rooms.house import commands as ahiko_handlers
-from ahiko.rooms.house.host_menu import HOST_HANDLERS
-from ahiko.rooms.house.seat_requests import seat_person
 from ahiko.rooms.leaving import ensure_open, leave
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.status import has_started, require
 from ahiko.rooms.table_hand import Phase
 
 if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+    from ahiko.rooms.table_port import Table
 
 OPERATOR_NOTICE = "operator_notice"  # the notice frame's code: the client shows the text
 
 
-def _host(room: Room, player_id: str) -> None:
+def _host(room: Table, player_id: str) -> None:
     ensure_open(room)
     if not room.config.has_host or player_id != room.host_id:
         raise Refusal("not_host", "only the host may use the Sala menu", "R-RM-05")
 
 
-def sit(room: Room, cmd: c.Sit) -> Reply:
+def ask_to_sit(room: Table, cmd: c.Sit) -> Reply | None:
+    """A ``sit``'s checks: the answer when the host must approve it first, None when the
+    person is seated now (the house's ``seat_person``, R-RM-16 during a hand)."""
     ensure_open(room)
     room.kind.may_sit(room)  # an Ahiko buy-in (R-RM-12), a started tournament (R-TN-02)
     room.waitlist.may_sit(cmd.player_id, cmd.seat)  # a seat held for the first in line
-    asked = room.host_desk.ask_to_sit(cmd)  # "approve players": the host decides
-    if asked is not None:
-        return asked
-    return seat_person(room, cmd.player_id, cmd.name, cmd.seat)  # R-RM-16 during a hand
+    return room.host_desk.ask_to_sit(cmd)  # "approve players": the host decides
 
 
-def act(room: Room, cmd: c.Act) -> Reply:
+def act(room: Table, cmd: c.Act) -> Reply:
     ensure_open(room)
-    hand = require_phase(room.hand, c.Act)
+    hand = require_phase(room.dealer.hand, c.Act)
     if cmd.hand_no != hand.hand_no:
         raise Refusal("stale_hand", f"hand {cmd.hand_no} is over; hand {hand.hand_no} is in play")
     seat = hand.seat_of(cmd.player_id)
@@ -54,16 +58,16 @@ def act(room: Room, cmd: c.Act) -> Reply:
     if hand.to_act != seat:
         raise Refusal("out_of_turn", "it is not your turn", "R-HE-05")
     try:
-        room.apply_action(seat, cmd.action)
+        room.dealer.apply_action(seat, cmd.action)
     except IllegalAction as exc:
         raise Refusal("illegal_action", exc.message, exc.rule) from None
     return Reply.accepted(hand_no=hand.hand_no)
 
 
-def show(room: Room, cmd: c.Show) -> Reply:
+def show(room: Table, cmd: c.Show) -> Reply:
     """R-HE-12: a player who won without showdown may show, until the next hand."""
     ensure_open(room)
-    hand = room.last_hand
+    hand = room.dealer.last_hand
     if hand is None or hand.hand_no != cmd.hand_no:
         raise Refusal("stale_hand", f"hand {cmd.hand_no} is not the hand just finished")
     seat = hand.seat_of(cmd.player_id)
@@ -74,11 +78,11 @@ def show(room: Room, cmd: c.Show) -> Reply:
         events = hand.show(seat)
     except IllegalAction as exc:
         raise Refusal("illegal_action", exc.message, exc.rule) from None
-    room.after_events(hand, events, before)
+    room.dealer.after_events(hand, events, before)
     return Reply.accepted(hand_no=hand.hand_no)
 
 
-def new_entry(room: Room, cmd: c.NewEntry) -> Reply:
+def new_entry(room: Table, cmd: c.NewEntry) -> Reply:
     """R-RM-06: a person with no chips, not in a hand, gets the starting chips again."""
     ensure_open(room)
     room.kind.may_new_entry(room)
@@ -90,7 +94,7 @@ def new_entry(room: Room, cmd: c.NewEntry) -> Reply:
         raise Refusal(
             "has_chips", f"a new entry needs 0 chips; you have {occupant.stack}", "R-RM-06"
         )
-    hand = room.hand
+    hand = room.dealer.hand
     if hand is not None and hand.players.get(seat) == cmd.player_id:
         raise Refusal("in_hand", "a new entry is not possible during your hand", "R-RM-06")
     most = room.config.max_rebuys
@@ -100,14 +104,14 @@ def new_entry(room: Room, cmd: c.NewEntry) -> Reply:
     occupant.new_entries += 1
     room.chips_in += occupant.stack
     room.host_desk.ledger.rebought(
-        occupant.player_id, occupant.name, occupant.stack, room.next_hand_no
+        occupant.player_id, occupant.name, occupant.stack, room.dealer.next_hand_no
     )
     room.emit_room()
-    room.wake()
+    room.dealer.wake()
     return Reply.accepted(stack=occupant.stack)
 
 
-def start(room: Room, cmd: c.Start) -> Reply:
+def start(room: Table, cmd: c.Start) -> Reply:
     """R-RM-03: two participants with chips, at least one of them a person; the host
     seated among them (R-RM-03 D). The house starts a room without a host (a sit & go):
     a seated person not connected then has the absence deadline to come (R-TM-03)."""
@@ -124,7 +128,7 @@ def start(room: Room, cmd: c.Start) -> Reply:
         raise Refusal("host_not_seated", "take a seat at the table to start the game", "R-RM-03")
     if house and len(room.seats.items()) < 2:
         raise Refusal("not_ready", "a tournament needs two players seated", "R-TN-01")
-    if not house and not room.participants_ready():
+    if not house and not room.dealer.participants_ready():
         raise Refusal(
             "not_ready",
             "starting needs two participants with chips, one of them a person",
@@ -134,26 +138,26 @@ def start(room: Room, cmd: c.Start) -> Reply:
     if house:
         room.presence.absent_from_start()
     room.emit_room()
-    room.schedule_next_hand(0.0)
+    room.dealer.schedule_next_hand(0.0)
     return Reply.accepted()
 
 
-def pause(room: Room, cmd: c.Pause) -> Reply:
+def pause(room: Table, cmd: c.Pause) -> Reply:
     _host(room, cmd.player_id)
     require(room.status, c.Pause)
-    room.pause()
+    pausing.pause(room)
     return Reply.accepted()
 
 
-def resume(room: Room, cmd: c.Resume) -> Reply:
+def resume(room: Table, cmd: c.Resume) -> Reply:
     _host(room, cmd.player_id)
     require(room.status, c.Resume)
     room.presence.auto_paused = False
-    room.resume()
+    pausing.resume(room)
     return Reply.accepted()
 
 
-def add_bot(room: Room, cmd: c.AddBot) -> Reply:
+def add_bot(room: Table, cmd: c.AddBot) -> Reply:
     """R-RM-05: a bot added during a hand plays from the next one."""
     _host(room, cmd.player_id)
     room.kind.may_add_bot(room)
@@ -163,28 +167,28 @@ def add_bot(room: Room, cmd: c.AddBot) -> Reply:
         room.waitlist.may_sit(cmd.player_id, seat)
     if seat is None:
         raise Refusal("full", "no free seat for a bot", "R-RM-01")
-    occupant = room.new_bot(cmd.level)
+    occupant = room.bots.new(cmd.level, room.config.starting_chips, room.config.variant.game)
     try:
         reserved = room.seat_occupant(seat, occupant)
     except Refusal:
-        room.drop_bot(occupant.player_id)
+        room.bots.drop(occupant.player_id)
         raise
     room.kind.on_seated(room)
     room.emit_room()
-    room.wake()
+    room.dealer.wake()
     return Reply.accepted(seat=seat, player_id=occupant.player_id, reserved=reserved)
 
 
-def remove_bot(room: Room, cmd: c.RemoveBot) -> Reply:
+def remove_bot(room: Table, cmd: c.RemoveBot) -> Reply:
     """R-RM-05: a bot removed while in a hand finishes it, then leaves."""
     _host(room, cmd.player_id)
     occupant = room.seats.get(cmd.seat)
     if occupant is None or not occupant.is_bot:
         raise Refusal("not_a_bot", "that seat holds no bot", "R-RM-05")
-    hand = room.hand
+    hand = room.dealer.hand
     if hand is not None and hand.players.get(cmd.seat) == occupant.player_id:
         if hand.phase is Phase.COMMITTED:
-            room.cancel_committed_hand(f"bot at seat {cmd.seat} removed before the deal")
+            room.dealer.cancel_committed_hand(f"bot at seat {cmd.seat} removed before the deal")
         else:
             occupant.leave_after_hand = True
             room.emit_room()
@@ -192,11 +196,11 @@ def remove_bot(room: Room, cmd: c.RemoveBot) -> Reply:
     room.seats.remove(cmd.seat)
     room.player_left(occupant)
     room.emit_room()
-    room.wake()
+    room.dealer.wake()
     return Reply.accepted(seat=cmd.seat, after_hand=False)
 
 
-def close(room: Room, cmd: c.Close) -> Reply:
+def close(room: Table, cmd: c.Close) -> Reply:
     """R-RM-08: closing during a hand returns the bets. Without a player it is the house
     closing a room (the Ahiko lobby's surplus rule): no host needed."""
     if cmd.player_id is None:
@@ -207,20 +211,20 @@ def close(room: Room, cmd: c.Close) -> Reply:
     return Reply.accepted(stacks=room.closed_stacks)
 
 
-def announce(room: Room, cmd: c.Announce) -> Reply:
+def announce(room: Table, cmd: c.Announce) -> Reply:
     ensure_open(room)
     notice = {"code": OPERATOR_NOTICE, "rule": None, "message": cmd.text}
     room.broadcast.tell_watchers("notice", notice, lambda _player: True)
     return Reply.accepted()
 
 
-def _table_of_mtt(room: Room) -> None:
+def _table_of_mtt(room: Table) -> None:
     ensure_open(room)
     if room.config.part_of is None:
         raise Refusal("not_mtt", "only a multi-table tournament's table moves players")
 
 
-def move_in(room: Room, cmd: c.MoveIn) -> Reply:
+def move_in(room: Table, cmd: c.MoveIn) -> Reply:
     """A multi-table tournament's house seats a player with their chips."""
     _table_of_mtt(room)
     if cmd.stack < 1:
@@ -237,21 +241,21 @@ def move_in(room: Room, cmd: c.MoveIn) -> Reply:
         occupant.connected = True  # absent from now on (R-TM-03), as at a sit & go's start
         room.presence.mark_absent(cmd.player_id)
     room.emit_room()
-    room.wake()
+    room.dealer.wake()
     return Reply.accepted(seat=cmd.seat, reserved=reserved)
 
 
-def move_out(room: Room, cmd: c.MoveOut) -> Reply:
+def move_out(room: Table, cmd: c.MoveOut) -> Reply:
     """A multi-table tournament's house moves a player away, after their hand if in one."""
     _table_of_mtt(room)
     seat = room.seats.seat_of(cmd.player_id)
     occupant = room.seats.get(seat) if seat is not None else None
     if seat is None or occupant is None or occupant.player_id != cmd.player_id:
         raise Refusal("not_seated", NOT_SEATED, "R-RM-01")
-    hand = room.hand
+    hand = room.dealer.hand
     in_hand = hand is not None and hand.players.get(seat) == cmd.player_id
     if hand is not None and in_hand and hand.phase is Phase.COMMITTED:
-        room.cancel_committed_hand(f"seat {seat} moved to another table before the deal")
+        room.dealer.cancel_committed_hand(f"seat {seat} moved to another table before the deal")
         in_hand = False
     if in_hand:
         occupant.leave_after_hand = True
@@ -259,38 +263,38 @@ def move_out(room: Room, cmd: c.MoveOut) -> Reply:
         room.seats.remove(seat)
         room.player_left(occupant)
     room.emit_room()
-    if room.hand is None:
-        room.wake()
+    if room.dealer.hand is None:
+        room.dealer.wake()
     return Reply.accepted(after_hand=in_hand)
 
 
-def wake(room: Room, cmd: c.Wake) -> Reply:
+def wake(room: Table, cmd: c.Wake) -> Reply:
     """A multi-table tournament's house lets a held table deal (hand-for-hand)."""
     _table_of_mtt(room)
-    room.wake()
+    room.dealer.wake()
     return Reply.accepted()
 
 
-def tell_moved(room: Room, cmd: c.TellMoved) -> Reply:
+def tell_moved(room: Table, cmd: c.TellMoved) -> Reply:
     """A multi-table tournament's house tells a player they sit at another table now."""
     _table_of_mtt(room)
-    room.notify(cmd.player_id, "moved", dict(cmd.where))
+    room.broadcast.notify(cmd.player_id, "moved", dict(cmd.where))
     return Reply.accepted()
 
 
-def sit_out(room: Room, cmd: c.SitOut) -> Reply:
+def sit_out(room: Table, cmd: c.SitOut) -> Reply:
     ensure_open(room)
     return room.sitting_out.command(cmd)
 
 
-def wait_list(room: Room, cmd: c.WaitList) -> Reply:
+def wait_list(room: Table, cmd: c.WaitList) -> Reply:
     ensure_open(room)
     return room.waitlist.command(cmd)
 
 
-def use_time_bank(room: Room, cmd: c.UseTimeBank) -> Reply:
+def use_time_bank(room: Table, cmd: c.UseTimeBank) -> Reply:
     ensure_open(room)
-    hand = require_phase(room.hand, c.UseTimeBank)
+    hand = require_phase(room.dealer.hand, c.UseTimeBank)
     seat = hand.seat_of(cmd.player_id)
     if seat is None:
         raise NOT_IN_A_HAND.refusal()
@@ -300,25 +304,25 @@ def use_time_bank(room: Room, cmd: c.UseTimeBank) -> Reply:
     return room.turns.use_time_bank(hand, seat)
 
 
-def chat(room: Room, cmd: c.Chat) -> Reply:
+def chat(room: Table, cmd: c.Chat) -> Reply:
     ensure_open(room)
     return room.chat.say(cmd)
 
 
-def chat_mute(room: Room, cmd: c.ChatMute) -> Reply:
+def chat_mute(room: Table, cmd: c.ChatMute) -> Reply:
     return room.chat.mute(cmd)
 
 
-def chat_report(room: Room, cmd: c.ChatReport) -> Reply:
+def chat_report(room: Table, cmd: c.ChatReport) -> Reply:
     return room.chat.report(cmd)
 
 
-def chat_setting(room: Room, cmd: c.ChatSetting) -> Reply:
+def chat_setting(room: Table, cmd: c.ChatSetting) -> Reply:
     ensure_open(room)
     return room.chat.set_mode(cmd)
 
 
-def connect(room: Room, cmd: c.Connect) -> Reply:
+def connect(room: Table, cmd: c.Connect) -> Reply:
     # before anything newer: what it missed of this run, else a snapshot
     room.broadcast.catch_up(cmd.connection_id, cmd.player_id, cmd.since, cmd.epoch)
     room.presence.connect(cmd.connection_id, cmd.player_id)
@@ -327,33 +331,32 @@ def connect(room: Room, cmd: c.Connect) -> Reply:
     return Reply.accepted()
 
 
-def disconnect(room: Room, cmd: c.Disconnect) -> Reply:
+def disconnect(room: Table, cmd: c.Disconnect) -> Reply:
     room.presence.disconnect(cmd.connection_id)
     return Reply.accepted()
 
 
-def snapshot(room: Room, cmd: c.SnapshotRequest) -> Reply:
+def snapshot(room: Table, cmd: c.SnapshotRequest) -> Reply:
     room.broadcast.send_snapshot(cmd.connection_id, room.presence.player_of(cmd.connection_id))
     return Reply.accepted()
 
 
-def fair_commit(room: Room, cmd: c.FairCommit) -> Reply:
+def fair_commit(room: Table, cmd: c.FairCommit) -> Reply:
     ensure_open(room)
     seat = room.seat_secrets.commit(cmd.player_id, cmd.hand_no, cmd.commitment)
     return Reply.accepted(hand_no=cmd.hand_no, seat=seat)
 
 
-def fair_reveal(room: Room, cmd: c.FairReveal) -> Reply:
+def fair_reveal(room: Table, cmd: c.FairReveal) -> Reply:
     return Reply.accepted(
         hand_no=cmd.hand_no, **room.seat_secrets.reveal(cmd.player_id, cmd.hand_no, cmd.secret)
     )
 
 
-Handler = Callable[["Room", Any], Reply]
+Handler = Callable[["Table", Any], Reply]
 
-
+#: The table's own commands; ``room.py`` adds the house's (``Sit`` among them).
 HANDLERS: dict[type, Handler] = {
-    c.Sit: sit,
     c.Leave: lambda room, cmd: leave(room, cmd.player_id),
     c.Act: act,
     c.Show: show,
@@ -371,9 +374,6 @@ HANDLERS: dict[type, Handler] = {
     c.MoveOut: move_out,
     c.Wake: wake,
     c.TellMoved: tell_moved,
-    c.BuyIn: lambda room, cmd: ahiko_handlers.buy_in(room, cmd),
-    c.Reload: lambda room, cmd: ahiko_handlers.reload(room, cmd),
-    c.LeaveAfterHand: lambda room, cmd: ahiko_handlers.leave_after_hand(room, cmd),
     c.SitOut: sit_out,
     c.WaitList: wait_list,
     c.UseTimeBank: use_time_bank,
@@ -386,5 +386,4 @@ HANDLERS: dict[type, Handler] = {
     c.Connect: connect,
     c.Disconnect: disconnect,
     c.SnapshotRequest: snapshot,
-    **HOST_HANDLERS,  # a home game's host
 }

@@ -32,10 +32,14 @@ from ahiko.rooms.config import RoomKind
 from ahiko.rooms.ranking import TournamentRanking
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.status import has_started
-from ahiko.rooms.tournament import eliminate_busted, eliminate_leaver, finish_if_won
+from ahiko.rooms.tournament import (
+    TournamentTable,
+    eliminate_busted,
+    eliminate_leaver,
+    finish_if_won,
+)
 
 if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
     from ahiko.rooms.table_hand import TableHand
 
 
@@ -53,25 +57,25 @@ class Recreational:
     def new_ranking(self, rng: Random) -> TournamentRanking | None:
         return None
 
-    def may_sit(self, room: Room) -> None:
+    def may_sit(self, room: TournamentTable) -> None:
         return None
 
-    def may_add_bot(self, room: Room) -> None:
+    def may_add_bot(self, room: TournamentTable) -> None:
         return None
 
-    def may_new_entry(self, room: Room) -> None:
+    def may_new_entry(self, room: TournamentTable) -> None:
         return None
 
-    def on_seated(self, room: Room) -> None:
+    def on_seated(self, room: TournamentTable) -> None:
         return None
 
-    def on_leave(self, room: Room, occupant: Occupant, in_hand: bool) -> None:
+    def on_leave(self, room: TournamentTable, occupant: Occupant, in_hand: bool) -> None:
         return None
 
-    def on_hand_end(self, room: Room, hand: TableHand) -> None:
+    def on_hand_end(self, room: TournamentTable, hand: TableHand) -> None:
         return None
 
-    def game_over(self, room: Room) -> bool:
+    def game_over(self, room: TournamentTable) -> bool:
         return False
 
 
@@ -86,30 +90,30 @@ class Tournament(Recreational):
     def new_ranking(self, rng: Random) -> TournamentRanking | None:
         return TournamentRanking(0, rng)
 
-    def may_sit(self, room: Room) -> None:
+    def may_sit(self, room: TournamentTable) -> None:
         if has_started(room.status):
             raise Refusal("started", "the tournament has started; seats are closed", "R-TN-02")
 
-    def may_add_bot(self, room: Room) -> None:
+    def may_add_bot(self, room: TournamentTable) -> None:
         self.may_sit(room)
 
-    def may_new_entry(self, room: Room) -> None:
+    def may_new_entry(self, room: TournamentTable) -> None:
         raise _no_new_entry()
 
-    def on_seated(self, room: Room) -> None:
+    def on_seated(self, room: TournamentTable) -> None:
         assert room.ranking is not None
         room.ranking.entrants += 1
 
-    def on_leave(self, room: Room, occupant: Occupant, in_hand: bool) -> None:
+    def on_leave(self, room: TournamentTable, occupant: Occupant, in_hand: bool) -> None:
         """R-TN-05: leaving is elimination at once."""
         assert room.ranking is not None
         if occupant.player_id not in room.ranking.eliminated:
             eliminate_leaver(room, occupant, in_hand)
 
-    def on_hand_end(self, room: Room, hand: TableHand) -> None:
+    def on_hand_end(self, room: TournamentTable, hand: TableHand) -> None:
         eliminate_busted(room, hand)  # R-TN-04
 
-    def game_over(self, room: Room) -> bool:
+    def game_over(self, room: TournamentTable) -> bool:
         return finish_if_won(room)  # R-TN-05
 
 
@@ -122,22 +126,22 @@ class MttTable(Tournament):
     def new_ranking(self, rng: Random) -> TournamentRanking | None:
         return None
 
-    def may_sit(self, room: Room) -> None:
+    def may_sit(self, room: TournamentTable) -> None:
         raise Refusal("assigned_seats", "seats at this tournament are assigned", "R-TN-02")
 
-    def on_seated(self, room: Room) -> None:
+    def on_seated(self, room: TournamentTable) -> None:
         return None
 
-    def on_leave(self, room: Room, occupant: Occupant, in_hand: bool) -> None:
+    def on_leave(self, room: TournamentTable, occupant: Occupant, in_hand: bool) -> None:
         return None
 
-    def on_hand_end(self, room: Room, hand: TableHand) -> None:
+    def on_hand_end(self, room: TournamentTable, hand: TableHand) -> None:
         for seat, player_id in hand.players.items():
             occupant = room.seats.get(seat)
             if occupant is not None and occupant.player_id == player_id and occupant.stack == 0:
                 occupant.leave_after_hand = True  # R-TN-04: out; the house ranks the field
 
-    def game_over(self, room: Room) -> bool:
+    def game_over(self, room: TournamentTable) -> bool:
         return False
 
 
@@ -150,14 +154,14 @@ class House(Recreational):
     has_wait_list = False
     deals_after_wait = True  # R-RM-11: eight seconds after the table becomes ready
 
-    def may_sit(self, room: Room) -> None:
+    def may_sit(self, room: TournamentTable) -> None:
         raise Refusal(
             "buy_in_required",
             "an Ahiko room needs the buy-in amount confirmed: send buy_in with seat and amount",
             "R-RM-12",
         )
 
-    def may_new_entry(self, room: Room) -> None:
+    def may_new_entry(self, room: TournamentTable) -> None:
         raise _no_new_entry()
 
 

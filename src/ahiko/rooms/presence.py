@@ -8,19 +8,42 @@ R-RM-09: an empty recreational room pauses, then closes two minutes later.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ahiko.rooms import commands as c
-from ahiko.rooms.leaving import leave
+from ahiko.rooms.leaving import LeaverTurns, LeavingDealer, LeavingTable, leave
+from ahiko.rooms.pausing import PausedDealer, PausedTurns, PausingTable, pause, resume
 from ahiko.rooms.status import is_open, takes
 from ahiko.rooms.timers import TimerName, absence
 
 if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+    from ahiko.rooms.config import RoomConfig
+
+
+class PresenceDealer(LeavingDealer, PausedDealer, Protocol):
+    """The dealer, as comings and goings meet it: the hand in play and the next one."""
+
+
+class PresenceTurns(LeaverTurns, PausedTurns, Protocol):
+    """The turns, as a seat to act that comes or goes gets its clock again."""
+
+
+class PresenceTable(LeavingTable, PausingTable, Protocol):
+    """What presence is handed: the way out of a seat (withdrawal), the pause of an empty
+    room and its end, the seats' connected flags and their absence timers."""
+
+    @property
+    def config(self) -> RoomConfig: ...
+    @property
+    def is_open(self) -> bool: ...
+    @property
+    def dealer(self) -> PresenceDealer: ...
+    @property
+    def turns(self) -> PresenceTurns: ...
 
 
 class Presence:
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: PresenceTable) -> None:
         self._room = room
         self._connections: dict[str, str | None] = {}  # connection id -> player id, in order
         self.auto_paused = False  # paused by R-RM-09, not by the host
@@ -45,10 +68,10 @@ class Presence:
     def connect(self, connection_id: str, player_id: str | None) -> None:
         room = self._room
         self._connections[connection_id] = player_id
-        room.cancel_timer(TimerName.EMPTY_CLOSE)
+        room.timers.cancel(TimerName.EMPTY_CLOSE)
         if self.auto_paused:
             self.auto_paused = False
-            room.resume()
+            resume(room)
         if player_id is not None:
             self.mark_present(player_id)
 
@@ -61,12 +84,12 @@ class Presence:
             return
         occupant.connected = True
         occupant.disconnected_since = None
-        room.cancel_timer(absence(player_id))
-        hand = room.hand
+        room.timers.cancel(absence(player_id))
+        hand = room.dealer.hand
         if hand is not None and hand.to_act == seat:
-            room.arm_turn()  # back to the room's normal clock
+            room.turns.arm()  # back to the room's normal clock
         room.emit_room()
-        room.wake()
+        room.dealer.wake()
 
     def disconnect(self, connection_id: str) -> None:
         room = self._room
@@ -75,9 +98,9 @@ class Presence:
             self.mark_absent(player_id)
         if self.empty and room.kind.closes_when_empty and room.is_open:
             if takes(room.status, c.Pause):  # the house pauses it as its host would
-                room.pause()
+                pause(room)
                 self.auto_paused = True
-            room.set_timer(
+            room.timers.set(
                 TimerName.EMPTY_CLOSE,
                 room.config.timing.empty_room_close_s,
                 lambda: room.expire("empty"),
@@ -101,14 +124,14 @@ class Presence:
         occupant.connected = False
         occupant.disconnected_since = room.clock.now()
         if not room.kind.keeps_absent_in_field:  # R-TN-07 D: a tournament blinds them off
-            room.set_timer(
+            room.timers.set(
                 absence(player_id),
                 room.config.timing.absence_withdrawal_s,
                 lambda: self.withdraw(player_id),
             )
-        hand = room.hand
+        hand = room.dealer.hand
         if hand is not None and hand.to_act == seat:
-            room.arm_turn()  # R-TM-02 clock when the room has no deadline
+            room.turns.arm()  # R-TM-02 clock when the room has no deadline
         room.emit_room()
 
     def withdraw(self, player_id: str) -> None:

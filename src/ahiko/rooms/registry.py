@@ -19,7 +19,7 @@ from ahiko.rooms.hooks import RoomHooks
 from ahiko.rooms.moderation import Moderation
 from ahiko.rooms.outbox import Subscribers
 from ahiko.rooms.restore import Restore
-from ahiko.rooms.room import Room
+from ahiko.rooms.room import open_room
 from ahiko.rooms.run_clock import RunClock
 from ahiko.rooms.thinking import thinker_for
 
@@ -66,7 +66,7 @@ class RoomRegistry:
         subscribers = Subscribers()
         context = None if self.run_context is None else self.run_context(room_id)
         run_clock = RunClock(self.clock, context)
-        room = Room(
+        room = open_room(
             room_id,
             config,
             clock=run_clock,

@@ -3,13 +3,12 @@ handed to the room when it is built, so nothing outside reaches into a live room
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ahiko.rooms.seats import Occupant
-
-if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +29,33 @@ class Restore:
     seats: tuple[RestoredSeat, ...] = ()
 
 
-def reopen(room: Room, restore: Restore) -> None:
+class ContinuedDealer(Protocol):
+    """The dealer's numbering, carried on from the previous run."""
+
+    next_hand_no: int
+    button: int | None
+
+
+class Absentees(Protocol):
+    def mark_absent(self, player_id: str) -> None: ...
+
+
+class ReopenedTable(Protocol):
+    """What a reopened room is given back: the hand numbers and button, the pots of the
+    lobby's average, and its people seated, away until they reconnect."""
+
+    @property
+    def dealer(self) -> ContinuedDealer: ...
+    @property
+    def recent_pots(self) -> deque[int]: ...
+    @property
+    def presence(self) -> Absentees: ...
+    def seat_occupant(self, seat: int, occupant: Occupant) -> bool: ...
+    def fire(self, job: Callable[[], None]) -> None: ...
+    def emit_room(self) -> None: ...
+
+
+def reopen(room: ReopenedTable, restore: Restore) -> None:
     """A room reopened after a restart: hand numbers go on, never reused (R-FD-06), and the
     button moves on from ``button``; the commitment chain starts anew (GENESIS_PREV). The
     people get their seats back, away until they reconnect: not dealt in (R-TM-05), withdrawn

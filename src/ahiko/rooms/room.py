@@ -7,9 +7,18 @@ on the room's own thread: no awaits inside, so nothing interleaves. The actor
 ``ManualClock``. Bots answer through the same ``act`` path as people, with the same views.
 
 The parts (docs/rooms.md): ``status`` (the transition table), ``timers`` (typed, frozen by a
-pause), ``turns`` (clocks and bots), ``dealer`` (the hand cycle), ``broadcast`` (numbered
-frames out, the reconnect buffer), ``presence`` (connections and absence), ``seats``, and the
-room's ``kind`` (a policy object) and ``hooks`` (the house's wallet, when it is an Ahiko room).
+pause), ``turns`` (clocks and bots; the room's answer for a seat), ``dealer`` (the hand
+cycle; it owns the hand), ``broadcast`` (numbered frames out, the reconnect buffer; it owns
+``seq`` and the epoch), ``presence`` (connections and absence), ``seats``, and the room's
+``kind`` (a policy object) and ``hooks`` (the house's wallet, when it is an Ahiko room).
+
+Each part is handed its collaborators, or the room itself through a port (a ``Protocol``
+beside the part listing what it uses); no module but this one names ``Room``. The room keeps
+the composition, the dispatch (``HANDLERS`` and the house's commands, ``_DISPATCH``), the
+job queue, the status's writer, the running time, and the verbs every part may ask for
+(``emit_room``, ``seat_occupant``, ``player_left``, ``close``, ``expire``). The few one-line
+hand-offs left (``wake``, ``emit``, ``notify``, the timers', ``hand``, ``next_hand_no``,
+``is_auto_acting``) are the house's (``rooms/house``) until it is behind its own ports.
 """
 
 from __future__ import annotations
@@ -23,12 +32,9 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from ahiko.bots.protocol import load_bot
-from ahiko.fairness.release import DealState
 from ahiko.fairness.shuffle import RandBelow
-from ahiko.poker.actions import Action
-from ahiko.poker.events import Event
 from ahiko.rooms import commands as c
-from ahiko.rooms import ending, pausing
+from ahiko.rooms import ending
 from ahiko.rooms import frame_types as ft
 from ahiko.rooms.broadcast import Broadcast, Build, Told
 from ahiko.rooms.chat import TableChat
@@ -36,10 +42,13 @@ from ahiko.rooms.clock import Clock
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.config import RoomConfig
 from ahiko.rooms.dealing import Dealer
-from ahiko.rooms.frames import room_summary
-from ahiko.rooms.handlers import HANDLERS
+from ahiko.rooms.frames import room_summary, snapshot_frame
+from ahiko.rooms.handlers import HANDLERS, ask_to_sit
 from ahiko.rooms.hooks import HandArchiver, NoHooks, RoomHooks
+from ahiko.rooms.house import commands as house_commands
 from ahiko.rooms.house.host_desk import HostDesk
+from ahiko.rooms.house.host_menu import HOST_HANDLERS
+from ahiko.rooms.house.seat_requests import seat_person
 from ahiko.rooms.kinds import policy_for
 from ahiko.rooms.moderation import Moderation
 from ahiko.rooms.outbox import Deliver, deliver_nowhere, new_epoch
@@ -97,19 +106,23 @@ class Room:
         self.randbelow = randbelow
         self.seats = Seats(config.seats)
         self.status = RoomStatus.WAITING  # every room begins here (``status.MOVES``)
-        self.hand: TableHand | None = None
-        self.last_hand: TableHand | None = None
-        self.hands_dealt = 0
-        self.seq = 0
-        self.epoch = epoch or new_epoch()  # this run: frames are named by (epoch, seq)
         self.stopped = False  # the run is over (closed, or dropped by its node): nothing runs
         self.draining = False  # its server is stopping: no new hand (``RoomRegistry.drain``)
         self.timers = Timers(clock, self.fire, on_countdown=self._emit_countdowns)
+        self.bots = TableBots(bot_factory)
         self.turns = Turns(self, think)
         self.dealer = Dealer(self)
-        self.broadcast = Broadcast(self, deliver or deliver_nowhere)
         self.presence = Presence(self)
-        self.chat = TableChat(self, moderation)  # Table chat
+        self.broadcast = Broadcast(
+            deliver or deliver_nowhere,
+            epoch or new_epoch(),  # this run: frames are named by (epoch, seq)
+            viewers=self.presence,
+            hands=self.dealer,
+            bots=self.bots,
+            snapshot=lambda player_id: snapshot_frame(self, player_id),
+            said_since=lambda seq, player_id: self.chat.said_since(seq, player_id),
+        )
+        self.chat: TableChat = TableChat(self, moderation)  # Table chat
         self.time_banks = TimeBanks(config.time_bank)  # Extra seconds per person
         self.sitting_out = SittingOut(self)  # "Ficar fora nas próximas mãos"
         self.waitlist = WaitList(self)  # A full recreational room's waiting list
@@ -117,12 +130,9 @@ class Room:
         self.run_question: RunQuestion = RunQuestion(self)  # of the all-in players
         self.straddle_offer: StraddleOffer = StraddleOffer(self)  # before the cards
         self.host_desk = HostDesk(self)  # The host's changes, seat requests, ledger
-        # The room's answer for a seat (clock out, away, out of time), in a ``hand`` frame
-        self.auto_action: ft.AutoAction | None = None
         self.ranking = self.kind.new_ranking(self.rng)
         self.chips_in = 0  # every chip that entered the table (sits, bots, new entries)
         self.chips_out = 0  # every chip that left with a player
-        self.bots = TableBots(bot_factory)
         self._running_since: float | None = None
         self._running_total = 0.0
         self.expiry_reason = "limit"
@@ -151,7 +161,13 @@ class Room:
         return is_open(self.status)
 
     @property
+    def hand(self) -> TableHand | None:
+        """The dealer's hand in play (the house reads it here, until its ports)."""
+        return self.dealer.hand
+
+    @property
     def next_hand_no(self) -> int:
+        """The dealer's next hand number (the house reads it here, until its ports)."""
         return self.dealer.next_hand_no
 
     @property
@@ -174,7 +190,7 @@ class Room:
     def submit_pending(self, command: c.Command) -> tuple[Reply, PendingReply | None]:
         """``submit``, and the ``PendingReply`` when the answer waits for a write the command
         handed to a worker thread (``hold_reply``); it may already be known."""
-        handler = HANDLERS[type(command)]
+        handler = _DISPATCH[type(command)]
         outer = self._holding, self._holding_for
         pending = self._holding = PendingReply(Reply.accepted())
         self._holding_for = getattr(command, "player_id", None)
@@ -240,34 +256,11 @@ class Room:
         check_move(self.status, status)
         self.status = status
 
-    # --- timers (typed names; ``set_timer`` & co. for the parts that name their own) ---------
-    def set_timer(self, key: TimerKey, seconds: float, job: Callable[[], None]) -> None:
-        self.timers.set(key, seconds, job)
-
-    def cancel_timer(self, key: TimerKey) -> None:
-        self.timers.cancel(key)
-
-    def timer_left(self, key: TimerKey) -> float | None:
-        return self.timers.left(key)
-
-    def countdowns(self) -> dict[str, float]:
-        return self.timers.countdowns()
-
     def _emit_countdowns(self) -> None:
-        countdowns = self.countdowns()
-        self.emit("countdown", lambda _seat: {"countdowns": countdowns}, public=True)
+        countdowns = self.timers.countdowns()
+        self.broadcast.emit("countdown", lambda _seat: {"countdowns": countdowns}, public=True)
 
     # --- frames ----------------------------------------------------------------------------
-    def emit(self, kind: ft.NumberedKind, build: Build, *, public: bool = False) -> None:
-        self.broadcast.emit(kind, build, public=public)
-
-    def notify(self, player_id: str, kind: ft.UnnumberedKind, body: Told) -> None:
-        self.broadcast.notify(player_id, kind, body)
-
-    def viewer_seat(self, player_id: str | None) -> int | None:
-        hand = self.hand or self.last_hand
-        return None if hand is None else hand.viewer_seat(player_id)
-
     def summary(self) -> ft.RoomSummary:
         """The public description of the room (lobby and ``room`` frames)."""
         return room_summary(self)
@@ -278,40 +271,30 @@ class Room:
 
     def emit_room(self) -> None:
         summary = self.summary()
-        self.emit("room", lambda _seat: {"room": summary}, public=True)
+        self.broadcast.emit("room", lambda _seat: {"room": summary}, public=True)
         self.hooks.on_seats_changed(self.view)
 
-    # --- hands (the dealer's) ---------------------------------------------------------------
-    def participants_ready(self) -> list[int]:
-        return self.dealer.participants_ready()
-
-    def schedule_next_hand(self, delay: float | None = None) -> None:
-        self.dealer.schedule_next_hand(delay)
-
+    # --- the house's hand-offs: ``rooms/house`` still asks the room for its parts' work ------
     def wake(self) -> None:
         self.dealer.wake()
-
-    def cancel_committed_hand(self, reason: str) -> None:
-        self.dealer.cancel_committed_hand(reason)
-
-    def after_events(self, hand: TableHand, events: list[Event], before: DealState) -> None:
-        self.dealer.after_events(hand, events, before)
-
-    def apply_action(self, seat: int, action: Action) -> list[Event]:
-        return self.dealer.apply_action(seat, action)
-
-    # --- turns (the turns part's) -----------------------------------------------------------
-    def arm_turn(self) -> None:
-        self.turns.arm()
-
-    def deadline(self) -> ft.Deadline | None:
-        return self.turns.deadline()
 
     def is_auto_acting(self, seat: int) -> bool:
         return self.turns.is_auto_acting(seat)
 
-    def auto_act_for(self, seat: int, *, forfeit: bool = False) -> None:
-        self.turns.auto_act_for(seat, forfeit=forfeit)
+    def set_timer(self, key: TimerKey, seconds: float, job: Callable[[], None]) -> None:
+        self.timers.set(key, seconds, job)
+
+    def cancel_timer(self, key: TimerKey) -> None:
+        self.timers.cancel(key)
+
+    def timer_left(self, key: TimerKey) -> float | None:
+        return self.timers.left(key)
+
+    def emit(self, kind: ft.NumberedKind, build: Build, *, public: bool = False) -> None:
+        self.broadcast.emit(kind, build, public=public)
+
+    def notify(self, player_id: str, kind: ft.UnnumberedKind, body: Told) -> None:
+        self.broadcast.notify(player_id, kind, body)
 
     # --- running, limits, closing (``ending``) -----------------------------------------------
     def start_running(self) -> None:
@@ -329,7 +312,7 @@ class Room:
     def limit_reached(self) -> bool:
         hands = self.config.limit_hands
         minutes = self.config.limit_minutes
-        return (hands is not None and self.hands_dealt >= hands) or (
+        return (hands is not None and self.dealer.hands_dealt >= hands) or (
             minutes is not None and self.running_seconds >= minutes * 60
         )
 
@@ -348,27 +331,14 @@ class Room:
     def close(self, reason: str) -> None:
         ending.close(self, reason)
 
-    # --- pause (``pausing``) -----------------------------------------------------------------
-    def pause(self) -> None:
-        pausing.pause(self)
-
-    def resume(self) -> None:
-        pausing.resume(self)
-
     def run_again(self) -> None:
         """The end of a pause: play time counts again."""
         self.move_to(RoomStatus.RUNNING)
         self._running_since = self.clock.now()
 
     # --- people and bots --------------------------------------------------------------------
-    def new_bot(self, level: str) -> Occupant:
-        return self.bots.new(level, self.config.starting_chips, self.config.variant.game)
-
-    def drop_bot(self, player_id: str) -> None:
-        self.bots.drop(player_id)
-
     def seat_occupant(self, seat: int, occupant: Occupant) -> bool:
-        hand_running = self.hand is not None
+        hand_running = self.dealer.hand is not None
         bot = self.seats.get(seat)
         may_take = self.kind.may_take_bot_place
         try:
@@ -391,8 +361,29 @@ class Room:
             occupant.player_id, occupant.name, occupant.is_bot, occupant.stack, self.next_hand_no
         )
         self.departed_names[occupant.player_id] = occupant.name
-        self.drop_bot(occupant.player_id)
+        self.bots.drop(occupant.player_id)
         self.timers.cancel(sit_out(occupant.player_id))
         self.timers.cancel(absence(occupant.player_id))  # every way out of a seat ends here
         self.hooks.on_player_left(self.view, occupant)
         self.later(self.waitlist.offer_next)  # a seat may have come free
+
+
+def open_room(room_id: str, config: RoomConfig, **options: Any) -> Room:
+    """A new room (the registry's way to make one; ``Room``'s arguments)."""
+    return Room(room_id, config, **options)
+
+
+def _sit(room: Room, cmd: c.Sit) -> Reply:
+    asked = ask_to_sit(room, cmd)
+    return asked or seat_person(room, cmd.player_id, cmd.name, cmd.seat)
+
+
+#: The table's commands (``handlers``) and the house's, which are handed the ``Room``.
+_DISPATCH: dict[type, Callable[[Room, Any], Reply]] = {
+    **HANDLERS,
+    c.Sit: _sit,
+    c.BuyIn: house_commands.buy_in,
+    c.Reload: house_commands.reload,
+    c.LeaveAfterHand: house_commands.leave_after_hand,
+    **HOST_HANDLERS,  # a home game's host
+}

@@ -15,19 +15,58 @@ Bot Ahiko and pays cash-outs out: it alone reaches the room behind its view, thr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
+
+from ahiko.rooms.ports import RoomIdentity
 
 if TYPE_CHECKING:
     from ahiko.poker.events import Event
     from ahiko.rooms import frame_types as ft
     from ahiko.rooms.broadcast import Told
     from ahiko.rooms.config import RoomConfig
-    from ahiko.rooms.room import Room
-    from ahiko.rooms.seats import Occupant
+    from ahiko.rooms.ports import Outgoing
+    from ahiko.rooms.seats import Occupant, Seats
     from ahiko.rooms.status import RoomStatus
+    from ahiko.rooms.table_hand import TableHand
+
+
+class ViewedDealer(Protocol):
+    """The dealer, as the view reads it: the button, the hands and their numbers."""
+
+    @property
+    def button(self) -> int | None: ...
+    @property
+    def hand(self) -> TableHand | None: ...
+    @property
+    def last_hand(self) -> TableHand | None: ...
+    @property
+    def next_hand_no(self) -> int: ...
+    @property
+    def hands_dealt(self) -> int: ...
+    def participants_ready(self) -> list[int]: ...
+
+
+class ViewedRoom(RoomIdentity, Protocol):
+    """What a ``RoomView`` reads of its room (the room satisfies it)."""
+
+    @property
+    def status(self) -> RoomStatus: ...
+    @property
+    def dealer(self) -> ViewedDealer: ...
+    @property
+    def seats(self) -> Seats: ...
+    @property
+    def bots(self) -> Container[str]: ...
+    @property
+    def departed_names(self) -> Mapping[str, str]: ...
+    @property
+    def broadcast(self) -> Outgoing: ...
+    def summary(self) -> ft.RoomSummary: ...
+    def later(self, job: Callable[[], None]) -> None: ...
+    def fire(self, job: Callable[[], None]) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +105,9 @@ class RoomView:
 
     __slots__ = ("_room",)
 
-    _room: Room
+    _room: ViewedRoom
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: ViewedRoom) -> None:
         object.__setattr__(self, "_room", room)
 
     def __setattr__(self, name: str, value: object) -> NoReturn:
@@ -110,27 +149,27 @@ class RoomView:
     @property
     def hand_no(self) -> int | None:
         """The number of the hand being played; None between hands."""
-        hand = self._room.hand
+        hand = self._room.dealer.hand
         return None if hand is None else hand.hand_no
 
     @property
     def next_hand_no(self) -> int:
-        return self._room.next_hand_no
+        return self._room.dealer.next_hand_no
 
     @property
     def hands_dealt(self) -> int:
-        return self._room.hands_dealt
+        return self._room.dealer.hands_dealt
 
     @property
     def last_hand_events(self) -> tuple[Event, ...]:
         """What happened in the last finished hand, in order (empty before the first)."""
-        hand = self._room.last_hand
+        hand = self._room.dealer.last_hand
         return () if hand is None else tuple(hand.hand.events)
 
     @property
     def ready_seats(self) -> tuple[int, ...]:
         """The seats the next hand would be dealt to now; empty when it cannot be dealt."""
-        return tuple(self._room.participants_ready())
+        return tuple(self._room.dealer.participants_ready())
 
     # --- people -----------------------------------------------------------------------------
     @property
@@ -158,7 +197,7 @@ class RoomView:
     # --- the writes a hook may ask for --------------------------------------------------------
     def notify(self, player_id: str, kind: ft.UnnumberedKind, body: Told) -> None:
         """Tell one player something out of the numbered frames (``moved``, ``wallet``...)."""
-        self._room.notify(player_id, kind, body)
+        self._room.broadcast.notify(player_id, kind, body)
 
     def later(self, job: Callable[[], None]) -> None:
         """Run ``job`` on the room's thread once the current job is done."""
@@ -170,6 +209,8 @@ class RoomView:
         self._room.fire(job)
 
 
-def room_behind(view: RoomView) -> Room:
-    """The room ``view`` shows: for the house's own parts inside ``ahiko.rooms`` only."""
+def room_behind(view: RoomView) -> Any:
+    """The room ``view`` shows: for the house's own parts inside ``ahiko.rooms`` only. Typed
+    by its caller (the house names what it is handed): the view itself knows the room only
+    through ``ViewedRoom``."""
     return view._room

@@ -7,24 +7,43 @@ out answer "once", so the hand never waits for ever and runs twice only if all a
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ahiko.poker.house import RUN_RULE
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.hand_phase import NOT_IN_A_HAND, require_phase
+from ahiko.rooms.ports import SeatQuestionTable
 from ahiko.rooms.status import require
 from ahiko.rooms.timers import TimerName
 
 if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+    from ahiko.fairness.release import DealState
+    from ahiko.poker.events import Event
     from ahiko.rooms.table_hand import TableHand
+
+
+class RunsDealer(Protocol):
+    """The dealer, as the run question hands the all-in players' answer back."""
+
+    @property
+    def hand(self) -> TableHand | None: ...
+    def after_events(self, hand: TableHand, events: list[Event], before: DealState) -> None: ...
+
+
+class RunQuestionTable(SeatQuestionTable, Protocol):
+    """What the question to the all-in players is handed: its timer, the seats (a bot
+    answers at once), the frames out, and the dealer the answer goes back to."""
+
+    @property
+    def dealer(self) -> RunsDealer: ...
+
 
 ONCE = 1
 
 
 class RunQuestion:
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: RunQuestionTable) -> None:
         self._room = room
         self._asked: TableHand | None = None  # the hand whose players were asked
 
@@ -37,7 +56,7 @@ class RunQuestion:
         seconds = room.config.timing.run_twice_answer_s
         room.timers.set(TimerName.RUNS, seconds, lambda: self._timed_out(hand))
         pending = hand.runs_pending
-        room.emit(
+        room.broadcast.emit(
             "runs_asked",
             lambda _seat: {"hand_no": hand.hand_no, "seats": list(pending), "seconds": seconds},
             public=True,
@@ -50,7 +69,7 @@ class RunQuestion:
     def command(self, cmd: c.ChooseRuns) -> Reply:
         room = self._room
         require(room.status, c.ChooseRuns)
-        hand = require_phase(room.hand, c.ChooseRuns)
+        hand = require_phase(room.dealer.hand, c.ChooseRuns)
         seat = hand.seat_of(cmd.player_id)
         if seat is None:
             raise NOT_IN_A_HAND.refusal()
@@ -63,13 +82,13 @@ class RunQuestion:
 
     def _answer(self, hand: TableHand, seat: int, runs: int) -> None:
         room = self._room
-        if room.hand is not hand or seat not in hand.runs_pending:
+        if room.dealer.hand is not hand or seat not in hand.runs_pending:
             return  # answered already, or the hand is gone
         before = hand.deal_state
         events = hand.choose_runs(seat, runs)
         if not hand.runs_pending:
             room.timers.cancel(TimerName.RUNS)
-        room.after_events(hand, events, before)
+        room.dealer.after_events(hand, events, before)
 
     def _timed_out(self, hand: TableHand) -> None:
         for seat in hand.runs_pending:  # a player who did not answer runs it once

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ahiko.fairness.contribution import SECRET_SIZE
 from ahiko.fairness.deal import DealCommitter
@@ -25,13 +25,37 @@ from ahiko.rooms.frame_types import FairMix
 from ahiko.rooms.hand_phase import REVEALS_CLOSED, require_phase
 
 if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from ahiko.rooms.seats import Seats
+    from ahiko.rooms.table_hand import TableHand
+
+
+class NextHand(Protocol):
+    """The dealer, as the players' secrets name the hand they are for."""
+
+    @property
+    def hand(self) -> TableHand | None: ...
+    @property
+    def next_hand_no(self) -> int: ...
+
+
+class SecretsTable(Protocol):
+    @property
+    def room_id(self) -> str: ...
+    @property
+    def signing_key(self) -> Ed25519PrivateKey | None: ...
+    @property
+    def seats(self) -> Seats: ...
+    @property
+    def dealer(self) -> NextHand: ...
+
 
 RULE = "R-FD-02"
 
 
 class SeatSecrets:
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: SecretsTable) -> None:
         self._room = room
         # hand number -> seat -> (player id, commitment) received for that hand
         self._pending: dict[int, dict[int, tuple[str, bytes]]] = {}
@@ -83,7 +107,7 @@ class SeatSecrets:
 
     def reveal(self, player_id: str, hand_no: int, secret: bytes) -> dict[str, Any]:
         """Take a contributor's secret while the commitment is shown; the signed receipt."""
-        hand = require_phase(self._room.hand, c.FairReveal, hand_no=hand_no)
+        hand = require_phase(self._room.dealer.hand, c.FairReveal, hand_no=hand_no)
         if hand.hand_no != hand_no:
             raise REVEALS_CLOSED.refusal(hand_no=hand_no)
         mixed = hand.mixed

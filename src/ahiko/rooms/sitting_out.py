@@ -9,23 +9,38 @@ and told so (``notice`` ``sat_out_timeouts``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply
-from ahiko.rooms.leaving import leave
+from ahiko.rooms.leaving import LeavingTable, leave
 from ahiko.rooms.timers import sit_out as sit_out_timer
 
 if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+    from ahiko.rooms.clock import Clock
+    from ahiko.rooms.config import RoomConfig
     from ahiko.rooms.seats import Occupant
     from ahiko.rooms.table_hand import TableHand
+    from ahiko.rooms.timers import Timers
+
+
+class SittingOutTable(LeavingTable, Protocol):
+    """What sitting out is handed: the way out of a seat (a withdrawal), the clock and the
+    timers of the absence deadline, the settings' delays."""
+
+    @property
+    def config(self) -> RoomConfig: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def timers(self) -> Timers: ...
+
 
 CONSECUTIVE_TIMEOUTS = 2  # hands in a row whose clock ran out before one is sat out
 
 
 class SittingOut:
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: SittingOutTable) -> None:
         self._room = room
         self._streak: dict[str, int] = {}
         self._timed_out: set[str] = set()  # people whose clock ran out in the current hand
@@ -58,7 +73,7 @@ class SittingOut:
             return
         now = room.clock.now()
         since = self._away_since.setdefault(player_id, now)
-        room.set_timer(
+        room.timers.set(
             sit_out_timer(player_id),
             max(0.0, room.config.timing.absence_withdrawal_s - (now - since)),  # R-TM-03
             lambda: self._withdraw(player_id),
@@ -69,9 +84,9 @@ class SittingOut:
         room = self._room
         occupant.sitting_out = False
         self._streak.pop(occupant.player_id, None)
-        room.cancel_timer(sit_out_timer(occupant.player_id))
+        room.timers.cancel(sit_out_timer(occupant.player_id))
         room.emit_room()
-        room.wake()
+        room.dealer.wake()
 
     def _withdraw(self, player_id: str) -> None:
         room = self._room
@@ -104,7 +119,7 @@ class SittingOut:
                     continue
                 self._streak[player_id] = 0
                 self.sit_out(occupant)
-                room.notify(
+                room.broadcast.notify(
                     player_id,
                     "notice",
                     {

@@ -11,20 +11,36 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ahiko.poker.config import HoldemConfig
 from ahiko.rooms import commands as c
 from ahiko.rooms import frame_types as ft
 from ahiko.rooms.commands import Reply
 from ahiko.rooms.hand_phase import NO_STRADDLE, require_phase
+from ahiko.rooms.ports import SeatQuestionTable
 from ahiko.rooms.status import require
 from ahiko.rooms.table_hand import Phase
 from ahiko.rooms.timers import TimerName
 
 if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
     from ahiko.rooms.table_hand import TableHand
+
+
+class StraddleDealer(Protocol):
+    """The dealer, as the straddle offer holds the cards and lets them come."""
+
+    @property
+    def hand(self) -> TableHand | None: ...
+    def deal(self) -> None: ...
+
+
+class StraddleTable(SeatQuestionTable, Protocol):
+    """What the straddle offer is handed: its timer, the straddler's seat, the frames out,
+    and the dealer whose cards wait for the answer."""
+
+    @property
+    def dealer(self) -> StraddleDealer: ...
 
 
 @dataclass
@@ -36,7 +52,7 @@ class _Offer:
 
 
 class StraddleOffer:
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: StraddleTable) -> None:
         self._room = room
         self._offer: _Offer | None = None
 
@@ -51,7 +67,7 @@ class StraddleOffer:
             "amount": with_straddle.straddle,
             "seconds": seconds,
         }
-        room.emit("straddle_offer", lambda _seat: frame, public=True)
+        room.broadcast.emit("straddle_offer", lambda _seat: frame, public=True)
         occupant = room.seats.get(seat)
         if occupant is None or occupant.is_bot:
             room.later(partial(self._answer, hand, False))
@@ -67,7 +83,7 @@ class StraddleOffer:
     def command(self, cmd: c.TakeStraddle) -> Reply:
         room = self._room
         require(room.status, c.TakeStraddle)
-        hand = require_phase(room.hand, c.TakeStraddle)
+        hand = require_phase(room.dealer.hand, c.TakeStraddle)
         offer = self._offer
         if offer is None or offer.hand is not hand or hand.players.get(offer.seat) != cmd.player_id:
             raise NO_STRADDLE.refusal()
@@ -81,11 +97,11 @@ class StraddleOffer:
             return  # answered already, or another hand
         self._offer = None
         room.timers.cancel(TimerName.STRADDLE)
-        if room.hand is not hand or hand.phase is not Phase.COMMITTED:
+        if room.dealer.hand is not hand or hand.phase is not Phase.COMMITTED:
             return  # the hand was cancelled before its cards
         if take:
             hand.config = offer.with_straddle
-        room.emit(
+        room.broadcast.emit(
             "straddle_answer",
             lambda _seat: {"hand_no": hand.hand_no, "seat": offer.seat, "take": take},
             public=True,

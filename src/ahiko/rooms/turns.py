@@ -14,25 +14,85 @@ their hand folded at their turn (R-TN-07 D).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from ahiko.poker.actions import Action, IllegalAction
 from ahiko.rooms.commands import Refusal, Reply
-from ahiko.rooms.frame_types import Deadline
-from ahiko.rooms.status import plays_hands
+from ahiko.rooms.frame_types import AutoAction, Deadline
+from ahiko.rooms.status import RoomStatus, plays_hands
 from ahiko.rooms.table_hand import Phase
 from ahiko.rooms.thinking import BOT_THINKING_LIMIT_S, Request, Thinker
 from ahiko.rooms.timers import TimerName
 
 if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+    from ahiko.fairness.release import DealState
+    from ahiko.poker.events import Event
+    from ahiko.rooms.clock import Clock
+    from ahiko.rooms.config import RoomConfig
+    from ahiko.rooms.kinds import RoomPolicy
+    from ahiko.rooms.ports import Outgoing
+    from ahiko.rooms.seats import Seats
+    from ahiko.rooms.table_bots import TableBots
     from ahiko.rooms.table_hand import TableHand
+    from ahiko.rooms.timebank import TimeBanks
+    from ahiko.rooms.timers import Timers
+
+
+class HandInPlay(Protocol):
+    """The dealer, as turns use it: the hand in play, and the way an answer reaches it."""
+
+    @property
+    def hand(self) -> TableHand | None: ...
+    def apply_action(self, seat: int, action: Action) -> list[Event]: ...
+    def after_events(self, hand: TableHand, events: list[Event], before: DealState) -> None: ...
+
+
+class ClockRunsOut(Protocol):
+    def clock_ran_out(self, player_id: str) -> None: ...
+
+
+class TurnsTable(Protocol):
+    """What turns are handed: the table's seats, clock, timers, time banks and bots, the
+    dealer to answer through, and the room's job queue and frames out."""
+
+    @property
+    def status(self) -> RoomStatus: ...
+    @property
+    def config(self) -> RoomConfig: ...
+    @property
+    def kind(self) -> RoomPolicy: ...
+    @property
+    def seats(self) -> Seats: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def timers(self) -> Timers: ...
+    @property
+    def time_banks(self) -> TimeBanks: ...
+    @property
+    def rng(self) -> Random: ...
+    @property
+    def bots(self) -> TableBots: ...
+    @property
+    def dealer(self) -> HandInPlay: ...
+    @property
+    def sitting_out(self) -> ClockRunsOut: ...
+    def later(self, job: Callable[[], None]) -> None: ...
+    @property
+    def broadcast(self) -> Outgoing: ...
+    def fire(self, job: Callable[[], None]) -> None: ...
 
 
 class Turns:
-    def __init__(self, room: Room, think: Thinker | None) -> None:
+    """Owns the turn: its number, the bot thinking, the seats answered by the timeout rule,
+    and ``auto_action``, the room's answer for a seat while it is applied (a ``hand`` frame
+    carries it)."""
+
+    def __init__(self, room: TurnsTable, think: Thinker | None) -> None:
         self._room = room
+        self.auto_action: AutoAction | None = None
         self._think = think  # None: bots answer inline (tests' manual clock)
         self._turn = 0  # bumped at every turn: a late answer for an older one is dropped
         self._thinking: Request | None = None  # the bot request of the current turn
@@ -55,7 +115,7 @@ class Turns:
             self._thinking.cancel()  # a request no thread has taken up yet is dropped
             self._thinking = None
         turn = self._turn
-        hand = room.hand
+        hand = room.dealer.hand
         if hand is None or not plays_hands(room.status):
             return
         seat = hand.to_act
@@ -85,7 +145,7 @@ class Turns:
         """After a pause: the seat to act gets back the time it had left, its running time
         bank with it (R-RM-07)."""
         room = self._room
-        hand = room.hand
+        hand = room.dealer.hand
         seat = None if hand is None else hand.to_act
         if hand is not None and seat is not None:
             self._set_deadline(hand, seat, seconds)
@@ -102,7 +162,7 @@ class Turns:
         """The seat's clock ran out: its time bank starts by itself if it has seconds;
         when that is spent too (or there is none) the timeout rule answers (R-TM-01)."""
         room = self._room
-        if room.hand is not hand or hand.to_act != seat or not plays_hands(room.status):
+        if room.dealer.hand is not hand or hand.to_act != seat or not plays_hands(room.status):
             return
         player_id = hand.players[seat]
         now = room.clock.now()
@@ -137,13 +197,13 @@ class Turns:
 
     def _emit_time_bank(self, hand: TableHand) -> None:
         deadline = self.deadline()
-        self._room.emit(
+        self._room.broadcast.emit(
             "time_bank", lambda _seat: {"hand_no": hand.hand_no, "deadline": deadline}, public=True
         )
 
     def deadline(self) -> Deadline | None:
         room = self._room
-        hand = room.hand
+        hand = room.dealer.hand
         left = room.timers.left(TimerName.DEADLINE)
         if left is None:
             left = room.timers.frozen_left(TimerName.DEADLINE)
@@ -167,7 +227,7 @@ class Turns:
         """R-TM-01 / R-TN-06: check when nothing is pending, else fold; a withdrawn absentee
         folds (R-TM-04)."""
         room = self._room
-        if room.hand is not hand or hand.to_act != seat or not plays_hands(room.status):
+        if room.dealer.hand is not hand or hand.to_act != seat or not plays_hands(room.status):
             return
         if seat in self._forfeiting:  # R-TM-04: the absentee still contesting folds
             self._forfeit(hand, seat)
@@ -186,20 +246,20 @@ class Turns:
             reason = "away"
         else:
             reason = "timeout"
-        room.auto_action = {"seat": seat, "action": action.kind.value, "reason": reason}
+        self.auto_action = {"seat": seat, "action": action.kind.value, "reason": reason}
         try:
-            room.apply_action(seat, action)
+            room.dealer.apply_action(seat, action)
         finally:
-            room.auto_action = None
+            self.auto_action = None
 
     def _forfeit(self, hand: TableHand, seat: int) -> None:
         room = self._room
-        room.auto_action = {"seat": seat, "action": "fold", "reason": "away"}
+        self.auto_action = {"seat": seat, "action": "fold", "reason": "away"}
         before = hand.deal_state
         try:
-            room.after_events(hand, hand.forfeit(seat), before)
+            room.dealer.after_events(hand, hand.forfeit(seat), before)
         finally:
-            room.auto_action = None
+            self.auto_action = None
 
     def bot_delay(self) -> float:
         """A bot's human-like pause before it answers: the timing's base delay plus a share
@@ -237,7 +297,7 @@ class Turns:
         room = self._room
         return (
             turn == self._turn
-            and room.hand is hand
+            and room.dealer.hand is hand
             and hand.to_act == seat
             and plays_hands(room.status)
         )
@@ -254,7 +314,7 @@ class Turns:
             self.auto_answer(hand, seat)
             return
         try:
-            self._room.apply_action(seat, action)
+            self._room.dealer.apply_action(seat, action)
         except IllegalAction:
             self.auto_answer(hand, seat)
 
@@ -271,7 +331,7 @@ class Turns:
             self._forfeiting.add(seat)
         self._auto_act.add(seat)
         room = self._room
-        hand = room.hand
+        hand = room.dealer.hand
         if hand is None or hand.phase is not Phase.DEALT or hand.is_over:
             return
         if hand.to_act == seat or (forfeit and self._still_contesting(hand, seat)):
@@ -301,7 +361,7 @@ class Turns:
 
     def auto_answer_or_forfeit(self, hand: TableHand, seat: int) -> None:
         room = self._room
-        if room.hand is not hand or hand.is_over or not plays_hands(room.status):
+        if room.dealer.hand is not hand or hand.is_over or not plays_hands(room.status):
             return
         if seat in self._forfeiting and hand.to_act != seat:
             if self._still_contesting(hand, seat):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ahiko.rooms import commands as c
 from ahiko.rooms.commands import Refusal, Reply
@@ -18,7 +18,28 @@ from ahiko.rooms.frame_types import WaitListSummary, WaitOffer
 from ahiko.rooms.timers import wait_offer
 
 if TYPE_CHECKING:
-    from ahiko.rooms.room import Room
+    from ahiko.rooms.kinds import RoomPolicy
+    from ahiko.rooms.ports import Outgoing
+    from ahiko.rooms.seats import Seats
+    from ahiko.rooms.timers import Timers
+
+
+class WaitListTable(Protocol):
+    """What the waiting list is handed: the seats, the offer's timer, the frames out."""
+
+    @property
+    def is_open(self) -> bool: ...
+    @property
+    def kind(self) -> RoomPolicy: ...
+    @property
+    def seats(self) -> Seats: ...
+    @property
+    def timers(self) -> Timers: ...
+    @property
+    def broadcast(self) -> Outgoing: ...
+    def later(self, job: Callable[[], None]) -> None: ...
+    def emit_room(self) -> None: ...
+
 
 WAIT_OFFER_S = 20.0  # how long a free seat is held for the first in line
 WAIT_LIST_MAX = 50
@@ -31,7 +52,7 @@ class Offer:
 
 
 class WaitList:
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: WaitListTable) -> None:
         self._room = room
         self.queue: list[str] = []
         self.offers: dict[int, Offer] = {}  # seat -> the offer holding it
@@ -84,8 +105,8 @@ class WaitList:
                 break
             player_id = self.queue.pop(0)
             self.offers[seat] = Offer(player_id, seat)
-            room.set_timer(wait_offer(seat), WAIT_OFFER_S, self._expiry(seat))
-            room.notify(
+            room.timers.set(wait_offer(seat), WAIT_OFFER_S, self._expiry(seat))
+            room.broadcast.notify(
                 player_id,
                 "notice",
                 {
@@ -115,7 +136,7 @@ class WaitList:
         offer = self._offer_of(player_id)
         if offer is not None:
             del self.offers[offer.seat]
-            self._room.cancel_timer(wait_offer(offer.seat))
+            self._room.timers.cancel(wait_offer(offer.seat))
 
     def _expiry(self, seat: int) -> Callable[[], None]:
         return lambda: self._expire(seat)
@@ -124,7 +145,7 @@ class WaitList:
         offer = self.offers.pop(seat, None)
         if offer is None:
             return
-        self._room.notify(
+        self._room.broadcast.notify(
             offer.player_id,
             "notice",
             {"code": "seat_offer_expired", "rule": None, "message": "the seat offer ran out"},
