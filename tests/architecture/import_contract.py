@@ -9,10 +9,9 @@ The graph is read from the source with :mod:`ast`. Between packages every ``impo
 counts, at the top of a file, inside a function or under ``if TYPE_CHECKING:``: an import
 placed late or guarded is still a dependency. Inside ``rooms`` the cycle check counts every
 import too, an annotation-only one under ``if TYPE_CHECKING:`` included: a part that names
-the type of what it is handed depends on it as surely as one that calls it. The only
-exception is ``STILL_IMPORTING_ROOM``, house modules not yet behind a port, whose type-only
-imports are not counted; the list may only shrink. ``ahiko/__init__.py`` and ``ahiko/cli.py``
-sit above every layer (the command line) and are not checked.
+the type of what it is handed depends on it as surely as one that calls it.
+``ahiko/__init__.py`` and ``ahiko/cli.py`` sit above every layer (the command line) and are
+not checked.
 """
 
 from __future__ import annotations
@@ -41,17 +40,6 @@ ISOLATED = frozenset({"poker"})
 ACYCLIC_INSIDE = ("rooms",)
 #: Modules of ``rooms/house`` that still name the ``Room`` they are handed (converted to
 #: ports on their own branch): their type-only imports are not yet counted. May only shrink.
-STILL_IMPORTING_ROOM = frozenset(
-    {
-        "ahiko.rooms.house.bot_ahiko",
-        "ahiko.rooms.house.cash_out",
-        "ahiko.rooms.house.commands",
-        "ahiko.rooms.house.host_desk",
-        "ahiko.rooms.house.host_menu",
-        "ahiko.rooms.house.seat_requests",
-        "ahiko.rooms.house.table",
-    }
-)
 ROOT = "ahiko"
 
 
@@ -164,17 +152,15 @@ def module_edges(
     package: str,
     *,
     with_type_only: bool = True,
-    type_only_waived: frozenset[str] = STILL_IMPORTING_ROOM,
 ) -> dict[str, set[str]]:
     """Edges between the modules of one package (a target names the module it lives in);
-    annotation-only imports count when ``with_type_only``, except those of the modules in
-    ``type_only_waived``."""
+    annotation-only imports count when ``with_type_only``."""
     prefix = f"{ROOT}.{package}"
     modules = {m for m in graph if m == prefix or m.startswith(prefix + ".")}
     edges: dict[str, set[str]] = {m: set() for m in modules}
     for module in modules:
         for imp in graph[module]:
-            if imp.type_only and (not with_type_only or module in type_only_waived):
+            if imp.type_only and not with_type_only:
                 continue
             target = imp.target
             while target and target not in modules:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from import_contract import STILL_IMPORTING_ROOM, check, files_in_cycles, imports_of
+from import_contract import check, files_in_cycles, imports_of
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -99,26 +99,6 @@ def test_R_ARCH_a_type_only_import_of_the_room_is_a_loop_too(tmp_path: Path) -> 
     ]
     assert files_in_cycles(tmp_path, "rooms") == 2
     assert files_in_cycles(tmp_path, "rooms", with_type_only=False) == 0
-
-
-def _house_tree(module: str) -> dict[str, str]:
-    """GOOD, with a house module the room imports naming the ``Room`` back, type only."""
-    path = module.removeprefix("ahiko.").replace(".", "/") + ".py"
-    tree = {**GOOD, "rooms/house/__init__.py": "", path: TYPE_ONLY_ROOM}
-    tree["rooms/room.py"] += f"from ahiko.rooms.house import {module.rpartition('.')[2]}\n"
-    return tree
-
-
-def test_only_the_house_modules_awaiting_their_ports_are_waived(tmp_path: Path) -> None:
-    """``STILL_IMPORTING_ROOM`` names house modules only, and waives their type-only imports
-    alone: the same import from a module not on the list is a loop."""
-    assert STILL_IMPORTING_ROOM
-    assert all(m.startswith("ahiko.rooms.house.") for m in STILL_IMPORTING_ROOM)
-    waived = sorted(STILL_IMPORTING_ROOM)[0]
-    assert check(_tree(tmp_path / "waived", _house_tree(waived))) == []
-    assert check(_tree(tmp_path / "counted", _house_tree("ahiko.rooms.house.other"))) == [
-        "modules of 'rooms' import each other in a loop: ahiko.rooms.house.other, ahiko.rooms.room"
-    ]
 
 
 def test_annotation_only_imports_are_told_apart() -> None:

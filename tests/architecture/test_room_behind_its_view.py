@@ -6,8 +6,7 @@ The layer check (``import_contract``) lets ``competition`` and ``server`` import
 annotation string), or reaches the room behind a view (``room_behind``, the house's own).
 
 Inside ``rooms/`` the same holds for names: only ``room.py`` names ``Room``. Each part is
-handed its collaborators, or a ``Protocol`` declared beside it listing what it uses; the
-house modules not yet converted (``STILL_IMPORTING_ROOM``) may only shrink.
+handed its collaborators, or a ``Protocol`` declared beside it listing what it uses.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ import ast
 from pathlib import Path
 
 import pytest
-from import_contract import STILL_IMPORTING_ROOM, imports_of, module_name
+from import_contract import imports_of, module_name
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 ROOM_MODULE = "ahiko.rooms.room"
@@ -84,22 +83,12 @@ def test_R_ARCH_no_module_of_rooms_but_room_py_names_the_room() -> None:
     naming = {}
     for path in sorted(package.rglob("*.py")):
         module = module_name(path, SRC)
-        if module == ROOM_MODULE or module in STILL_IMPORTING_ROOM:
+        if module == ROOM_MODULE:
             continue
         found = names_the_room(path.read_text(encoding="utf-8"))
         if found:
             naming[module] = found
     assert not naming, f"hand the part a port (a Protocol beside it), not the Room: {naming}"
-
-
-def test_the_house_modules_still_naming_the_room_are_still_there() -> None:
-    """The waiver list only shrinks: a converted module leaves it (and one removed too)."""
-    package = SRC / "ahiko" / "rooms"
-    for module in STILL_IMPORTING_ROOM:
-        path = package.parent.parent / (module.replace(".", "/") + ".py")
-        assert path.exists(), f"{module} is gone: take it off STILL_IMPORTING_ROOM"
-        text = path.read_text(encoding="utf-8")
-        assert names_the_room(text), f"{module} no longer names Room: take it off the list"
 
 
 @pytest.mark.parametrize(

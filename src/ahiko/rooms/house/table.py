@@ -81,7 +81,8 @@ def behind(view: RoomView) -> TableRoom:
     """The room ``view`` shows, as the table's port. The table is handed its room's view,
     as every hook is, and it is the one part of the room that goes behind it: to seat the
     Bot Ahiko and pay cash-outs out (``ahiko.rooms.room_view``)."""
-    return room_behind(view)
+    room: TableRoom = room_behind(view)
+    return room
 
 
 def room_record(room_config: Any, tier: Tier) -> dict[str, Any]:
