@@ -154,14 +154,21 @@ def test_R_PT_05_seven_deuce_bounty_conserves_chips(
         for i, cards in hand.shown.items()
         if sorted(c // 4 for c in cards) == [0, 5] and hand.dealt_seats[i] in winners
     }  # the dealt 7h 2c, and any other 7-2 that won a pot and was shown
-    assert sorted(e.seat for e in paid) == sorted(collectors)
+    unpaid = {  # each stack before any bounty moved
+        s: hand.stacks[s] + sum(e.payers.get(s, 0) - (e.amount if e.seat == s else 0) for e in paid)
+        for s in hand.dealt_seats
+    }
+    owing = [s for s in hand.dealt_seats if s not in collectors and unpaid[s] > 0]
+    # collectors' bounties to each other cancel: one with nobody else to pay them gets nothing
+    assert sorted(e.seat for e in paid) == (sorted(collectors) if owing else [])
     shown = hand.dealt_seats.index(seat) in hand.shown
     assert (seat in collectors) == (seat in winners and shown)
     for e in paid:
         assert e.seat not in e.payers and sum(e.payers.values()) == e.amount
+        assert sorted(e.payers) == owing
         for payer, amount in e.payers.items():
             assert 0 < amount <= bounty
-            assert amount == bounty or hand.stacks[payer] == 0
+            assert amount == bounty or hand.stacks[payer] == 0  # short: all they had, split
         if e in hand.events[hand.events.index(e) :] and not result.showdown:
             assert hand.stacks[seat] == before[seat] + e.amount
     assert HoldemHand.from_events(hand.events).events == hand.events
@@ -308,3 +315,35 @@ def test_R_HE_11_a_pot_won_on_the_second_run_out_names_the_hand_that_won_it() ->
             (winner,) = split.winners
             assert award.hands[winner] == split.hands[winner], (seed, split.board)
     assert found >= 5
+
+
+@pytest.mark.parametrize(
+    ("stacks", "bounty", "seed", "bounties", "final"),
+    [
+        # heads-up, both dealt a 7-2, the pot split: each owes the other 5, the debts cancel
+        ([3, 2], 5, 2207110147, [], {0: 3, 1: 2}),
+        # two 7-2 winners, the third player has 3 chips for two bounties of 10: 2 and 1, the
+        # odd chip to the first collector from the button's left
+        ([5, 5, 3], 10, 4090257888, [(0, 2, {2: 2}), (1, 1, {2: 1})], {0: 7, 1: 6, 2: 0}),
+    ],
+)
+def test_R_PT_05_two_seven_deuce_winners_cancel_out_and_share_a_short_payer(
+    stacks: list[int],
+    bounty: int,
+    seed: int,
+    bounties: list[tuple[int, int, dict[int, int]]],
+    final: dict[int, int],
+) -> None:
+    """Every debt is reckoned on the stacks before any bounty moves: the order in which
+    the 7-2 winners are found changes nothing."""
+    rng = Random(seed)
+    n = len(stacks)
+    holder = rng.randrange(n)
+    config = HoldemConfig(5, 10, seven_deuce=bounty)
+    hand = HoldemHand.start_hand(
+        config, list(range(n)), stacks, n - 1, deck_with_seven_deuce(rng, n, holder)
+    )
+    play_out(hand, rng)
+    paid = [(e.seat, e.amount, e.payers) for e in hand.events if isinstance(e, BountyPaid)]
+    assert paid == bounties
+    assert hand.stacks == final and sum(final.values()) == sum(stacks)

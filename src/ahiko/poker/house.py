@@ -226,21 +226,32 @@ class HouseHand(BaseHand[HoldemConfig]):
         ]
 
     def _pay_bounties(self, awards: Sequence[PotResult]) -> bool:
-        """Seven-deuce: each shown 7-2 winner collects from every other player dealt in."""
-        paid = False
-        for i in self._seven_deuce_winners(awards):
-            payers = {}
-            for j in range(self.n):
-                amount = min(self.config.seven_deuce, self.chips[j]) if j != i else 0
+        """Seven-deuce: each shown 7-2 winner collects the bounty from every other player dealt
+        in. Two 7-2 winners owe each other the same bounty, so theirs cancel; a player who
+        cannot pay every collector in full splits what they have between them, the odd chips
+        to the first collectors from the button's left (as R-PT-05 splits a pot). Every debt
+        is reckoned on the stacks before any bounty moves, so the order of the collectors
+        changes nothing."""
+        collectors = sorted(self._seven_deuce_winners(awards))
+        if not collectors:
+            return False
+        bounty, owing = self.config.seven_deuce, len(collectors)
+        payers: dict[int, dict[int, int]] = {i: {} for i in collectors}
+        for j in range(self.n):
+            if j in payers or not self.chips[j]:
+                continue
+            share, odd = divmod(min(self.chips[j], bounty * owing), owing)
+            for k, i in enumerate(collectors):
+                amount = share + (k < odd)
                 if amount:
+                    payers[i][self.order[j]] = amount
                     self.chips[j] -= amount
-                    payers[self.order[j]] = amount
-            total = sum(payers.values())
-            self.chips[i] += total
-            self.bounty_paid = self.bounty_paid | {i}
-            self.log.append(BountyPaid(self.order[i], total, payers))
-            paid = True
-        return paid
+                    self.chips[i] += amount
+        for i in collectors:
+            if payers[i]:
+                self.log.append(BountyPaid(self.order[i], sum(payers[i].values()), payers[i]))
+        self.bounty_paid = self.bounty_paid | set(collectors)
+        return True
 
     def _end(self, awards: tuple[PotResult, ...], *, showdown: bool) -> None:
         if self.config.seven_deuce:  # asked here: every hand ends, few tables pay the bounty
