@@ -21,6 +21,7 @@ ALLOWED_AHIKO = {
     "ahiko.poker.actions",
     "ahiko.poker.ranking",
     "ahiko.poker.games",
+    "ahiko.poker.view_types",  # the view's named types: TypedDicts, no hand and no deck
 }
 
 

@@ -16,7 +16,7 @@ from ahiko.fairness.deal import DealCommitter
 from ahiko.poker.cards import FULL_DECK, format_card, parse_card
 from ahiko.poker.layout import DRAW_LAYOUT, HOLDEM_LAYOUT
 
-from .frames_house import holdem_run_twice
+from .frames_house import holdem_run_twice, house_options_showdown
 
 Frame = dict[str, Any]
 
@@ -848,6 +848,7 @@ FIXTURES = {
         ahiko_kicker,
         ahiko_kicker_mucked,
         holdem_run_twice,
+        house_options_showdown,
     )
 }
 

@@ -4,9 +4,9 @@ rarely; draws by the textbook (keep pairs and trips, draw to four-flushes and op
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ahiko.poker.actions import Action
+from ahiko.poker.view_types import HandView
 
 from .cards7 import PAIR, TWO_PAIR
 from .draw_eval import analyse
@@ -17,7 +17,7 @@ MAX_RAISES = 3  # heads-up there is no cap (R-DR-04): stop raising here
 
 
 class DrawEasyBot:
-    def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
+    def decide(self, view: HandView, rng: random.Random) -> Action:
         sit = situation_from_view(view)
         legal = sit.legal
         info = analyse(sit.hole, legal.max_discards if legal.is_draw_phase else 3)

@@ -17,9 +17,9 @@ everyone else it plays exactly as without it.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ahiko.poker.actions import Action
+from ahiko.poker.view_types import HandView
 
 from .cards7 import PAIR, STRAIGHT, TRIPS, TWO_PAIR
 from .draw_eval import DrawHandInfo, analyse
@@ -45,7 +45,7 @@ class DrawNormalBot:
     def __init__(self, memory: TableMemory | None = None) -> None:
         self.memory = memory
 
-    def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
+    def decide(self, view: HandView, rng: random.Random) -> Action:
         sit = situation_from_view(view)
         legal = sit.legal
         info = analyse(sit.hole, legal.max_discards if legal.is_draw_phase else 3)

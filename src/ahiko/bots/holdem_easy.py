@@ -8,9 +8,9 @@ tendencies, bets a fixed share of the pot and bluffs seldom.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ahiko.poker.actions import Action
+from ahiko.poker.view_types import HandView
 
 from . import holdem_features as hf
 from .preflop import strength
@@ -27,7 +27,7 @@ BLUFF_RATE = 0.05
 
 
 class HoldemEasyBot:
-    def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
+    def decide(self, view: HandView, rng: random.Random) -> Action:
         sit = situation_from_view(view)
         if not sit.board:
             return self._preflop(sit, rng)

@@ -31,12 +31,12 @@ import random
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from ahiko.poker.actions import Action
 from ahiko.poker.cards import DECK_SIZE
+from ahiko.poker.view_types import HandView
 
 from . import holdem_features as hf
 from .equity import CARD_BITS, WeightedRange, _Range, equity_multiway
@@ -193,7 +193,7 @@ class HoldemHardBot:
     def __init__(self, memory: TableMemory | None = None) -> None:
         self.memory = memory
 
-    def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
+    def decide(self, view: HandView, rng: random.Random) -> Action:
         sit = situation_from_view(view)
         reads = self.reads(view, sit)
         if not sit.board:
@@ -202,7 +202,7 @@ class HoldemHardBot:
             return self._postflop_heads_up(sit, rng, reads)
         return self._postflop(sit, rng, reads)
 
-    def reads(self, view: dict[str, Any], sit: Situation) -> dict[int, Reads]:
+    def reads(self, view: HandView, sit: Situation) -> dict[int, Reads]:
         if self.memory is None:
             return {}
         return {s: reads_from(self.memory.of(view, s)) for s in sit.opponents}

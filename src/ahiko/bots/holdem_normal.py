@@ -16,9 +16,9 @@ board texture and the stack-to-pot ratio; continuation bets as the pre-flop aggr
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ahiko.poker.actions import Action
+from ahiko.poker.view_types import HandView
 
 from . import holdem_features as hf
 from .memory import TableMemory
@@ -57,7 +57,7 @@ class HoldemNormalBot:
     def __init__(self, memory: TableMemory | None = None) -> None:
         self.memory = memory
 
-    def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
+    def decide(self, view: HandView, rng: random.Random) -> Action:
         sit = situation_from_view(view)
         loose = 0.0
         if self.memory is not None and sit.opponents:

@@ -11,10 +11,10 @@ share their level's memory with the hold'em bot: one table, one record of each o
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ahiko.poker.actions import Action
 from ahiko.poker.games import Evaluator, game
+from ahiko.poker.view_types import HandView
 
 from .draw_easy import DrawEasyBot
 from .draw_hard import DrawHardBot
@@ -34,7 +34,7 @@ class _ByVariant:
     draw: Bot
     omaha: Bot
 
-    def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
+    def decide(self, view: HandView, rng: random.Random) -> Action:
         played = game(view["variant"])
         if played.has_draw:
             return self.draw.decide(view, rng)
@@ -55,7 +55,7 @@ class NormalBot(_ByVariant):
         self.draw = DrawNormalBot(self.memory)
         self.omaha = PloNormalBot(self.memory)
 
-    def observe(self, view: dict[str, Any]) -> None:
+    def observe(self, view: HandView) -> None:
         """Learn from a finished hand (Normal reads only how loose each opponent is)."""
         self.memory.observe(view)
 
@@ -69,7 +69,7 @@ class HardBot(_ByVariant):
         self.draw = DrawHardBot(self.memory)
         self.omaha = PloHardBot(self.memory)
 
-    def observe(self, view: dict[str, Any]) -> None:
+    def observe(self, view: HandView) -> None:
         """Learn from a finished hand: ``view`` is this bot's seat's final view."""
         if self.remembers:
             self.memory.observe(view)

@@ -22,11 +22,13 @@ prior), so a few hands change little and a few hundred decide.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ahiko.poker.cards import Card
 from ahiko.poker.games import Evaluator, game
+from ahiko.poker.view_types import HandView, ViewEvent
 
 from .cards7 import PAIR, TWO_PAIR, category, hand_value, parse_view_cards, shown_value
 
@@ -165,15 +167,15 @@ class TableMemory:
         self.stats: dict[tuple[int, str], OpponentStats] = {}
         self.hands_seen = 0
 
-    def key(self, view: dict[str, Any], seat: int) -> tuple[int, str]:
+    def key(self, view: Mapping[str, Any], seat: int) -> tuple[int, str]:
         players = view.get("players") or {}
         return (seat, str(players.get(str(seat), players.get(seat, ""))))
 
-    def of(self, view: dict[str, Any], seat: int) -> OpponentStats:
+    def of(self, view: HandView, seat: int) -> OpponentStats:
         """The record of the player at ``seat`` (empty if they are new)."""
         return self.stats.get(self.key(view, seat)) or OpponentStats()
 
-    def observe(self, view: dict[str, Any]) -> None:
+    def observe(self, view: HandView) -> None:
         """Learn from one hand's public record: ``view`` is the bot's own final view."""
         me = view.get("viewer")
         variant = str(view.get("variant", "holdem"))
@@ -220,7 +222,7 @@ class TableMemory:
                 if seat in records and isinstance(drew, int):
                     records[seat].draws.append(drew)
 
-    def _record(self, view: dict[str, Any], seat: int) -> OpponentStats:
+    def _record(self, view: HandView, seat: int) -> OpponentStats:
         k = self.key(view, seat)
         rec = self.stats.get(k)
         if rec is None:
@@ -242,7 +244,7 @@ def _weak_holdem(cards: tuple[Card, ...], board: list[Card]) -> bool:
     return cat < PAIR or not pair_with_board
 
 
-def _shown_cards(history: list[dict[str, Any]]) -> dict[int, tuple[Card, ...]]:
+def _shown_cards(history: Iterable[Mapping[str, Any]]) -> dict[int, tuple[Card, ...]]:
     out: dict[int, tuple[Card, ...]] = {}
     for e in history:
         if e.get("kind") == "cards_shown" and e.get("cards"):
@@ -259,7 +261,7 @@ def _shown_cards(history: list[dict[str, Any]]) -> dict[int, tuple[Card, ...]]:
 STREET_ORDER = {"preflop": 0, "flop": 1, "turn": 2, "river": 3, "predraw": 0, "postdraw": 1}
 
 
-def _last_aggressor_by_street(history: list[dict[str, Any]], first: str) -> dict[int, int]:
+def _last_aggressor_by_street(history: list[ViewEvent], first: str) -> dict[int, int]:
     street = first
     out: dict[int, int] = {}
     for e in history:
@@ -271,7 +273,7 @@ def _last_aggressor_by_street(history: list[dict[str, Any]], first: str) -> dict
 
 
 def _read_actions(
-    history: list[dict[str, Any]], first: str, records: dict[int, OpponentStats], variant: str
+    history: list[ViewEvent], first: str, records: dict[int, OpponentStats], variant: str
 ) -> set[int]:
     """Count every chance and choice of the hand; the seats that raised all in first."""
     street = first

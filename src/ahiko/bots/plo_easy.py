@@ -9,9 +9,9 @@ pot and bluffs seldom.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ahiko.poker.actions import Action
+from ahiko.poker.view_types import HandView
 
 from .cards7 import PAIR, STRAIGHT, TWO_PAIR, category, shown_value
 from .omaha_eval import hand_percentile
@@ -28,7 +28,7 @@ BLUFF_RATE = 0.05
 
 
 class PloEasyBot:
-    def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
+    def decide(self, view: HandView, rng: random.Random) -> Action:
         sit = situation_from_view(view)
         if not sit.board:
             return self._preflop(sit)

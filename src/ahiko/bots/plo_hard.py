@@ -17,9 +17,9 @@ position); no bluffs: the levels below it call too much for them to pay. Equity 
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ahiko.poker.actions import Action
+from ahiko.poker.view_types import HandView
 
 from .memory import TableMemory
 from .omaha_equity import OmahaRange, omaha_equity
@@ -56,7 +56,7 @@ class PloHardBot:
     def __init__(self, memory: TableMemory | None = None) -> None:
         self.memory = memory
 
-    def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
+    def decide(self, view: HandView, rng: random.Random) -> Action:
         sit = situation_from_view(view)
         reads = [self._read(view, sit, seat) for seat in sit.opponents]
         samples = HEADS_UP_SAMPLES
@@ -67,10 +67,10 @@ class PloHardBot:
             return self._preflop(sit, eq, rng)
         return self._postflop(sit, eq, rng)
 
-    def _looseness(self, view: dict[str, Any], seat: int) -> float:
+    def _looseness(self, view: HandView, seat: int) -> float:
         return 0.0 if self.memory is None else self.memory.of(view, seat).looseness()
 
-    def _read(self, view: dict[str, Any], sit: Situation, seat: int) -> OmahaRange:
+    def _read(self, view: HandView, sit: Situation, seat: int) -> OmahaRange:
         """The range ``seat``'s play shows so far."""
         widen = 1.0 + self._looseness(view, seat)
         preflop, raises = 1.0, 0

@@ -14,9 +14,9 @@ scale (half to all of the pot) and continuation bets heads-up as the pre-flop ra
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ahiko.poker.actions import Action
+from ahiko.poker.view_types import HandView
 
 from .memory import TableMemory
 from .omaha_equity import ANY_HAND, omaha_equity
@@ -41,13 +41,13 @@ class PloNormalBot:
     def __init__(self, memory: TableMemory | None = None) -> None:
         self.memory = memory
 
-    def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
+    def decide(self, view: HandView, rng: random.Random) -> Action:
         sit = situation_from_view(view)
         if not sit.board:
             return self._preflop(sit, rng)
         return self._postflop(sit, rng, self._loosest(view, sit))
 
-    def _loosest(self, view: dict[str, Any], sit: Situation) -> float:
+    def _loosest(self, view: HandView, sit: Situation) -> float:
         """How loose the loosest opponent still in the hand is (0 without a memory)."""
         if self.memory is None:
             return 0.0

@@ -1,12 +1,13 @@
 """The Bot protocol and loading bots by level name or import path.
 
-A bot is any object with ``decide(view, rng) -> Action``: ``view`` is the dict that
-``ahiko.poker.view.view`` returns for the bot's own seat (R-AI-01: own cards, public cards,
-public history, legal actions), ``rng`` the only source of randomness it may use. In the
-draw phase of five-card draw (``view["legal"]["is_draw_phase"]``) the answer is
-``Action.discard(cards)``. On a server a bot decides on a worker thread
-(``ahiko.rooms.thinking``), perhaps while the same object decides for another turn that has
-since passed, so ``decide`` must not change the bot object.
+A bot is any object with ``decide(view, rng) -> Action``: ``view`` is the
+``ahiko.poker.view.HandView`` that ``ahiko.poker.view.view`` returns for the bot's own seat
+(R-AI-01: own cards, public cards, public history, legal actions; its ``TypedDict``s name
+every key: ``SeatView``, ``PotView``, ``LegalView``, ``ViewEvent``), ``rng`` the only source
+of randomness it may use. In the draw phase of five-card draw
+(``view["legal"]["is_draw_phase"]``) the answer is ``Action.discard(cards)``. On a server a
+bot decides on a worker thread (``ahiko.rooms.thinking``), perhaps while the same object
+decides for another turn that has since passed, so ``decide`` must not change the bot object.
 
 A bot named by an import path outside ``ahiko.bots`` (a third party's) is loaded into its own
 process (``load_bot``: ahiko.bots.sandbox), where it receives only the serialised view: what it
@@ -14,19 +15,21 @@ finds by walking frames or ``gc`` is the sandbox loop and that view, never the h
 seats' cards or a room's signing key.
 
 Memory (optional): a bot with ``observe(view)`` is handed its own seat's final view at the end
-of every hand it was dealt into, and may keep what that view shows (ahiko.bots.memory): the
-public record only, for as long as the bot object lives. A room keeps one object per bot for
-as long as it sits at the table; the arena one per session (``ahiko arena --session``).
+of every hand it was dealt into (a room adds ``players``: the seats' public names), and may
+keep what that view shows (ahiko.bots.memory): the public record only, for as long as the bot
+object lives. A room keeps one object per bot for as long as it sits at the table; the arena
+one per session (``ahiko arena --session``).
 """
 
 from __future__ import annotations
 
 import importlib
 import random
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from ahiko.poker.actions import Action
 from ahiko.poker.games import GAMES
+from ahiko.poker.view_types import HandView
 
 VARIANTS = tuple(GAMES)  # the variants a bot can play (``ahiko arena --variant``)
 
@@ -40,7 +43,7 @@ LEVELS: dict[str, str] = {
 
 @runtime_checkable
 class Bot(Protocol):
-    def decide(self, view: dict[str, Any], rng: random.Random) -> Action: ...
+    def decide(self, view: HandView, rng: random.Random) -> Action: ...
 
 
 class BotLoadError(ValueError):

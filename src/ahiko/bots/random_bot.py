@@ -8,15 +8,15 @@ it throws away 0 to 3 random cards.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ahiko.poker.actions import Action
+from ahiko.poker.view_types import HandView
 
 from .situation import aggressive, passive, pot_sized_to, situation_from_view
 
 
 class RandomBot:
-    def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
+    def decide(self, view: HandView, rng: random.Random) -> Action:
         sit = situation_from_view(view)
         legal = sit.legal
         if legal.is_draw_phase:

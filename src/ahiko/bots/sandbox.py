@@ -34,9 +34,12 @@ import sys
 import threading
 import weakref
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, Any, Literal, NotRequired
+
+from typing_extensions import TypedDict
 
 from ahiko.poker.actions import Action, ActionKind
+from ahiko.poker.view_types import HandView
 
 log = logging.getLogger(__name__)
 
@@ -48,11 +51,37 @@ class SandboxError(RuntimeError):
     """The bot's process failed, answered nonsense or died."""
 
 
-def action_to_dict(action: Action) -> dict[str, Any]:
+class ActionDict(TypedDict):
+    """An action on the pipe: its kind ("fold", "raise", "discard"...), amount and cards."""
+
+    kind: str
+    amount: int
+    cards: list[int]
+
+
+class Request(TypedDict):
+    """What the parent sends: ``new``, ``decide`` (the view and a seed), ``observe`` (the
+    final view), ``exit``."""
+
+    op: Literal["new", "decide", "observe", "exit"]
+    view: NotRequired[HandView]
+    seed: NotRequired[int]
+
+
+class Reply(TypedDict, total=False):
+    """What the sandbox answers: ``ready`` once, then an action or an error per decision."""
+
+    ready: bool
+    action: ActionDict
+    error: str
+
+
+def action_to_dict(action: Action) -> ActionDict:
     return {"kind": str(action.kind), "amount": action.amount, "cards": list(action.cards)}
 
 
-def action_from_dict(data: dict[str, Any]) -> Action:
+def action_from_dict(data: ActionDict) -> Action:
+    """The bot's answer, as it came off the pipe: anything that is not an action is refused."""
     try:
         kind = ActionKind(str(data["kind"]))
         cards = tuple(int(c) for c in data.get("cards") or ())
@@ -114,7 +143,7 @@ class SandboxedBots:
             raise SandboxError("the sandbox has no pipes")
         return self.proc.stdin, self.proc.stdout
 
-    def _send(self, message: dict[str, Any]) -> None:
+    def _send(self, message: Request) -> None:
         stdin, _ = self._io()
         try:
             stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
@@ -124,12 +153,12 @@ class SandboxedBots:
                 f"bot {self.path!r}: its process is gone ({self._stderr()})"
             ) from exc
 
-    def _receive(self) -> dict[str, Any]:
+    def _receive(self) -> Reply:
         _, stdout = self._io()
         line = stdout.readline()
         if not line:
             raise SandboxError(f"bot {self.path!r}: its process is gone ({self._stderr()})")
-        reply: dict[str, Any] = json.loads(line)
+        reply: Reply = json.loads(line)
         if "error" in reply:
             raise SandboxError(f"bot {self.path!r}: {reply['error']}")
         return reply
@@ -148,13 +177,13 @@ class SandboxedBots:
             self._send({"op": "new"})
         return SandboxedBot(self)
 
-    def decide(self, view: dict[str, Any], seed: int) -> Action:
+    def decide(self, view: HandView, seed: int) -> Action:
         with self.lock:
             self._send({"op": "decide", "view": view, "seed": seed})
             reply = self._receive()
         return action_from_dict(reply["action"])
 
-    def observe(self, view: dict[str, Any]) -> None:
+    def observe(self, view: HandView) -> None:
         with self.lock:
             self._send({"op": "observe", "view": view})
 
@@ -192,10 +221,10 @@ class SandboxedBot:
         self.name = box.name
         self._closer: Callable[[], Any] | None = None  # set when the bot owns its process
 
-    def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
+    def decide(self, view: HandView, rng: random.Random) -> Action:
         return self.box.decide(view, rng.getrandbits(64))
 
-    def observe(self, view: dict[str, Any]) -> None:
+    def observe(self, view: HandView) -> None:
         self.box.observe(view)
 
     def close(self) -> None:
@@ -239,7 +268,7 @@ def _serve(path: str) -> int:
             continue
         try:
             action = bot.decide(message["view"], random.Random(int(message["seed"])))
-            reply: dict[str, Any] = {"action": action_to_dict(action)}
+            reply: Reply = {"action": action_to_dict(action)}
         except Exception as exc:  # the bot's failure goes back to the arena
             reply = {"error": f"{type(exc).__name__}: {exc}"}
         out.write(json.dumps(reply) + "\n")

@@ -9,18 +9,18 @@ Also here: turning an intention ("bet about 60") into an action that is always l
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ahiko.poker.actions import Action, ActionKind, LegalActions
 from ahiko.poker.cards import Card
 from ahiko.poker.games import BettingStructure, game
+from ahiko.poker.view_types import HandView, LegalView, ViewEvent
 
 from .cards7 import parse_view_cards
 
 AGGRESSIVE = ("bet", "raise")
 
 
-def legal_from_view(legal: dict[str, Any]) -> LegalActions:
+def legal_from_view(legal: LegalView) -> LegalActions:
     kind = legal.get("bet_kind")
     return LegalActions(
         seat=int(legal["seat"]),
@@ -129,11 +129,11 @@ def preflop_order(dealt_seats: list[int]) -> list[int]:
     return dealt_seats[2:] + dealt_seats[:2]
 
 
-def _event_kind(ev: dict[str, Any]) -> str:
+def _event_kind(ev: ViewEvent) -> str:
     return str(ev.get("kind", ev.get("type", "")))
 
 
-def parse_history(history: list[dict[str, Any]], first_street: str) -> list[PublicAction]:
+def parse_history(history: list[ViewEvent], first_street: str) -> list[PublicAction]:
     street = first_street
     out: list[PublicAction] = []
     for ev in history:
@@ -156,9 +156,11 @@ def parse_history(history: list[dict[str, Any]], first_street: str) -> list[Publ
     return out
 
 
-def situation_from_view(view: dict[str, Any]) -> Situation:
+def situation_from_view(view: HandView) -> Situation:
     variant = str(view["variant"])
-    me = int(view["viewer"])
+    me = view["viewer"]
+    if me is None:
+        raise ValueError("a spectator's view: a bot decides on its own seat's (R-AI-01)")
     seats = {int(s["seat"]): s for s in view["seats"]}
     stakes = view.get("stakes", {})
     played = game(variant)

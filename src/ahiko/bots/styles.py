@@ -26,10 +26,10 @@ it calls exactly when its equity against any two cards beats the pot odds.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ahiko.poker.actions import Action
 from ahiko.poker.games import game
+from ahiko.poker.view_types import HandView
 
 from . import holdem_features as hf
 from .cards7 import PAIR, STRAIGHT, TRIPS, TWO_PAIR
@@ -52,7 +52,7 @@ JACKS, QUEENS, KINGS, NINES, SEVENS = 9, 10, 11, 7, 5
 class _Style:
     """Dispatch by variant and phase; subclasses write the four situations."""
 
-    def decide(self, view: dict[str, Any], rng: random.Random) -> Action:
+    def decide(self, view: HandView, rng: random.Random) -> Action:
         sit = situation_from_view(view)
         legal = sit.legal
         if game(sit.variant).has_draw:

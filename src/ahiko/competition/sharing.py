@@ -22,6 +22,7 @@ import base64
 import hashlib
 import hmac
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -146,7 +147,7 @@ def _visible(hand: AnyHand, grant: ShareGrant) -> VisibleCards:
     return VisibleCards(HandLog(hand.events), grant.seat, spectator.visible_seats | {grant.seat})
 
 
-def _card_text(event: dict[str, Any]) -> dict[str, Any]:
+def _card_text(event: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(event)
     for name in ("cards", "new_cards"):
         cards = out.get(name)

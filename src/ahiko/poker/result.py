@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .fast_init import fast_init
+from .view_types import HandResultDict
 
 
 @fast_init
@@ -25,7 +25,7 @@ class HandResult:
     stacks: dict[int, int]  # seat -> chips after the hand
     showdown: bool  # False when everyone else folded (R-HE-10)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> HandResultDict:
         """JSON-native form (seat keys as strings)."""
         return {
             "pots": [

@@ -1,21 +1,9 @@
 """``view(hand, viewer)``: the one place hidden cards are filtered (DESIGN principle 3).
 
-``viewer`` is a seat in the hand, or None for a spectator. The result is plain JSON-able data:
-
-    {"variant": "holdem" | "draw", "viewer": seat | None,
-     "street": "preflop" | "flop" | "turn" | "river" | "predraw" | "draw" | "postdraw" | "over",
-     "button": seat, "dealt_seats": [...],
-     "stakes": {"small_blind", "big_blind", "ante"} | {"ante", "small_bet", "big_bet", "raise_cap"},
-     "seats": [{"seat", "stack", "bet" (this round), "total_bet" (this hand),
-                "status": "active" | "folded" | "allin",
-                "last_action": {"kind", "amount"} | None   (this round, R-HE-06),
-                "cards": ["Ah", "Kd"] | None   (None = hidden from this viewer),
-                "card_count", "discards": int | None (draw: cards drawn, None before)}],
-     "board": ["Ah", ...], "pots": [{"amount", "eligible": [...]}],
-     "to_act": seat | None,
-     "legal": {LegalActions fields, bet_kind "bet"|"raise"|None} | None (only to the seat to act),
-     "history": [public event dicts, no hidden card],
-     "result": HandResult.to_dict() | None}
+``viewer`` is a seat in the hand, or None for a spectator. The result is plain JSON-able data,
+a ``HandView`` (``ahiko.poker.view_types``' ``TypedDict``s name every part: ``SeatView``,
+``PotView``, ``LegalView``, ``ViewEvent``, ``HandResultDict``), so mypy checks the keys its
+readers use: the bots first of all (``ahiko.bots.protocol``).
 
 Who sees which cards: a seat always sees its own; anyone sees cards shown at showdown or
 voluntarily; mucked cards stay private. In five-card draw a folded player sees no opponent's
@@ -29,18 +17,17 @@ drawn shows ``last_action`` {"kind": "discard", "amount": cards drawn}.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import fields
-from typing import Any
+from typing import Any, Literal, cast
 
-from .actions import LegalActions
 from .cards import format_card
 from .events import CardsShown, Discarded, HoleDealt, PotAwarded, event_to_dict, public_event_dict
 from .hand import AnyHand
 from .house import HouseHand
 from .pots import build_pots
+from .view_types import HandView, LegalView, PotView, SeatView, ViewEvent
 
 
-def _seat_entries(hand: AnyHand) -> tuple[list[int], list[dict[str, Any]]]:
+def _seat_entries(hand: AnyHand) -> tuple[list[int], list[SeatView]]:
     """The current round's bets and every seat's entry as a viewer who sees none of its cards
     gets it. A closed betting round's bets are in the pot: at five-card draw's draw the
     pre-draw round is over (its bets gathered, its last actions replaced by the draw), as
@@ -48,11 +35,12 @@ def _seat_entries(hand: AnyHand) -> tuple[list[int], list[dict[str, Any]]]:
     drawing = hand.game.has_draw and hand.street == "draw"
     betting = None if drawing else hand.round
     round_bets = betting.bets if betting is not None else [0] * hand.n
-    entries = []
+    entries: list[SeatView] = []
     for i, seat in enumerate(hand.order):
         last = betting.last_action[i] if betting is not None else None
         if drawing and i in hand.discard_counts:
             last = ("discard", hand.discard_counts[i])
+        status: Literal["active", "folded", "allin"]
         if hand.folded[i]:
             status = "folded"
         elif hand.chips[i] == 0:
@@ -75,21 +63,27 @@ def _seat_entries(hand: AnyHand) -> tuple[list[int], list[dict[str, Any]]]:
     return round_bets, entries
 
 
-#: ``LegalActions``' fields, all flat values (numbers, flags, an enum member).
-_LEGAL_FIELDS = tuple(f.name for f in fields(LegalActions))
-
-
-def _legal_for(hand: AnyHand, viewer: int | None) -> dict[str, Any] | None:
+def _legal_for(hand: AnyHand, viewer: int | None) -> LegalView | None:
     """The legal actions with their bounds, for the seat whose turn it is only."""
     if hand.to_act is None or hand.to_act != viewer:
         return None
     found = hand.legal_actions()
-    legal = {name: getattr(found, name) for name in _LEGAL_FIELDS}  # asdict, without its deep copy
-    legal["bet_kind"] = None if legal["bet_kind"] is None else str(legal["bet_kind"])
-    return legal
+    return {
+        "seat": found.seat,
+        "can_fold": found.can_fold,
+        "can_check": found.can_check,
+        "call_cost": found.call_cost,
+        "bet_kind": None if found.bet_kind is None else str(found.bet_kind),
+        "min_to": found.min_to,
+        "max_to": found.max_to,
+        "committed": found.committed,
+        "stack": found.stack,
+        "max_discards": found.max_discards,
+        "is_draw_phase": found.is_draw_phase,
+    }
 
 
-def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dict[str, Any]:
+def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> HandView:
     """Everything ``viewer`` (a seat, or None for a spectator) may know about the hand now.
 
     ``with_history=False`` leaves out ``history`` (rebuilding it is most of the cost of a
@@ -97,7 +91,7 @@ def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dic
     me = _index_of(hand, viewer)
     blind_to_others = _blind_to_others(hand, me)
     round_bets, hidden = _seat_entries(hand)
-    seats = [
+    seats: list[SeatView] = [
         {**entry, "cards": [format_card(c) for c in hand.holes[i]]}
         if i == me or (i in hand.shown and not blind_to_others)
         else entry
@@ -105,7 +99,7 @@ def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dic
     ]
     to_act = hand.to_act
     legal = _legal_for(hand, viewer)
-    result: dict[str, Any] = {
+    result: HandView = {
         "variant": hand.variant,
         "viewer": viewer,
         "street": hand.street,
@@ -117,29 +111,27 @@ def view(hand: AnyHand, viewer: int | None, *, with_history: bool = True) -> dic
         "pots": _pots(hand, round_bets),
         "to_act": to_act,
         "legal": legal,
+        "result": None if hand.result is None else hand.result.to_dict(),
     }
     if with_history:
         result["history"] = public_history(hand, viewer)
-    result["result"] = None if hand.result is None else hand.result.to_dict()
-    result.update(house_parts(hand))
+    add_house_parts(hand, result)
     return result
 
 
-def house_parts(hand: AnyHand) -> dict[str, Any]:
-    """What the house options add to a view, only where they show: the second board (a
+def add_house_parts(hand: AnyHand, made: HandView) -> None:
+    """Add what the house options show to a view, only where they show: the second board (a
     double board, or the second run-out with the cards both share) and the seats still to
     say whether to run it twice."""
     if not isinstance(hand, HouseHand):
-        return {}
-    parts: dict[str, Any] = {}
+        return
     if hand.second_board:
-        parts["second_board"] = [format_card(c) for c in hand.second_board]
+        made["second_board"] = [format_card(c) for c in hand.second_board]
     if hand.runs_pending:
-        parts["runs_pending"] = list(hand.runs_pending)
-    return parts
+        made["runs_pending"] = list(hand.runs_pending)
 
 
-def views(hand: AnyHand, viewers: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+def views(hand: AnyHand, viewers: Iterable[int | None]) -> dict[int | None, HandView]:
     """``view(hand, v, with_history=False)`` for every viewer ``v`` (a change to ``view`` is
     a change here too: ``tests/poker/test_views_shared.py`` compares them), the parts that do not
     depend on the viewer built once: each viewer's dict is its own, but a seat entry that shows
@@ -150,9 +142,9 @@ def views(hand: AnyHand, viewers: Iterable[int | None]) -> dict[int | None, dict
     if not viewers:
         return {}
     round_bets, hidden = _seat_entries(hand)
-    shown: list[dict[str, Any] | None] = [None] * hand.n  # entries with cards, built on demand
+    shown: list[SeatView | None] = [None] * hand.n  # entries with cards, built on demand
 
-    def visible_entry(i: int) -> dict[str, Any]:
+    def visible_entry(i: int) -> SeatView:
         entry = shown[i]
         if entry is None:
             entry = shown[i] = {**hidden[i], "cards": [format_card(c) for c in hand.holes[i]]}
@@ -166,7 +158,7 @@ def views(hand: AnyHand, viewers: Iterable[int | None]) -> dict[int | None, dict
         seen_seats[i] = visible_entry(i)
     to_act = hand.to_act
     legal_of_to_act = _legal_for(hand, to_act) if to_act is not None else None
-    template = {  # view's keys in view's order; each viewer's dict is a copy of it
+    template: HandView = {  # view's keys in view's order; each viewer's dict is a copy of it
         "variant": hand.variant,
         "viewer": None,
         "street": hand.street,
@@ -180,8 +172,8 @@ def views(hand: AnyHand, viewers: Iterable[int | None]) -> dict[int | None, dict
         "legal": None,
         "result": None if hand.result is None else hand.result.to_dict(),
     }
-    template.update(house_parts(hand))
-    out: dict[int | None, dict[str, Any]] = {}
+    add_house_parts(hand, template)
+    out: dict[int | None, HandView] = {}
     for viewer in viewers:
         me = _index_of(hand, viewer)
         found = template.copy()
@@ -196,12 +188,12 @@ def views(hand: AnyHand, viewers: Iterable[int | None]) -> dict[int | None, dict
             found["seats"] = base
         if legal_of_to_act is not None and viewer == to_act:
             # _legal_for: the seat to act's only (a fresh dict each time, as ``view``'s)
-            found["legal"] = dict(legal_of_to_act)
+            found["legal"] = legal_of_to_act.copy()
         out[viewer] = found
     return out
 
 
-def public_history(hand: AnyHand, viewer: int | None, start: int = 0) -> list[dict[str, Any]]:
+def public_history(hand: AnyHand, viewer: int | None, start: int = 0) -> list[ViewEvent]:
     """The public history entries from ``start`` on, as ``viewer`` may see them: the same
     entries as ``view(hand, viewer)["history"][start:]``. Cards are text."""
     return seat_history(hand, viewer, start, own_cards=False)
@@ -209,7 +201,7 @@ def public_history(hand: AnyHand, viewer: int | None, start: int = 0) -> list[di
 
 def seat_history(
     hand: AnyHand, viewer: int | None, start: int = 0, *, own_cards: bool = True
-) -> list[dict[str, Any]]:
+) -> list[ViewEvent]:
     """What ``viewer`` saw of the hand's events from ``start`` on: the public entries, and
     with ``own_cards`` the viewer's own private cards (its ``hole_dealt`` cards; in draw its
     own thrown and new cards), never anyone else's. The one answer to "what did this seat
@@ -231,12 +223,13 @@ def seat_history(
 _CARD_FIELDS = ("cards", "new_cards")
 
 
-def _cards_as_text(entry: dict[str, Any]) -> dict[str, Any]:
+def _cards_as_text(entry: dict[str, Any]) -> ViewEvent:
+    """An event's JSON form (``event_to_dict``) with its cards as text: a ``ViewEvent``."""
     for name in _CARD_FIELDS:
         cards = entry.get(name)
         if isinstance(cards, list):
             entry[name] = [format_card(card) for card in cards]
-    return entry
+    return cast(ViewEvent, entry)
 
 
 def history_is_public_for(hand: AnyHand, viewer: int | None) -> bool:
@@ -265,7 +258,7 @@ def _blind_to_others(hand: AnyHand, me: int | None) -> bool:
     return hand.game.has_draw and (me is None or hand.folded[me])
 
 
-def _pots(hand: AnyHand, round_bets: list[int]) -> list[dict[str, Any]]:
+def _pots(hand: AnyHand, round_bets: list[int]) -> list[PotView]:
     if hand.result is not None:
         return [{"amount": p.amount, "eligible": list(p.eligible)} for p in hand.result.pots]
     gathered = [

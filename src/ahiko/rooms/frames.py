@@ -7,10 +7,11 @@ the one wide reader among the parts: read-only, every member a property or a que
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from ahiko.fairness.release import DealState
 from ahiko.poker.view import history_is_public_for, public_history, view, views
+from ahiko.poker.view_types import HandView, ViewEvent
 from ahiko.rooms.frame_types import (
     HandState,
     HandUpdate,
@@ -273,9 +274,9 @@ def snapshot_frame(room: FramedTable, player_id: str | None) -> Snapshot:
 
 # The engine makes these parts as plain dicts (its layer knows no frame): named here,
 # unchanged, so the frame's type says what they hold.
-def _table_view(made: dict[str, Any]) -> TableView:
+def _table_view(made: HandView) -> TableView:
     return cast("TableView", made)
 
 
-def _history(made: list[dict[str, Any]]) -> list[HistoryEntry]:
+def _history(made: list[ViewEvent]) -> list[HistoryEntry]:
     return cast("list[HistoryEntry]", made)

@@ -36,6 +36,7 @@ from ahiko.poker.hands import hand_class
 from ahiko.poker.layout import second_board_position
 from ahiko.poker.view import sees_shown_cards
 from ahiko.poker.view import view as engine_view
+from ahiko.poker.view_types import HandView
 from ahiko.rooms.blinds import Stakes
 from ahiko.rooms.config import Variant
 from ahiko.rooms.frame_types import Opening
@@ -225,7 +226,7 @@ class TableHand:
     def viewer_seat(self, player_id: str | None) -> int | None:
         return None if player_id is None else self.seat_of(player_id)
 
-    def view(self, seat: int | None) -> dict[str, Any] | None:
+    def view(self, seat: int | None) -> HandView | None:
         """The engine's view for ``seat``: a bot decides on it, a snapshot carries it."""
         if self.engine is None:
             return None

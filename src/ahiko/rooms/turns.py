@@ -277,7 +277,9 @@ class Turns:
         if bot is None:
             self.auto_answer(hand, seat)
             return
-        view = hand.view(seat) or {}  # R-AI-01: the seat's own view
+        view = hand.view(seat)  # R-AI-01: the seat's own view
+        if view is None:  # the cards are not dealt: there is no turn to answer yet
+            return
         rng = Random(room.rng.getrandbits(64))  # the room's own rng never leaves the loop
         if self._think is None:
             self._play_bot_answer(hand, seat, turn, bot.decide(view, rng))

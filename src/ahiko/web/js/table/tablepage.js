@@ -117,7 +117,8 @@ export class TablePage {
       h("div.dock-main", this.dockInfo, this.dockResults, this.prompts.el, this.preRoot, this.barRoot),
     );
     this.extra = h("div.table-extra");
-    this.toast = h("p.toast", { role: "alert", hidden: true });
+    // A click puts it away at once: it sits over the top bar's buttons for a few seconds.
+    this.toast = h("p.toast", { role: "alert", hidden: true, onclick: () => (this.toast.hidden = true) });
     this.root.append(
       h(
         "section.table-page",
@@ -441,7 +442,7 @@ export class TablePage {
       h("a.back", { href: "#/lobby", "aria-label": t("table.back_lobby") }, "←"),
       h("h1.room-name", room?.name || t("table.room")),
       stakes ? h("span.top-item.stakes", stakes) : null,
-      houseText(room?.home?.options) ? h("span.top-item.house", houseText(room.home.options)) : null,
+      houseText(room?.home?.options) ? h("span.top-item.house", { title: houseText(room.home.options) }, houseText(room.home.options)) : null,
       handNo ? h("span.top-item.hand-no", t("table.hand_no", { n: handNo })) : null,
       h("span.top-break", { "aria-hidden": "true" }), // a phone's second row starts here, always
       c || checkable
@@ -494,7 +495,10 @@ export class TablePage {
     this.dockInfo.replaceChildren(...(setup ? [hostChecklist(this)] : []));
     const results = this.feltWrap.querySelector(".results");
     const phone = window.matchMedia?.("(max-width: 700px)").matches ?? false;
-    const copy = phone && results ? h("div.dock-result-lines", [...results.children].map((line) => h("div.dock-result-line", line.textContent))) : null;
+    // On a phone, or where the felt's lines would cover this player's own cards, they read here.
+    const inDock = Boolean(results) && (phone || overlaps(results, this.feltWrap.querySelector(".seat.me .seat-cards")));
+    this.feltWrap.classList.toggle("results-in-dock", inDock && !phone);
+    const copy = inDock ? h("div.dock-result-lines", [...results.children].map((line) => h("div.dock-result-line", line.textContent))) : null;
     this.dockResults.replaceChildren(...(copy ? [copy] : [])); // the felt's lines are read aloud
     this.dockResults.hidden = !copy;
     this.dock.classList.toggle("reserved", !this.isClosed() && (this.state.mySeat() !== null || setup));
@@ -523,4 +527,12 @@ export class TablePage {
     }
     this.extra.replaceChildren(...parts);
   }
+}
+
+/** Whether two elements' boxes on the screen share any area (false when either is missing). */
+function overlaps(a, b) {
+  if (!a || !b) return false;
+  const r = a.getBoundingClientRect();
+  const q = b.getBoundingClientRect();
+  return r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom;
 }
