@@ -100,7 +100,7 @@ async def _table(
     remote_ms: list[float] = []
     while len(local_ms) < actions:
         clock.advance(actor.config.timing.commitment_display_s)
-        hand = actor.room.hand
+        hand = actor.room.dealer.hand
         if hand is None or hand.to_act is None:
             clock.advance(actor.config.timing.next_hand_delay_s)
             await asyncio.sleep(0)
@@ -110,7 +110,7 @@ async def _table(
         action = Action.check() if legal.can_check else Action.call()
         door = actor if mover.startswith("a") else remote
         await asyncio.sleep(think * (0.5 + (index * 7919 + len(local_ms)) % 100 / 100))
-        if actor.room.hand is not hand or hand.to_act is None:
+        if actor.room.dealer.hand is not hand or hand.to_act is None:
             continue
         sent = time.perf_counter()
         reply = await door.ask(c.Act(mover, hand.hand_no, action))

@@ -80,7 +80,7 @@ def play(hands: int, spectators: int, seed: int) -> tuple[int, float]:
     played = 0
     start = time.process_time()
     while played < hands:
-        hand = room.hand
+        hand = room.dealer.hand
         if hand is None or hand.engine is None or hand.to_act is None:
             clock.advance(1.0)
             if hand is not None and hand.is_over:
@@ -100,7 +100,7 @@ def play(hands: int, spectators: int, seed: int) -> tuple[int, float]:
             action = Action.check() if legal.can_check else Action.call()
         reply = room.submit(c.Act(hand.players[hand.to_act], hand.hand_no, action))
         assert reply.ok, reply
-        if room.hand is not hand:
+        if room.dealer.hand is not hand:
             played += 1
     cpu = time.process_time() - start
     return sum(conn.frames for conn in conns), cpu

@@ -152,7 +152,7 @@ def test_two_people_on_two_nodes_and_a_spectator_play_through_the_relay(redis_ur
         played = 0
         while played < HANDS:
             clock.advance(actor.config.timing.commitment_display_s)
-            hand = actor.room.hand
+            hand = actor.room.dealer.hand
             if hand is None:
                 clock.advance(actor.config.timing.next_hand_delay_s)
                 continue
@@ -173,7 +173,7 @@ def test_two_people_on_two_nodes_and_a_spectator_play_through_the_relay(redis_ur
             for event in hand.engine.events if hand.engine is not None else ():
                 if isinstance(event, CardsShown):
                     record["shown"] |= {format_card(x) for x in event.cards}
-            if actor.room.hand is not hand:
+            if actor.room.dealer.hand is not hand:
                 played += 1
         await _until(
             lambda: all(len(w.frames) >= len(addressed[w.connection_id]) for w in remotes),

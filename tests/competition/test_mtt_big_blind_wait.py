@@ -47,7 +47,7 @@ def test_R_TN_03_a_moved_player_is_dealt_in_first_at_their_big_blind() -> None:
     async def hands(count: int) -> None:
         """Plays until ``count`` hands were dealt and the last one ended."""
         for _ in range(5_000):
-            if len(dealt.hands) >= count and actor.room.hand is None:
+            if len(dealt.hands) >= count and actor.room.dealer.hand is None:
                 return
             turns = [(p, p.decision()) for p in players]
             for player, turn in turns:

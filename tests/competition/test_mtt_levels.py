@@ -30,7 +30,7 @@ class Staked(MttRooms):
         self.levels: list[tuple[int, int]] = []  # (the furthest table's hands, level)
 
     def hand_started(self, number: int, button: int | None, seats: Sequence[int]) -> None:
-        hand = self.actors[number].room.hand
+        hand = self.actors[number].room.dealer.hand
         assert hand is not None
         self.bigs.setdefault(number, []).append(hand.stakes.big_blind)
         super().hand_started(number, button, seats)

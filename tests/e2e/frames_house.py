@@ -48,7 +48,7 @@ def holdem_run_twice() -> list[dict[str, Any]]:
         reply = room.submit(command)
         assert reply.ok, reply
     clock.advance(config.timing.commitment_display_s)
-    hand = room.hand
+    hand = room.dealer.hand
     assert hand is not None
     for action in (Action.raise_to(hand.legal().max_to), Action.call()):  # a shove, its call
         seat = hand.to_act

@@ -110,11 +110,11 @@ def to_hand(ahiko: Ahiko, room: Room) -> None:
     """Past the 8 s start wait and the 2 s commitment: the cards are dealt."""
     ahiko.advance(room.config.timing.next_hand_delay_s)
     ahiko.advance(room.config.timing.commitment_display_s)
-    assert room.hand is not None and room.hand.phase.value == "dealt"
+    assert room.dealer.hand is not None and room.dealer.hand.phase.value == "dealt"
 
 
 def act_passively(room: Room) -> c.Reply:
-    hand = room.hand
+    hand = room.dealer.hand
     assert hand is not None and hand.to_act is not None
     legal = hand.legal()
     action = Action.check() if legal.can_check else Action.call()
@@ -124,9 +124,9 @@ def act_passively(room: Room) -> c.Reply:
 def play_out(room: Room, rng: Random | None = None, limit: int = 400) -> None:
     """People act (passively, or at random with ``rng``) until the current hand ends; bots
     answer by themselves."""
-    hand = room.hand
+    hand = room.dealer.hand
     for _ in range(limit):
-        if room.hand is not hand or hand is None or hand.is_over or hand.to_act is None:
+        if room.dealer.hand is not hand or hand is None or hand.is_over or hand.to_act is None:
             return
         seat = hand.to_act
         if rng is None:

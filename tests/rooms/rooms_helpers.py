@@ -126,19 +126,19 @@ class Table:
 
     @property
     def to_act_pid(self) -> str | None:
-        hand = self.room.hand
+        hand = self.room.dealer.hand
         if hand is None or hand.to_act is None:
             return None
         return hand.players[hand.to_act]
 
     def act(self, action: Action) -> c.Reply:
-        hand = self.room.hand
+        hand = self.room.dealer.hand
         assert hand is not None and hand.to_act is not None
         return self.submit(c.Act(hand.players[hand.to_act], hand.hand_no, action))
 
     def passive(self) -> c.Reply:
         """The person to act checks, calls, or stands pat."""
-        hand = self.room.hand
+        hand = self.room.dealer.hand
         assert hand is not None
         legal = hand.legal()
         if legal.is_draw_phase:
@@ -148,9 +148,9 @@ class Table:
     def play_hand_passively(self, limit: int = 200) -> None:
         """Everyone the test drives checks or calls until the hand ends."""
         for _ in range(limit):
-            if self.room.hand is None or self.room.hand.is_over:
+            if self.room.dealer.hand is None or self.room.dealer.hand.is_over:
                 return
-            if self.room.hand.to_act is None:
+            if self.room.dealer.hand.to_act is None:
                 return
             self.passive()
         raise AssertionError("hand did not end")
@@ -166,7 +166,7 @@ class Table:
             for o in room.seats.people()
             if room.seats.reservation_of(o.player_id) is not None
         )
-        assert room.hand is None or room.hand.phase.value != "dealt"
+        assert room.dealer.hand is None or room.dealer.hand.phase.value != "dealt"
         assert room.chips_in == held + room.chips_out
 
 

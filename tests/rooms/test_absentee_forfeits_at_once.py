@@ -33,8 +33,8 @@ def three_dealt(config: RoomConfig) -> tuple[Table, TableHand]:
         t.join(pid, seat)
     t.ok(c.Start("host"))
     t.to_deal()
-    assert t.room.hand is not None
-    return t, t.room.hand
+    assert t.room.dealer.hand is not None
+    return t, t.room.dealer.hand
 
 
 def status_of(hand: TableHand, pid: str) -> str:
@@ -50,7 +50,7 @@ def test_R_TM_04_D_the_absentee_who_bet_folds_at_the_deadline_not_at_a_turn_that
     caio got no further turn and took the pot at showdown. Now he folds at the deadline:
     his unmatched 550 goes back (R-PT-03), ana takes the blinds, no showdown."""
     t = heads_up({"ana": 510, "caio": 2060})
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     engine = hand.hand
     assert isinstance(engine, HoldemHand)
@@ -114,7 +114,7 @@ def test_R_TM_04_D_an_absentee_folds_during_someone_elses_draw() -> None:
 def test_R_TM_04_an_all_in_absentee_still_waits_for_the_pot() -> None:
     """The D line takes nothing from R-TM-04's first sentence: all-in, nothing to forfeit."""
     t = heads_up({"ana": 2000, "caio": 300})
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     t.passive()  # ana calls
     t.act(Action.raise_to(300))  # caio all-in

@@ -33,7 +33,10 @@ def test_R_BA_01_a_person_alone_for_20_seconds_meets_the_funded_bot(ahiko: Ahiko
     stay = bot_stays(ahiko.engine)[0]
     assert (stay.room_id, stay.entry, stay.status) == (room.room_id, 700, "open")
     ahiko.advance(8 + 2)
-    assert room.hand is not None and set(room.hand.players.values()) == {ana, BOT_AHIKO_ID}
+    assert room.dealer.hand is not None and set(room.dealer.hand.players.values()) == {
+        ana,
+        BOT_AHIKO_ID,
+    }
     ahiko.check()
 
 
@@ -103,7 +106,7 @@ def test_R_TM_03_two_minutes_disconnected_starts_the_withdrawal(ahiko: Ahiko) ->
         assert ahiko.sit(room, pid, seat, 100).ok
     ahiko.disconnect(room, caio)  # between hands: not dealt in (R-TM-05)
     to_hand(ahiko, room)
-    assert caio not in room.hand.players.values()  # type: ignore[union-attr]
+    assert caio not in room.dealer.hand.players.values()  # type: ignore[union-attr]
     ahiko.advance(109)  # 119 s since the disconnection
     assert stays_of(ahiko.engine, int(caio))[0].status == "open"
     ahiko.advance(1)
@@ -119,13 +122,13 @@ def test_R_TM_07_an_absent_all_in_keeps_its_right_and_the_room_plays_on(ahiko: A
     for pid, seat, amount in ((ana, 0, 100), (bia, 2, 200), (caio, 4, 200)):
         assert ahiko.sit(room, pid, seat, amount).ok
     to_hand(ahiko, room)
-    hand = room.hand
+    hand = room.dealer.hand
     assert hand is not None and hand.to_act == 0  # the first button acts first three-handed
     legal = hand.legal()
     assert room.submit(c.Act(ana, hand.hand_no, Action(legal.bet_kind, legal.max_to))).ok  # type: ignore[arg-type]
     ahiko.disconnect(room, ana)
     absent_for = 0.0
-    while room.hand is hand and hand.to_act is not None:
+    while room.dealer.hand is hand and hand.to_act is not None:
         ahiko.advance(19)  # the others take their time, within the deadline
         absent_for += 19
         if absent_for > 120:  # withdrawal scheduled: the all-in still contests the pot
@@ -133,7 +136,7 @@ def test_R_TM_07_an_absent_all_in_keeps_its_right_and_the_room_plays_on(ahiko: A
             assert ana_seat is not None and ana_seat.leave_after_hand
             assert stays_of(ahiko.engine, int(ana))[0].status == "open"
         assert act_passively(room).ok
-    assert absent_for > 120 and room.hand is None
+    assert absent_for > 120 and room.dealer.hand is None
     result = hand.hand.result
     assert result is not None and 0 in result.pots[0].eligible  # the all-in's right stood
     assert room.seats.seat_of(ana) is None  # paid out at the end of the participation
@@ -150,7 +153,7 @@ def test_R_TM_07_a_disconnected_player_is_played_by_the_deadline(ahiko: Ahiko) -
     for pid, seat in ((ana, 0), (bia, 2), (caio, 4)):
         assert ahiko.sit(room, pid, seat, 100).ok
     to_hand(ahiko, room)
-    hand = room.hand
+    hand = room.dealer.hand
     assert hand is not None and hand.to_act is not None
     absent = hand.players[hand.to_act]
     ahiko.disconnect(room, absent)
@@ -222,11 +225,11 @@ def test_R_BA_03_D_the_bot_leaves_between_hands_when_the_person_disconnects(
     assert ahiko.sit(room, ana, 0, 150).ok
     ahiko.advance(20)
     to_hand(ahiko, room)
-    hand = room.hand
+    hand = room.dealer.hand
     ahiko.disconnect(room, ana)
     seat = room.seats.seat_of(BOT_AHIKO_ID)
     assert seat is not None and room.seats.get(seat).leave_after_hand  # type: ignore[union-attr]
-    while room.hand is hand:
+    while room.dealer.hand is hand:
         ahiko.advance(20)  # the deadline plays the absent person's turns
     assert room.seats.seat_of(BOT_AHIKO_ID) is None  # gone between hands, well before 120 s
     assert room.seats.seat_of(ana) is not None  # the person's own withdrawal is later
@@ -243,7 +246,7 @@ def test_R_BA_03_D_the_bot_leaves_a_disconnected_person_at_once_between_hands(
     ana = ahiko.person("ana")
     assert ahiko.sit(room, ana, 0, 150).ok
     ahiko.advance(20)
-    assert room.seats.seat_of(BOT_AHIKO_ID) is not None and room.hand is None
+    assert room.seats.seat_of(BOT_AHIKO_ID) is not None and room.dealer.hand is None
     ahiko.disconnect(room, ana)
     assert room.seats.seat_of(BOT_AHIKO_ID) is None
     ahiko.check()
@@ -260,20 +263,20 @@ def test_R_TM_04_an_absentee_in_an_ahiko_room_folds_after_the_absence_deadline(
     for pid, seat in ((ana, 0), (bia, 2), (caio, 4)):
         assert ahiko.sit(room, pid, seat, 200).ok
     to_hand(ahiko, room)
-    hand = room.hand
+    hand = room.dealer.hand
     assert hand is not None
     absent_seat = hand.hand.big_blind_seat  # type: ignore[attr-defined]
     absent = hand.players[absent_seat]
     ahiko.disconnect(room, absent)
     away = 0.0
-    while room.hand is hand and hand.to_act is not None:
+    while room.dealer.hand is hand and hand.to_act is not None:
         if hand.to_act == absent_seat:
             ahiko.advance(20)
             away += 20
         else:
             ahiko.advance(19)
             away += 19
-            if room.hand is hand and hand.to_act is not None and hand.to_act != absent_seat:
+            if room.dealer.hand is hand and hand.to_act is not None and hand.to_act != absent_seat:
                 assert act_passively(room).ok
     assert away > 120 and hand.is_over
     folds = [

@@ -67,7 +67,7 @@ def _random_step(ahiko: Ahiko, room: Room, pid: str, rng: Random, grants: dict[s
 
 
 def _people_act(room: Room, rng: Random) -> bool:
-    hand = room.hand
+    hand = room.dealer.hand
     if hand is None or hand.phase is not Phase.DEALT or hand.to_act is None:
         return False
     seat = hand.to_act

@@ -72,7 +72,7 @@ def test_reentry_minimum_is_capped_at_the_tier_ceiling_counting_winnings_over_it
     assert ahiko.sit(room, ana, 0, 200).ok and ahiko.sit(room, bia, 1, 200).ok
     for _ in range(20):
         to_hand(ahiko, room)
-        hand = room.hand
+        hand = room.dealer.hand
         assert hand is not None
         legal = hand.legal()
         room.submit(

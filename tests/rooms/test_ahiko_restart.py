@@ -52,7 +52,7 @@ def until_in_play(ahiko: Ahiko, room: Room, at_least: int) -> int:
     """Let time pass, people acting passively, until a hand numbered ``at_least`` or more
     is dealt and waits for a decision (a bot may fold its hand away at the deal)."""
     for _ in range(1200):
-        hand = room.hand
+        hand = room.dealer.hand
         if hand is not None and hand.phase.value == "dealt" and hand.to_act is not None:
             if hand.hand_no >= at_least:
                 return hand.hand_no
@@ -74,7 +74,7 @@ def crash_mid_hand(ahiko: Ahiko) -> tuple[Room, str, str, dict[str, int]]:
     to_hand(ahiko, room)
     play_out(room)
     ahiko.advance(room.config.timing.next_hand_delay_s + room.config.timing.commitment_display_s)
-    hand = room.hand
+    hand = room.dealer.hand
     assert hand is not None and hand.phase.value == "dealt" and hand.hand_no == 2
     seat = hand.to_act
     assert seat is not None
@@ -103,7 +103,7 @@ def test_issue5_R_FD_06_a_crash_mid_hand_reopens_the_room_with_the_hands_start_s
     assert ledger_transaction_count(after.engine) == transactions  # no coin moved
     assert {p: after.wallet_of(p) for p in (ana, bia)} == wallets
     assert hand_rows(after.engine, room_id)[2] == ("cancelled", "server restarted mid-hand")
-    assert again.next_hand_no > 2
+    assert again.dealer.next_hand_no > 2
     assert len(after.rooms()) == 6  # the reopened one and five others, no more
     after.check()
 
@@ -113,18 +113,18 @@ def test_issue9_R_TM_05_people_reconnect_to_their_seats_and_play_on(ahiko: Ahiko
     after = restart(ahiko)
     again = reopened(after, room.room_id)
     after.advance(30)
-    assert again.hand is None  # R-TM-05: nobody connected, nobody dealt in
+    assert again.dealer.hand is None  # R-TM-05: nobody connected, nobody dealt in
     rec = after.connect(again, ana)
     assert rec.frames[0]["t"] == "snapshot"
     after.advance(30)
-    assert again.hand is None  # one connected person and one absent: no hand
+    assert again.dealer.hand is None  # one connected person and one absent: no hand
     after.connect(again, bia)
     to_hand(after, again)
-    hand = again.hand
-    assert hand is not None and hand.hand_no == again.next_hand_no - 1 > 2
+    hand = again.dealer.hand
+    assert hand is not None and hand.hand_no == again.dealer.next_hand_no - 1 > 2
     assert {hand.players[s]: chips for s, chips in hand.start_stacks.items()} == start
     play_out(again)
-    assert again.hand is None and again.dealer.last_hand is hand
+    assert again.dealer.hand is None and again.dealer.last_hand is hand
     after.check()
     rows = hand_rows(after.engine, room.room_id)
     assert rows[hand.hand_no][0] == "finished" and rows[2][0] == "cancelled"
@@ -158,9 +158,9 @@ def test_R_BA_02_a_seated_bot_ahiko_goes_back_to_the_reserve_and_returns_later(
     ahiko.advance(20)  # R-BA-01: the bot joins the lone person
     assert room.seats.seat_of(BOT_AHIKO_ID) is not None
     until_in_play(ahiko, room, 2)
-    assert room.hand is not None
+    assert room.dealer.hand is not None
     bot_seat = room.seats.seat_of(BOT_AHIKO_ID)
-    bot_start = room.hand.start_stacks[bot_seat]  # type: ignore[index]
+    bot_start = room.dealer.hand.start_stacks[bot_seat]  # type: ignore[index]
     reserve = ahiko.wallet.reserve_balance()
 
     after = restart(ahiko)
@@ -180,7 +180,7 @@ def test_R_BA_02_a_seated_bot_ahiko_goes_back_to_the_reserve_and_returns_later(
     after.connect(again, ana)
     after.advance(20)  # funded again, under a new idempotency key
     assert again.seats.seat_of(BOT_AHIKO_ID) is not None
-    expected = again.next_hand_no
+    expected = again.dealer.next_hand_no
     assert until_in_play(after, again, expected) >= expected
     after.check()
 
@@ -193,19 +193,22 @@ def test_R_FD_06_numbers_of_hands_cancelled_before_the_deal_are_never_reused(
     for seat, pid in enumerate((ana, bia, caio)):
         assert ahiko.sit(room, pid, seat, 100).ok
     ahiko.advance(8)  # hand 1 committed, not dealt
-    assert room.hand is not None and room.hand.hand_no == 1
+    assert room.dealer.hand is not None and room.dealer.hand.hand_no == 1
     assert room.submit(c.Leave(caio)).ok  # R-FD-06: cancelled, no blinds
-    assert room.hand is None
+    assert room.dealer.hand is None
     assert hand_rows(ahiko.engine, room.room_id)[1][0] == "cancelled"
     ahiko.advance(8)  # hand 2 committed; the process dies before its cards
-    assert room.hand is not None and room.hand.hand_no == 2
+    assert room.dealer.hand is not None and room.dealer.hand.hand_no == 2
     after = restart(ahiko)
     again = reopened(after, room.room_id)
-    assert again.next_hand_no >= 3
+    assert again.dealer.next_hand_no >= 3
     after.connect(again, ana)
     after.connect(again, bia)
     after.advance(8)
-    assert again.hand is not None and again.hand.hand_no == again.next_hand_no - 1 >= 3
+    assert (
+        again.dealer.hand is not None
+        and again.dealer.hand.hand_no == again.dealer.next_hand_no - 1 >= 3
+    )
     after.check()
 
 
@@ -234,7 +237,7 @@ def test_issue5_restarting_twice_without_play_changes_nothing(ahiko: Ahiko) -> N
     second = restart(first)
     again = reopened(second, room.room_id)
     assert seated(again) == {0: (ana, start[ana]), 3: (bia, start[bia])}
-    assert again.next_hand_no > reopened(first, room.room_id).next_hand_no - 1
+    assert again.dealer.next_hand_no > reopened(first, room.room_id).dealer.next_hand_no - 1
     assert len(second.rooms()) == 6
     second.check()
 

@@ -15,7 +15,7 @@ from ahiko.wallet.stays import stays_of
 
 def shove_or_call(room: Room) -> c.Reply:
     """The person to act goes all-in (or calls an all-in)."""
-    hand = room.hand
+    hand = room.dealer.hand
     assert hand is not None and hand.to_act is not None
     legal = hand.legal()
     action = Action(legal.bet_kind, legal.max_to) if legal.bet_kind else Action.call()
@@ -63,7 +63,7 @@ def test_R_RM_10_a_full_tier_opens_a_room_and_surplus_empty_rooms_close(ahiko: A
     for i, pid in enumerate(people):
         room = first if i < 8 else second
         assert ahiko.sit(room, pid, i % 8, 100).ok
-        if room.hand is not None:  # the first two started a hand: the rest reserved
+        if room.dealer.hand is not None:  # the first two started a hand: the rest reserved
             assert room.seats.get(i % 8).waiting  # type: ignore[union-attr]
     rooms = ahiko.rooms(TIERS[0])
     assert len(rooms) == 3 and rooms[2].seats.taken == 0
@@ -83,18 +83,18 @@ def test_R_RM_11_a_hand_starts_eight_seconds_after_readiness_and_after_each_resu
     ahiko: Ahiko,
 ) -> None:
     room, ana, _bia = heads_up(ahiko)
-    assert room.hand is None
+    assert room.dealer.hand is None
     ahiko.advance(7.9)
-    assert room.hand is None
+    assert room.dealer.hand is None
     ahiko.advance(0.1)
-    assert room.hand is not None  # the commitment is out; cards two seconds later
+    assert room.dealer.hand is not None  # the commitment is out; cards two seconds later
     ahiko.advance(2)
     play_out(room)
-    assert room.hand is None
+    assert room.dealer.hand is None
     ahiko.advance(7.9)
-    assert room.hand is None
+    assert room.dealer.hand is None
     ahiko.advance(0.1)
-    assert room.hand is not None
+    assert room.dealer.hand is not None
     assert not room.submit(c.Pause(ana)).ok  # no host, no pause
     assert not room.submit(c.Start(ana)).ok
 
@@ -103,10 +103,10 @@ def test_R_RM_11_no_hand_without_a_connected_person(ahiko: Ahiko) -> None:
     room, ana, _bia = heads_up(ahiko)
     ahiko.disconnect(room, ana)
     ahiko.advance(30)
-    assert room.hand is None  # only one connected person, and nobody else with chips dealt
+    assert room.dealer.hand is None  # only one connected person, and nobody else with chips dealt
     ahiko.connect(room, ana)
     ahiko.advance(8)
-    assert room.hand is not None
+    assert room.dealer.hand is not None
 
 
 def test_R_RM_12_buy_in_takes_the_confirmed_amount_in_one_ledger_transaction(
@@ -138,8 +138,8 @@ def test_R_RM_12_a_reservation_holds_the_chips_and_cancelling_returns_all(ahiko:
     assert ahiko.wallet_of(duda) == SIGNUP_GRANT
     play_out(room)
     ahiko.advance(10)
-    assert room.hand is not None and caio in room.hand.players.values()
-    assert room.hand.start_stacks[6] == 200
+    assert room.dealer.hand is not None and caio in room.dealer.hand.players.values()
+    assert room.dealer.hand.start_stacks[6] == 200
     ahiko.check()
 
 
@@ -163,7 +163,7 @@ def test_R_RM_13_winnings_may_exceed_the_ceiling(ahiko: Ahiko) -> None:
     room, _ana, _bia = heads_up(ahiko, amounts=(200, 200))
     for _ in range(60):
         to_hand(ahiko, room)
-        while room.hand is not None and room.hand.to_act is not None:
+        while room.dealer.hand is not None and room.dealer.hand.to_act is not None:
             shove_or_call(room)
         stacks = {o.player_id: o.stack for _, o in room.seats.items()}
         if max(stacks.values()) > 200:
@@ -184,10 +184,10 @@ def test_R_RM_14_leave_after_this_hand_keeps_decisions_and_pays_before_the_next(
     to_hand(ahiko, room)
     reply = room.submit(c.LeaveAfterHand(caio))
     assert reply.ok and reply.data["after_hand"]
-    assert caio in room.hand.players.values()  # type: ignore[union-attr]
+    assert caio in room.dealer.hand.players.values()  # type: ignore[union-attr]
     acted_by_caio = False
-    while room.hand is not None and room.hand.to_act is not None:
-        hand = room.hand
+    while room.dealer.hand is not None and room.dealer.hand.to_act is not None:
+        hand = room.dealer.hand
         if hand.players[hand.to_act] == caio:
             acted_by_caio = True  # the decision is still the player's own
         assert act_passively(room).ok
@@ -210,7 +210,7 @@ def test_R_RM_15_every_participation_shows_entry_reloads_exit_and_net_zero_exits
     busted = None
     for _ in range(60):
         to_hand(ahiko, room)
-        while room.hand is not None and room.hand.to_act is not None:
+        while room.dealer.hand is not None and room.dealer.hand.to_act is not None:
             shove_or_call(room)
         busted = next((o.player_id for _, o in room.seats.items() if o.stack == 0), None)
         if busted:
@@ -234,11 +234,11 @@ def test_R_RM_16_joining_during_a_hand_reserves_a_free_seat_and_watches(ahiko: A
     caio = ahiko.person("caio")
     rec = ahiko.connect(room, caio)
     assert ahiko.sit(room, caio, 5, 100).data["reserved"]
-    assert caio not in room.hand.players.values()  # type: ignore[union-attr]
+    assert caio not in room.dealer.hand.players.values()  # type: ignore[union-attr]
     assert rec.of("room")[-1]["room"]["seats"][-1]["waiting"] is True
     play_out(room)
     ahiko.advance(10)
-    assert caio in room.hand.players.values()  # type: ignore[union-attr]
+    assert caio in room.dealer.hand.players.values()  # type: ignore[union-attr]
 
 
 def test_R_RM_17_leaving_pays_out_and_the_room_stays_open(ahiko: Ahiko) -> None:

@@ -173,7 +173,7 @@ def _cards_of(table: Table) -> set[str]:
     """Every card of the deck of the hand just played, as text ("Ah")."""
     from ahiko.poker.cards import format_card
 
-    hand = table.room.dealer.last_hand or table.room.hand
+    hand = table.room.dealer.last_hand or table.room.dealer.hand
     assert hand is not None and hand.committer is not None
     return {format_card(card) for card in hand.committer.deck}
 

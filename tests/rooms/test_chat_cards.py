@@ -48,7 +48,7 @@ def _dealt_pair() -> tuple[Table, Recorder]:
     bia = table.join("bia", 1)
     table.ok(c.Start("ana"))
     table.to_deal()
-    assert table.room.hand is not None and not table.room.hand.is_over
+    assert table.room.dealer.hand is not None and not table.room.dealer.hand.is_over
     return table, bia
 
 
@@ -61,7 +61,7 @@ def test_a_written_card_is_held_back_during_the_hand_and_taken_after_it(text: st
     assert "until the hand is over" in held.message and "not sent" in held.message
     assert bia.of("chat") == []  # nothing reached the table
     table.play_hand_passively()
-    assert table.room.hand is None or table.room.hand.is_over
+    assert table.room.dealer.hand is None or table.room.dealer.hand.is_over
     taken = table.submit(c.Chat("ana", "Ana", text, None))
     assert taken.ok, taken.code
     (message,) = [f["msg"] for f in bia.of("chat")]
@@ -80,6 +80,6 @@ def test_a_player_not_dealt_into_the_hand_may_name_a_card() -> None:
     """Someone seated after the deal holds no card of this hand: nothing to give away."""
     table, bia = _dealt_pair()
     table.join("caio", 2)
-    assert table.room.hand is not None and 2 not in table.room.hand.dealt_seats
+    assert table.room.dealer.hand is not None and 2 not in table.room.dealer.hand.dealt_seats
     assert table.submit(c.Chat("caio", "Caio", "As Kd", None)).ok
     assert [f["msg"]["text"] for f in bia.of("chat")] == ["As Kd"]

@@ -33,7 +33,7 @@ def heads_up(options: HandOptions) -> Table:
 
 
 def all_in_preflop(t: Table) -> TableHand:
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     legal = hand.legal()
     t.act(Action.raise_to(legal.max_to))
@@ -64,7 +64,7 @@ def kinds(hand: TableHand) -> list[str]:
 
 def test_R_HE_11_both_all_in_agree_and_the_hand_is_run_twice() -> None:
     t = heads_up(HandOptions(run_twice=True))
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     assert hand.committer.commitment.layout in SECOND_BOARD_LAYOUTS.values()
     all_in_preflop(t)
@@ -104,7 +104,7 @@ def test_R_HE_11_run_it_twice_answers_are_refused_outside_the_question() -> None
 
 def test_bomb_pot_on_the_hosts_request_with_a_double_board() -> None:
     t = heads_up(HandOptions(bomb_pot_ante=20, bomb_pot_double_board=True))
-    first = t.room.hand
+    first = t.room.dealer.hand
     assert first is not None and config_of(first).bomb_pot == 0  # not due: the host did not ask
     refused = t.submit(h.BombPotNext("bia"))
     assert not refused.ok and refused.code == "not_host"
@@ -112,7 +112,7 @@ def test_bomb_pot_on_the_hosts_request_with_a_double_board() -> None:
     assert t.room.summary()["bomb_pot_next"] is True
     t.play_hand_passively()
     t.advance(t.room.config.timing.next_hand_delay_s)
-    bomb = t.room.hand
+    bomb = t.room.dealer.hand
     assert bomb is not None and bomb is not first
     assert (config_of(bomb).bomb_pot, config_of(bomb).boards) == (20, 2)
     assert bomb.committer.commitment.layout in SECOND_BOARD_LAYOUTS.values()
@@ -124,7 +124,7 @@ def test_bomb_pot_on_the_hosts_request_with_a_double_board() -> None:
     assert verified_with_second_board(bomb) == 5
     t.assert_chips_conserved()
     t.advance(t.room.config.timing.next_hand_delay_s)
-    after = t.room.hand
+    after = t.room.dealer.hand
     assert after is not None and config_of(after).bomb_pot == 0  # asked once, used once
 
 
@@ -139,10 +139,10 @@ def test_R_RM_04_the_host_changes_the_options_for_the_next_hand() -> None:
     t = heads_up(HandOptions())
     reply = t.ok(h.ChangeTable("host", options={"run_twice": True, "seven_deuce": 10}))
     assert reply.data == {"applied": False}
-    assert t.room.hand is not None and config_of(t.room.hand).run_twice == 0
+    assert t.room.dealer.hand is not None and config_of(t.room.dealer.hand).run_twice == 0
     t.play_hand_passively()
     t.advance(t.room.config.timing.next_hand_delay_s)
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None and (config_of(hand).run_twice, config_of(hand).seven_deuce) == (1, 10)
     shown: dict[str, Any] = t.room.summary()["hand_options"]
     assert shown["run_twice"] is True and shown["seven_deuce"] == 10
@@ -187,7 +187,7 @@ def three_handed(options: HandOptions) -> Table:
 
 def test_R_HE_02_the_straddle_is_offered_before_the_cards_and_the_cards_wait() -> None:
     t = three_handed(HandOptions(straddle=Straddle.AFTER_BIG_BLIND))
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     offer = t.conns["cris"].of("straddle_offer")[-1]
     straddler = hand.players[offer["seat"]]
@@ -208,7 +208,7 @@ def test_R_HE_02_the_straddle_is_offered_before_the_cards_and_the_cards_wait() -
 
 def test_R_HE_02_no_answer_is_no_straddle() -> None:
     t = three_handed(HandOptions(straddle=Straddle.BUTTON))
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     offer = t.conns["host"].of("straddle_offer")[-1]
     assert offer["seat"] == hand.button  # Mississippi: the button straddles
@@ -222,7 +222,7 @@ def test_R_HE_02_no_answer_is_no_straddle() -> None:
 def test_seven_deuce_shown_after_an_uncontested_win_is_paid_at_the_table() -> None:
     t = heads_up(HandOptions(seven_deuce=50))
     for _ in range(600):  # raise, fold, until the winner holds seven-deuce (the seed decides)
-        hand = t.room.hand
+        hand = t.room.dealer.hand
         assert hand is not None
         t.act(Action.raise_to(hand.legal().min_to))
         winner = hand.to_act

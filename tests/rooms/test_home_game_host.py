@@ -31,10 +31,10 @@ def host_actions(t: Table) -> list[str]:
 
 def test_R_RM_04_blinds_ante_and_clock_set_during_a_hand_apply_to_the_next_one() -> None:
     t = started()
-    assert t.room.hand is not None and t.room.hand.hand_no == 1
+    assert t.room.dealer.hand is not None and t.room.dealer.hand.hand_no == 1
     reply = t.ok(h.ChangeTable("host", small_blind=10, big_blind=20, ante=2, action_deadline_s=30))
     assert reply.data == {"applied": False}
-    assert t.room.hand.stakes.big_blind == 10  # the hand in play keeps its stakes
+    assert t.room.dealer.hand.stakes.big_blind == 10  # the hand in play keeps its stakes
     assert t.room.summary()["pending_change"] == {
         "action_deadline_s": 30,
         "ante": 2,
@@ -44,7 +44,7 @@ def test_R_RM_04_blinds_ante_and_clock_set_during_a_hand_apply_to_the_next_one()
     t.to_deal()
     t.play_hand_passively()
     t.advance(t.room.config.timing.next_hand_delay_s)
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None and hand.hand_no == 2
     assert (hand.stakes.small_blind, hand.stakes.big_blind, hand.stakes.ante) == (10, 20, 2)
     assert t.room.config.action_deadline_s == 30
@@ -117,7 +117,10 @@ def test_host_chips_for_a_stack_wait_for_the_hand_and_keep_the_chips_counted() -
     t.play_hand_passively()
     stack_after_hand = t.room.seats.get(3).stack  # type: ignore[union-attr]
     t.advance(t.room.config.timing.next_hand_delay_s)
-    assert t.room.hand is not None and t.room.hand.start_stacks[3] == stack_after_hand + 250
+    assert (
+        t.room.dealer.hand is not None
+        and t.room.dealer.hand.start_stacks[3] == stack_after_hand + 250
+    )
     assert host_actions(t) == ["chips_set", "chips_applied"]
     t.assert_chips_conserved()
     assert sum(nets(t).values()) == 0
@@ -210,7 +213,7 @@ def test_a_player_removed_during_a_hand_leaves_at_its_end_with_their_chips() -> 
     t = started()
     t.join("cai", 5)
     t.to_deal()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None and 3 in hand.players
     removed = t.ok(h.RemovePlayer("host", 3))
     assert removed.data == {"seat": 3, "after_hand": True}

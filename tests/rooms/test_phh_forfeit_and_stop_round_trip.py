@@ -42,7 +42,7 @@ def forfeit_at_turn(config: RoomConfig) -> tuple[Table, TableHand]:
 def forfeit_after_a_bet(config: RoomConfig) -> tuple[Table, TableHand]:
     """The host raises, caio (who has called) is withdrawn while bia thinks (R-TM-04 D)."""
     t = seated(config)
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     while hand.legal().is_draw_phase or t.to_act_pid != "caio":
         t.passive()
@@ -52,7 +52,7 @@ def forfeit_after_a_bet(config: RoomConfig) -> tuple[Table, TableHand]:
 
 def caio_withdrawn(t: Table) -> tuple[Table, TableHand]:
     """caio disconnects and stays away past the absence deadline; the others check along."""
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     t.disconnect("caio")
     t.advance(120)
@@ -63,7 +63,7 @@ def caio_withdrawn(t: Table) -> tuple[Table, TableHand]:
 def stopped_round(config: RoomConfig) -> tuple[Table, TableHand]:
     """The room's half minute runs out while a bet is pending (R-TM-06 D)."""
     t = seated(config)
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     legal = hand.legal()
     assert legal.bet_kind is not None

@@ -23,7 +23,7 @@ def test_R_RM_03_D_the_host_must_be_seated_to_start() -> None:
     t.ok(c.AddBot("host", "random", seat=1))
     refused = t.submit(c.Start("host"))
     assert not refused.ok and refused.code == "host_not_seated" and refused.rule == "R-RM-03"
-    assert t.room.status is RoomStatus.WAITING and t.room.hand is None
+    assert t.room.status is RoomStatus.WAITING and t.room.dealer.hand is None
     t.ok(c.Sit("host", "Host", 2))
     t.ok(c.Start("host"))
     assert t.room.status is RoomStatus.RUNNING
@@ -41,7 +41,7 @@ def test_R_TN_06_D_a_tournament_always_has_an_action_deadline() -> None:
         t.join(pid, seat)
     t.ok(c.Start("host"))
     t.to_deal()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     deadline = t.room.turns.deadline()
     assert hand is not None and deadline is not None
     assert (deadline["seat"], deadline["seconds_left"]) == (hand.to_act, 20.0)
@@ -112,6 +112,6 @@ def test_R_DR_04_D_the_hosts_big_bet_and_cap_are_what_the_hand_plays() -> None:
         t.join(pid, seat)
     t.ok(c.Start("host"))
     t.to_deal()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     assert hand.hand.stakes() == {"ante": 1, "small_bet": 5, "big_bet": 12, "raise_cap": 2}

@@ -47,7 +47,11 @@ def test_R_HE_06_bad_frames_get_errors_naming_the_problem_and_change_nothing(
             if mover is bia
             else view["legal"]
         )
-        before = (room.broadcast.seq, dict(room.hand.hand.stacks), len(room.hand.hand.events))
+        before = (
+            room.broadcast.seq,
+            dict(room.dealer.hand.hand.stacks),
+            len(room.dealer.hand.hand.events),
+        )
         errors = []
 
         async def expect_error(client: Client, raw: str | None = None, **frame: Any) -> None:
@@ -69,7 +73,11 @@ def test_R_HE_06_bad_frames_get_errors_naming_the_problem_and_change_nothing(
         )  # another seat
         await expect_error(mover, t="act", hand_no=hand_no + 7, action="call")  # stale
         await expect_error(spectator, t="act", hand_no=hand_no, action="call")  # not signed in
-        after = (room.broadcast.seq, dict(room.hand.hand.stacks), len(room.hand.hand.events))
+        after = (
+            room.broadcast.seq,
+            dict(room.dealer.hand.hand.stacks),
+            len(room.dealer.hand.hand.events),
+        )
         assert after == before
         for client in (ana, bia, spectator):
             await client.close()

@@ -70,24 +70,24 @@ def _table_with_a_thinking_bot(thinker: HeldThinker) -> Table:
     t.ok(c.AddBot("ana", "random", seat=1))
     t.ok(c.Start("ana"))
     t.to_deal()
-    while t.room.hand is not None and t.to_act_pid == "ana":
+    while t.room.dealer.hand is not None and t.to_act_pid == "ana":
         t.passive()
     return t
 
 
 def _moves_since(t: Table, mark: int) -> list[ActionTaken]:
-    hand = t.room.hand or t.room.dealer.last_hand
+    hand = t.room.dealer.hand or t.room.dealer.last_hand
     assert hand is not None
     return [e for e in hand.engine.events[mark:] if isinstance(e, ActionTaken)]
 
 
 def _log_length(t: Table) -> int:
-    assert t.room.hand is not None
-    return len(t.room.hand.engine.events)
+    assert t.room.dealer.hand is not None
+    return len(t.room.dealer.hand.engine.events)
 
 
 def _bot_seat(t: Table) -> int:
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None and hand.to_act is not None and hand.players[hand.to_act] != "ana"
     return hand.to_act
 
@@ -123,7 +123,7 @@ def test_R_TM_01_a_bot_that_fails_is_answered_for_by_the_timeout_rule() -> None:
     thinker = HeldThinker()
     t = _table_with_a_thinking_bot(thinker)
     seat = _bot_seat(t)
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     legal = hand.legal()
     mark = _log_length(t)
@@ -137,7 +137,7 @@ def test_R_TM_01_a_bot_thinking_too_long_is_answered_for_and_its_late_answer_dro
     thinker = HeldThinker()
     t = _table_with_a_thinking_bot(thinker)
     seat = _bot_seat(t)
-    legal = t.room.hand.legal()  # type: ignore[union-attr]
+    legal = t.room.dealer.hand.legal()  # type: ignore[union-attr]
     mark = _log_length(t)
     t.advance(BOT_THINKING_LIMIT_S)
     move = _moves_since(t, mark)[0]
@@ -152,7 +152,7 @@ def test_R_AI_01_a_late_answer_after_the_room_closed_changes_nothing() -> None:
     t = _table_with_a_thinking_bot(thinker)
     t.ok(c.Close("ana"))
     thinker.answer(0)
-    assert t.room.hand is None or t.room.hand.is_over
+    assert t.room.dealer.hand is None or t.room.dealer.hand.is_over
     assert t.room.chips_in == t.room.chips_out + sum(o.stack for _, o in t.room.seats.items())
 
 
@@ -207,7 +207,7 @@ def test_R_AI_01_bots_on_threads_play_whole_hands_on_the_real_clock() -> None:
         assert (await actor.ask(c.Start("ana"))).ok
         for _ in range(600):
             await asyncio.sleep(0.01)
-            if room.dealer.hands_dealt >= 3 and room.hand is None:
+            if room.dealer.hands_dealt >= 3 and room.dealer.hand is None:
                 break
             ana = room.seats.get(0)
             if ana is not None and ana.sitting_out:  # two timeouts in a row sat her out

@@ -42,7 +42,7 @@ BANK = {"time_bank_running": None, "time_bank": 30.0}
 
 def test_R_TM_01_each_turns_frame_carries_the_full_clock_of_the_seat_now_to_act() -> None:
     t = heads_up(action_deadline_s=20.0)
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     first = hand.to_act
     assert first is not None
@@ -68,7 +68,7 @@ def test_R_TM_01_a_bots_turn_carries_no_leftover_clock_of_the_person_before_it()
     t.ok(c.AddBot("ana", "easy", 1))
     t.ok(c.Start("ana"))
     t.to_deal()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None and hand.players[hand.to_act] == "ana"  # type: ignore[index]
     t.advance(5)
     # the bot answers at once (no delay in this timing) within the same job: the frame sent
@@ -103,7 +103,7 @@ def bot_delays(seed: int, turns: int = 6) -> list[float]:
     for _ in range(2000):
         if len(delays) >= turns:
             return delays[:turns]
-        hand = t.room.hand
+        hand = t.room.dealer.hand
         if hand is None or hand.to_act is None:
             t.advance(0.5)
             continue
@@ -147,9 +147,9 @@ def test_R_BA_01_the_bot_ahiko_pauses_like_the_other_bots(ahiko: Ahiko) -> None:
     paced.advance(room.config.timing.bot_ahiko_wait_s)
     assert room.seats.seat_of(BOT_AHIKO_ID) is not None
     to_hand(paced, room)
-    hand = room.hand
+    hand = room.dealer.hand
     waits = 0
-    while room.hand is hand and hand is not None and hand.to_act is not None:
+    while room.dealer.hand is hand and hand is not None and hand.to_act is not None:
         if hand.players[hand.to_act] == ana:
             assert act_passively(room).ok
             continue
@@ -182,7 +182,7 @@ def test_hand_views_name_the_dealt_seats_and_a_finished_hand_keeps_them() -> Non
     t.ok(c.Start("ana"))
     t.to_deal()
     names = {"0": "Ana", "3": "Bia", "5": "Bot 1"}
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     for rec in (ana, watcher, t.conns["bia"]):
         frames = rec.of("hand")
@@ -192,12 +192,12 @@ def test_hand_views_name_the_dealt_seats_and_a_finished_hand_keeps_them() -> Non
     # bia and the bot leave during the hand: they go when it ends, the hand keeps their names
     t.ok(c.Leave("bia"))
     t.ok(c.RemoveBot("ana", 5))
-    while t.room.hand is hand and hand.to_act is not None:
+    while t.room.dealer.hand is hand and hand.to_act is not None:
         if hand.players[hand.to_act] == "ana":
             t.passive()
         else:
             t.advance(1)
-    assert t.room.hand is None and t.room.dealer.last_hand is hand
+    assert t.room.dealer.hand is None and t.room.dealer.last_hand is hand
     assert [s["name"] for s in t.room.summary()["seats"]] == ["Ana"]
     t.ok(c.SnapshotRequest(watcher.connection_id))
     snapshot = watcher.frames[-1]
@@ -215,7 +215,7 @@ def pot_of(room: Room) -> int:
 def play_one(t: Table, rng: Random | None) -> None:
     """The hand in play, or else the next one, to its end (an all-in blind may end it at the
     deal)."""
-    current = t.room.hand
+    current = t.room.dealer.hand
     if current is None or current.phase.value != "dealt":
         dealt = t.room.dealer.hands_dealt
         for _ in range(200):
@@ -223,9 +223,9 @@ def play_one(t: Table, rng: Random | None) -> None:
                 break
             t.advance(1)
         assert t.room.dealer.hands_dealt == dealt + 1
-    hand = t.room.hand or t.room.dealer.last_hand
+    hand = t.room.dealer.hand or t.room.dealer.last_hand
     assert hand is not None
-    while t.room.hand is hand and hand.to_act is not None:
+    while t.room.dealer.hand is hand and hand.to_act is not None:
         if rng is None:
             t.passive()
         else:
@@ -288,10 +288,10 @@ def test_refusals_name_no_player_room_or_rule() -> None:
     t = heads_up(("pid-ana", "pid-bia"), action_deadline_s=20.0)
     room = t.room
     ids = ("pid-ana", "pid-bia", room.room_id)
-    hand = room.hand
+    hand = room.dealer.hand
     assert hand is not None and hand.to_act is not None
     actor, other = hand.players[hand.to_act], hand.players[1 - hand.to_act]
-    no = room.hand.hand_no  # type: ignore[union-attr]
+    no = room.dealer.hand.hand_no  # type: ignore[union-attr]
     assert_for_people(t.submit(c.Act(other, no, Action.check())), "out_of_turn", *ids)
     assert_for_people(t.submit(c.Act(actor, no, Action.check(), 7)), "not_your_seat", *ids)
     assert_for_people(t.submit(c.Act("pid-caio", no, Action.fold())), "not_in_hand", *ids)

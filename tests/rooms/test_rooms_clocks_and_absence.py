@@ -22,7 +22,7 @@ def three_handed(**overrides: object) -> Table:
 
 def test_R_TM_01_deadline_folds_when_a_bet_is_pending_and_checks_otherwise() -> None:
     t = three_handed(action_deadline_s=10.0)
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     first = hand.to_act
     assert first is not None and hand.legal().can_call  # facing the big blind
@@ -42,7 +42,7 @@ def test_R_TM_01_deadline_folds_when_a_bet_is_pending_and_checks_otherwise() -> 
 
 def test_R_TM_02_without_a_deadline_a_disconnected_player_has_30_seconds() -> None:
     t = three_handed()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     t.advance(3600)
     first = hand.to_act
@@ -62,20 +62,20 @@ def test_R_TM_03_after_two_minutes_disconnected_the_withdrawal_begins() -> None:
     assert t.room.seats.seat_of("caio") == 2
     t.advance(1 + 30 * 10)
     assert t.room.seats.seat_of("caio") is None
-    if t.room.hand is not None:
+    if t.room.dealer.hand is not None:
         t.play_hand_passively()
     t.assert_chips_conserved()
 
 
 def test_R_TM_04_a_disconnection_never_cancels_an_all_in() -> None:
     t = three_handed()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     shover = hand.players[hand.to_act]  # type: ignore[index]
     t.act(Action.raise_to(hand.legal().max_to))
     t.disconnect(shover)
     t.advance(150)  # past the absence deadline: the all-in waits for the pot
-    while t.room.hand is hand and hand.to_act is not None:
+    while t.room.dealer.hand is hand and hand.to_act is not None:
         t.passive()
     assert hand.is_over
     seat = hand.seat_of(shover)
@@ -88,17 +88,17 @@ def test_R_TM_05_disconnected_players_are_not_dealt_into_new_hands() -> None:
     t.disconnect("caio")
     t.advance(8)
     t.to_deal()
-    assert t.room.hand is not None
-    assert "caio" not in t.room.hand.players.values()
+    assert t.room.dealer.hand is not None
+    assert "caio" not in t.room.dealer.hand.players.values()
     t.connect("caio")  # back in time: dealt again from the next hand
     t.play_hand_passively()
     t.advance(8)
-    assert "caio" in t.room.hand.players.values()  # type: ignore[union-attr]
+    assert "caio" in t.room.dealer.hand.players.values()  # type: ignore[union-attr]
 
 
 def test_R_TM_06_an_expiring_room_deals_the_remaining_cards_and_resolves_the_pots() -> None:
     t = three_handed(limit_minutes=0.5)
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     t.act(Action.raise_to(300))
     t.advance(30)
@@ -110,13 +110,13 @@ def test_R_TM_06_an_expiring_room_deals_the_remaining_cards_and_resolves_the_pot
 def absentee_forfeits(t: Table, absent: str) -> None:
     """``absent`` disconnects at once and stays away past the absence deadline while the
     others check along; at its next betting turn it folds though it could check (R-TM-04)."""
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     seat = hand.seat_of(absent)
     t.disconnect(absent)
     t.advance(120)  # the withdrawal begins (R-TM-03): the seat is still in the hand
     assert t.room.seats.get(seat).leave_after_hand  # type: ignore[arg-type, union-attr]
-    while t.room.hand is hand and hand.to_act is not None:
+    while t.room.dealer.hand is hand and hand.to_act is not None:
         if hand.to_act == seat:
             t.advance(0)  # its answer is queued; nothing else to do
             assert hand.to_act != seat, "the absentee's turn was not answered at once"
@@ -136,7 +136,7 @@ def test_R_TM_04_an_absentee_still_contesting_folds_after_the_absence_deadline()
     """Hold'em, no deadline: caio (the big blind, never facing a bet) is withdrawn at 120 s;
     at his turn he folds where he could check, so he cannot reach the showdown and win."""
     t = three_handed()
-    assert t.room.hand is not None and t.room.hand.hand.big_blind_seat == 2  # type: ignore[attr-defined]
+    assert t.room.dealer.hand is not None and t.room.dealer.hand.hand.big_blind_seat == 2  # type: ignore[attr-defined]
     absentee_forfeits(t, "caio")
 
 
@@ -156,7 +156,7 @@ def test_R_TM_06_D_an_expiring_room_returns_an_unanswered_raise_and_calls_for_no
     nobody matched goes back, bia and caio stay in with their blinds, the board is dealt and
     the pots formed (15 three-way, 10 host-caio) are resolved before the balances return."""
     t = three_handed(limit_minutes=0.5)
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None and hand.to_act == 0  # the host, on the button
     t.act(Action.raise_to(600))
     t.advance(30)
@@ -180,7 +180,7 @@ def test_R_TM_06_D_an_empty_room_expiring_mid_hand_settles_the_pots_it_formed() 
     """R-RM-09: everyone disconnects mid-hand; two minutes later the room expires like a
     time limit: the bets matched stay in the pots and are resolved, the unmatched go back."""
     t = three_handed()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     t.act(Action.raise_to(100))
     t.act(Action.call())  # bia calls 100
@@ -217,7 +217,7 @@ def test_R_TM_03_the_absence_clock_ends_with_the_seat_whichever_way_it_was_given
     assert t.room.seats.seat_of("caio") is None
     t.advance(5 * 60)
     assert t.room.seats.seat_of("caio") is None
-    if t.room.hand is not None:
+    if t.room.dealer.hand is not None:
         t.play_hand_passively()
     t.assert_chips_conserved()
 

@@ -40,9 +40,9 @@ def test_R_RM_11_the_next_hands_countdown_after_each_result(ahiko: Ahiko) -> Non
     assert room.submit(c.SnapshotRequest(rec.connection_id)).ok
     assert rec.frames[-1]["hand"]["cards_in_s"] == 2.0  # a reload during the display
     ahiko.advance(2)
-    hand = room.hand
+    hand = room.dealer.hand
     assert hand is not None
-    while room.hand is hand:
+    while room.dealer.hand is hand:
         assert act_passively(room).ok
     assert _last_countdowns(rec) == {"next_hand": 8.0}
     ahiko.advance(3)
@@ -56,7 +56,7 @@ def test_R_TM_01_the_hand_frame_says_the_clock_ran_out(ahiko: Ahiko) -> None:
     rec = ahiko.connect(room, ana)
     assert ahiko.sit(room, ana, 0, 100).ok and ahiko.sit(room, bia, 4, 100).ok
     to_hand(ahiko, room)
-    hand = room.hand
+    hand = room.dealer.hand
     assert hand is not None and hand.to_act is not None
     seat = hand.to_act
     assert rec.of("hand")[-1]["auto_action"] is None

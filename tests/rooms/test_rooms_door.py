@@ -62,7 +62,7 @@ async def _leave(actor: RoomActor, sub: FakeSubscriber) -> None:
 
 async def _to_act(actor: RoomActor, pid: str) -> c.Reply:
     room = actor.room  # the test looks inside to choose a legal move; it acts through the door
-    hand = room.hand
+    hand = room.dealer.hand
     assert hand is not None and hand.to_act is not None
     legal = hand.legal()
     action = Action.check() if legal.can_check else Action.call()
@@ -88,7 +88,7 @@ def test_a_room_driven_through_its_actor_replays_a_gap_on_reconnect() -> None:
         seen = ana.last_seq
         await _leave(actor, ana)  # ana's socket drops mid-hand
         for _ in range(2):
-            hand = actor.room.hand
+            hand = actor.room.dealer.hand
             if hand is None or hand.to_act is None:
                 break
             mover = hand.players[hand.to_act]

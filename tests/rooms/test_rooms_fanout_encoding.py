@@ -112,7 +112,7 @@ def _play(config: Any, monkeypatch: pytest.MonkeyPatch, hands: int) -> dict[str,
     played = 0
     checked_groups = 0
     while played < hands:
-        hand = table.room.hand
+        hand = table.room.dealer.hand
         if hand is None or hand.engine is None or hand.to_act is None:
             table.advance(1.0)
             continue
@@ -121,7 +121,7 @@ def _play(config: Any, monkeypatch: pytest.MonkeyPatch, hands: int) -> dict[str,
         for k in range(seats):
             by_seat[k] = recorders[f"p{k}"]
         checked_groups += _check_shared_frames(by_seat, Checked.made[-1].hidden)
-        if table.room.hand is not hand:
+        if table.room.dealer.hand is not hand:
             played += 1
     everyone = [r for rs in recorders.values() for r in rs] + spectators
     return {

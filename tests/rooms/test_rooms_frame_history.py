@@ -24,7 +24,7 @@ def _play(config: RoomConfig, hands: int, seed: int) -> tuple[list[TableHand], d
     for _ in range(hands):
         t.to_deal()
         for _ in range(200):
-            hand = t.room.hand
+            hand = t.room.dealer.hand
             if hand is None or hand.is_over or hand.to_act is None:
                 break
             hole = hand.hand.holes[hand.hand.index[hand.to_act]]

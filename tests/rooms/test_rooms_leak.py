@@ -60,8 +60,8 @@ class LeakGuard:
         frame = json.loads(sent.text())  # exactly what the gateway sends
         self.stats["frames"] += 1
         hand = (
-            self.room.hand
-            if (self.room.hand and self.room.hand.engine)
+            self.room.dealer.hand
+            if (self.room.dealer.hand and self.room.dealer.hand.engine)
             else self.room.dealer.last_hand
         )
         if hand is None or hand.engine is None:
@@ -94,7 +94,7 @@ def play_table(index: int, stats: dict[str, int]) -> None:
     t.attach(LeakGuard(t.room, None, stats))  # a spectator
     t.ok(c.Start("p0"))
     while t.room.dealer.hands_dealt < HANDS_PER_TABLE:
-        hand = t.room.hand
+        hand = t.room.dealer.hand
         if hand is None or hand.engine is None or hand.to_act is None:
             between_hands(t, rng, people, stats)
             t.advance(2)
@@ -122,9 +122,9 @@ def between_hands(t: Table, rng: Random, people: list[str], stats: dict[str, int
     for pid in people:
         seat = t.room.seats.seat_of(pid)
         occupant = t.room.seats.get(seat) if seat is not None else None
-        if occupant is not None and occupant.stack == 0 and t.room.hand is None:
+        if occupant is not None and occupant.stack == 0 and t.room.dealer.hand is None:
             t.ok(c.NewEntry(pid))
-    if t.room.seats.get(len(people)) is None and t.room.hand is None:
+    if t.room.seats.get(len(people)) is None and t.room.dealer.hand is None:
         t.ok(c.AddBot("p0", "random", seat=len(people)))  # the broke bot left: a new one
 
 

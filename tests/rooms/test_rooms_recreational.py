@@ -36,7 +36,7 @@ def test_R_RM_03_start_needs_two_participants_with_chips_and_one_person() -> Non
     assert not t.submit(c.Start("bia")).ok  # only the host starts
     t.ok(c.AddBot("host", "random"))
     t.ok(c.Start("host"))
-    assert t.room.hand is not None and t.room.status is RoomStatus.RUNNING
+    assert t.room.dealer.hand is not None and t.room.status is RoomStatus.RUNNING
 
 
 def test_R_FD_02_commitment_is_broadcast_and_cards_come_two_seconds_later() -> None:
@@ -60,14 +60,14 @@ def test_R_FD_06_a_participant_leaving_before_the_deal_cancels_the_hand_without_
     t.join("bia", 1)
     t.join("caio", 2)
     t.ok(c.Start("host"))
-    first = t.room.hand
+    first = t.room.dealer.hand
     assert first is not None and first.hand_no == 1
     t.ok(c.Leave("caio"))
     cancelled = t.conns["host"].of("hand_cancelled")
     assert cancelled and cancelled[0]["rule"] == "R-FD-06" and cancelled[0]["hand_no"] == 1
     assert t.stacks() == {"host": 1000, "bia": 1000}  # no blinds charged
     t.advance(t.room.config.timing.next_hand_delay_s)
-    second = t.room.hand
+    second = t.room.dealer.hand
     assert second is not None and second.hand_no == 2
     assert second.commitment()["digest"] != first.commitment()["digest"]
     assert second.commitment()["prev"] == first.commitment()["digest"]
@@ -82,15 +82,15 @@ def test_R_HE_02_R_FD_06_a_hand_cancelled_before_the_deal_does_not_move_the_butt
         t.join(pid, seat)
     t.ok(c.Start("host"))
     t.to_deal()
-    assert t.room.hand is not None and t.room.hand.button == 0
+    assert t.room.dealer.hand is not None and t.room.dealer.hand.button == 0
     t.play_hand_passively()
     t.advance(t.room.config.timing.next_hand_delay_s)
-    assert t.room.hand is not None and t.room.hand.button == 1  # committed, not dealt
+    assert t.room.dealer.hand is not None and t.room.dealer.hand.button == 1  # committed, not dealt
     t.ok(c.Leave("dani"))
     assert t.conns["host"].of("hand_cancelled")
     t.advance(t.room.config.timing.next_hand_delay_s)
     t.to_deal()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None and hand.hand_no == 3
     assert hand.button == 1  # one seat on from hand 1's, as if hand 2 never was
     assert hand.commitment()["button_seat"] == 1
@@ -117,11 +117,11 @@ def test_R_RM_04_blind_increase_applies_from_the_next_hand_never_mid_hand() -> N
     schedule = BlindSchedule(Stakes(small_blind=5, big_blind=10), BlindIncrease.HANDS, 1)
     t = started(schedule=schedule)
     t.to_deal()
-    assert t.room.hand is not None and t.room.hand.stakes.big_blind == 10
+    assert t.room.dealer.hand is not None and t.room.dealer.hand.stakes.big_blind == 10
     t.play_hand_passively()
     t.advance(8)
     t.to_deal()
-    assert t.room.hand is not None and t.room.hand.stakes.big_blind == 20
+    assert t.room.dealer.hand is not None and t.room.dealer.hand.stakes.big_blind == 20
 
 
 def test_R_RM_05_a_bot_added_during_a_hand_plays_from_the_next_one() -> None:
@@ -129,10 +129,10 @@ def test_R_RM_05_a_bot_added_during_a_hand_plays_from_the_next_one() -> None:
     t.to_deal()
     reply = t.ok(c.AddBot("host", "random"))
     assert reply.data["reserved"] is True
-    assert reply.data["player_id"] not in t.room.hand.players.values()  # type: ignore[union-attr]
+    assert reply.data["player_id"] not in t.room.dealer.hand.players.values()  # type: ignore[union-attr]
     t.play_hand_passively()
     t.advance(8)
-    assert reply.data["player_id"] in t.room.hand.players.values()  # type: ignore[union-attr]
+    assert reply.data["player_id"] in t.room.dealer.hand.players.values()  # type: ignore[union-attr]
 
 
 def test_R_RM_05_a_bot_removed_during_its_hand_finishes_it_then_leaves() -> None:
@@ -143,7 +143,7 @@ def test_R_RM_05_a_bot_removed_during_its_hand_finishes_it_then_leaves() -> None
     t.to_deal()
     reply = t.ok(c.RemoveBot("host", bot_seat))
     assert reply.data["after_hand"] is True
-    if t.room.hand is not None:
+    if t.room.dealer.hand is not None:
         assert t.room.seats.get(bot_seat) is not None
         t.play_hand_passively()
     assert t.room.seats.get(bot_seat) is None
@@ -159,7 +159,7 @@ def test_R_RM_06_a_bot_without_chips_leaves_and_a_person_without_chips_may_re_en
         if t.room.seats.get(bot_seat) is None or t.stacks().get("host") == 0:
             break
         t.to_deal()
-        hand = t.room.hand
+        hand = t.room.dealer.hand
         while hand is not None and hand.to_act is not None:
             t.act(
                 Action.raise_to(hand.legal().max_to)
@@ -168,14 +168,14 @@ def test_R_RM_06_a_bot_without_chips_leaves_and_a_person_without_chips_may_re_en
                 if hand.legal().can_call
                 else Action.check()
             )
-            hand = t.room.hand
+            hand = t.room.dealer.hand
         t.advance(8)
     if t.room.seats.get(bot_seat) is None:
         assert t.stacks()["host"] == 40  # R-RM-06: the broke bot left with nothing
         assert not t.submit(c.NewEntry("host")).ok  # has chips: no new entry
     else:
         assert t.stacks()["host"] == 0
-        assert t.room.hand is None
+        assert t.room.dealer.hand is None
         reply = t.ok(c.NewEntry("host"))
         assert reply.data["stack"] == 20
     t.assert_chips_conserved()
@@ -190,13 +190,13 @@ def test_R_RM_06_new_entry_is_refused_with_chips_or_outside_recreational_rooms()
 def test_R_RM_07_pause_freezes_the_action_clock_and_resume_restores_what_was_left() -> None:
     t = started(action_deadline_s=15.0)
     t.to_deal()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     first = hand.to_act
     t.advance(10)
     t.ok(c.Pause("host"))
     t.advance(600)
-    assert t.room.hand is hand and hand.to_act == first  # nothing timed out while paused
+    assert t.room.dealer.hand is hand and hand.to_act == first  # nothing timed out while paused
     refused = t.act(Action.call())
     assert not refused.ok and (refused.code, refused.rule) == ("paused", "R-RM-07")
     t.ok(c.Resume("host"))
@@ -256,14 +256,14 @@ def test_R_RM_16_joining_during_a_hand_reserves_a_seat_and_watches_until_the_nex
     caio = t.connect("caio")
     reply = t.ok(c.Sit("caio", "Caio", 5))
     assert reply.data["reserved"] is True
-    assert "caio" not in t.room.hand.players.values()  # type: ignore[union-attr]
+    assert "caio" not in t.room.dealer.hand.players.values()  # type: ignore[union-attr]
     watched = caio.of("snapshot")[0]["hand"]["view"]  # watching the running hand
     assert watched["viewer"] is None and all(s["cards"] is None for s in watched["seats"])
     t.passive()
     assert caio.of("hand")
     t.play_hand_passively()
     t.advance(8)
-    assert "caio" in t.room.hand.players.values()  # type: ignore[union-attr]
+    assert "caio" in t.room.dealer.hand.players.values()  # type: ignore[union-attr]
 
 
 def test_R_RM_16_a_person_may_take_a_bots_place_during_a_hand() -> None:
@@ -273,7 +273,7 @@ def test_R_RM_16_a_person_may_take_a_bots_place_during_a_hand() -> None:
     t.ok(c.Start("host"))
     t.to_deal()
     t.connect("bia")
-    if t.room.hand is not None:
+    if t.room.dealer.hand is not None:
         assert t.ok(c.Sit("bia", "Bia", 1)).data["reserved"] is True
         t.play_hand_passively()
     else:

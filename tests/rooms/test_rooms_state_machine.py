@@ -90,8 +90,8 @@ def test_R_RM_07_a_paused_room_keeps_the_seat_to_act_its_time() -> None:
     t.advance(6)
     t.ok(c.Pause("ana"))
     t.advance(600)
-    assert t.room.hand is not None and t.room.turns.deadline() == {
-        "seat": t.room.hand.to_act,
+    assert t.room.dealer.hand is not None and t.room.turns.deadline() == {
+        "seat": t.room.dealer.hand.to_act,
         "seconds_left": 14.0,
         "time_bank_running": None,  # issue 19: the bank is frozen with the clock
         "time_bank": 30.0,

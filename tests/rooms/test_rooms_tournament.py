@@ -37,8 +37,8 @@ def play_out(t: Table, max_hands: int = 400) -> None:
             return
         t.advance(8)
         t.to_deal()
-        hand = t.room.hand
-        while hand is not None and t.room.hand is hand and hand.to_act is not None:
+        hand = t.room.dealer.hand
+        while hand is not None and t.room.dealer.hand is hand and hand.to_act is not None:
             legal = hand.legal()
             t.act(
                 Action.raise_to(legal.max_to)
@@ -54,7 +54,7 @@ def test_R_TN_02_R_TN_03_same_stack_for_all_and_blinds_25_50_doubling_every_10_h
     t.ok(c.Start("host"))
     assert {o.stack for _, o in t.room.seats.items()} == {1000}
     t.to_deal()
-    assert t.room.hand is not None and t.room.hand.stakes.big_blind == 50
+    assert t.room.dealer.hand is not None and t.room.dealer.hand.stakes.big_blind == 50
     assert t.room.config.schedule.stakes_for_next_hand(10, 0).big_blind == 100
 
 
@@ -95,7 +95,7 @@ def test_R_TN_06_timeout_checks_when_possible_otherwise_folds() -> None:
     t = tournament(people=2, action_deadline_s=5.0)
     t.ok(c.Start("host"))
     t.to_deal()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     first = hand.to_act
     t.advance(5)  # the deadline: the fixed time bank runs first (issue 19) ...

@@ -28,7 +28,7 @@ def test_R_TM_08_D_switching_sit_out_off_and_on_does_not_restart_the_absence_clo
     on again between hands, never dealt a hand. The clock runs from when he first sat out:
     he is withdrawn at 120 s, not 120 s after his last switch (R-TM-03's deadline)."""
     t = three_seated()
-    assert t.room.hand is None  # between hands
+    assert t.room.dealer.hand is None  # between hands
     t.ok(c.SitOut("caio"))
     for _ in range(2):  # at 50 s and 100 s
         t.advance(50)
@@ -53,7 +53,7 @@ def test_R_TM_08_D_the_clock_restarts_once_he_is_dealt_a_hand() -> None:
     t.play_hand_passively()  # the hand dealt without him meanwhile
     t.advance(t.room.config.timing.next_hand_delay_s)
     t.to_deal()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None and "caio" in hand.players.values()  # dealt: the clock resets
     t.play_hand_passively()
     t.ok(c.SitOut("caio"))
@@ -93,14 +93,14 @@ def test_R_BA_03_D_a_person_who_sits_out_does_not_keep_the_bot_beside_them(
     assert ahiko.sit(room, ana, 0, 150).ok
     ahiko.advance(room.config.timing.bot_ahiko_wait_s)
     to_hand(ahiko, room)
-    hand = room.hand
+    hand = room.dealer.hand
     assert hand is not None and BOT_AHIKO_ID in hand.players.values()
     assert room.submit(c.SitOut(ana)).ok
     play_out(room)
     assert room.seats.seat_of(BOT_AHIKO_ID) is None, "the bot stayed beside a person sitting out"
     assert room.seats.seat_of(ana) == 0  # her own withdrawal comes at the absence deadline
     ahiko.advance(room.config.timing.next_hand_delay_s + 2)
-    assert room.hand is None or room.hand is hand
+    assert room.dealer.hand is None or room.dealer.hand is hand
     net = sum(stay.net or 0 for stay in bot_stays(ahiko.engine))
     assert ahiko.wallet.reserve_balance() == reserve + net
     ahiko.check()

@@ -92,7 +92,7 @@ def test_R_RM_07_a_paused_table_answers_act_and_time_bank_as_before() -> None:
     t.join("bia", 1)
     t.ok(c.Start("ana"))
     t.to_deal()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None and hand.to_act is not None
     player = hand.players[hand.to_act]
     t.ok(c.Pause("ana"))

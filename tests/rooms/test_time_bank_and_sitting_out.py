@@ -77,7 +77,7 @@ def test_time_bank_refills_in_a_room_counting_the_hands_a_person_is_dealt() -> N
 
 def test_time_bank_starts_by_itself_when_the_deadline_runs_out_then_R_TM_01() -> None:
     t = table()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None and hand.to_act is not None
     first, pid = hand.to_act, hand.players[hand.to_act]
     rec = t.conns["bia"]
@@ -104,7 +104,7 @@ def test_time_bank_only_the_seconds_past_the_deadline_are_spent_and_an_empty_ban
     None
 ):
     t = table()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None and hand.to_act is not None
     pid = hand.players[hand.to_act]
     t.advance(DEADLINE + 12)
@@ -112,9 +112,11 @@ def test_time_bank_only_the_seconds_past_the_deadline_are_spent_and_an_empty_ban
     assert t.room.time_banks.left(pid) == pytest.approx(TIME_BANK_S - 12)
     assert t.room.turns.deadline()["time_bank_running"] is None  # type: ignore[index]
     t.room.time_banks._left[pid] = 0.0  # spent to the last second
-    while t.room.hand is hand and hand.to_act is not None and hand.players[hand.to_act] != pid:
+    while (
+        t.room.dealer.hand is hand and hand.to_act is not None and hand.players[hand.to_act] != pid
+    ):
         t.passive()
-    if t.room.hand is hand and hand.to_act is not None:
+    if t.room.dealer.hand is hand and hand.to_act is not None:
         seat = hand.to_act
         t.advance(DEADLINE)
         assert hand.to_act != seat  # no bank: R-TM-01 at the deadline
@@ -122,7 +124,7 @@ def test_time_bank_only_the_seconds_past_the_deadline_are_spent_and_an_empty_ban
 
 def test_time_bank_button_adds_the_bank_after_what_is_left_of_the_deadline() -> None:
     t = table()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None and hand.to_act is not None
     pid = hand.players[hand.to_act]
     other = next(p for p in ("ana", "bia", "caio") if p != pid)
@@ -138,7 +140,7 @@ def test_time_bank_button_adds_the_bank_after_what_is_left_of_the_deadline() -> 
 
 def test_time_bank_is_frozen_by_a_pause() -> None:
     t = table()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None and hand.to_act is not None
     seat = hand.to_act
     t.advance(DEADLINE + 10)  # 10 s into the bank
@@ -158,11 +160,11 @@ def test_time_bank_none_without_a_deadline_and_a_disconnected_player_keeps_it() 
     t.join("bia", 1)
     t.ok(c.Start("ana"))
     t.to_deal()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None and hand.to_act is not None
     assert t.submit(c.UseTimeBank(hand.players[hand.to_act])).code == "no_time_bank"
     t2 = table()
-    hand2 = t2.room.hand
+    hand2 = t2.room.dealer.hand
     assert hand2 is not None and hand2.to_act is not None
     seat, pid = hand2.to_act, hand2.players[hand2.to_act]
     t2.disconnect(pid)
@@ -188,14 +190,14 @@ def test_time_bank_host_sets_it_ahiko_rooms_and_tournaments_are_fixed() -> None:
 # --- sitting out ----------------------------------------------------------------------------
 def test_sit_out_keeps_the_seat_skips_the_next_hands_and_coming_back_deals_in() -> None:
     t = table()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     assert t.ok(c.SitOut("caio")).data == {"seat": 2, "sitting_out": True, "changed": True}
     assert seat_entry(t, "caio")["sitting_out"] is True
     assert "caio" in hand.players.values()  # the hand in play goes on with caio in it
     t.play_hand_passively()
     t.advance(t.room.config.timing.next_hand_delay_s + 2)
-    second = t.room.hand
+    second = t.room.dealer.hand
     assert second is not None and second is not hand
     assert "caio" not in second.players.values()  # not dealt in; the seat is kept
     assert t.room.seats.seat_of("caio") == 2
@@ -204,7 +206,7 @@ def test_sit_out_keeps_the_seat_skips_the_next_hands_and_coming_back_deals_in() 
     t.ok(c.SitOut("caio", on=False))
     t.play_hand_passively()
     t.advance(t.room.config.timing.next_hand_delay_s + 2)
-    third = t.room.hand
+    third = t.room.dealer.hand
     assert third is not None and "caio" in third.players.values()
     assert t.submit(c.SitOut("nobody")).code == "not_seated"
 
@@ -226,10 +228,10 @@ def test_sit_out_withdrawal_at_the_absence_deadline() -> None:
 
 def run_out_clock(t: Table) -> None:
     """Let the seat to act's clock (and time bank) run out, and not a second more."""
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     seat = hand.to_act
-    while t.room.hand is hand and hand.to_act == seat:
+    while t.room.dealer.hand is hand and hand.to_act == seat:
         left = t.room.timers.left("deadline")
         assert left is not None
         t.advance(left)
@@ -240,9 +242,9 @@ def test_sit_out_after_two_consecutive_timeouts_at_the_next_hand_boundary_and_to
     rec = t.conns["caio"]
 
     def play_hand_caio_times_out() -> None:
-        hand = t.room.hand
+        hand = t.room.dealer.hand
         assert hand is not None
-        while t.room.hand is hand and hand.to_act is not None:
+        while t.room.dealer.hand is hand and hand.to_act is not None:
             if hand.players[hand.to_act] == "caio":
                 run_out_clock(t)  # the deadline, then the bank, both run out
             else:
@@ -255,18 +257,18 @@ def test_sit_out_after_two_consecutive_timeouts_at_the_next_hand_boundary_and_to
     assert t.room.seats.get(2).sitting_out  # type: ignore[union-attr]
     (notice,) = [f for f in rec.of("notice") if f["code"] == "sat_out_timeouts"]
     assert notice["rule"] == "R-TM-01" and "two hands in a row" in notice["message"]
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None and "caio" not in hand.players.values()
 
 
 def test_sit_out_one_timeout_then_a_decision_resets_the_count() -> None:
     t = table()
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     for n in range(2):
-        current = t.room.hand
+        current = t.room.dealer.hand
         assert current is not None
-        while t.room.hand is current and current.to_act is not None:
+        while t.room.dealer.hand is current and current.to_act is not None:
             if current.players[current.to_act] == "caio" and n == 0:
                 run_out_clock(t)
             else:
@@ -283,10 +285,10 @@ def test_sit_out_in_an_ahiko_room_withdraws_with_the_chips_back_to_the_wallet(ah
     before = ahiko.wallet_of(caio)
     assert room.submit(c.SitOut(caio)).ok
     to_hand(ahiko, room)
-    hand = room.hand
+    hand = room.dealer.hand
     assert hand is not None and caio not in hand.players.values()
     ahiko.advance(ABSENCE_WITHDRAWAL_S)
     assert room.seats.seat_of(caio) is None
     assert ahiko.wallet_of(caio) == before + 100  # the chips went back
     ahiko.check()
-    assert room.hand is not None  # the table plays on between ana and bia
+    assert room.dealer.hand is not None  # the table plays on between ana and bia

@@ -27,7 +27,7 @@ def sit_and_go(key: str, people: list[str]) -> Table:
 
 
 def shove_or_call(t: Table) -> None:
-    hand = t.room.hand
+    hand = t.room.dealer.hand
     assert hand is not None
     legal = hand.legal()
     if legal.bet_kind is not None:
@@ -39,7 +39,7 @@ def shove_or_call(t: Table) -> None:
 def run_out_clock(t: Table, hand: TableHand) -> None:
     """The seat to act lets its deadline and its time bank run out (R-TN-06)."""
     seat = hand.to_act
-    while t.room.hand is hand and hand.to_act == seat:
+    while t.room.dealer.hand is hand and hand.to_act == seat:
         left = t.room.timers.left("deadline")
         assert left is not None, "a tournament decision without a deadline"
         t.advance(left)
@@ -79,13 +79,13 @@ def test_R_TN_07_D_a_player_who_times_out_twice_then_sits_out_is_blinded_off_not
     while t.room.status is RoomStatus.RUNNING and t.clock.now() < MAX_SECONDS:
         t.advance(1)
         record_idle(t, idle_last_stack)
-        hand = t.room.hand
+        hand = t.room.dealer.hand
         if hand is None or hand.phase.value != "dealt":
             continue
         idle_seat = t.room.seats.seat_of("idle")
         if idle_seat is not None and t.room.seats.get(idle_seat).stack > 0:  # type: ignore[union-attr]
             assert "idle" in hand.players.values(), "a sitting-out player skipped his blinds"
-        while t.room.hand is hand and hand.to_act is not None:
+        while t.room.dealer.hand is hand and hand.to_act is not None:
             if t.to_act_pid == "idle":
                 assert timeouts < 2, "the sitting-out player was asked to act"
                 run_out_clock(t, hand)
@@ -117,7 +117,7 @@ def test_R_TN_07_D_a_heads_up_final_with_sit_out_toggled_every_50_seconds_ends()
     t.ok(c.SitOut("toggler"))
     next_toggle = t.clock.now() + 50
     while t.room.status is RoomStatus.RUNNING and t.clock.now() < MAX_SECONDS:
-        hand = t.room.hand
+        hand = t.room.dealer.hand
         if hand is not None and hand.to_act is not None and t.to_act_pid == "host":
             t.passive()
             continue
@@ -145,12 +145,12 @@ def test_R_TN_07_D_a_disconnected_player_stays_in_past_the_absence_deadline() ->
     hands_while_away = 0
     while t.clock.now() < 150:  # past the two minutes of R-TM-03
         t.advance(1)
-        hand = t.room.hand
+        hand = t.room.dealer.hand
         if hand is None or hand.phase.value != "dealt":
             continue
         if "p2" in hand.players.values():
             hands_while_away += 1
-        while t.room.hand is hand and hand.to_act is not None:
+        while t.room.dealer.hand is hand and hand.to_act is not None:
             if t.to_act_pid == "p2":
                 run_out_clock(t, hand)  # the hand he was dealt while still here
             else:
@@ -162,7 +162,7 @@ def test_R_TN_07_D_a_disconnected_player_stays_in_past_the_absence_deadline() ->
     t.connect("p2")
     for _ in range(600):  # play on until he is asked to act, as anyone present is
         t.advance(1)
-        hand = t.room.hand
+        hand = t.room.dealer.hand
         if hand is None or hand.to_act is None:
             continue
         if t.to_act_pid == "p2":

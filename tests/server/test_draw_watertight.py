@@ -139,13 +139,13 @@ def test_R_DR_07_D_no_shown_card_reaches_a_folded_player_or_a_spectator() -> Non
     checked = {"folded": 0, "shown_while_folded": 0, "spectated_showdowns": 0, "files": 0}
     while len(archive.hands) < HANDS:
         clock.advance(config.timing.next_hand_delay_s + config.timing.commitment_display_s)
-        hand = room.hand
+        hand = room.dealer.hand
         for _, occupant in list(room.seats.items()):
             if occupant.stack == 0 and hand is None:
                 room.submit(c.NewEntry(occupant.player_id))
         if hand is None or hand.engine is None:
             continue
-        while room.hand is hand and hand.to_act is not None:
+        while room.dealer.hand is hand and hand.to_act is not None:
             seat = hand.to_act
             hole = hand.hand.hole_cards(seat)
             reply = room.submit(

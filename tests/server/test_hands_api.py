@@ -602,9 +602,9 @@ def _seat_and_start(room: Room, clock: ManualClock, people: dict[str, int]) -> N
 
 def _raise_or_fold(room: Room, raiser: str) -> int:
     """``raiser`` bets or raises at every turn, the other folds: an uncontested win."""
-    hand = room.hand
+    hand = room.dealer.hand
     assert hand is not None and hand.engine is not None
-    while room.hand is hand:
+    while room.dealer.hand is hand:
         seat = hand.to_act
         assert seat is not None
         legal = hand.legal()

@@ -259,7 +259,7 @@ class ChatFrame(ChatSaid, Envelope):
     t: Literal["chat"]
 
 
-#: What a numbered room event's builder returns (``Room.emit``).
+#: What a numbered room event's builder returns (``Broadcast.emit``).
 NumberedBody = (
     RoomChanged
     | Commitment
@@ -275,10 +275,10 @@ NumberedBody = (
     | StraddleAnswer
     | HostAction
 )
-#: What a frame for some connections only carries (``Room.notify``, ``tell_watchers``).
+#: What a frame for some connections only carries (``Broadcast.notify``, ``tell_watchers``).
 UnnumberedBody = Wallet | Notice | Moved | ChatSaid
 
-#: The numbered room events (``Room.emit``): each raises ``seq`` by one.
+#: The numbered room events (``Broadcast.emit``): each raises ``seq`` by one.
 NumberedKind = Literal[
     "room",
     "commitment",

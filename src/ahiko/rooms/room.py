@@ -16,9 +16,10 @@ Each part is handed its collaborators, or the room itself through a port (a ``Pr
 beside the part listing what it uses); no module but this one names ``Room``. The room keeps
 the composition, the dispatch (``HANDLERS`` and the house's commands, ``_DISPATCH``), the
 job queue, the status's writer, the running time, and the verbs every part may ask for
-(``emit_room``, ``seat_occupant``, ``player_left``, ``close``, ``expire``). The few one-line
-hand-offs left (``wake``, ``emit``, ``notify``, the timers', ``hand``, ``next_hand_no``,
-``is_auto_acting``) are the house's (``rooms/house``) until it is behind its own ports.
+(``emit_room``, ``seat_occupant``, ``player_left``, ``close``, ``expire``). It forwards no
+part's work: a caller asks the part that owns it (``room.dealer.wake()``,
+``room.dealer.hand``, ``room.turns.is_auto_acting(seat)``, ``room.timers.set``,
+``room.broadcast.emit``), and its port names that part.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from ahiko.fairness.shuffle import RandBelow
 from ahiko.rooms import commands as c
 from ahiko.rooms import ending
 from ahiko.rooms import frame_types as ft
-from ahiko.rooms.broadcast import Broadcast, Build, Told
+from ahiko.rooms.broadcast import Broadcast
 from ahiko.rooms.chat import TableChat
 from ahiko.rooms.clock import Clock
 from ahiko.rooms.commands import Refusal, Reply
@@ -63,10 +64,9 @@ from ahiko.rooms.sitting_out import SittingOut
 from ahiko.rooms.status import RoomStatus, check_move, is_open
 from ahiko.rooms.straddle_offer import StraddleOffer
 from ahiko.rooms.table_bots import BotFactory, TableBots
-from ahiko.rooms.table_hand import TableHand
 from ahiko.rooms.thinking import Thinker
 from ahiko.rooms.timebank import TimeBanks
-from ahiko.rooms.timers import TimerKey, TimerName, Timers, absence, sit_out
+from ahiko.rooms.timers import TimerName, Timers, absence, sit_out
 from ahiko.rooms.turns import Turns
 from ahiko.rooms.waitlist import WaitList
 
@@ -159,16 +159,6 @@ class Room:
     @property
     def is_open(self) -> bool:
         return is_open(self.status)
-
-    @property
-    def hand(self) -> TableHand | None:
-        """The dealer's hand in play (the house reads it here, until its ports)."""
-        return self.dealer.hand
-
-    @property
-    def next_hand_no(self) -> int:
-        """The dealer's next hand number (the house reads it here, until its ports)."""
-        return self.dealer.next_hand_no
 
     @property
     def avg_pot(self) -> int | None:
@@ -274,28 +264,6 @@ class Room:
         self.broadcast.emit("room", lambda _seat: {"room": summary}, public=True)
         self.hooks.on_seats_changed(self.view)
 
-    # --- the house's hand-offs: ``rooms/house`` still asks the room for its parts' work ------
-    def wake(self) -> None:
-        self.dealer.wake()
-
-    def is_auto_acting(self, seat: int) -> bool:
-        return self.turns.is_auto_acting(seat)
-
-    def set_timer(self, key: TimerKey, seconds: float, job: Callable[[], None]) -> None:
-        self.timers.set(key, seconds, job)
-
-    def cancel_timer(self, key: TimerKey) -> None:
-        self.timers.cancel(key)
-
-    def timer_left(self, key: TimerKey) -> float | None:
-        return self.timers.left(key)
-
-    def emit(self, kind: ft.NumberedKind, build: Build, *, public: bool = False) -> None:
-        self.broadcast.emit(kind, build, public=public)
-
-    def notify(self, player_id: str, kind: ft.UnnumberedKind, body: Told) -> None:
-        self.broadcast.notify(player_id, kind, body)
-
     # --- running, limits, closing (``ending``) -----------------------------------------------
     def start_running(self) -> None:
         self.move_to(RoomStatus.RUNNING)
@@ -351,14 +319,22 @@ class Room:
         if bot is not None and self.seats.get(seat) is occupant:
             self.player_left(bot)  # a person took a bot's place between hands: its chips go
         self.host_desk.ledger.sat(
-            occupant.player_id, occupant.name, occupant.is_bot, occupant.stack, self.next_hand_no
+            occupant.player_id,
+            occupant.name,
+            occupant.is_bot,
+            occupant.stack,
+            self.dealer.next_hand_no,
         )
         return reserved
 
     def player_left(self, occupant: Occupant) -> None:
         self.chips_out += occupant.stack
         self.host_desk.ledger.left(
-            occupant.player_id, occupant.name, occupant.is_bot, occupant.stack, self.next_hand_no
+            occupant.player_id,
+            occupant.name,
+            occupant.is_bot,
+            occupant.stack,
+            self.dealer.next_hand_no,
         )
         self.departed_names[occupant.player_id] = occupant.name
         self.bots.drop(occupant.player_id)

@@ -16,7 +16,7 @@ from typing import Protocol
 from ahiko.bots.protocol import Bot, load_bot
 from ahiko.rooms.config import RoomConfig
 from ahiko.rooms.house.in_flight import Finished
-from ahiko.rooms.house.ports import ChangesSeats, SeesTheHand, TellsOnePlayer
+from ahiko.rooms.house.ports import PlaysHands, TellsOnePlayer
 from ahiko.rooms.house.tiers import Tier
 from ahiko.rooms.room_view import RoomView
 from ahiko.rooms.seats import Occupant
@@ -37,7 +37,15 @@ RESERVE_UNAVAILABLE = (
 )
 
 
-class BotRoom(ChangesSeats, SeesTheHand, TellsOnePlayer, Protocol):
+class BotWait(Protocol):
+    """The room's timers, as the Bot Ahiko's wait uses them."""
+
+    def left(self, key: TimerKey) -> float | None: ...
+    def set(self, key: TimerKey, seconds: float, job: Callable[[], None]) -> None: ...
+    def cancel(self, key: TimerKey) -> None: ...
+
+
+class BotRoom(PlaysHands, TellsOnePlayer, Protocol):
     """What the Bot Ahiko asks of the room: its wait (a timer), its seat taken and given
     back (the table's bots and the seat's chips with it), the hand it may be playing."""
 
@@ -51,10 +59,9 @@ class BotRoom(ChangesSeats, SeesTheHand, TellsOnePlayer, Protocol):
     def view(self) -> RoomView: ...
     @property
     def bots(self) -> MutableMapping[str, Bot]: ...
+    @property
+    def timers(self) -> BotWait: ...
     def later(self, job: Callable[[], None]) -> None: ...
-    def timer_left(self, key: TimerKey) -> float | None: ...
-    def set_timer(self, key: TimerKey, seconds: float, job: Callable[[], None]) -> None: ...
-    def cancel_timer(self, key: TimerKey) -> None: ...
     def seat_occupant(self, seat: int, occupant: Occupant) -> bool: ...
     def player_left(self, occupant: Occupant) -> None: ...
 
@@ -106,11 +113,11 @@ class BotAhiko:
         people = eligible_people(room.seats.items())
         if seat is None:
             if lone_person(room.seats.items()) is not None:
-                if room.timer_left(BOT_AHIKO_TIMER) is None:
+                if room.timers.left(BOT_AHIKO_TIMER) is None:
                     wait = room.config.timing.bot_ahiko_wait_s
-                    room.set_timer(BOT_AHIKO_TIMER, wait, lambda: self._join(room, table))
+                    room.timers.set(BOT_AHIKO_TIMER, wait, lambda: self._join(room, table))
             else:
-                room.cancel_timer(BOT_AHIKO_TIMER)
+                room.timers.cancel(BOT_AHIKO_TIMER)
                 self._told = None
             return
         bot = room.seats.get(seat)
@@ -121,7 +128,7 @@ class BotAhiko:
             bot.leave_after_hand = False  # the newcomer went away before the hand ended
 
     def _send_away(self, room: BotRoom, seat: int, bot: Occupant) -> None:
-        hand = room.hand
+        hand = room.dealer.hand
         if hand is not None and hand.players.get(seat) == BOT_AHIKO_ID:
             if not bot.leave_after_hand:
                 bot.leave_after_hand = True  # it plays the hand out, then leaves
@@ -130,7 +137,7 @@ class BotAhiko:
         room.seats.remove(seat)
         room.player_left(bot)
         room.emit_room()
-        room.wake()
+        room.dealer.wake()
 
     # --- joining -----------------------------------------------------------------------------
     def _join(self, room: BotRoom, table: BotTable) -> None:
@@ -176,7 +183,7 @@ class BotAhiko:
             log.warning("funding the Bot Ahiko in %s failed: %s", room.room_id, outcome.error)
             if room.is_open:
                 wait = room.config.timing.bot_ahiko_wait_s
-                room.set_timer(BOT_AHIKO_TIMER, wait, lambda: self._join(room, table))
+                room.timers.set(BOT_AHIKO_TIMER, wait, lambda: self._join(room, table))
             return
         assert receipt.participation_id is not None
         self.fundings += 1
@@ -187,14 +194,14 @@ class BotAhiko:
         room.bots[BOT_AHIKO_ID] = self._factory(self.level)
         room.seat_occupant(seat, occupant)
         room.emit_room()
-        room.wake()
+        room.dealer.wake()
 
     def _reserve_short(self, room: BotRoom, table: BotTable, person: Occupant) -> None:
         """R-BA-02: the reserve cannot pay: the person is told once, and the bot tries again
         after another wait."""
         if self._told != person.player_id:
             self._told = person.player_id
-            room.notify(
+            room.broadcast.notify(
                 person.player_id,
                 "notice",
                 {
@@ -204,7 +211,7 @@ class BotAhiko:
                 },
             )
         wait = room.config.timing.bot_ahiko_wait_s
-        room.set_timer(BOT_AHIKO_TIMER, wait, lambda: self._join(room, table))
+        room.timers.set(BOT_AHIKO_TIMER, wait, lambda: self._join(room, table))
 
 
 def eligible_people(seated: Iterable[tuple[int, Occupant]]) -> list[Occupant]:

@@ -88,7 +88,7 @@ def pay_out(
             if not outcome.ok:
                 log.error("the Bot Ahiko's return in %s failed", room_id, exc_info=outcome.error)
         elif outcome.ok and receipt is not None:
-            room.notify(
+            room.broadcast.notify(
                 player_id,
                 "wallet",
                 {
@@ -101,7 +101,7 @@ def pay_out(
                 room.emit_room()  # the table as it stands now the coins are back
         else:
             log.error("a cash-out in %s failed", room_id, exc_info=outcome.error)
-            room.notify(
+            room.broadcast.notify(
                 player_id,
                 "wallet",
                 {

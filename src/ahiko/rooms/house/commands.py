@@ -12,7 +12,7 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.commands import NOT_SEATED, Refusal, Reply
 from ahiko.rooms.config import RoomConfig, RoomKind
 from ahiko.rooms.house.in_flight import Finished, Waiters, write_refusal
-from ahiko.rooms.house.ports import ChangesSeats, SeesTheHand, stand_up
+from ahiko.rooms.house.ports import PlaysHands, stand_up
 from ahiko.rooms.house.seat_requests import KnowsConnections
 from ahiko.rooms.house.table import AhikoTable
 from ahiko.rooms.pending import ReplyHold
@@ -28,7 +28,13 @@ class KnowsPresence(KnowsConnections, Protocol):
     def mark_absent(self, player_id: str) -> None: ...
 
 
-class AhikoRoom(ChangesSeats, SeesTheHand, Protocol):
+class AutoActs(Protocol):
+    """The turns, as a leave asks whether the room already answers for a seat."""
+
+    def is_auto_acting(self, seat: int) -> bool: ...
+
+
+class AhikoRoom(PlaysHands, Protocol):
     """What the commands that move coins ask of an Ahiko room: its table (the hooks), the
     seats and the hand, who is connected, the answer held while a write is in flight, and
     the one figure they write: the chips a reload brings to the table."""
@@ -47,9 +53,10 @@ class AhikoRoom(ChangesSeats, SeesTheHand, Protocol):
     def view(self) -> RoomView: ...
     @property
     def presence(self) -> KnowsPresence: ...
+    @property
+    def turns(self) -> AutoActs: ...
     def hold_reply(self, player_id: str | None = None) -> ReplyHold | None: ...
     def seat_occupant(self, seat: int, occupant: Occupant) -> bool: ...
-    def is_auto_acting(self, seat: int) -> bool: ...
 
 
 def _table(room: AhikoRoom, cmd: c.BuyIn | c.Reload | c.LeaveAfterHand) -> AhikoTable:
@@ -68,7 +75,7 @@ def _seated(room: AhikoRoom, player_id: str) -> tuple[int, Occupant]:
 
 
 def _in_hand(room: AhikoRoom, seat: int, player_id: str) -> bool:
-    hand = room.hand
+    hand = room.dealer.hand
     return (
         hand is not None
         and hand.phase is not Phase.CANCELLED
@@ -186,7 +193,7 @@ def _seat_bought(
     if not room.presence.is_connected(cmd.player_id):
         room.presence.mark_absent(cmd.player_id)  # R-TM-03: absent until they connect
     room.emit_room()
-    room.wake()
+    room.dealer.wake()
     return Reply.accepted(
         seat=cmd.seat,
         reserved=reserved,
@@ -207,7 +214,7 @@ def reload(room: AhikoRoom, cmd: c.Reload) -> Reply:
     if in_flight is not None and in_flight.again.key == cmd.key:
         return _join_in_flight(room, in_flight.again, "reload", content)
     seat, occupant = _seated(room, cmd.player_id)
-    hand = room.hand
+    hand = room.dealer.hand
     if hand is not None and _in_hand(room, seat, cmd.player_id):
         raise Refusal(
             "in_hand",
@@ -252,7 +259,7 @@ def _reloaded(
         occupant.stack += cmd.amount
         room.chips_in += cmd.amount
         room.emit_room()
-        room.wake()
+        room.dealer.wake()
     # else: the player left meanwhile; the cash-out, written after it, paid the reload too
     return Reply.accepted(
         amount=cmd.amount,
@@ -269,7 +276,7 @@ def leave_after_hand(room: AhikoRoom, cmd: c.LeaveAfterHand) -> Reply:
     seat, occupant = _seated(room, cmd.player_id)
     in_hand = _in_hand(room, seat, cmd.player_id)
     if not cmd.on:
-        if room.is_auto_acting(seat):
+        if room.turns.is_auto_acting(seat):
             raise Refusal("left", "you already stood up; the exit happens after this hand")
         occupant.leave_after_hand = False
         room.emit_room()

@@ -29,6 +29,25 @@ from ahiko.rooms.house.seat_requests import SeatRequests
 from ahiko.rooms.seats import Occupant, Seats
 
 
+class NumbersHands(Protocol):
+    """The dealer, as the desk dates a change: the number the next hand will have."""
+
+    @property
+    def next_hand_no(self) -> int: ...
+
+
+class TellsTheTable(Protocol):
+    """The broadcaster, as the desk tells the table a host action (a numbered frame)."""
+
+    def emit(
+        self,
+        kind: NumberedKind,
+        build: Callable[[int | None], NumberedBody],
+        *,
+        public: bool = False,
+    ) -> None: ...
+
+
 class DeskRoom(Protocol):
     """What the host's desk asks of its room: the seats and the table's figures to read,
     frames to send, and the three writes a host's change makes when it applies: the
@@ -45,16 +64,11 @@ class DeskRoom(Protocol):
     @property
     def is_open(self) -> bool: ...
     @property
-    def next_hand_no(self) -> int: ...
-    @property
     def seats(self) -> Seats: ...
-    def emit(
-        self,
-        kind: NumberedKind,
-        build: Callable[[int | None], NumberedBody],
-        *,
-        public: bool = False,
-    ) -> None: ...
+    @property
+    def dealer(self) -> NumbersHands: ...
+    @property
+    def broadcast(self) -> TellsTheTable: ...
     def emit_room(self) -> None: ...
     def later(self, job: Callable[[], None]) -> None: ...
 
@@ -80,10 +94,11 @@ class HostDesk:
         by = None if occupant is None else occupant.name
         # the details are the action's own (``HostAction`` lists them all)
         frame = cast(
-            "HostAction", {"action": action, "by": by, "hand_no": room.next_hand_no, **details}
+            "HostAction",
+            {"action": action, "by": by, "hand_no": room.dealer.next_hand_no, **details},
         )
         self.ledger.host_acted(frame)  # every host action is in the room's ledger too
-        room.emit("host", lambda _seat: frame, public=True)
+        room.broadcast.emit("host", lambda _seat: frame, public=True)
 
     # --- seat requests ------------------------------------------------------------------------
     def ask_to_sit(self, cmd: c.Sit) -> Reply | None:
@@ -124,7 +139,7 @@ class HostDesk:
         """The settings in force; returns how to tell the table (the caller decides when)."""
         room = self._room
         room.config = next_hand.applied(room.config, fields)
-        hand_no = room.next_hand_no
+        hand_no = room.dealer.next_hand_no
         return lambda: self.announce("change_applied", change=_shown(fields), hand_no=hand_no)
 
     def apply_chips(self, seat: int, occupant: Occupant, chips: int) -> Callable[[], None]:
@@ -132,7 +147,7 @@ class HostDesk:
         how to tell the table."""
         room = self._room
         moved = chips if chips > 0 else -min(-chips, occupant.stack)
-        hand_no = room.next_hand_no
+        hand_no = room.dealer.next_hand_no
         if moved:
             occupant.stack += moved
             if moved > 0:

@@ -16,7 +16,7 @@ from ahiko.rooms.hand_options import HandOptionError
 from ahiko.rooms.house import host_orders as h
 from ahiko.rooms.house import next_hand
 from ahiko.rooms.house.host_desk import HostDesk
-from ahiko.rooms.house.ports import ChangesSeats, SeesTheHand, TellsOnePlayer, stand_up
+from ahiko.rooms.house.ports import PlaysHands, TellsOnePlayer, stand_up
 from ahiko.rooms.house.seat_requests import KeepsTheLine, SeatingRoom, seat_person
 from ahiko.rooms.seats import Occupant
 from ahiko.rooms.status import RoomStatus, require
@@ -28,7 +28,7 @@ class OffersSeats(KeepsTheLine, Protocol):
         """Free seats not held for someone first in the waiting list."""
 
 
-class HostRoom(SeatingRoom, ChangesSeats, SeesTheHand, TellsOnePlayer, Protocol):
+class HostRoom(PlaysHands, SeatingRoom, TellsOnePlayer, Protocol):
     """What the host's menu asks of a home game's room: its desk, who hosts (the one write:
     handing the role on) and the seats."""
 
@@ -59,7 +59,7 @@ def _occupant(room: HostRoom, seat: int) -> Occupant:
 
 
 def _in_hand(room: HostRoom, seat: int, occupant: Occupant) -> bool:
-    hand = room.hand
+    hand = room.dealer.hand
     return (
         hand is not None
         and hand.phase is not Phase.CANCELLED
@@ -72,7 +72,7 @@ def change_table(room: HostRoom, cmd: h.ChangeTable) -> Reply:
     require_home_host(room, cmd)
     fields = next_hand.proposed(room.config, cmd)
     desk = room.host_desk
-    if room.hand is None:
+    if room.dealer.hand is None:
         desk.apply_fields(fields)()
         room.emit_room()
         return Reply.accepted(applied=True)
@@ -105,7 +105,7 @@ def adjust_stack(room: HostRoom, cmd: h.AdjustStack) -> Reply:
         return Reply.accepted(applied=False)
     desk.apply_chips(cmd.seat, occupant, cmd.amount)()
     room.emit_room()
-    room.wake()  # a stack that was empty may be dealt in now
+    room.dealer.wake()  # a stack that was empty may be dealt in now
     return Reply.accepted(applied=True, stack=occupant.stack)
 
 
@@ -130,7 +130,7 @@ def answer_seat_request(room: HostRoom, cmd: h.AnswerSeatRequest) -> Reply:
     if not cmd.approve:
         desk.requests.answer(cmd.target_id, approve=False)
         desk.announce("seat_refused", name=request.name)
-        room.notify(cmd.target_id, "notice", _notice("seat_refused", "the host said no"))
+        room.broadcast.notify(cmd.target_id, "notice", _notice("seat_refused", "the host said no"))
         room.emit_room()
         return Reply.accepted(seated=False)
     free = room.waitlist.open_seats()

@@ -12,6 +12,7 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.commands import Refusal, Reply
 from ahiko.rooms.config import RoomConfig
 from ahiko.rooms.frame_types import HostDeskSummary, SeatRequestEntry
+from ahiko.rooms.house.ports import WakesHands
 from ahiko.rooms.seats import Occupant
 
 _Room = TypeVar("_Room", contravariant=True)
@@ -45,8 +46,9 @@ class SeatingRoom(Protocol):
     @property
     def kind(self) -> TellsSeated[Self]: ...
     def seat_occupant(self, seat: int, occupant: Occupant) -> bool: ...
+    @property
+    def dealer(self) -> WakesHands: ...
     def emit_room(self) -> None: ...
-    def wake(self) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,5 +114,5 @@ def seat_person(room: SeatingRoom, player_id: str, name: str, seat: int) -> Repl
     room.waitlist.seated(player_id)
     room.kind.on_seated(room)
     room.emit_room()
-    room.wake()
+    room.dealer.wake()
     return Reply.accepted(seat=seat, reserved=reserved)

@@ -47,6 +47,7 @@ from ahiko.rooms.house.in_flight import (
     person_id,
     resolve,
 )
+from ahiko.rooms.house.ports import HouseDealer
 from ahiko.rooms.house.reentry import Reentry, reentry_for
 from ahiko.rooms.house.tiers import Tier
 from ahiko.rooms.pending import ReplyHold
@@ -63,7 +64,10 @@ from ahiko.store.writer import InlineWriter, Outcome, StoreWriter
 from ahiko.wallet.operations import AmountRange, Receipt, Wallet
 
 
-class BeginsHands(Protocol):
+class BeginsHands(HouseDealer, Protocol):
+    """The dealer, as the Ahiko table meets it: besides the house's, the hand a reload
+    held, begun once the reload is written."""
+
     def begin_hand(self) -> None: ...
 
 
