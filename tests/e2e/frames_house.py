@@ -115,10 +115,10 @@ def _check_down(room: Room, clock: ManualClock) -> None:
     """The next hand, every seat checking (or calling) to the showdown; the clock moves
     while the hand waits (its commitment on display, the straddle's question)."""
     for _ in range(200):
-        if room.hand is not None:
+        if room.dealer.hand is not None:
             break
         clock.advance(0.5)
-    hand = room.hand
+    hand = room.dealer.hand
     assert hand is not None, "no hand was dealt"
     for _ in range(200):
         if hand.is_over:
