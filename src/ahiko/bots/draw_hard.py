@@ -29,15 +29,30 @@ from ahiko.poker.actions import Action
 from .cards7 import STRAIGHT
 from .draw_eval import DrawHandInfo, analyse
 from .draw_ranges import DrawReads, draw_equity, draw_reads
-from .holdem_hard import bluff_cap, bluff_probability, bluff_share
+from .holdem_hard import MAX_BLUFF_P, bluff_cap, bluff_probability, default_fold
 from .memory import TableMemory
-from .situation import Situation, aggressive, check_or_fold, passive, price, situation_from_view
+from .situation import (
+    AGGRESSIVE,
+    Situation,
+    aggressive,
+    check_or_fold,
+    passive,
+    price,
+    situation_from_view,
+)
 
 PREDRAW_SAMPLES = 500
 POSTDRAW_SAMPLES = 700
 SNOW_RATE = 0.08
-BLUFF_SCALE = 0.6
+BLUFF_SCALE = 0.6  # bluffs against a player not seen yet, as a share of the priced ones
 STEAL_FOLD_DEFAULT = 0.6  # share of hands a player we know nothing about folds to a bet
+# After the draw a player not seen yet folds as holdem_hard.default_fold says (most of the
+# hands that drew and missed), and more to the player who bet last before the draw.
+UNKNOWN_CBET_EXTRA_FOLD = 0.1
+UNKNOWN_AGGRESSOR_FOLD = 0.3
+# Share of the pots a bet before the draw must win (folds after the draw, then equity) to
+# be made for the bet after it.
+BUILD_FOR_CBET = 0.7
 
 
 class DrawHardBot:
@@ -112,10 +127,46 @@ class DrawHardBot:
         fold = (r.fold_pre if r is not None else STEAL_FOLD_DEFAULT) + (0.1 if checked else 0.0)
         fold = min(0.95, fold)
         called = draw_equity(sit, info.keep, PREDRAW_SAMPLES, rng, reads, assume="called")
+        if r is not None and r.fold_cbet + (1 - r.fold_cbet) * called >= BUILD_FOR_CBET:
+            # A bet now grows the pot that our bet after the draw takes from a player whose
+            # record says they give most of those up.
+            return True
         ev_bet = fold * pot + (1 - fold) * (called * (pot + 2 * bet) - bet)
         if ev_bet <= eq * pot:
             return False
         return called >= 0.5 or rng.random() < bluff_probability(bet, pot, fold)
+
+    def _bet_after_draw(
+        self, sit: Situation, eq: float, read: DrawReads | None, rng: random.Random
+    ) -> bool:
+        """Heads-up after the draw, nobody has bet: is a bet worth more than a check? The
+        opponent folds ``f`` (their record, or the defaults for a player not seen yet: more
+        to a continuation bet, when we bet last before the draw); the hands that fold are at
+        worst all the ones we beat, so against the rest our equity is at least
+        (eq − f)/(1 − f). A bet that is not a favourite when called is a bluff, made with the
+        capped probability (scaled down by BLUFF_SCALE against a player not seen yet)."""
+        legal = sit.legal
+        bet = legal.max_to - legal.committed
+        pot = sit.pot
+        cbet = sit.last_aggressor("predraw") == sit.me
+        scale = 1.0
+        if read is not None:
+            fold = read.fold_cbet if cbet else read.fold_first
+            cap = bluff_cap(fold)
+        else:
+            scale = BLUFF_SCALE  # the default may be wrong about them: fewer bluffs
+            (opp,) = sit.opponents
+            if any(a.seat == opp and a.kind in AGGRESSIVE for a in sit.actions):
+                # A bet or raise of theirs in this hand: a hand, or a player who folds little.
+                fold = UNKNOWN_AGGRESSOR_FOLD
+            else:
+                fold = default_fold(bet, pot) + (UNKNOWN_CBET_EXTRA_FOLD if cbet else 0.0)
+            cap = MAX_BLUFF_P
+        called = max(0.0, (eq - fold) / (1.0 - fold)) if fold < 1.0 else 1.0
+        ev_bet = fold * pot + (1 - fold) * (called * (pot + 2 * bet) - bet)
+        if ev_bet <= eq * pot:
+            return False
+        return called >= 0.5 or rng.random() < scale * bluff_probability(bet, pot, fold, cap)
 
     def _after_draw(
         self, sit: Situation, info: DrawHandInfo, rng: random.Random, reads: dict[int, DrawReads]
@@ -131,20 +182,7 @@ class DrawHardBot:
         if legal.call_cost == 0:
             if eq >= fair + 0.1:
                 return aggressive(legal, legal.max_to)
-            bet = legal.max_to - legal.committed
-            if read is not None:
-                # Their record prices the bluff: folds to the first bet after the draw when
-                # we bet last before it (a continuation bet), else to any bet there. Against
-                # a player who folds that often a bet beats checking even some pairs down.
-                cbet = sit.last_aggressor("predraw") == sit.me
-                fold = read.fold_cbet if cbet else read.fold_post
-                steal = fold * sit.pot - (1 - fold) * bet > eq * sit.pot
-                p = bluff_probability(bet, sit.pot, fold, bluff_cap(fold))
-                if snowed or (steal and rng.random() < p):
-                    return aggressive(legal, legal.max_to)
-                return Action.check()
-            bluff_p = bluff_share(bet, sit.pot) * BLUFF_SCALE
-            if n == 1 and (snowed or (eq < 0.25 and rng.random() < bluff_p)):
+            if n == 1 and (snowed or self._bet_after_draw(sit, eq, read, rng)):
                 return aggressive(legal, legal.max_to)
             return Action.check()
         if eq >= fair + 0.22 and sit.raises_on() <= 2:
