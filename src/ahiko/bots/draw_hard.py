@@ -16,7 +16,10 @@ continuation bet when we bet last before the draw), and a river bet is called wi
 more of the opponent's bets shown down were bluffs than the price asks for. Without a record,
 a player is taken to fold most hands to a bet before the draw (STEAL_FOLD_DEFAULT: the hands
 without a pair or a draw, and the small pairs): a tight player's antes are worth taking, and
-a loose one's record soon says otherwise.
+a loose one's record soon says otherwise. After the draw such a player folds to a bet as
+holdem_hard.default_fold says (more to a continuation bet, less after betting or raising in
+the hand), and those bluffs are scaled down by BLUFF_SCALE; a record of folding most
+continuation bets makes a bet before the draw worth it for the bet after.
 """
 
 from __future__ import annotations

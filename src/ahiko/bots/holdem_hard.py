@@ -19,6 +19,11 @@ player seen folding most bets and falls for one who check-raises; river bets are
 many of the opponent's river bets shown down were bluffs; and a player who bets often and big
 makes checking a strong hand worth more.
 
+A player with no record yet is played by the defaults (priors meant for anyone: the small
+blind opens 85% of its hands heads-up, an opener not seen yet is taken to raise half of
+theirs, a river bet is called with a near-miss now and then); the record then moves each
+read from there.
+
 Facing an all-in, or a call that puts us all in, it calls exactly when the equity against
 the range the opponent shows beats the pot odds. Heads-up at 15 big blinds or less it pushes
 or folds by the equilibrium chart of tools/pushfold_chart.py (data/pushfold_hu.json).
