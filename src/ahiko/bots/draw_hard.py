@@ -16,10 +16,8 @@ continuation bet when we bet last before the draw), and a river bet is called wi
 more of the opponent's bets shown down were bluffs than the price asks for. Without a record,
 a player is taken to fold most hands to a bet before the draw (STEAL_FOLD_DEFAULT: the hands
 without a pair or a draw, and the small pairs): a tight player's antes are worth taking, and
-a loose one's record soon says otherwise. After the draw such a player folds to a bet as
-holdem_hard.default_fold says (more to a continuation bet, less after betting or raising in
-the hand), and those bluffs are scaled down by BLUFF_SCALE; a record of folding most
-continuation bets makes a bet before the draw worth it for the bet after.
+a loose one's record soon says otherwise. A record of folding most continuation bets makes
+a bet before the draw worth it for the bet after.
 """
 
 from __future__ import annotations
@@ -32,10 +30,9 @@ from ahiko.poker.actions import Action
 from .cards7 import STRAIGHT
 from .draw_eval import DrawHandInfo, analyse
 from .draw_ranges import DrawReads, draw_equity, draw_reads
-from .holdem_hard import MAX_BLUFF_P, bluff_cap, bluff_probability, default_fold
+from .holdem_hard import bluff_cap, bluff_probability, bluff_share
 from .memory import TableMemory
 from .situation import (
-    AGGRESSIVE,
     Situation,
     aggressive,
     check_or_fold,
@@ -47,12 +44,8 @@ from .situation import (
 PREDRAW_SAMPLES = 500
 POSTDRAW_SAMPLES = 700
 SNOW_RATE = 0.08
-BLUFF_SCALE = 0.6  # bluffs against a player not seen yet, as a share of the priced ones
+BLUFF_SCALE = 0.6  # bluffs against a player not seen yet, as a share of the balanced rate
 STEAL_FOLD_DEFAULT = 0.6  # share of hands a player we know nothing about folds to a bet
-# After the draw a player not seen yet folds as holdem_hard.default_fold says (most of the
-# hands that drew and missed), and more to the player who bet last before the draw.
-UNKNOWN_CBET_EXTRA_FOLD = 0.1
-UNKNOWN_AGGRESSOR_FOLD = 0.3
 # Share of the pots a bet before the draw must win (folds after the draw, then equity) to
 # be made for the bet after it.
 BUILD_FOR_CBET = 0.7
@@ -142,34 +135,23 @@ class DrawHardBot:
     def _bet_after_draw(
         self, sit: Situation, eq: float, read: DrawReads | None, rng: random.Random
     ) -> bool:
-        """Heads-up after the draw, nobody has bet: is a bet worth more than a check? The
-        opponent folds ``f`` (their record, or the defaults for a player not seen yet: more
-        to a continuation bet, when we bet last before the draw); the hands that fold are at
-        worst all the ones we beat, so against the rest our equity is at least
-        (eq − f)/(1 − f). A bet that is not a favourite when called is a bluff, made with the
-        capped probability (scaled down by BLUFF_SCALE against a player not seen yet)."""
+        """Heads-up after the draw, nobody has bet: is a bet worth more than a check? Against
+        a player not seen yet, a bluff of a hand with little equity at a share of the balanced
+        rate (BLUFF_SCALE). With a record they fold ``f`` (to a continuation bet when we bet
+        last before the draw, else to a street's first bet); the hands that fold are at worst
+        all the ones we beat, so against the rest our equity is at least (eq − f)/(1 − f). A
+        bet that is not a favourite when called is a bluff, made with the capped probability."""
         legal = sit.legal
         bet = legal.max_to - legal.committed
         pot = sit.pot
-        cbet = sit.last_aggressor("predraw") == sit.me
-        scale = 1.0
-        if read is not None:
-            fold = read.fold_cbet if cbet else read.fold_first
-            cap = bluff_cap(fold)
-        else:
-            scale = BLUFF_SCALE  # the default may be wrong about them: fewer bluffs
-            (opp,) = sit.opponents
-            if any(a.seat == opp and a.kind in AGGRESSIVE for a in sit.actions):
-                # A bet or raise of theirs in this hand: a hand, or a player who folds little.
-                fold = UNKNOWN_AGGRESSOR_FOLD
-            else:
-                fold = default_fold(bet, pot) + (UNKNOWN_CBET_EXTRA_FOLD if cbet else 0.0)
-            cap = MAX_BLUFF_P
+        if read is None:
+            return eq < 0.25 and rng.random() < bluff_share(bet, pot) * BLUFF_SCALE
+        fold = read.fold_cbet if sit.last_aggressor("predraw") == sit.me else read.fold_first
         called = max(0.0, (eq - fold) / (1.0 - fold)) if fold < 1.0 else 1.0
         ev_bet = fold * pot + (1 - fold) * (called * (pot + 2 * bet) - bet)
         if ev_bet <= eq * pot:
             return False
-        return called >= 0.5 or rng.random() < scale * bluff_probability(bet, pot, fold, cap)
+        return called >= 0.5 or rng.random() < bluff_probability(bet, pot, fold, bluff_cap(fold))
 
     def _after_draw(
         self, sit: Situation, info: DrawHandInfo, rng: random.Random, reads: dict[int, DrawReads]
