@@ -16,7 +16,8 @@ continuation bet when we bet last before the draw), and a river bet is called wi
 more of the opponent's bets shown down were bluffs than the price asks for. Without a record,
 a player is taken to fold most hands to a bet before the draw (STEAL_FOLD_DEFAULT: the hands
 without a pair or a draw, and the small pairs): a tight player's antes are worth taking, and
-a loose one's record soon says otherwise.
+a loose one's record soon says otherwise. A record of folding most continuation bets makes
+a bet before the draw worth it for the bet after.
 """
 
 from __future__ import annotations
@@ -31,13 +32,23 @@ from .draw_eval import DrawHandInfo, analyse
 from .draw_ranges import DrawReads, draw_equity, draw_reads
 from .holdem_hard import bluff_cap, bluff_probability, bluff_share
 from .memory import TableMemory
-from .situation import Situation, aggressive, check_or_fold, passive, price, situation_from_view
+from .situation import (
+    Situation,
+    aggressive,
+    check_or_fold,
+    passive,
+    price,
+    situation_from_view,
+)
 
 PREDRAW_SAMPLES = 500
 POSTDRAW_SAMPLES = 700
 SNOW_RATE = 0.08
-BLUFF_SCALE = 0.6
+BLUFF_SCALE = 0.6  # bluffs against a player not seen yet, as a share of the balanced rate
 STEAL_FOLD_DEFAULT = 0.6  # share of hands a player we know nothing about folds to a bet
+# Share of the pots a bet before the draw must win (folds after the draw, then equity) to
+# be made for the bet after it.
+BUILD_FOR_CBET = 0.7
 
 
 class DrawHardBot:
@@ -112,10 +123,35 @@ class DrawHardBot:
         fold = (r.fold_pre if r is not None else STEAL_FOLD_DEFAULT) + (0.1 if checked else 0.0)
         fold = min(0.95, fold)
         called = draw_equity(sit, info.keep, PREDRAW_SAMPLES, rng, reads, assume="called")
+        if r is not None and r.fold_cbet + (1 - r.fold_cbet) * called >= BUILD_FOR_CBET:
+            # A bet now grows the pot that our bet after the draw takes from a player whose
+            # record says they give most of those up.
+            return True
         ev_bet = fold * pot + (1 - fold) * (called * (pot + 2 * bet) - bet)
         if ev_bet <= eq * pot:
             return False
         return called >= 0.5 or rng.random() < bluff_probability(bet, pot, fold)
+
+    def _bet_after_draw(
+        self, sit: Situation, eq: float, read: DrawReads | None, rng: random.Random
+    ) -> bool:
+        """Heads-up after the draw, nobody has bet: is a bet worth more than a check? Against
+        a player not seen yet, a bluff of a hand with little equity at a share of the balanced
+        rate (BLUFF_SCALE). With a record they fold ``f`` (to a continuation bet when we bet
+        last before the draw, else to a street's first bet); the hands that fold are at worst
+        all the ones we beat, so against the rest our equity is at least (eq − f)/(1 − f). A
+        bet that is not a favourite when called is a bluff, made with the capped probability."""
+        legal = sit.legal
+        bet = legal.max_to - legal.committed
+        pot = sit.pot
+        if read is None:
+            return eq < 0.25 and rng.random() < bluff_share(bet, pot) * BLUFF_SCALE
+        fold = read.fold_cbet if sit.last_aggressor("predraw") == sit.me else read.fold_first
+        called = max(0.0, (eq - fold) / (1.0 - fold)) if fold < 1.0 else 1.0
+        ev_bet = fold * pot + (1 - fold) * (called * (pot + 2 * bet) - bet)
+        if ev_bet <= eq * pot:
+            return False
+        return called >= 0.5 or rng.random() < bluff_probability(bet, pot, fold, bluff_cap(fold))
 
     def _after_draw(
         self, sit: Situation, info: DrawHandInfo, rng: random.Random, reads: dict[int, DrawReads]
@@ -131,20 +167,7 @@ class DrawHardBot:
         if legal.call_cost == 0:
             if eq >= fair + 0.1:
                 return aggressive(legal, legal.max_to)
-            bet = legal.max_to - legal.committed
-            if read is not None:
-                # Their record prices the bluff: folds to the first bet after the draw when
-                # we bet last before it (a continuation bet), else to any bet there. Against
-                # a player who folds that often a bet beats checking even some pairs down.
-                cbet = sit.last_aggressor("predraw") == sit.me
-                fold = read.fold_cbet if cbet else read.fold_post
-                steal = fold * sit.pot - (1 - fold) * bet > eq * sit.pot
-                p = bluff_probability(bet, sit.pot, fold, bluff_cap(fold))
-                if snowed or (steal and rng.random() < p):
-                    return aggressive(legal, legal.max_to)
-                return Action.check()
-            bluff_p = bluff_share(bet, sit.pot) * BLUFF_SCALE
-            if n == 1 and (snowed or (eq < 0.25 and rng.random() < bluff_p)):
+            if n == 1 and (snowed or self._bet_after_draw(sit, eq, read, rng)):
                 return aggressive(legal, legal.max_to)
             return Action.check()
         if eq >= fair + 0.22 and sit.raises_on() <= 2:

@@ -57,6 +57,7 @@ class DrawReads:
     post_bet: float  # bets or raises after the draw, among final hands
     fold_pre: float  # folds to a bet before the draw
     fold_post: float  # folds to a bet after the draw
+    fold_first: float  # ... to the first bet there
     fold_cbet: float  # ... to the first bet after the draw by the player who bet last before
     river_bluff: float  # weak hands among their bets after the draw shown down
 
@@ -74,6 +75,7 @@ def draw_reads(stats: OpponentStats, weight: float = READS_WEIGHT) -> DrawReads 
         post_bet=max(0.02, min(1.0, stats.bet_share(0.35, weight))),
         fold_pre=stats.fold_to_raise(0.35, weight),
         fold_post=fold_post,
+        fold_first=stats.fold_to_first_bet(fold_post, weight),
         fold_cbet=stats.fold_to_cbet(fold_post, weight),
         river_bluff=stats.river_bluff_share(0.15),
     )

@@ -19,6 +19,11 @@ player seen folding most bets and falls for one who check-raises; river bets are
 many of the opponent's river bets shown down were bluffs; and a player who bets often and big
 makes checking a strong hand worth more.
 
+A player with no record yet is played by the defaults (priors meant for anyone: the small
+blind opens 85% of its hands heads-up, an opener not seen yet is taken to raise half of
+theirs, a river bet is called with a near-miss now and then); the record then moves each
+read from there.
+
 Facing an all-in, or a call that puts us all in, it calls exactly when the equity against
 the range the opponent shows beats the pot odds. Heads-up at 15 big blinds or less it pushes
 or folds by the equilibrium chart of tools/pushfold_chart.py (data/pushfold_hu.json).
@@ -71,6 +76,9 @@ VALUE_EDGE = 0.55
 RAISE_EDGE = 0.62
 PUSH_FOLD_BB = 15
 BET_SIZES = (0.33, 0.5, 0.75, 1.0, 1.5)
+# Heads-up the small blind opens most hands against a player not seen yet: most of them
+# fold more than half their hands to a raise (a record then sets it).
+HEADS_UP_OPEN = 0.85
 MAX_BLUFF_P = 0.6  # the most often a bluff is made when its spot comes up
 READ_WEIGHT = 10.0  # chances' worth of default before an opponent's fold rate is believed
 
@@ -205,7 +213,10 @@ class HoldemHardBot:
     def reads(self, view: HandView, sit: Situation) -> dict[int, Reads]:
         if self.memory is None:
             return {}
-        return {s: reads_from(self.memory.of(view, s)) for s in sit.opponents}
+        # A player with no record yet is played by the defaults, as if unknown: the empty
+        # record's reads are the defaults' values, but not what the defaults say about them.
+        stats = {s: self.memory.of(view, s) for s in sit.opponents}
+        return {s: reads_from(st) for s, st in stats.items() if st.hands}
 
     def equity(
         self,
@@ -268,8 +279,9 @@ class HoldemHardBot:
             if heads_up:
                 # Steal more from a big blind that folds to raises, less from one that stays.
                 folds = 1.0 - read.call_raise
-                open_pct = 0.7 if not legal.can_check else 0.0
+                open_pct = HEADS_UP_OPEN if not legal.can_check else 0.0
                 if read is not DEFAULT_READS:
+                    # A record of folding half the hands to a raise, a regular's, opens 70%.
                     open_pct = min(1.0, max(0.45, 0.7 + 0.8 * (folds - 0.5)))
                     # A player who gives up the flop to a continuation bet pays for the raise.
                     open_pct = min(1.0, open_pct + 2.0 * max(0.0, read.fold_to_cbet - 0.6))

@@ -38,7 +38,11 @@ def _reweigh(weights: WeightedRange, keep: dict[tuple[int, int], float]) -> None
 
 
 # Share of hands a first raiser opens with, by players left to act behind it (late = wide).
-OPEN_SHARE_BY_PLAYERS_BEHIND = {0: 0.75, 1: 0.75, 2: 0.45, 3: 0.3}
+# Heads-up a balanced small blind opens most hands, but the players who have not shown
+# their range yet are mostly tighter than that: calling them as if they opened three in four
+# pays off the tight ones, and the loose ones' record soon widens it.
+HEADS_UP_OPEN_SHARE = 0.5
+OPEN_SHARE_BY_PLAYERS_BEHIND = {0: HEADS_UP_OPEN_SHARE, 1: HEADS_UP_OPEN_SHARE, 2: 0.45, 3: 0.3}
 OPEN_SHARE_EARLY = 0.2
 
 
@@ -89,7 +93,7 @@ def reads_from(stats: OpponentStats, weight: float = READS_WEIGHT) -> Reads:
     d = Reads()
     if stats.hands == 0:
         return d
-    open_share = stats.open_share(0.75, weight) if stats.open_chances else None
+    open_share = stats.open_share(HEADS_UP_OPEN_SHARE, weight) if stats.open_chances else None
     reraise = stats.reraise_share(d.reraise, weight)
     bet = stats.bet_share(d.bet, weight)
     fold_bet = stats.fold_to_bet(1 - d.call_bet - d.raise_bet, weight)

@@ -70,6 +70,8 @@ class OpponentStats:
     folds_to_raise_after_bet: int = 0
     faced_reraise: int = 0  # after the flop (draw): their raise was re-raised
     folds_to_reraise: int = 0
+    faced_first_bets: int = 0  # after the flop (draw): the street's first bet, by anyone
+    folds_to_first_bet: int = 0
     faced_cbets: int = 0  # the last aggressor's first bet of the flop (draw: after it)
     folds_to_cbet: int = 0
     faced_turn_cbets: int = 0  # ... and of the turn, by the same bettor (hold'em)
@@ -131,6 +133,11 @@ class OpponentStats:
 
     def fold_to_reraise(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
         return rate(self.folds_to_reraise, self.faced_reraise, prior, weight)
+
+    def fold_to_first_bet(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
+        """Folds to the first bet of a street after the flop (the draw): a player may give
+        those up and call the rest."""
+        return rate(self.folds_to_first_bet, self.faced_first_bets, prior, weight)
 
     def fold_to_cbet(self, prior: float, weight: float = PRIOR_WEIGHT) -> float:
         return rate(self.folds_to_cbet, self.faced_cbets, prior, weight)
@@ -368,6 +375,9 @@ def _read_actions(
                     elif seat in called_post and street in ("turn", "river"):
                         rec.faced_barrels += 1
                         rec.folds_to_barrel += folded
+                    if raises == 1 and own is None:
+                        rec.faced_first_bets += 1
+                        rec.folds_to_first_bet += folded
                     if raises == 1 and cbet_by is not None and cbet_by != seat:
                         if street == "turn" and cbet_by == flop_cbettor:
                             rec.faced_turn_cbets += 1
