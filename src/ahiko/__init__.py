@@ -1,3 +1,3 @@
 """Ahiko: free-to-play online poker with a verifiable deal."""
 
-__version__ = "0.18.0"
+__version__ = "0.19.0"
