@@ -14,7 +14,6 @@ from ahiko.fairness.positions import (
     ROLE_BOARD,
     ROLE_DRAW,
     ROLE_HOLE,
-    ROLE_SHOWDOWN,
     check_deal_shape,
     expected_position,
     layout_game,
@@ -108,14 +107,8 @@ class DealCommitter:
     def hole_opening(self, seat: int, k: int) -> Opening:
         return self.opening(ROLE_HOLE, seat, k)
 
-    def showdown_opening(self, seat: int, k: int) -> Opening:
-        return self.opening(ROLE_SHOWDOWN, seat, k)
-
     def board_opening(self, b: int) -> Opening:
         return self.opening(ROLE_BOARD, None, b)
-
-    def draw_opening(self, seat: int, k: int) -> Opening:
-        return self.opening(ROLE_DRAW, seat, k)
 
     def hole_positions(self, seat: int) -> tuple[int, ...]:
         return tuple(self.position(ROLE_HOLE, seat, k) for k in range(self.hole_card_count))
