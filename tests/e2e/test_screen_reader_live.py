@@ -98,6 +98,9 @@ def test_R_DR_03_draw_played_by_ear_with_discards_by_keys_wins_a_pot(
         if "Troque até" not in turn:
             bet_by_ear(ear, hand, turn)
             return
+        # The turn is said when its frame lands; the bar takes keys once the ack of our last
+        # action is back too (it follows the frames): the digits wait for the open bar.
+        ear.page.wait_for_selector(".action-bar:not([hidden]):not(.pending) .act-buttons.draw")
         picks = discards_by_ear(hand.cards)
         said = [ear.read(str(i + 1)) for i in picks]
         assert all(": trocar (" in line for line in said), said
