@@ -79,7 +79,8 @@ IGNORED_ERRORS = {
     "not_your_turn",
     "no_room",
 }  # an answer that outlived a move
-SETTLE_S = 3.0  # a player seen away from their table twice this far apart is stranded
+SETTLE_HANDS_PER_TABLE = 2  # absent before and after this many hands a table: stranded
+SETTLE_CAP_S = 120.0  # a tournament that deals no more hands: look again after this long
 
 
 # --- the server's own read-out ---------------------------------------------------------------
@@ -333,6 +334,22 @@ class MttField:
 # --- one field, one server -------------------------------------------------------------------
 
 
+async def settled(run: MttField, http: httpx.AsyncClient, first: dict[str, Any]) -> dict[str, Any]:
+    """The tournament's state once every table has dealt ``SETTLE_HANDS_PER_TABLE`` hands
+    after ``first`` (or it finished, or dealt nothing for ``SETTLE_CAP_S``)."""
+    wanted = first["hands"] + SETTLE_HANDS_PER_TABLE * max(first["tables"], 1)
+    last, seen, quiet_since = first, first["hands"], time.perf_counter()
+    while last["hands"] < wanted and not last["finished"]:
+        await asyncio.sleep(0.2)
+        run.expire_pending()
+        last = await run.state(http)
+        if last["hands"] != seen:
+            seen, quiet_since = last["hands"], time.perf_counter()
+        elif time.perf_counter() - quiet_since > SETTLE_CAP_S:
+            break
+    return last
+
+
 async def measure(
     server: ServerProcess, players: int, think: float, levels: int, warmup_levels: int, seed: int
 ) -> dict[str, Any]:
@@ -374,10 +391,10 @@ async def measure(
         frames = run.stats.frames - frames0
         memory = server.memory_kib()
         run.measuring = False
-        # stranded: away from their table in two looks SETTLE_S apart (a move takes less)
+        # stranded: away from their table in two looks with two hands a table dealt between
+        # them (a move takes less); a wall-clock gap would count a loaded machine's slow client
         first_look = set(state["absent"])
-        await asyncio.sleep(SETTLE_S)
-        last = await run.state(http)
+        last = await settled(run, http, state)
         stranded = sorted(first_look & set(last["absent"]))
     await run.close_all()
     s = run.stats
