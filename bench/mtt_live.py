@@ -72,13 +72,14 @@ from load import (
 SCRIPT = Path(__file__).resolve()
 BUY_IN = 10  # coins: every registration is a ledger write into the pool
 ALL_IN = 0.05  # share of turns answered all-in (a tournament's busts come sooner)
-# an answer that outlived a move or a bust; a broken table's room gone (``moved`` came first)
-IGNORED_ERRORS = {
+# an answer that outlived its turn (the clock acted first on a loaded machine), a move or a
+# bust; a broken table's room gone (``moved`` came first)
+LATE_ANSWERS = {
     "stale_hand",
     "not_seated",
-    "not_your_turn",
+    "out_of_turn",
     "no_room",
-}  # an answer that outlived a move
+}
 SETTLE_HANDS_PER_TABLE = 2  # absent before and after this many hands a table: stranded
 SETTLE_CAP_S = 120.0  # a tournament that deals no more hands: look again after this long
 
@@ -167,6 +168,7 @@ class MttField:
         self.pending: dict[tuple[str, int], tuple[float, set[Entrant]]] = {}
         self.measuring = False
         self.stopping = False
+        self.late_answers = 0  # refused as outlived (see LATE_ANSWERS): counted, not errors
         self.tasks: list[asyncio.Task[None]] = []
         self.thinks: set[asyncio.Task[None]] = set()
 
@@ -270,7 +272,10 @@ class MttField:
             entrant.seat = (frame.get("you") or {}).get("seat")
         elif kind == "hand":
             self.on_hand(entrant, room, frame)
-        elif kind == "error" and frame.get("code") not in IGNORED_ERRORS:
+        elif kind == "error" and frame.get("code") in LATE_ANSWERS:
+            self.late_answers += 1
+            self.pending.pop((room, entrant.seat), None)  # refused: nothing to broadcast
+        elif kind == "error":
             self.stats.error(f"{entrant.name}: {frame.get('code')} {frame.get('message')}")
         return None
 
@@ -433,6 +438,7 @@ async def measure(
         "stranded_sample": stranded[:5],
         "withdrawn_absent": len(last["leavers"]),
         "errors": s.errors,
+        "late_answers": run.late_answers,
         "error_samples": s.error_samples,
         "load_average_1m": os.getloadavg()[0],
     }

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .helpers import LIVE_WAIT_MS
+
 # The ranks as the Portuguese table says them, weakest first: the client's own words.
 _PT = Path(__file__).resolve().parents[2] / "src/ahiko/web/js/locales/pt-BR.js"
 RANKS = re.search(r'"rank.one": "([^"]+)"', _PT.read_text()).group(1).split(",")  # type: ignore[union-attr]
@@ -48,7 +50,7 @@ class Ear:
         """Press a reading key and return what the status line then says."""
         self.page.keyboard.press(key)
         handle = self.page.wait_for_function(
-            "() => document.querySelector('.sr-read').textContent || null", timeout=5_000
+            "() => document.querySelector('.sr-read').textContent || null", timeout=LIVE_WAIT_MS
         )
         return str(handle.json_value())
 

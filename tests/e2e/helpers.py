@@ -18,6 +18,10 @@ from archive_factory import Sitter, cash_session
 
 from .conftest import DESKTOP, open_page
 
+# A wait for something that will happen (a frame, a page, a state): generous, since CI shares
+# its machine; a test that must see something soon says so with its own bound.
+LIVE_WAIT_MS = 60_000
+
 
 def open_fixture(
     browser: Any,
@@ -43,7 +47,7 @@ def open_fixture(
     if upto is not None:
         query += f"&upto={upto}"
     page.goto(f"{base}/tests/e2e/fixtures/table.html?{query}")
-    page.wait_for_selector("body[data-ready=true]", timeout=10_000)
+    page.wait_for_selector("body[data-ready=true]", timeout=LIVE_WAIT_MS)
     return page
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, screenshot
-from .helpers import close
+from .helpers import LIVE_WAIT_MS, close
 from .play import host_menu, sign_up, sit
 
 pytestmark = pytest.mark.browser
@@ -62,7 +62,7 @@ def test_a_card_in_chat_is_held_back_during_the_hand_with_a_notice(
     if folded_away:
         page.click(".chat-panel summary")  # the drawer closed again: the table underneath
     page.click('[data-action="fold"]')  # the hand ends
-    page.wait_for_selector(".action-bar[hidden]", state="attached", timeout=15_000)
+    page.wait_for_selector(".action-bar[hidden]", state="attached", timeout=LIVE_WAIT_MS)
     _until(lambda: page.query_selector(".action-bar:not([hidden])") is None)
     if folded_away:
         page.click(".chat-panel summary")

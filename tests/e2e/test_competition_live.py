@@ -12,7 +12,7 @@ import pytest
 from archive_factory import Sitter
 
 from .conftest import SCREENSHOTS, open_page
-from .helpers import archive_hands, assert_ahiko_verifies
+from .helpers import LIVE_WAIT_MS, archive_hands, assert_ahiko_verifies
 from .live import live_server
 from .play import sign_up
 
@@ -77,7 +77,7 @@ def test_profile_shared_hand_badges_and_leaderboard_in_chromium(browser, tmp_pat
 
         stranger = open_page(browser)  # a new context: not signed in
         stranger.goto(link)
-        stranger.wait_for_selector(".proof-verdict[data-verdict]", timeout=20_000)
+        stranger.wait_for_selector(".proof-verdict[data-verdict]", timeout=LIVE_WAIT_MS)
         assert stranger.get_attribute(".proof-verdict", "data-verdict") == "consistent"
         token = link.rsplit("/", 1)[-1]
         document = _json(stranger, f"/api/shared/{token}")

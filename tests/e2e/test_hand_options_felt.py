@@ -11,7 +11,7 @@ import pytest
 
 from .conftest import DESKTOP, PHONE, screenshot
 from .frames_house import holdem_run_twice
-from .helpers import box, close, open_fixture, sent_frames
+from .helpers import LIVE_WAIT_MS, box, close, open_fixture, sent_frames
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +22,7 @@ def test_R_HE_11_a_hand_run_twice_shows_both_boards(
 ) -> None:
     page = open_fixture(browser, static_url, "holdem_run_twice", viewport, lang="en")
     page.wait_for_function(
-        "() => document.querySelectorAll('.board2 .card').length === 5", timeout=10_000
+        "() => document.querySelectorAll('.board2 .card').length === 5", timeout=LIVE_WAIT_MS
     )
     assert page.locator(".board1 .card").count() == 5
     assert page.get_attribute(".board1", "aria-label") == "First board"
@@ -33,7 +33,7 @@ def test_R_HE_11_a_hand_run_twice_shows_both_boards(
     assert felt["x"] <= second["x"] and second["x"] + second["width"] <= felt["x"] + felt["width"]
     screenshot(page, f"run-twice-{viewport['width']}")
     page.click('[data-open="verify"]')
-    page.wait_for_selector(".verify-summary[data-ok]", timeout=10_000)
+    page.wait_for_selector(".verify-summary[data-ok]", timeout=LIVE_WAIT_MS)
     assert page.get_attribute(".verify-summary", "data-ok") == "true"
     close(page)
 
@@ -47,7 +47,7 @@ def test_R_HE_11_the_all_in_player_is_asked_to_run_it_twice_in_the_action_bar(
     page = open_fixture(
         browser, static_url, "holdem_run_twice", viewport, lang="pt-BR", upto=asked + 1
     )
-    page.wait_for_selector(".hand-prompt:not([hidden])", timeout=10_000)
+    page.wait_for_selector(".hand-prompt:not([hidden])", timeout=LIVE_WAIT_MS)
     assert "correr duas vezes" in page.inner_text(".hand-prompt").lower()
     screenshot(page, f"run-twice-asked-{viewport['width']}")
     page.click('[data-prompt="twice"]')

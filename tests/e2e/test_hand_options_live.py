@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, SCREENSHOTS
+from .helpers import LIVE_WAIT_MS
 from .play import host_menu, join_and_sit, sign_up, sit
 
 pytestmark = pytest.mark.browser
@@ -47,14 +48,14 @@ def test_the_host_sets_the_hand_options_at_creation_and_for_the_next_hand(
     ana.click('[data-home="apply"]')
     ana.wait_for_function(
         "() => document.querySelector('.top-item.house')?.textContent.includes('20')",
-        timeout=15_000,
+        timeout=LIVE_WAIT_MS,
     )
     _menu(ana)
     ana.click('[data-home="bomb_pot"]')
     ana.wait_for_function(
         "() => [...document.querySelectorAll('.hand-log li')].some((li) =>"
         " li.textContent.toLowerCase().includes('bomb'))",
-        timeout=15_000,
+        timeout=LIVE_WAIT_MS,
     )
     ana.screenshot(path=str(SCREENSHOTS / f"house-table-{width}.png"))
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, SCREENSHOTS
+from .helpers import LIVE_WAIT_MS
 from .play import create_room, hand_number, host_menu, play, sign_up, sit
 
 pytestmark = pytest.mark.browser
@@ -39,7 +40,7 @@ def _log_has(page: Any, text: str) -> None:
         "(text) => [...document.querySelectorAll('.hand-log li')].some((li) =>"
         " li.textContent.includes(text))",
         arg=text,
-        timeout=15_000,
+        timeout=LIVE_WAIT_MS,
     )
 
 
@@ -67,7 +68,8 @@ def test_the_host_runs_a_home_game_and_downloads_its_ledger(
     _accessible(ana, ".room-menu")
     ana.click('[data-home="apply"]')
     ana.wait_for_function(
-        "() => document.querySelector('.stakes')?.textContent.includes('20/40')", timeout=15_000
+        "() => document.querySelector('.stakes')?.textContent.includes('20/40')",
+        timeout=LIVE_WAIT_MS,
     )
     _log_has(ana, "blinds 20/40")
 
@@ -172,7 +174,7 @@ def test_R_RM_04_blinds_and_chips_set_during_a_hand_come_with_the_next_hand(
     host_menu(ana, "add_bot", level="easy")
     ana.wait_for_selector('[data-seat="1"] .seat-box')
     host_menu(ana, "start")
-    ana.wait_for_function("() => document.querySelector('.hand-no') !== null", timeout=20_000)
+    ana.wait_for_function("() => document.querySelector('.hand-no') !== null", timeout=LIVE_WAIT_MS)
     first = hand_number(ana)
     assert first == 1
     _menu(ana)
@@ -191,7 +193,8 @@ def test_R_RM_04_blinds_and_chips_set_during_a_hand_come_with_the_next_hand(
     _log_has(ana, "Valendo desde a mão 2: blinds 25/50")
     _log_has(ana, f"adicionou 100 fichas a mesa{width}")
     ana.wait_for_function(
-        "() => document.querySelector('.stakes')?.textContent.includes('25/50')", timeout=15_000
+        "() => document.querySelector('.stakes')?.textContent.includes('25/50')",
+        timeout=LIVE_WAIT_MS,
     )
     ana.screenshot(path=str(SCREENSHOTS / f"home-change-applied-{width}.png"))
 

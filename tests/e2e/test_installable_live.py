@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, open_page, screenshot
+from .helpers import LIVE_WAIT_MS
 from .live import live_app
 
 pytestmark = pytest.mark.browser
@@ -20,8 +21,10 @@ CACHES = "() => caches.keys()"
 
 def _controlled(page: Any) -> str:
     """Wait until the page's service worker is active and in control; its cache's name."""
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=20_000)
-    page.wait_for_function("async () => (await caches.keys()).length === 1", timeout=20_000)
+    page.wait_for_function(
+        "() => navigator.serviceWorker.controller !== null", timeout=LIVE_WAIT_MS
+    )
+    page.wait_for_function("async () => (await caches.keys()).length === 1", timeout=LIVE_WAIT_MS)
     return str(page.evaluate(CACHES)[0])
 
 
@@ -58,7 +61,7 @@ def test_manifest_worker_offline_shell_and_a_new_version_replacing_the_old(
         page.wait_for_selector("text=A mesa precisa da rede")
         screenshot(page, f"offline-{viewport['width']}")
         page.context.set_offline(False)  # the offline page goes back by itself
-        page.wait_for_selector('[data-visitor="true"]', timeout=20_000)
+        page.wait_for_selector('[data-visitor="true"]', timeout=LIVE_WAIT_MS)
 
         # A deploy: the server's shell version changes; the new worker takes over, the old
         # copy goes, and the open page reloads onto the new client.
@@ -67,9 +70,11 @@ def test_manifest_worker_offline_shell_and_a_new_version_replacing_the_old(
         page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
         page.wait_for_function(
             "async () => { const k = await caches.keys(); return k.length === 1 && k[0].endsWith('novo-deploy'); }",
-            timeout=20_000,
+            timeout=LIVE_WAIT_MS,
         )
-        page.wait_for_function("() => window.__before === undefined", timeout=20_000)  # reloaded
+        page.wait_for_function(
+            "() => window.__before === undefined", timeout=LIVE_WAIT_MS
+        )  # reloaded
         assert page.evaluate(CACHES) == ["ahiko-shell-novo-deploy"]
         # The only errors: the calls the lobby made while the network was gone.
         unexpected = [e for e in page.console_errors if "ERR_INTERNET_DISCONNECTED" not in e]

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, SCREENSHOTS
+from .helpers import LIVE_WAIT_MS
 from .play import PlayLog, act_once, hand_number, sign_up, where_it_stands
 
 pytestmark = pytest.mark.browser
@@ -86,7 +87,7 @@ def test_R_RM_14_the_leavers_last_showdown_stays_on_the_felt_then_the_seats_empt
     bia.screenshot(path=str(SCREENSHOTS / f"leaver-last-showdown-other-{width}.png"))
     # Then the seats empty, and the notice and the free seats come.
     for page in pages:
-        page.wait_for_selector(".felt .seat.me", state="detached", timeout=20_000)
+        page.wait_for_selector(".felt .seat.me", state="detached", timeout=LIVE_WAIT_MS)
     shown_for = time.monotonic() - seen_at
     assert shown_for >= 4.0, shown_for  # the usual few seconds (FINISHED_HAND_SHOWN_MS, 6 s)
     for page in pages:

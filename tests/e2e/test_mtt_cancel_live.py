@@ -11,6 +11,7 @@ import pytest
 from ahiko.wallet.policy import SIGNUP_GRANT
 
 from .conftest import PHONE, SCREENSHOTS
+from .helpers import LIVE_WAIT_MS
 from .live import live_server
 from .play import sign_up
 from .test_mtt_live import _json
@@ -59,7 +60,7 @@ def test_the_host_cancels_and_a_registered_browser_learns_it(browser, tmp_path) 
         assert "entradas devolvidas: 1" in ana.inner_text(".mtt-note")
         assert ana.query_selector(f'{row} [data-mtt="cancel"]') is None
         # Bia's lobby polls: it shows the MTT cancelled and says her buy-in came back
-        bia.wait_for_selector(f'.mtt-cancelled[data-mtt="{mid}"]', timeout=15_000)
+        bia.wait_for_selector(f'.mtt-cancelled[data-mtt="{mid}"]', timeout=LIVE_WAIT_MS)
         assert "100 moedas" in bia.inner_text(".mtt-cancelled")
         assert bia.query_selector(f'{row} [data-mtt="register"]') is None
         assert bia.get_attribute(f"{row} [data-status]", "data-status") == "cancelled"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import PHONE, SCREENSHOTS
+from .helpers import LIVE_WAIT_MS
 from .live import live_server
 from .play import sign_up
 
@@ -44,7 +45,7 @@ def test_two_players_register_for_an_mtt_and_land_at_their_tables(browser, tmp_p
             page.wait_for_url("**/#/room/mtt-*", timeout=60_000)
         for page in (ana, bia):
             page.wait_for_selector(".felt")
-            page.wait_for_selector(".seat.me, [data-seat].me", timeout=10_000)
+            page.wait_for_selector(".seat.me, [data-seat].me", timeout=LIVE_WAIT_MS)
             page.wait_for_selector('.conn[data-conn="online"]')
         room_id = ana.url.rsplit("/", 1)[-1]
         assert bia.url.rsplit("/", 1)[-1] == room_id  # two players: one table

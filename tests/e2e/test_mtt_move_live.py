@@ -25,6 +25,7 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.outbox import Frame
 
 from .conftest import DESKTOP, SCREENSHOTS
+from .helpers import LIVE_WAIT_MS
 from .live import live_app
 from .play import sign_up, where_it_stands
 from .test_mtt_cancel_live import POST
@@ -259,8 +260,8 @@ def test_a_balancing_move_takes_the_browser_to_its_new_table(browser, tmp_path) 
         rooms = app.state.mtt.rooms[mid]
         assert sorted(len(s) for s in rooms.seated.values()) == [6, 6]
         # the lobby takes Ana to her table by itself
-        ana.wait_for_url("**/#/room/mtt-*", timeout=20_000)
-        ana.wait_for_selector(".seat.me", timeout=15_000)
+        ana.wait_for_url("**/#/room/mtt-*", timeout=LIVE_WAIT_MS)
+        ana.wait_for_selector(".seat.me", timeout=LIVE_WAIT_MS)
         ana.evaluate("() => { window.sameDocument = true; }")
         home_room = ana.url.rsplit("/", 1)[-1]
         bia.goto(f"{base}/#/room/{home_room}")
@@ -297,8 +298,8 @@ def test_a_balancing_move_takes_the_browser_to_its_new_table(browser, tmp_path) 
         assert all(len(t.seats) == 5 for t in rooms.model.tables.values())
 
         # Ana's page followed by itself: the new table, her seat, her chips
-        ana.wait_for_url(f"**/#/room/{moved['room_id']}", timeout=10_000)
-        ana.wait_for_selector(f'.seat.me[data-seat="{moved["seat"]}"]', timeout=15_000)
+        ana.wait_for_url(f"**/#/room/{moved['room_id']}", timeout=LIVE_WAIT_MS)
+        ana.wait_for_selector(f'.seat.me[data-seat="{moved["seat"]}"]', timeout=LIVE_WAIT_MS)
         ana.wait_for_selector('.conn[data-conn="online"]')
         assert ana.evaluate("() => window.sameDocument === true")  # no reload
         # the new table's page says why she is there
@@ -318,7 +319,7 @@ def test_a_balancing_move_takes_the_browser_to_its_new_table(browser, tmp_path) 
 
         # the spectator of the old table: the seat emptied, her page stayed there
         assert old_seat is not None
-        bia.wait_for_selector(f'[data-seat="{old_seat}"].seat-empty', timeout=20_000)
+        bia.wait_for_selector(f'[data-seat="{old_seat}"].seat-empty', timeout=LIVE_WAIT_MS)
         assert seat_of(bia, "ana") is None
         assert bia.query_selector(".sit-btn") is None  # the tournament's seats are closed
         assert bia.url.endswith(home_room)

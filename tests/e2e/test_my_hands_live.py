@@ -9,7 +9,7 @@ import json
 import pytest
 
 from .conftest import SCREENSHOTS
-from .helpers import assert_ahiko_verifies, close
+from .helpers import LIVE_WAIT_MS, assert_ahiko_verifies, close
 from .play import create_room, host_menu, play, sign_up, sit
 
 pytestmark = pytest.mark.browser
@@ -32,7 +32,7 @@ def test_R_RM_18_R_FD_03_a_played_hand_is_listed_replayed_downloaded_and_verifie
 
     page.evaluate("location.hash = '#/hands'")  # the table page has no site header
     first = "tbody tr[data-hand]"
-    page.wait_for_selector(first, timeout=10_000)
+    page.wait_for_selector(first, timeout=LIVE_WAIT_MS)
     hand_id = page.get_attribute(first, "data-hand")
     assert "Mesa do Rui" in page.inner_text(first)
     listed = _get_json(page, "/api/hands")["hands"][0]
@@ -49,7 +49,7 @@ def test_R_RM_18_R_FD_03_a_played_hand_is_listed_replayed_downloaded_and_verifie
     page.wait_for_function(
         "() => { const r = document.querySelector('.replayer').getBoundingClientRect();"
         " return r.top >= 0 && r.bottom <= innerHeight; }",
-        timeout=5_000,
+        timeout=LIVE_WAIT_MS,
     )
     assert page.inner_text(".replayer h2").startswith("Mesa do Rui · Mão nº ")
     step = page.inner_text(".replay-step")  # "Passo 1 de N"

@@ -13,7 +13,7 @@ import pytest
 
 from .conftest import DESKTOP, open_page, screenshot
 from .frames import holdem_showdown
-from .helpers import close, open_fixture
+from .helpers import LIVE_WAIT_MS, close, open_fixture
 
 pytestmark = pytest.mark.browser
 
@@ -344,7 +344,7 @@ def test_sitgo_registration_retries_once_by_itself_when_the_lead_moves(browser, 
     page.click('tr[data-sitgo="s1"] [data-sitgo="register"]')
     page.wait_for_selector('.sitgo-note[data-retry="auto"]')
     assert page.inner_text(".sitgo-note") == RETRYING
-    page.wait_for_selector('tr[data-sitgo="s1"] [data-sitgo="unregister"]', timeout=5_000)
+    page.wait_for_selector('tr[data-sitgo="s1"] [data-sitgo="unregister"]', timeout=LIVE_WAIT_MS)
     assert page.inner_text(".sitgo-note") == ""
     assert len(keys) == 2 and keys[0] == keys[1]
     page.console_errors[:] = [e for e in page.console_errors if "503" not in e]
@@ -384,7 +384,7 @@ def test_the_tournament_listing_says_the_leader_is_away_until_it_answers(browser
     assert page.inner_text(".mtt-note") == LEADER_503["no_leader"]
     assert not page.is_visible(".mtt .mtt-empty")  # not "no tournament": none is known yet
     # the lobby's polling asks again; the answer clears the line
-    page.wait_for_selector('tr[data-mtt="m1"]', timeout=10_000)
+    page.wait_for_selector('tr[data-mtt="m1"]', timeout=LIVE_WAIT_MS)
     assert page.inner_text(".mtt-note") == ""
     assert page.get_attribute(".mtt-note", "data-error") is None
     page.console_errors[:] = [e for e in page.console_errors if "503" not in e]

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, screenshot
-from .helpers import close
+from .helpers import LIVE_WAIT_MS, close
 from .test_pages_mocked import HAND, hand_page, mocked_app
 
 pytestmark = pytest.mark.browser
@@ -384,7 +384,7 @@ def test_item15_replay_scrolls_into_view_and_says_each_step(browser, static_url,
     page.wait_for_function(
         "() => { const r = document.querySelector('.replayer').getBoundingClientRect();"
         " return r.top >= 0 && r.bottom <= innerHeight && scrollY > 0; }",
-        timeout=5_000,
+        timeout=LIVE_WAIT_MS,
     )
     assert page.inner_text(".replayer h2") == "Mesa da Ana · Mão nº 7"
     when = page.inner_text(".replay-when")
@@ -463,7 +463,9 @@ def test_n2_the_replayers_first_step_names_the_hand(browser, static_url, viewpor
 
 def step_is(page: Any, text: str) -> None:
     page.wait_for_function(
-        "t => document.querySelector('.replay-step')?.textContent === t", arg=text, timeout=5_000
+        "t => document.querySelector('.replay-step')?.textContent === t",
+        arg=text,
+        timeout=LIVE_WAIT_MS,
     )
 
 

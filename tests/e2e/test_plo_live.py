@@ -14,7 +14,7 @@ import pytest
 from pot_limit import pot_limit_max
 
 from .conftest import PHONE, screenshot
-from .helpers import close
+from .helpers import LIVE_WAIT_MS, close
 from .play import acts_sent, host_menu, join_and_sit, play, sign_up, sit
 
 pytestmark = pytest.mark.browser
@@ -107,14 +107,14 @@ def test_R_RM_03_two_browsers_play_a_pot_limit_omaha_hand_and_check_its_cards(br
 
     # "Conferir cartas" on the phone: every card Bia saw, her four among them, checks out.
     bia.click('[data-open="verify"]')
-    bia.wait_for_selector(".verify-summary[data-ok]", timeout=15_000)
+    bia.wait_for_selector(".verify-summary[data-ok]", timeout=LIVE_WAIT_MS)
     assert bia.get_attribute(".verify-summary", "data-ok") == "true"
     rows = bia.eval_on_selector_all(".verify-row", "els => els.map(e => e.dataset.ok)")
     assert len(rows) >= OMAHA_CARDS and set(rows) == {"true"}
     assert bia.get_attribute(".verify-signature", "data-status") == "pass"
     screenshot(bia, "plo-verify-375")
     ana.click('[data-open="verify"]')
-    ana.wait_for_selector(".verify-summary[data-ok]", timeout=15_000)
+    ana.wait_for_selector(".verify-summary[data-ok]", timeout=LIVE_WAIT_MS)
     assert ana.get_attribute(".verify-summary", "data-ok") == "true"
     screenshot(ana, "plo-verify-1280")
     close(ana)

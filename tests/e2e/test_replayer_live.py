@@ -16,7 +16,7 @@ from ahiko.store.hand_archive import ArchivedHand
 from archive_factory import Sitter
 
 from .conftest import DESKTOP, PHONE, SCREENSHOTS, open_page
-from .helpers import archive_hands
+from .helpers import LIVE_WAIT_MS, archive_hands
 from .live import live_server
 from .play import sign_up
 
@@ -98,7 +98,7 @@ def test_my_hands_list_cards_board_room_and_a_unique_reference(browser, archived
     base, hands = archived
     page = _signed_in(browser, base, viewport)
     page.goto(f"{base}/#/hands")
-    page.wait_for_selector("tbody tr[data-hand]", timeout=10_000)
+    page.wait_for_selector("tbody tr[data-hand]", timeout=LIVE_WAIT_MS)
     rows = page.locator("tbody tr[data-hand]")
     assert rows.count() == 2 * HANDS_PER_ROOM
     listed = {str(h["id"]): h for h in _json(page, "/api/hands")["hands"]}
@@ -161,7 +161,7 @@ def test_a_shared_hand_opened_logged_out_names_the_sharer_not_you(
     stranger = open_page(browser, viewport)  # a new context: not signed in
     stranger.goto(f"{base}/{link.lstrip('/')}")
     stranger.wait_for_selector(".replayer .seat")
-    stranger.wait_for_selector(".proof-verdict[data-verdict]", timeout=20_000)
+    stranger.wait_for_selector(".proof-verdict[data-verdict]", timeout=LIVE_WAIT_MS)
     assert stranger.locator(".replayer .you-tag").count() == 0
     assert stranger.locator(".replayer .seat.me").count() == 0
     said = []

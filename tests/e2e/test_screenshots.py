@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import DESKTOP, PHONE, screenshot
-from .helpers import close, open_fixture
+from .helpers import LIVE_WAIT_MS, close, open_fixture
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +41,7 @@ def test_R_HE_06_table_screenshots(browser, static_url, fixture, name, size):
 def test_R_FD_03_verify_dialog_screenshot(browser, static_url, size):
     page = open_fixture(browser, static_url, "holdem_showdown", viewport=SIZES[size])
     page.click('[data-open="verify"]')
-    page.wait_for_selector(".verify-summary[data-ok]", timeout=10_000)
+    page.wait_for_selector(".verify-summary[data-ok]", timeout=LIVE_WAIT_MS)
     assert page.get_attribute(".verify-summary", "data-ok") == "true"
     assert page.locator(".verify-row").count() == 11  # 2 own + 5 board + 4 shown
     screenshot(page, f"verify-dialog-{size}")

@@ -17,6 +17,7 @@ import pytest
 from ahiko.wallet.policy import SIGNUP_GRANT
 
 from .conftest import SCREENSHOTS
+from .helpers import LIVE_WAIT_MS
 from .live import live_server
 from .play import sign_up
 
@@ -75,12 +76,12 @@ def test_register_from_the_lobby_and_play_the_sit_and_go_in_chromium(browser, tm
         bia.goto(f"{base}/#/lobby/tournament")
         bia.wait_for_selector(f'{row} [data-registered="1"]')
         bia.click(f'{row} [data-sitgo="register"]')
-        bia.wait_for_url("**/#/room/sng-*", timeout=10_000)  # the answer carries the room
-        ana.wait_for_url("**/#/room/sng-*", timeout=15_000)  # the lobby saw it start
+        bia.wait_for_url("**/#/room/sng-*", timeout=LIVE_WAIT_MS)  # the answer carries the room
+        ana.wait_for_url("**/#/room/sng-*", timeout=LIVE_WAIT_MS)  # the lobby saw it start
         assert ana.url.rsplit("/", 1)[-1] == bia.url.rsplit("/", 1)[-1]
         for page in (ana, bia):
             page.wait_for_selector(".felt")
-            page.wait_for_selector(".seat.me, [data-seat].me", timeout=10_000)
+            page.wait_for_selector(".seat.me, [data-seat].me", timeout=LIVE_WAIT_MS)
             page.wait_for_selector('.conn[data-conn="online"]')
             assert _json(page, "/api/wallet")["balance"] == SIGNUP_GRANT - 100
         room_id = ana.url.rsplit("/", 1)[-1]

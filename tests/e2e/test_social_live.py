@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from .helpers import close
+from .helpers import LIVE_WAIT_MS, close
 from .play import create_room, host_menu, sign_up, sit
 
 pytestmark = pytest.mark.browser
@@ -127,7 +127,7 @@ def test_time_bank_runs_on_screen_after_the_deadline(browser, server):
     button = page.wait_for_selector('[data-control="time_bank"]')
     assert button.inner_text() == "Usar banco de tempo (8 s)"
     # The deadline runs out: the bank starts by itself and the table says so.
-    page.wait_for_selector(".act-timer.bank", timeout=5_000)
+    page.wait_for_selector(".act-timer.bank", timeout=LIVE_WAIT_MS)
     assert page.inner_text(".act-timer.bank").startswith("Banco de tempo:")
     page.wait_for_selector('[data-seat="0"] .clock.bank')
     assert page.query_selector('[data-control="time_bank"]') is None  # running: no button

@@ -10,7 +10,7 @@ import pytest
 
 from .conftest import PHONE
 from .frames import PUBLIC_KEY_HEX
-from .helpers import assert_ahiko_verifies, close, open_fixture, sent_frames
+from .helpers import LIVE_WAIT_MS, assert_ahiko_verifies, close, open_fixture, sent_frames
 
 pytestmark = pytest.mark.browser
 
@@ -165,7 +165,7 @@ def test_R_FD_02_commitment_fingerprint_shows_before_the_cards(browser, static_u
 def test_R_FD_03_check_cards_shows_every_card_consistent(browser, static_url, tmp_path):
     page = open_fixture(browser, static_url, "holdem_midhand")
     page.click('[data-open="verify"]')
-    page.wait_for_selector(".verify-summary[data-ok]", timeout=10_000)
+    page.wait_for_selector(".verify-summary[data-ok]", timeout=LIVE_WAIT_MS)
     assert page.get_attribute(".verify-summary", "data-ok") == "true"
     rows = page.eval_on_selector_all(".verify-row", "els => els.map(e => e.dataset.ok)")
     assert rows == ["true"] * 5
@@ -187,7 +187,7 @@ def test_R_FD_03_check_cards_shows_every_card_consistent(browser, static_url, tm
 def test_R_FD_03_a_tampered_card_is_flagged(browser, static_url):
     page = open_fixture(browser, static_url, "tampered_holdem_midhand")
     page.click('[data-open="verify"]')
-    page.wait_for_selector(".verify-summary[data-ok]", timeout=10_000)
+    page.wait_for_selector(".verify-summary[data-ok]", timeout=LIVE_WAIT_MS)
     assert page.get_attribute(".verify-summary", "data-ok") == "false"
     rows = page.eval_on_selector_all(".verify-row", "els => els.map(e => e.dataset.ok)")
     assert rows == ["false", "true", "true", "true", "true"]  # only the changed card
@@ -198,7 +198,7 @@ def test_R_FD_04_a_browser_that_joined_mid_hand_says_so(browser, static_url):
     page = open_fixture(browser, static_url, "holdem_joined")
     assert page.locator(".commit-banner").count() == 0
     page.click('[data-open="verify"]')
-    page.wait_for_selector(".verify-summary[data-ok]", timeout=10_000)
+    page.wait_for_selector(".verify-summary[data-ok]", timeout=LIVE_WAIT_MS)
     assert page.get_attribute(".verify-timing", "data-before") == "false"
     assert "já em andamento" in page.inner_text(".verify-timing")
     close(page)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, open_page
-from .helpers import box, close, open_fixture, push
+from .helpers import LIVE_WAIT_MS, box, close, open_fixture, push
 
 pytestmark = pytest.mark.browser
 
@@ -120,7 +120,7 @@ def test_R_BA_01_left_alone_after_a_hand_the_waiting_line_and_the_servers_countd
         "O Bot Ahiko entra em 20 s",
     ]
     # the finished hand leaves the felt after a few seconds; the waiting line stays
-    page.wait_for_function("() => !document.querySelector('.seat-hand')", timeout=12_000)
+    page.wait_for_function("() => !document.querySelector('.seat-hand')", timeout=LIVE_WAIT_MS)
     assert page.locator(".board .card").count() == 0
     assert page.inner_text(".table-status").startswith("Aguardando adversário…")
     close(page)
@@ -158,7 +158,7 @@ def open_phone_log(page: Any) -> None:
     """Opens the phone log and waits for its sheet: <details> fires `toggle` a task after the
     click, and the sheet stays hidden until handlog.js has placed it under the felt."""
     page.click(".hand-log summary")
-    page.wait_for_selector(".hand-log.sheet .log-lines", state="visible", timeout=5000)
+    page.wait_for_selector(".hand-log.sheet .log-lines", state="visible", timeout=LIVE_WAIT_MS)
 
 
 def test_issue16_the_phone_log_is_a_sheet_that_covers_neither_cards_nor_board(browser, static_url):

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE
-from .helpers import box, close, open_fixture, push, sent_frames
+from .helpers import LIVE_WAIT_MS, box, close, open_fixture, push, sent_frames
 
 pytestmark = pytest.mark.browser
 
@@ -27,7 +27,7 @@ def frames(page: Any) -> list[dict[str, Any]]:
 def test_item1_after_leaving_the_seat_is_not_mine_and_the_seats_are_free(browser, static_url, size):
     page = open_fixture(browser, static_url, "ahiko_left", viewport=SIZES[size])
     # R-RM-14: the hand she left after ends on the felt as she played it, then she is gone.
-    page.wait_for_selector(".seat.me", state="detached", timeout=15_000)
+    page.wait_for_selector(".seat.me", state="detached", timeout=LIVE_WAIT_MS)
     assert page.locator(".seat.me").count() == 0  # the last hand's viewer is not a seat now
     assert page.locator(".sit-btn").count() == 8  # 8 free seats
     assert page.locator('[data-control="reload"], [data-control="leave-now"]').count() == 0
@@ -41,7 +41,7 @@ def test_issue16_a_room_everyone_left_shows_no_finished_hand(browser, static_url
     page = open_fixture(browser, static_url, "ahiko_left", viewport=SIZES[size])
     felt = page.locator(".felt")
     # The result has its few seconds on the felt (R-RM-14), then leaves it.
-    page.wait_for_selector(".felt .seat-name", state="detached", timeout=15_000)
+    page.wait_for_selector(".felt .seat-name", state="detached", timeout=LIVE_WAIT_MS)
     # no frozen showdown: no names, stacks, cards, hand names, results or dealer button
     assert felt.locator(".seat-name, .seat-stack, .card, .seat-hand, .marker").count() == 0
     assert page.locator(".results, .result-line, .dock-result-line").count() == 0
@@ -147,7 +147,9 @@ def test_R_RM_14_n1_a_seat_left_after_the_hand_shows_its_result_then_offers_sent
     assert "winner" in (seat.get_attribute("class") or "")
     assert "last-hand" not in (seat.get_attribute("class") or "")
     assert seat.locator(".sit-btn").count() == 0
-    page.wait_for_selector('[data-seat="0"] .sit-btn', timeout=15_000)  # then her seat empties
+    page.wait_for_selector(
+        '[data-seat="0"] .sit-btn', timeout=LIVE_WAIT_MS
+    )  # then her seat empties
     button = seat.locator(".sit-btn")
     assert button.is_visible()
     assert button.evaluate("e => Number(getComputedStyle(e).opacity)") == 1
@@ -660,7 +662,7 @@ def test_item14_the_last_hand_stays_checkable_when_the_next_is_committed(browser
     _next_commitment(page)
     assert page.locator('[data-open="verify"]').is_visible()
     page.click('[data-open="verify"]')
-    page.wait_for_selector(".verify-summary[data-ok]", timeout=10_000)
+    page.wait_for_selector(".verify-summary[data-ok]", timeout=LIVE_WAIT_MS)
     assert page.get_attribute(".verify-body .verify-proof", "data-hand") == "42"
     assert page.get_attribute(".verify-summary", "data-ok") == "true"
     assert page.locator(".verify-row").count() == 11
@@ -672,7 +674,7 @@ def test_item14_the_last_hand_stays_checkable_when_the_next_is_committed(browser
 def test_item14_an_open_dialog_keeps_its_hand_while_the_next_one_starts(browser, static_url):
     page = open_fixture(browser, static_url, "holdem_midhand")
     page.click('[data-open="verify"]')
-    page.wait_for_selector(".verify-summary[data-ok]", timeout=10_000)
+    page.wait_for_selector(".verify-summary[data-ok]", timeout=LIVE_WAIT_MS)
     _next_commitment(page)
     assert page.locator("dialog.verify-dialog[open]").count() == 1
     assert page.get_attribute(".verify-summary", "data-ok") == "true"
@@ -864,7 +866,7 @@ def test_item21_a_closed_room_is_news_and_offers_only_the_way_out(browser, stati
 def test_item22_the_table_saves_the_proof_under_the_my_hands_name(browser, static_url):
     page = open_fixture(browser, static_url, "holdem_midhand")
     page.click('[data-open="verify"]')
-    page.wait_for_selector(".verify-summary[data-ok]", timeout=10_000)
+    page.wait_for_selector(".verify-summary[data-ok]", timeout=LIVE_WAIT_MS)
     with page.expect_download() as info:
         page.click('[data-verify="download"]')
     assert info.value.suggested_filename == "ahiko-fixture-hand42-proof.json"

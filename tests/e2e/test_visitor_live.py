@@ -12,7 +12,7 @@ import pytest
 
 from .axe import assert_accessible
 from .conftest import DESKTOP, PHONE, open_page, screenshot
-from .helpers import close
+from .helpers import LIVE_WAIT_MS, close
 from .play import create_room, sign_up, sit
 
 pytestmark = pytest.mark.browser
@@ -61,7 +61,7 @@ def test_R_RM_01_a_visitor_watches_then_signs_up_or_logs_in_at_the_seat_and_sits
     newcomer = f"novato{size}"
     page.fill("#seat-username", newcomer)
     page.click('[data-seatauth="signup"]')
-    page.wait_for_selector('[data-seat="2"].me', timeout=15_000)
+    page.wait_for_selector('[data-seat="2"].me', timeout=LIVE_WAIT_MS)
     assert page.query_selector("dialog[open]") is None
     assert "#/room/" in page.url
     close(page)
@@ -81,7 +81,7 @@ def test_R_RM_01_a_visitor_watches_then_signs_up_or_logs_in_at_the_seat_and_sits
     again.fill("#seat-password", PASSWORD)
     again.click('[data-seatauth="login"]')
     # The account sits at seat 2 already (from the other browser): the room says so.
-    again.wait_for_selector('[data-seat="2"].me', timeout=15_000)
+    again.wait_for_selector('[data-seat="2"].me', timeout=LIVE_WAIT_MS)
     close(again)
     close(host)
 
@@ -115,7 +115,7 @@ def test_R_RM_01_a_friend_opens_the_invite_link_watches_and_sits_with_a_new_acco
     friend.fill("#seat-username", f"amiga{size}")
     friend.fill("#seat-password", PASSWORD)
     friend.click('[data-seatauth="signup"]')
-    friend.wait_for_selector('[data-seat="3"].me', timeout=15_000)
+    friend.wait_for_selector('[data-seat="3"].me', timeout=LIVE_WAIT_MS)
     assert friend.url == link  # seated where the link pointed
     screenshot(friend, f"invite-link-seated-{size}")
     host.wait_for_selector(f'[data-seat="3"] >> text=amiga{size}')
@@ -135,7 +135,9 @@ def test_R_RM_01_a_visitor_signing_up_at_an_ahiko_seat_is_asked_for_the_buy_in(
     page.fill("#seat-username", "visitante")
     page.fill("#seat-password", PASSWORD)
     page.click('[data-seatauth="signup"]')
-    page.wait_for_selector("dialog.buyin-dialog[open]", timeout=15_000)  # the wallet's coins, now
+    page.wait_for_selector(
+        "dialog.buyin-dialog[open]", timeout=LIVE_WAIT_MS
+    )  # the wallet's coins, now
     page.click('[data-buyin="confirm"]')
-    page.wait_for_selector(".seat.me", timeout=15_000)
+    page.wait_for_selector(".seat.me", timeout=LIVE_WAIT_MS)
     close(page)
