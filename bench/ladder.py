@@ -74,7 +74,7 @@ STYLE_PAIRS: dict[tuple[str, str], tuple[int, int, int]] = {
     ("draw", "station"): (150, 800, 401),
     ("draw", "maniac"): (400, 1_000, 402),
     ("draw", "nit"): (400, 2_000, 403),
-    ("draw", "tag"): (1_200, 800, 404),
+    ("draw", "tag"): (2_400, 800, 404),
     ("draw", "equity"): (400, 800, 405),
     ("draw", "jammer"): (150, 800, 406),
     # The leaks memory must find: folds flops, over-bluffs rivers, never bluffs.

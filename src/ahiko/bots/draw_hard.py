@@ -13,11 +13,17 @@ value: a bet of b into p is worth f·p + (1−f)·(e·(p+2b) − b), f the share
 little equity is a bluff, made with the capped probability of holdem_hard.bluff_probability.
 The same rule prices bluffs after the draw against the opponent's fold rate there (to a
 continuation bet when we bet last before the draw), and a river bet is called with less when
-more of the opponent's bets shown down were bluffs than the price asks for. Without a record,
-a player is taken to fold most hands to a bet before the draw (STEAL_FOLD_DEFAULT: the hands
-without a pair or a draw, and the small pairs): a tight player's antes are worth taking, and
-a loose one's record soon says otherwise. A record of folding most continuation bets makes
-a bet before the draw worth it for the bet after.
+more of the opponent's bets shown down were bluffs than the price asks for. A bet worth more
+than a check is made outright with showdown value; only a bet on little equity is a bluff.
+
+Without a record a player is priced by defaults that hold against every kind of player: half
+their hands fold to a bet before the draw (STEAL_FOLD_DEFAULT), so a tight player's antes are
+worth taking, and after the draw a good share folds, more once they checked, and not only the
+hands we beat (new players fold pairs to a bet as often as they call with nothing), so a pair
+bets when checked to. A bettor after the draw is given more bluffs than a record of a tight
+player would show (ahiko.bots.draw_ranges), so a maniac's bets are not paid off by folding.
+A record then moves each figure; one of folding most continuation bets makes a bet before the
+draw worth it for the bet after.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from ahiko.poker.view_types import HandView
 from .cards7 import STRAIGHT
 from .draw_eval import DrawHandInfo, analyse
 from .draw_ranges import DrawReads, draw_equity, draw_reads
-from .holdem_hard import bluff_cap, bluff_probability, bluff_share
+from .holdem_hard import MAX_BLUFF_P, bluff_cap, bluff_probability
 from .memory import TableMemory
 from .situation import (
     Situation,
@@ -44,11 +50,21 @@ from .situation import (
 PREDRAW_SAMPLES = 500
 POSTDRAW_SAMPLES = 700
 SNOW_RATE = 0.08
-BLUFF_SCALE = 0.6  # bluffs against a player not seen yet, as a share of the balanced rate
-STEAL_FOLD_DEFAULT = 0.6  # share of hands a player we know nothing about folds to a bet
+STEAL_FOLD_DEFAULT = 0.5  # share of hands a player we know nothing about folds to a bet
 # Share of the pots a bet before the draw must win (folds after the draw, then equity) to
 # be made for the bet after it.
 BUILD_FOR_CBET = 0.7
+# A player we know nothing about, after the draw: the share that folds to a bet (more once
+# they have checked), and the share of those folds that come from the hands we beat first
+# (the rest fold whatever they hold, as players new to a table do).
+FOLD_AFTER_DRAW_DEFAULT = 0.45
+FOLD_AFTER_CHECK_EXTRA = 0.35
+FOLDS_BY_STRENGTH_DEFAULT = 0.5
+# A bet worth more than a check is made outright with this much equity (before the draw, and
+# after it); below it the bet is a bluff, made at the capped balanced rate.
+SHOWDOWN_VALUE_BEFORE_DRAW = 0.5
+SHOWDOWN_VALUE_AFTER_DRAW = 0.3
+RAISE_EDGE_AFTER_DRAW = 0.15  # equity over a fair share that raises a bet after the draw
 
 
 class DrawHardBot:
@@ -130,28 +146,41 @@ class DrawHardBot:
         ev_bet = fold * pot + (1 - fold) * (called * (pot + 2 * bet) - bet)
         if ev_bet <= eq * pot:
             return False
-        return called >= 0.5 or rng.random() < bluff_probability(bet, pot, fold)
+        if called >= 0.5 or eq >= SHOWDOWN_VALUE_BEFORE_DRAW:
+            return True
+        return rng.random() < bluff_probability(bet, pot, fold)
 
     def _bet_after_draw(
         self, sit: Situation, eq: float, read: DrawReads | None, rng: random.Random
     ) -> bool:
-        """Heads-up after the draw, nobody has bet: is a bet worth more than a check? Against
-        a player not seen yet, a bluff of a hand with little equity at a share of the balanced
-        rate (BLUFF_SCALE). With a record they fold ``f`` (to a continuation bet when we bet
-        last before the draw, else to a street's first bet); the hands that fold are at worst
-        all the ones we beat, so against the rest our equity is at least (eq − f)/(1 − f). A
-        bet that is not a favourite when called is a bluff, made with the capped probability."""
+        """Heads-up after the draw, nobody has bet: is a bet worth more than a check? They
+        fold ``f``: with a record, to a continuation bet when we bet last before the draw, else
+        to a street's first bet; without one, FOLD_AFTER_DRAW_DEFAULT, more once they checked.
+        A player we read folds the hands we beat first, so against the rest our equity is at
+        least (eq − f)/(1 − f); one we know nothing about folds only half of them first. A bet
+        worth more than the check is made with showdown value (SHOWDOWN_VALUE_AFTER_DRAW) or
+        as a favourite when called; otherwise it is a bluff, made with the capped
+        probability."""
         legal = sit.legal
         bet = legal.max_to - legal.committed
         pot = sit.pot
         if read is None:
-            return eq < 0.25 and rng.random() < bluff_share(bet, pot) * BLUFF_SCALE
-        fold = read.fold_cbet if sit.last_aggressor("predraw") == sit.me else read.fold_first
-        called = max(0.0, (eq - fold) / (1.0 - fold)) if fold < 1.0 else 1.0
+            checked = any(a.kind == "check" for a in sit.street_actions())
+            fold = FOLD_AFTER_DRAW_DEFAULT + (FOLD_AFTER_CHECK_EXTRA if checked else 0.0)
+        else:
+            fold = read.fold_cbet if sit.last_aggressor("predraw") == sit.me else read.fold_first
+        # The share of the folds that come from the hands we beat first: all of them for a
+        # player whose record we read, part of them for one we know nothing about.
+        by_strength = 1.0 if read is not None else FOLDS_BY_STRENGTH_DEFAULT
+        beaten_left = eq - by_strength * fold - (1.0 - by_strength) * fold * eq
+        called = max(0.0, beaten_left / (1.0 - fold)) if fold < 1.0 else 1.0
         ev_bet = fold * pot + (1 - fold) * (called * (pot + 2 * bet) - bet)
         if ev_bet <= eq * pot:
             return False
-        return called >= 0.5 or rng.random() < bluff_probability(bet, pot, fold, bluff_cap(fold))
+        if called >= 0.5 or eq >= SHOWDOWN_VALUE_AFTER_DRAW:
+            return True
+        cap = bluff_cap(fold) if read is not None else MAX_BLUFF_P  # only a record earns more
+        return rng.random() < bluff_probability(bet, pot, fold, cap)
 
     def _after_draw(
         self, sit: Situation, info: DrawHandInfo, rng: random.Random, reads: dict[int, DrawReads]
@@ -170,7 +199,7 @@ class DrawHardBot:
             if n == 1 and (snowed or self._bet_after_draw(sit, eq, read, rng)):
                 return aggressive(legal, legal.max_to)
             return Action.check()
-        if eq >= fair + 0.22 and sit.raises_on() <= 2:
+        if eq >= fair + RAISE_EDGE_AFTER_DRAW and sit.raises_on() <= 2:
             return aggressive(legal, legal.max_to)
         p = price(sit)
         if eq >= p:

@@ -182,9 +182,9 @@ def _postdraw_weight(value: int, style: str | None, post_bet: float | None = Non
         if cat == PAIR:
             return w["good_pair"] if pair_rank >= JACKS else w["pair"]
         return w["nothing"]
-    if style == "raised":
+    if style == "raised":  # no record: a bet holds nothing a fifth as often as two pair
         return (
-            1.0 if cat >= TWO_PAIR else 0.6 if pair_rank >= JACKS else 0.3 if cat == PAIR else 0.08
+            1.0 if cat >= TWO_PAIR else 0.6 if pair_rank >= JACKS else 0.3 if cat == PAIR else 0.2
         )
     if style == "called":
         return 0.8 if cat >= TWO_PAIR else 1.0 if cat == PAIR else 0.15
