@@ -68,13 +68,19 @@ def play_by_ear(
     me: str,
     decide: Callable[[Ear, Hand, str], None],
     until: Callable[[list[Hand]], bool],
-    timeout_s: float = 150,
+    max_hands: int = 60,
+    silence_s: float = 120,
 ) -> list[Hand]:
-    """Listen; on "Sua vez" call ``decide``; a new hand starts at "Mão nº"."""
+    """Listen; on "Sua vez" call ``decide``; a new hand starts at "Mão nº". Bounded by
+    progress, not by the clock: gives up after ``max_hands`` hands, or when the table says
+    nothing new for ``silence_s`` (a loaded machine plays slowly, a stuck one says nothing)."""
     hands: list[Hand] = []
-    end = time.monotonic() + timeout_s
-    while time.monotonic() < end:
-        for line in ear.new_lines():
+    heard_at = time.monotonic()
+    while time.monotonic() - heard_at < silence_s:
+        lines = ear.new_lines()
+        if lines:
+            heard_at = time.monotonic()
+        for line in lines:
             if line.startswith("Mão nº") or not hands:
                 hands.append(Hand())
             hand = hands[-1]
@@ -88,8 +94,10 @@ def play_by_ear(
                 hand.won = hand.won or f"{me} ganha" in line
         if until(hands):
             return hands
+        if len(hands) > max_hands:
+            raise AssertionError(f"not done in {max_hands} hands; heard: {ear.heard[-30:]}")
         ear.page.wait_for_timeout(80)
-    raise AssertionError(f"gave up after {timeout_s}s; heard: {ear.heard[-30:]}")
+    raise AssertionError(f"nothing new heard for {silence_s}s; heard: {ear.heard[-30:]}")
 
 
 def strong(ranks: list[int]) -> bool:

@@ -184,10 +184,13 @@ def play(
     raise_by_slider: bool = False,
     on_tick: Any = None,
 ) -> PlayLog:
-    """Every page clicks when it is its turn, until ``until(log)`` or the timeout."""
+    """Every page clicks when it is its turn, until ``until(log)``, or until ``timeout_s``
+    pass with no progress (no click, no hand finished): a loaded machine plays slowly."""
     log = PlayLog()
+    progress = (log.clicks, len(log.finished))
     end = time.monotonic() + timeout_s
-    while time.monotonic() < end:
+    never_after = time.monotonic() + 10 * timeout_s  # progress that never reaches ``until``
+    while time.monotonic() < min(end, never_after):
         for page in pages:
             act_once(page, log, raise_by_slider and page is pages[0])
             note_results(page, log)
@@ -195,6 +198,9 @@ def play(
             on_tick(log)
         if until(log):
             return log
+        if (log.clicks, len(log.finished)) != progress:
+            progress = (log.clicks, len(log.finished))
+            end = time.monotonic() + timeout_s
         pages[0].wait_for_timeout(60)
     states = "; ".join(where_it_stands(page) for page in pages)
-    raise AssertionError(f"gave up after {timeout_s}s: {log}; {states}")
+    raise AssertionError(f"no progress for {timeout_s}s, or none that ended: {log}; {states}")
