@@ -62,7 +62,7 @@ def serving(app: Any, port: int | None = None, ws: Any = AhikoWebSocketProtocol)
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60
     while not server.started:
         if time.monotonic() > deadline:
             raise RuntimeError("uvicorn did not start")

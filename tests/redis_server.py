@@ -65,7 +65,7 @@ class RedisServer:
             stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         log.close()
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"redis-server exited: {(self.root / 'log').read_text()}")
