@@ -31,7 +31,8 @@ for a half-width h in bb/100, with h set well under the edge measured in short t
 (sigma per pair measured there: hold'em 29 bb against the station, 42 the maniac, 4 the nit,
 12-16 the TAG, 27 the equity player, 20 the jammer; draw 0.5-1.3 big bets). Strong effects (the
 jammer, the station) need few pairs; the tight styles more (Hard's edge on the hold'em TAG,
-about +40, needs about 4,000 pairs for a half-width of 20).
+about +40, needs about 4,000 pairs for a half-width of 20; fresh draw Hard's, about +1.5 big
+bets with a sigma of 0.8, 6,000 for a half-width of 1).
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ STYLE_PAIRS: dict[tuple[str, str], tuple[int, int, int]] = {
     ("draw", "station"): (150, 800, 401),
     ("draw", "maniac"): (400, 1_000, 402),
     ("draw", "nit"): (400, 2_000, 403),
-    ("draw", "tag"): (2_400, 800, 404),
+    ("draw", "tag"): (6_000, 800, 404),
     ("draw", "equity"): (400, 800, 405),
     ("draw", "jammer"): (150, 800, 406),
     # The leaks memory must find: folds flops, over-bluffs rivers, never bluffs.

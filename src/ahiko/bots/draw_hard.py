@@ -60,11 +60,16 @@ BUILD_FOR_CBET = 0.7
 FOLD_AFTER_DRAW_DEFAULT = 0.45
 FOLD_AFTER_CHECK_EXTRA = 0.35
 FOLDS_BY_STRENGTH_DEFAULT = 0.5
-# A bet worth more than a check is made outright with this much equity (before the draw, and
-# after it); below it the bet is a bluff, made at the capped balanced rate.
+# Against such a player a bet worth more than a check is made outright with this much equity
+# (before the draw, and after it): some of the hands that fold beat us. Below it, and against
+# a player we read (whose folds are the hands we beat), it is a bluff unless a favourite when
+# called, made at the capped balanced rate.
 SHOWDOWN_VALUE_BEFORE_DRAW = 0.5
 SHOWDOWN_VALUE_AFTER_DRAW = 0.3
-RAISE_EDGE_AFTER_DRAW = 0.15  # equity over a fair share that raises a bet after the draw
+# Equity over a fair share that raises a bet after the draw: less from a player we know
+# nothing about, whose bets hold more bluffs than a tight player's record shows.
+RAISE_EDGE_AFTER_DRAW = 0.15
+RAISE_EDGE_READ = 0.22
 
 
 class DrawHardBot:
@@ -146,7 +151,7 @@ class DrawHardBot:
         ev_bet = fold * pot + (1 - fold) * (called * (pot + 2 * bet) - bet)
         if ev_bet <= eq * pot:
             return False
-        if called >= 0.5 or eq >= SHOWDOWN_VALUE_BEFORE_DRAW:
+        if called >= 0.5 or (r is None and eq >= SHOWDOWN_VALUE_BEFORE_DRAW):
             return True
         return rng.random() < bluff_probability(bet, pot, fold)
 
@@ -177,7 +182,7 @@ class DrawHardBot:
         ev_bet = fold * pot + (1 - fold) * (called * (pot + 2 * bet) - bet)
         if ev_bet <= eq * pot:
             return False
-        if called >= 0.5 or eq >= SHOWDOWN_VALUE_AFTER_DRAW:
+        if called >= 0.5 or (read is None and eq >= SHOWDOWN_VALUE_AFTER_DRAW):
             return True
         cap = bluff_cap(fold) if read is not None else MAX_BLUFF_P  # only a record earns more
         return rng.random() < bluff_probability(bet, pot, fold, cap)
@@ -199,7 +204,8 @@ class DrawHardBot:
             if n == 1 and (snowed or self._bet_after_draw(sit, eq, read, rng)):
                 return aggressive(legal, legal.max_to)
             return Action.check()
-        if eq >= fair + RAISE_EDGE_AFTER_DRAW and sit.raises_on() <= 2:
+        edge = RAISE_EDGE_READ if reads else RAISE_EDGE_AFTER_DRAW
+        if eq >= fair + edge and sit.raises_on() <= 2:
             return aggressive(legal, legal.max_to)
         p = price(sit)
         if eq >= p:
