@@ -13,14 +13,14 @@ value: a bet of b into p is worth f·p + (1−f)·(e·(p+2b) − b), f the share
 little equity is a bluff, made with the capped probability of holdem_hard.bluff_probability.
 The same rule prices bluffs after the draw against the opponent's fold rate there (to a
 continuation bet when we bet last before the draw), and a river bet is called with less when
-more of the opponent's bets shown down were bluffs than the price asks for. A bet worth more
-than a check is made outright with showdown value; only a bet on little equity is a bluff.
+more of the opponent's bets shown down were bluffs than the price asks for.
 
 Without a record a player is priced by defaults that hold against every kind of player: half
 their hands fold to a bet before the draw (STEAL_FOLD_DEFAULT), so a tight player's antes are
 worth taking, and after the draw a good share folds, more once they checked, and not only the
-hands we beat (new players fold pairs to a bet as often as they call with nothing), so a pair
-bets when checked to. A bettor after the draw is given more bluffs than a record of a tight
+hands we beat (new players fold pairs to a bet as often as they call with nothing), so a bet
+worth more than a check is made outright with showdown value and a pair bets when checked to;
+only a bet on little equity is a bluff. A bettor after the draw is given more bluffs than a record of a tight
 player would show (ahiko.bots.draw_ranges), so a maniac's bets are not paid off by folding.
 A record then moves each figure; one of folding most continuation bets makes a bet before the
 draw worth it for the bet after.
