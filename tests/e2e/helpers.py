@@ -23,6 +23,23 @@ from .conftest import DESKTOP, open_page
 LIVE_WAIT_MS = 60_000
 
 
+def record_states(page: Any, name: str, expression: str) -> None:
+    """Keep in ``window[name]`` every value ``expression`` takes as the page changes (each
+    change once): a short state a loaded machine's polling would miss is still seen."""
+    page.evaluate(
+        """([name, expression]) => {
+          const read = new Function(`return (${expression});`);
+          window[name] = [];
+          new MutationObserver(() => {
+            const now = read();
+            if (now && now !== window[name].at(-1)) window[name].push(now);
+          }).observe(document.body,
+                     { subtree: true, childList: true, attributes: true, characterData: true });
+        }""",
+        [name, expression],
+    )
+
+
 def open_fixture(
     browser: Any,
     base: str,

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from .conftest import PHONE, screenshot
-from .helpers import LIVE_WAIT_MS, assert_ahiko_verifies, close
+from .helpers import LIVE_WAIT_MS, assert_ahiko_verifies, close, record_states
 from .play import acts_sent, create_room, host_menu, join_and_sit, play, sign_up, sit
 
 pytestmark = pytest.mark.browser
@@ -102,15 +102,7 @@ def test_a_dropped_websocket_reconnects_and_the_hand_continues(browser, server):
     hand_before = page.inner_text(".hand-no")
     # every state the indicator takes, recorded as it changes: a loaded machine may reconnect
     # before a poll sees the short offline spell
-    page.evaluate(
-        """() => {
-          window.__connStates = [];
-          new MutationObserver(() => {
-            const now = document.querySelector('.conn')?.dataset.conn;
-            if (now && now !== window.__connStates.at(-1)) window.__connStates.push(now);
-          }).observe(document.body, { subtree: true, childList: true, attributes: true });
-        }"""
-    )
+    record_states(page, "__connStates", "document.querySelector('.conn')?.dataset.conn")
     routes[-1].close()
     page.wait_for_function(
         "() => window.__connStates.includes('offline')"

@@ -25,7 +25,7 @@ from ahiko.rooms import commands as c
 from ahiko.rooms.outbox import Frame
 
 from .conftest import DESKTOP, SCREENSHOTS
-from .helpers import LIVE_WAIT_MS
+from .helpers import LIVE_WAIT_MS, record_states
 from .live import live_app
 from .play import sign_up, where_it_stands
 from .test_mtt_cancel_live import POST
@@ -265,16 +265,8 @@ def test_a_balancing_move_takes_the_browser_to_its_new_table(browser, tmp_path) 
         ana.evaluate("() => { window.sameDocument = true; }")
         # every message shown over the table, recorded as it comes: on a loaded machine the
         # move's may be replaced (the clock acting for her) or gone before it is read
-        ana.evaluate(
-            """() => {
-              window.__toasts = [];
-              new MutationObserver(() => {
-                const toast = document.querySelector('.toast:not([hidden])');
-                const text = toast?.textContent;
-                if (text && text !== window.__toasts.at(-1)) window.__toasts.push(text);
-              }).observe(document.body, { subtree: true, childList: true, attributes: true,
-                                          characterData: true });
-            }"""
+        record_states(
+            ana, "__toasts", "document.querySelector('.toast:not([hidden])')?.textContent"
         )
         home_room = ana.url.rsplit("/", 1)[-1]
         bia.goto(f"{base}/#/room/{home_room}")
