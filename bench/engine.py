@@ -4,7 +4,8 @@ Measures, in one run and on the same machine state:
 - random-play six-max Pot-Limit Omaha hands per second (the mild policy), ours against
   pokerkit's ``PotLimitOmahaHoldem``, a figure beside the hold'em ones (no goal of its own);
 - random-play six-max hands per second under two decision policies, each in both engines
-  (100 bb stacks; pokerkit with every automation on, dealing its own shuffled cards): an
+  (100 bb stacks; pokerkit with every automation on, dealing its own shuffled cards; both
+  decks shuffled by the same numpy permutation, see ``Shuffler``): an
   all-in-heavy one (a quarter of the decisions raise, half of those all-in: ~95% of the hands
   reach showdown, many with the board run out) and a mild one (a third fold to a bet, a tenth
   raise the minimum: ~60% showdowns, more betting rounds played). The ratio moves with the
@@ -34,9 +35,12 @@ import statistics
 import sys
 import time
 import warnings
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 # The Pluribus samples live in the shared folder beside the repository; a worktree elsewhere
@@ -59,6 +63,54 @@ POLICIES: dict[str, tuple[float, float, float]] = {
 }
 
 
+class Shuffler:
+    """The one shuffle both engines' decks get: seeded numpy permutations, drawn in batches.
+
+    Python's ``random.shuffle`` walks the deck in bytecode, 51 calls of ``_randbelow``:
+    about 119,000 instructions a deck (callgrind), 15% of one of our random-play hands and
+    under 1% of one of pokerkit's, so the ratio was partly a measure of the shuffle both
+    sides pay. Here a deck costs a row of a batch (``Generator.permuted`` over 256 decks at a
+    time). Our deck is an input (a room's comes from the fair deal, not from the engine);
+    pokerkit shuffles its own deck in ``State._setup`` through the name ``shuffle`` of
+    ``pokerkit.state``, which ``for_pokerkit`` points here while it plays."""
+
+    BATCH = 256
+
+    def __init__(self, seed: int) -> None:
+        import numpy as np
+
+        self._rng = np.random.default_rng(seed & 0xFFFFFFFF)
+        self._ordered = np.tile(np.arange(52), (self.BATCH, 1))
+        self._rows: Iterator[list[int]] = iter(())
+
+    def deck(self) -> list[int]:
+        """A new shuffled deck of 52 card ids (plain ints)."""
+        row = next(self._rows, None)
+        if row is None:
+            self._rows = iter(self._rng.permuted(self._ordered, axis=1).tolist())
+            row = next(self._rows)
+        return row
+
+    def shuffle(self, cards: deque[Any]) -> None:
+        """``random.shuffle(cards)`` for pokerkit's deck (a deque of 52), by the next row."""
+        items = list(cards)
+        if len(items) != 52:
+            raise ValueError(f"a deck of 52 cards, got {len(items)}")
+        cards.clear()
+        cards.extend(map(items.__getitem__, self.deck()))
+
+    @contextmanager
+    def for_pokerkit(self) -> Iterator[None]:
+        import pokerkit.state
+
+        saved = pokerkit.state.__dict__["shuffle"]
+        setattr(pokerkit.state, "shuffle", self.shuffle)  # noqa: B010  # not exported: no attr
+        try:
+            yield
+        finally:
+            setattr(pokerkit.state, "shuffle", saved)  # noqa: B010
+
+
 def choose(rng: random.Random, can_fold: bool, can_raise: bool, policy: str) -> str:
     """The shared policy: 'fold', 'call' (check or call), 'min' or 'allin' (raise)."""
     fold, raise_, allin = POLICIES[policy]
@@ -79,14 +131,13 @@ def ours_random_hands(count: int, seed: int, policy: str = "allin", game: str = 
     plays = OmahaHand if game == "plo" else HoldemHand
 
     rng = random.Random(seed)
+    decks = Shuffler(seed)
     config = HoldemConfig(SMALL_BLIND, BIG_BLIND)
     seats = list(range(PLAYERS))
-    deck = list(range(52))
     fold, call, check = Action.fold(), Action.call(), Action.check()  # immutable: reused
     showdowns = 0
     for i in range(count):
-        rng.shuffle(deck)
-        hand, _ = plays.start(config, seats, [STACK] * PLAYERS, i % PLAYERS, deck)
+        hand, _ = plays.start(config, seats, [STACK] * PLAYERS, i % PLAYERS, decks.deck())
         while not hand.is_over:
             seat = hand.to_act
             assert seat is not None
@@ -109,11 +160,20 @@ def ours_random_hands(count: int, seed: int, policy: str = "allin", game: str = 
 def pokerkit_random_hands(
     count: int, seed: int, policy: str = "allin", game: str = "holdem"
 ) -> None:
-    from pokerkit import Automation, Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem
+    from pokerkit import Automation, NoLimitTexasHoldem, PotLimitOmahaHoldem
 
     automations = tuple(Automation)
     rng = random.Random(seed)
     plays = PotLimitOmahaHoldem if game == "plo" else NoLimitTexasHoldem
+    with Shuffler(seed).for_pokerkit():
+        _pokerkit_hands(plays, automations, rng, count, policy)
+
+
+def _pokerkit_hands(
+    plays: Any, automations: tuple[Any, ...], rng: random.Random, count: int, policy: str
+) -> None:
+    from pokerkit import Mode
+
     for _ in range(count):
         state = plays.create_state(
             automations,
