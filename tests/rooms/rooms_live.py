@@ -19,6 +19,10 @@ from ahiko.rooms.registry import RoomRegistry
 from ahiko.server import api_rooms, gateway, services
 from live_server import SPEED, serving
 
+# How long a player waits for the room's next frame while it plays: a bound on silence, not on
+# the game, generous since CI shares its machine (a loaded one went 30 s without a frame).
+SILENCE_S = 60
+
 
 def header_player(headers: Any) -> services.Player | None:
     pid = headers.get("x-player")
@@ -86,7 +90,7 @@ class Client:
     async def play(self, stop_kinds: tuple[str, ...] = ("closed", "tournament_over")) -> None:
         """Answer every turn of ours until the room ends."""
         while True:
-            frame = await self.recv(30)
+            frame = await self.recv(SILENCE_S)
             if frame["t"] in stop_kinds:
                 return
             if frame["t"] == "room":

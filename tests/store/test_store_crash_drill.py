@@ -39,7 +39,7 @@ def test_sigkill_mid_hand_repeatedly_then_recover(database_url):
     save_room(engine, "drill", "ahiko", {"tier": "iniciante"})
     rng = random.Random(5)
     command = [sys.executable, str(WORKER), database_url, "drill", *map(str, users)]
-    for _ in range(KILLS):
+    for kill in range(KILLS):
         played = _hands_recorded(engine)
         worker = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 60
@@ -47,7 +47,12 @@ def test_sigkill_mid_hand_repeatedly_then_recover(database_url):
             assert worker.poll() is None, worker.stderr.read() if worker.stderr else ""
             assert time.monotonic() < deadline, "the worker played no hand within 60 s"
             time.sleep(0.05)
+        # The last kill waits for a hand in progress (a loaded machine may spend the random
+        # pause between hands), so at least one lands mid-hand whatever the timing.
         time.sleep(rng.uniform(0, 0.3))
+        while kill == KILLS - 1 and not _hand_in_progress(engine):
+            assert worker.poll() is None, worker.stderr.read() if worker.stderr else ""
+            time.sleep(0.005)
         worker.send_signal(signal.SIGKILL)
         worker.wait()
 
@@ -66,6 +71,12 @@ def test_sigkill_mid_hand_repeatedly_then_recover(database_url):
     held = sum(wallet.holdings(user_id).wallet for user_id in users)
     assert held + in_play == PLAYERS * SIGNUP_GRANT
     engine.dispose()
+
+
+def _hand_in_progress(engine) -> bool:
+    with reading(engine) as conn:
+        query = select(func.count()).select_from(hands).where(hands.c.status == "in_progress")
+        return int(conn.execute(query).scalar_one()) > 0
 
 
 def _hands_recorded(engine) -> int:
