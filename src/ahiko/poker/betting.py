@@ -318,10 +318,12 @@ class BettingRound:
             if to_call <= 0:
                 raise IllegalAction(self.rules.actions, "nothing to call: check instead")
         elif kind is BET or kind is RAISE:
-            # what the player was shown (usually asked before acting; a replay asks here)
-            legal = self.legal(i)
-            kind_now = legal.bet_kind
-            bounds = None if kind_now is None else (kind_now, legal.min_to, legal.max_to)
+            legal = self._legal_cache  # the player usually asked before acting
+            if legal is not None and legal.seat == self.seats[i]:
+                kind_now = legal.bet_kind
+                bounds = None if kind_now is None else (kind_now, legal.min_to, legal.max_to)
+            else:
+                bounds = self.bet_bounds(i)
             if bounds is None:
                 block = self._raise_block(i)
                 assert block is not None
