@@ -126,6 +126,20 @@ def test_R_HE_07_the_issues_examples_are_refused_with_the_hand_unchanged() -> No
     assert hand.stacks[2] == 960
 
 
+def test_R_HE_06_a_fold_check_or_call_built_by_hand_still_passes_the_door() -> None:
+    """Action.fold(), .check() and .call() are shared objects the door knows by identity; an
+    equal action built otherwise is checked and taken alike, and an ill-typed one that looks
+    like a call is still refused."""
+    assert Action.fold() is Action.fold() and Action.call() is Action.call()
+    assert Action(ActionKind.CALL) == Action.call() and Action(ActionKind.CALL) is not Action.call()
+    hand = holdem([1000, 1000, 1000])
+    refused(hand, 2, Action(ActionKind.CALL, 0, [1]))  # type: ignore[arg-type]  # a list of cards
+    hand.act(2, Action(ActionKind.CALL))
+    hand.act(0, Action(ActionKind.CALL, 0, ()))
+    hand.act(1, Action(ActionKind.CHECK))
+    assert hand.street == "flop" and hand.stacks == {0: 980, 1: 980, 2: 980}
+
+
 @pytest.mark.parametrize(
     ("make", "words"),
     [

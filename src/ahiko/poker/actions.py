@@ -47,17 +47,20 @@ class Action:
     # The usual constructors build through ``fast_init``'s constructor (the same object as
     # ``cls(...)``, built for less: a player's loop builds one per bet or raise).
 
+    # A fold, a check and a call carry nothing: being frozen, one object of each serves
+    # every caller (``SHARED``), and the engine's door knows them well-typed by identity.
+
     @classmethod
     def fold(cls) -> Action:
-        return _new_action(FOLD) if cls is Action else cls(ActionKind.FOLD)
+        return _FOLD_ACTION if cls is Action else cls(ActionKind.FOLD)
 
     @classmethod
     def check(cls) -> Action:
-        return _new_action(CHECK) if cls is Action else cls(ActionKind.CHECK)
+        return _CHECK_ACTION if cls is Action else cls(ActionKind.CHECK)
 
     @classmethod
     def call(cls) -> Action:
-        return _new_action(CALL) if cls is Action else cls(ActionKind.CALL)
+        return _CALL_ACTION if cls is Action else cls(ActionKind.CALL)
 
     @classmethod
     def bet(cls, to: int) -> Action:
@@ -96,6 +99,8 @@ FOLD, CHECK, CALL, BET, RAISE = (
     ActionKind.BET,
     ActionKind.RAISE,
 )
+_FOLD_ACTION, _CHECK_ACTION, _CALL_ACTION = _new_action(FOLD), _new_action(CHECK), _new_action(CALL)
+SHARED = (_FOLD_ACTION, _CHECK_ACTION, _CALL_ACTION)  # the actions that carry nothing
 
 
 @fast_init
@@ -142,3 +147,30 @@ def check_chips(rule: str, what: str, value: object) -> None:
         )
     if value < 0:
         raise IllegalAction(rule, f"{what} cannot be negative, got {value}")
+
+
+def check_action_types(action: object, actions_rule: str, size_rule: str) -> None:
+    """Refuse, naming it, anything but an :class:`Action` of an :class:`ActionKind`, a whole
+    number of chips and a tuple of cards (the engine's door; the rule ids are the game's)."""
+    if type(action) is not Action:
+        raise IllegalAction(
+            actions_rule,
+            f"an action must be an Action (Action.call(), Action.raise_to(160), ...), "
+            f"got {type(action).__name__} {action!r}",
+        )
+    kind = action.kind
+    if type(kind) is not ActionKind:
+        raise IllegalAction(
+            actions_rule,
+            f"unknown action kind {kind!r}: one of {', '.join(k.value for k in ActionKind)}"
+            " as an ActionKind",
+        )
+    amount = action.amount
+    if type(amount) is not int or amount < 0:
+        check_chips(size_rule, "the amount", amount)
+    cards = action.cards
+    # the usual action holds no cards: the empty tuple needs no per-card check
+    if type(cards) is not tuple or (
+        cards and not all(type(c) is int and 0 <= c < 52 for c in cards)
+    ):
+        raise IllegalAction(actions_rule, f"cards must be a tuple of cards (0..51), got {cards!r}")

@@ -88,11 +88,11 @@ class BettingRound:
         "collected",
         "fixed_limit",
         "folded",
+        "full_raise",
         "last_action",
         "last_aggressor",
         "level",
         "max_bet",
-        "max_raise",
         "min_bet",
         "n",
         "others",
@@ -129,7 +129,9 @@ class BettingRound:
         self.rules = rules
         self.bets = [0] * self.n
         self.max_bet = 0
-        self.max_raise = 0  # NL: largest bet/raise increment this round
+        # NL: the full raise a seat faces, the largest bet/raise increment of the round and
+        # never less than the big blind (R-HE-07/08)
+        self.full_raise = min_bet
         self.level = 0  # limit: the current full betting level
         self.raise_count = 0  # limit: bets + raises (full or half-bet all-ins)
         # NL: True once acted; limit: the level the seat last acted at. None = not yet.
@@ -215,7 +217,7 @@ class BettingRound:
                 # R-HE-08 D: the full raise to face is never less than the big blind, so a
                 # short all-in before any full bet of the round (a call of the big blind,
                 # then all-in for less than a raise) does not reopen raising either.
-                full = self.max_raise if self.max_raise > self.min_bet else self.min_bet
+                full = self.full_raise
                 if to_call < full:
                     return (
                         self.rules.reopen,
@@ -244,8 +246,7 @@ class BettingRound:
                 lo = hi
             hi = lo
         else:
-            raise_by = self.max_raise if self.max_raise > self.min_bet else self.min_bet
-            lo = max_bet + raise_by
+            lo = max_bet + self.full_raise
             if self.pot_limit:
                 hi = min(hi, max(lo, self.pot_raise_to(i)))
             if lo > hi:
@@ -277,8 +278,7 @@ class BettingRound:
             folded = self.folded
             for j in self.others[i]:
                 if not folded[j] and stacks[j] + bets[j] > max_bet:  # someone could call
-                    min_bet, max_raise = self.min_bet, self.max_raise
-                    full = max_raise if max_raise > min_bet else min_bet
+                    full = self.full_raise
                     if to_call >= full or self.acted_level[i] is None:  # R-HE-08 (and D)
                         kind = BET if max_bet == 0 else RAISE
                         hi = stack + bet
@@ -415,8 +415,8 @@ class BettingRound:
             self.acted_level[i] = self.level
         else:
             self.acted_level[i] = 0
-            if increment > self.max_raise:
-                self.max_raise = increment
+            if increment > self.full_raise:
+                self.full_raise = increment
         self.last_aggressor = i
         self.last_action[i] = (name, to)
         folded = self.folded

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from operator import sub
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
-from .actions import Action, ActionKind, IllegalAction, LegalActions, check_chips
+from .actions import SHARED, Action, ActionKind, IllegalAction, LegalActions, check_action_types
 from .betting import BettingRound, Rules, rotation
 from .cards import Card, validate_deck
 from .events import (
@@ -55,6 +55,7 @@ _new_hand_result = fast_constructor(HandResult)
 _new_pot_result = fast_constructor(PotResult)
 _INT_ONLY = {int}
 _FORFEIT = Action.fold()
+_FOLD_ACTION, _CHECK_ACTION, _CALL_ACTION = SHARED
 _FOLD_KIND = ActionKind.FOLD
 
 
@@ -198,30 +199,14 @@ class BaseHand(HandText, Generic[ConfigT]):
         :class:`IllegalAction` naming what was wrong, as a plug-in bot may call it directly."""
         if type(seat) is not int:
             self._check_seat(seat)
-        if type(action) is not Action:
-            raise IllegalAction(
-                self.rules.actions,
-                f"an action must be an Action (Action.call(), Action.raise_to(160), ...), "
-                f"got {type(action).__name__} {action!r}",
-            )
-        kind = action.kind
-        if type(kind) is not ActionKind:
-            raise IllegalAction(
-                self.rules.actions,
-                f"unknown action kind {kind!r}: one of {', '.join(k.value for k in ActionKind)}"
-                " as an ActionKind",
-            )
-        amount = action.amount
-        if type(amount) is not int or amount < 0:
-            check_chips(self.rules.size, "the amount", amount)
-        cards = action.cards
-        # the usual action holds no cards: the empty tuple needs no per-card check
-        if type(cards) is not tuple or (
-            cards and not all(type(c) is int and 0 <= c < 52 for c in cards)
+        # Action.fold(), .check() and .call() are three shared objects, well-typed: known by
+        # identity, the usual action skips the checks below.
+        if (
+            action is not _CALL_ACTION
+            and action is not _CHECK_ACTION
+            and action is not _FOLD_ACTION
         ):
-            raise IllegalAction(
-                self.rules.actions, f"cards must be a tuple of cards (0..51), got {cards!r}"
-            )
+            check_action_types(action, self.rules.actions, self.rules.size)
         # The usual turn, read here without a call: the head of the betting queue. (A draw
         # is taken while no betting round is open, its queue empty: ``_turn_index`` knows it.)
         betting = self.round
