@@ -5,7 +5,7 @@ Measures, in one run and on the same machine state:
   pokerkit's ``PotLimitOmahaHoldem``, a figure beside the hold'em ones (no goal of its own);
 - random-play six-max hands per second under two decision policies, each in both engines
   (100 bb stacks; pokerkit with every automation on, dealing its own shuffled cards; both
-  decks shuffled by the same numpy permutation, see ``Shuffler``): an
+  decks shuffled by one batch of numpy permutations, see ``Shuffler``): an
   all-in-heavy one (a quarter of the decisions raise, half of those all-in: ~95% of the hands
   reach showdown, many with the board run out) and a mild one (a third fold to a bet, a tenth
   raise the minimum: ~60% showdowns, more betting rounds played). The ratio moves with the
