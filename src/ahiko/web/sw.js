@@ -20,10 +20,16 @@ self.addEventListener("install", (event) => {
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(
-    caches
-      .keys()
-      .then((names) => Promise.all(names.filter((n) => n.startsWith("ahiko-shell-") && n !== CACHE).map((n) => caches.delete(n))))
-      .then(() => self.clients.claim()),
+    (async () => {
+      const older = (await caches.keys()).filter((n) => n.startsWith("ahiko-shell-") && n !== CACHE);
+      await Promise.all(older.map((n) => caches.delete(n)));
+      await self.clients.claim();
+      if (older.length === 0) return; // the first install: no open page runs an older client
+      // Told by message as well as by the change of controller: a page the old worker did not
+      // control (opened while it was being replaced) is running an old client all the same.
+      const pages = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+      for (const page of pages) page.postMessage({ type: "ahiko-shell-replaced", version: VERSION });
+    })(),
   );
 });
 
