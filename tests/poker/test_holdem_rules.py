@@ -341,8 +341,10 @@ def test_R_HE_12_voluntary_show_only_after_the_hand_and_not_for_folders() -> Non
     with pytest.raises(IllegalAction, match="folded") as err:
         hand.show(2)
     assert err.value.rule == "R-HE-12"
+    assert not hand.has_shown(1) and not hand.has_shown(7)  # 7: not in the hand
     events = hand.show(1)
     assert events == [CardsShown(1, parse_cards("Ah Ad"), "voluntary")]
+    assert hand.has_shown(1) and not hand.has_shown(0)
     with pytest.raises(IllegalAction, match="already shown"):
         hand.show(1)
 
@@ -453,6 +455,31 @@ def test_R_HE_05_check_or_call_and_bet_or_raise_to_refuse_out_of_turn_like_act()
     check_down(hand)
     with pytest.raises(IllegalAction, match="the hand is over"):
         hand.bet_or_raise_to(0, 40)
+
+
+def test_R_HE_05_play_takes_phh_verbs_returns_nothing_and_refuses_like_act() -> None:
+    """``play`` is what the wrappers call: the same actions in the log, the same refusals
+    (the seat, then the amount, then the turn), nothing changed by a refusal."""
+    hand = holdem([1000, 1000, 1000])
+    before = hand.events
+    with pytest.raises(IllegalAction, match="a seat is a whole number"):
+        hand.play("2", "cc")  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction, match="the amount must be a whole number"):
+        hand.play(0, "cbr", 40.5)  # type: ignore[arg-type]  # out of turn too: amount first
+    with pytest.raises(IllegalAction, match="it is seat 2's turn, not seat 0's"):
+        hand.play(0, "f")
+    with pytest.raises(ValueError, match="unknown betting verb 'x'"):
+        hand.play(2, "x")
+    with pytest.raises(IllegalAction, match="min raise is to 40"):
+        hand.play(2, "cbr", 30)
+    assert hand.events == before
+    assert hand.play(2, "cbr", 40) is None
+    hand.play(0, "cc")
+    hand.play(1, "f")
+    new = hand.events[len(before) :]
+    actions = [(e.seat, e.action, e.amount) for e in new if isinstance(e, ActionTaken)]
+    assert actions == [(2, "raise", 40), (0, "call", 40), (1, "fold", 0)]
+    assert hand.street == "flop"
 
 
 def test_R_TM_04_forfeit_folds_where_a_check_was_possible_and_replays() -> None:

@@ -174,7 +174,9 @@ def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
     n = doc.player_count
     plays = setup.plays
     hole_cards = plays.game.hole_cards
-    second = second_board_kind(doc.fields)
+    config = setup.config
+    # A second board or a run-out's count only where the file's fields set the option.
+    second = second_board_kind(doc.fields) if config.boards == 2 or config.run_twice else ""
     plain = hole_cards == HOLDEM_HOLE_CARDS and not second
     usual = _read_usual_lines(doc.actions, n) if plain else None
     if usual is not None:  # its deck is a checked one: each of the 52 cards once, plain ints
@@ -186,12 +188,13 @@ def holdem_from_phh(doc: PhhDocument) -> HoldemHand:
     seats, stacks, button = setup.seats, setup.stacks, setup.button
     # Seats ascend already when the button is the highest (always without a ``seats`` field).
     if button == max(seats):
-        hand = start(setup.config, seats, stacks, button, deck)
+        hand = start(config, seats, stacks, button, deck)
     else:
         ordered_seats, ordered_stacks = seats_in_table_order(seats, stacks)
-        hand = start(setup.config, ordered_seats, ordered_stacks, button, deck)
+        hand = start(config, ordered_seats, ordered_stacks, button, deck)
     apply_holdem_moves(hand, moves, seats)
-    answer_runs(hand, doc.fields, seats)
+    if config.run_twice:
+        answer_runs(hand, doc.fields, seats)
     stop_if_stopped(hand, doc.fields)
     if not hand.is_over:
         raise PhhError(f"the actions end before the hand does ({len(doc.actions)} actions)")

@@ -7,7 +7,7 @@ from typing import Protocol
 
 from ahiko.poker.actions import Action, ActionKind, IllegalAction, LegalActions
 from ahiko.poker.cards import Card, format_card
-from ahiko.poker.events import CardsShown, Event
+from ahiko.poker.events import Event
 from ahiko.poker.holdem import HoldemHand
 
 from .phh import PhhError, PlayerMove, player_label
@@ -63,6 +63,7 @@ class PlayableHand(Protocol):
     def act(self, seat: int, action: Action) -> list[Event]: ...
     def forfeit(self, seat: int) -> list[Event]: ...
     def show(self, seat: int) -> list[Event]: ...
+    def has_shown(self, seat: int) -> bool: ...
 
 
 def apply_move(
@@ -98,21 +99,15 @@ def apply_holdem_moves(
     """Apply f / cc / cbr moves (each with its line) to a hold'em hand, in order. The engine
     tells check from call and bet from raise, and validates each action (turn included) as
     for any player; the first illegal one raises PhhError naming its line."""
-    fold, check_or_call, bet_or_raise_to = hand.fold, hand.check_or_call, hand.bet_or_raise_to
+    play = hand.play
     for move, line in moves:
         seat = seats[move.player]
         verb = move.verb
         try:
-            if verb == "f":
-                if line.endswith(FORFEIT_NOTE):  # is_forfeit, inlined: the commonest line
-                    _forfeit(hand, seat, line)
-                else:
-                    fold(seat)
-            elif verb == "cc":
-                check_or_call(seat)
+            if verb == "f" and line.endswith(FORFEIT_NOTE):  # is_forfeit, inlined
+                _forfeit(hand, seat, line)
             else:
-                assert verb == "cbr" and move.amount is not None
-                bet_or_raise_to(seat, move.amount)
+                play(seat, verb, move.amount)
         except IllegalAction as exc:
             to_act = hand.to_act
             if to_act != seat:  # out of turn: say so in positions, as for any other move
@@ -165,17 +160,13 @@ def apply_voluntary_shows(
 ) -> None:
     """A PHH ``sm CARDS`` for a seat our showdown left unshown is a voluntary show
     (R-HE-12); our engine decides the showdown order and mucks itself."""
-    if not shows:
-        return
-    shown = {e.seat for e in hand.events if isinstance(e, CardsShown)}
     for move in shows:
         seat = seats[move.player]
-        if move.cards and seat not in shown:
+        if move.cards and not hand.has_shown(seat):
             try:
                 hand.show(seat)
             except IllegalAction:
                 continue
-            shown.add(seat)
 
 
 def per_player(value: object, n: int, name: str) -> list[int]:

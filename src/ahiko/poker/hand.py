@@ -275,6 +275,10 @@ class BaseHand(HandText, Generic[ConfigT]):
         """The seat's private cards now (draw: after the draw). Not for players' eyes: use view."""
         return tuple(self.holes[self._seat_index(seat)])
 
+    def has_shown(self, seat: int) -> bool:
+        """Whether the seat's cards are face up (at the showdown, or shown since)."""
+        return self.index.get(seat) in self.shown
+
     def show(self, seat: int) -> list[Event]:
         """Voluntary show once the hand is over: the uncontested winner or a mucker (R-HE-12)."""
         i = self._seat_index(seat)

@@ -128,42 +128,53 @@ class HoldemHand(HouseHand):
                 return i
         return super()._turn_index(seat)
 
-    def fold(self, seat: int) -> list[Event]:
-        """``act`` with a fold (PHH's ``f``), without ``act``'s checks of the action itself."""
-        if type(seat) is not int:
-            self._check_seat(seat)
+    # PHH's three betting verbs: ``play`` applies one and returns nothing (a replay reads the
+    # log once, at the end); ``fold``, ``check_or_call`` and ``bet_or_raise_to`` return the
+    # events, as ``act`` does.
+
+    def play(self, seat: int, verb: str, amount: int | None = None) -> None:
+        """PHH's ``f`` (fold), ``cc`` (a check, or a call facing a bet) or ``cbr`` (a bet to
+        ``amount``, or a raise to it facing a bet) for ``seat``: ``act`` with the action the
+        verb names, checked as any action is, without ``act``'s checks of the action's
+        types. Out of turn, or a bad amount, raises IllegalAction and changes nothing."""
         betting = self.round  # the turn: the queue's head (else _turn_index raises, says why)
         queue = betting.queue if self.result is None and betting is not None else None
-        i = queue[0] if queue and seat == self.order[queue[0]] else self._turn_index(seat)
+        if queue and type(seat) is int and seat == self.order[queue[0]]:
+            i = queue[0]
+        else:  # the seat, then the amount, then the turn: the first thing wrong is named
+            self._check_seat(seat)
+            if verb == "cbr":
+                check_chips(self.rules.size, "the amount", amount)
+            i = self._turn_index(seat)
+        assert betting is not None
+        if verb == "f":
+            self._act(i, _FOLD)
+        elif verb == "cc":
+            self._act(i, _CALL if betting.max_bet > betting.bets[i] else _CHECK)
+        elif verb == "cbr":
+            if type(amount) is not int or amount < 0:
+                check_chips(self.rules.size, "the amount", amount)
+            kind = _RAISE if betting.max_bet else _BET
+            self._act(i, _new_action(kind, amount))  # type: ignore[arg-type]  # an int: checked
+        else:
+            raise ValueError(f"unknown betting verb {verb!r}: f, cc or cbr")
+
+    def fold(self, seat: int) -> list[Event]:
+        """``play(seat, "f")``, returning its events."""
         mark = len(self.log)
-        self._act(i, _FOLD)
+        self.play(seat, "f")
         return self.log[mark:]
 
     def check_or_call(self, seat: int) -> list[Event]:
-        """``act`` with a check, or a call if the seat faces a bet (PHH's ``cc``)."""
-        if type(seat) is not int:
-            self._check_seat(seat)
-        betting = self.round  # the turn: the queue's head (else _turn_index raises, says why)
-        queue = betting.queue if self.result is None and betting is not None else None
-        i = queue[0] if queue and seat == self.order[queue[0]] else self._turn_index(seat)
-        assert betting is not None
+        """``play(seat, "cc")``, returning its events."""
         mark = len(self.log)
-        self._act(i, _CALL if betting.max_bet > betting.bets[i] else _CHECK)
+        self.play(seat, "cc")
         return self.log[mark:]
 
     def bet_or_raise_to(self, seat: int, amount: int) -> list[Event]:
-        """``act`` with a bet to ``amount``, or a raise to it if there is a bet (PHH's
-        ``cbr``); the amount is checked as for any bet or raise."""
-        if type(seat) is not int:
-            self._check_seat(seat)
-        if type(amount) is not int or amount < 0:
-            check_chips(self.rules.size, "the amount", amount)
-        betting = self.round  # the turn: the queue's head (else _turn_index raises, says why)
-        queue = betting.queue if self.result is None and betting is not None else None
-        i = queue[0] if queue and seat == self.order[queue[0]] else self._turn_index(seat)
-        assert betting is not None
+        """``play(seat, "cbr", amount)``, returning its events."""
         mark = len(self.log)
-        self._act(i, _new_action(_RAISE if betting.max_bet else _BET, amount))
+        self.play(seat, "cbr", amount)
         return self.log[mark:]
 
     @property
