@@ -102,8 +102,15 @@ class ConsoleErrors(list[str]):
     """Console errors and uncaught exceptions seen by a page: the tests expect none."""
 
 
+# A wait for something that will happen (a frame, a page, a state): generous, since CI shares
+# its machine; a test that must see something soon says so with its own bound. Every page
+# opened here waits this long by default (Playwright's own default is 30 s).
+LIVE_WAIT_MS = 60_000
+
+
 def open_page(browser, viewport=DESKTOP, **context_args):  # type: ignore[no-untyped-def]
     context = browser.new_context(viewport=viewport, **context_args)
+    context.set_default_timeout(LIVE_WAIT_MS)
     page = context.new_page()
     errors = ConsoleErrors()
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)

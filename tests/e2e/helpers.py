@@ -17,10 +17,7 @@ from ahiko.store.hand_archive import ArchivedHand
 from archive_factory import Sitter, cash_session
 
 from .conftest import DESKTOP, open_page
-
-# A wait for something that will happen (a frame, a page, a state): generous, since CI shares
-# its machine; a test that must see something soon says so with its own bound.
-LIVE_WAIT_MS = 60_000
+from .conftest import LIVE_WAIT_MS as LIVE_WAIT_MS  # beside open_page: every page's default
 
 
 def record_states(page: Any, name: str, expression: str) -> None:

@@ -24,8 +24,9 @@ def _chat_texts(page: Any) -> list[str]:
     return texts
 
 
-def _until(check: Callable[[], bool], timeout_s: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout_s
+def _until(check: Callable[[], bool]) -> None:
+    """Poll ``check`` (the page's CSP forbids wait_for_function's eval)."""
+    deadline = time.monotonic() + LIVE_WAIT_MS / 1000
     while not check():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.05)
@@ -48,7 +49,7 @@ def test_a_card_in_chat_is_held_back_during_the_hand_with_a_notice(
     host_menu(page, "add_bot", level="easy")
     page.wait_for_selector('[data-seat="1"] .badge-bot')
     host_menu(page, "start")
-    page.wait_for_selector(".action-bar:not([hidden])", timeout=30_000)  # the hand runs
+    page.wait_for_selector(".action-bar:not([hidden])", timeout=LIVE_WAIT_MS)  # the hand runs
     folded_away = not page.is_visible(".chat-input")  # the chat is a drawer on a phone
     if folded_away:
         page.click(".chat-panel summary")
@@ -61,9 +62,13 @@ def test_a_card_in_chat_is_held_back_during_the_hand_with_a_notice(
     screenshot(page, f"chat-card-held-{name}")
     if folded_away:
         page.click(".chat-panel summary")  # the drawer closed again: the table underneath
+    # The bot plays this hand out and then leaves (R-RM-05), so no next hand starts before the
+    # line is sent again: between hands is a second on this server, and a loaded machine
+    # can take longer than that to type it.
+    host_menu(page, "remove_bot")
     page.click('[data-action="fold"]')  # the hand ends
+    page.wait_for_selector('[data-seat="1"] .badge-bot', state="detached", timeout=LIVE_WAIT_MS)
     page.wait_for_selector(".action-bar[hidden]", state="attached", timeout=LIVE_WAIT_MS)
-    _until(lambda: page.query_selector(".action-bar:not([hidden])") is None)
     if folded_away:
         page.click(".chat-panel summary")
     page.fill(".chat-input", "tenho As Kd")

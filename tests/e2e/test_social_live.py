@@ -17,7 +17,7 @@ def chat_texts(page):  # type: ignore[no-untyped-def]
     return page.eval_on_selector_all(".chat-line .chat-text", "els => els.map(e => e.textContent)")
 
 
-def until(check, timeout_s: float = 10.0):  # type: ignore[no-untyped-def]
+def until(check, timeout_s: float = LIVE_WAIT_MS / 1000):  # type: ignore[no-untyped-def]
     """Poll ``check`` (the page's CSP forbids wait_for_function's eval)."""
     deadline = time.monotonic() + timeout_s
     while not check():
@@ -157,6 +157,6 @@ def test_sit_out_and_return(browser, server):
     assert page.inner_text(".hand-no") == before
     page.click('[data-control="sit_in"]')
     page.wait_for_selector('[data-seat="0"] .badge-sitout', state="detached")
-    until(lambda: page.inner_text(".hand-no") != before, timeout_s=20)
+    until(lambda: page.inner_text(".hand-no") != before)
     page.wait_for_selector('[data-control="sit_out"]')
     close(page)
