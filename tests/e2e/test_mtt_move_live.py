@@ -137,9 +137,10 @@ class Director:
 
     async def _join(self, rooms: Any) -> None:
         registry = self.app.state.room_registry
-        for number, seats in rooms.seated.items():
+        # copies: the tables change while a connect is awaited (a balancing move)
+        for number, seats in list(rooms.seated.items()):
             actor = registry.get(rooms.actors[number].room_id)
-            for player in seats.values():
+            for player in list(seats.values()):
                 if player == self.ana or (player, number) in self.bots or actor is None:
                     continue
                 bot = Bot(player, number)

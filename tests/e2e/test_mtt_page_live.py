@@ -49,9 +49,10 @@ class Players:
             rooms = self.app.state.mtt.rooms.get(self.mtt_id)
             if rooms is None or rooms.finished:
                 continue
-            for number, seats in rooms.seated.items():
+            # copies: the tables change while a connect is awaited (a balancing move)
+            for number, seats in list(rooms.seated.items()):
                 actor = registry.get(rooms.actors[number].room_id)
-                for player in seats.values():
+                for player in list(seats.values()):
                     if actor is None or (player, number) in self.bots:
                         continue
                     bot = Bot(player, number)
