@@ -21,8 +21,8 @@ Measures, in one run and on the same machine state:
   ``eval7.evaluate`` one call at a time on eval7's own cards (eval7 has no batch call).
 Each rate is the median of ``--repeats`` short runs, in units per CPU-second, each run from a
 collected heap; each ratio is the median of the runs' own ratios (ours and the reference run
-back to back). ``--json`` prints
-one JSON line. ``--profile`` prints a cProfile of our random play instead.
+back to back). ``--json`` prints one JSON line. ``--profile`` prints a cProfile of our random
+play instead.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,15 @@ from archive_factory import Sitter, cash_session
 
 from .conftest import DESKTOP, open_page
 from .conftest import LIVE_WAIT_MS as LIVE_WAIT_MS  # beside open_page: every page's default
+
+
+def until(check: Callable[[], bool], timeout_s: float = LIVE_WAIT_MS / 1000) -> None:
+    """Poll ``check`` until it holds, within the suite's one generous bound: for pages whose
+    CSP forbids ``wait_for_function``'s eval."""
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
 
 
 def record_states(page: Any, name: str, expression: str) -> None:

@@ -4,14 +4,12 @@ table gets nothing, and the same line goes through once the hand is over."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from .conftest import DESKTOP, PHONE, screenshot
-from .helpers import LIVE_WAIT_MS, close
+from .helpers import LIVE_WAIT_MS, close, until
 from .play import host_menu, sign_up, sit
 
 pytestmark = pytest.mark.browser
@@ -22,14 +20,6 @@ def _chat_texts(page: Any) -> list[str]:
         ".chat-line .chat-text", "els => els.map(e => e.textContent)"
     )
     return texts
-
-
-def _until(check: Callable[[], bool]) -> None:
-    """Poll ``check`` (the page's CSP forbids wait_for_function's eval)."""
-    deadline = time.monotonic() + LIVE_WAIT_MS / 1000
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
 
 
 @pytest.mark.parametrize(("viewport", "name"), [(DESKTOP, "desktop"), (PHONE, "phone")])
@@ -73,5 +63,5 @@ def test_a_card_in_chat_is_held_back_during_the_hand_with_a_notice(
         page.click(".chat-panel summary")
     page.fill(".chat-input", "tenho As Kd")
     page.press(".chat-input", "Enter")
-    _until(lambda: _chat_texts(page) == ["tenho As Kd"])
+    until(lambda: _chat_texts(page) == ["tenho As Kd"])
     close(page)

@@ -3,11 +3,9 @@ one mutes the other."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
-from .helpers import LIVE_WAIT_MS, close
+from .helpers import LIVE_WAIT_MS, close, until
 from .play import create_room, host_menu, sign_up, sit
 
 pytestmark = pytest.mark.browser
@@ -15,14 +13,6 @@ pytestmark = pytest.mark.browser
 
 def chat_texts(page):  # type: ignore[no-untyped-def]
     return page.eval_on_selector_all(".chat-line .chat-text", "els => els.map(e => e.textContent)")
-
-
-def until(check, timeout_s: float = LIVE_WAIT_MS / 1000):  # type: ignore[no-untyped-def]
-    """Poll ``check`` (the page's CSP forbids wait_for_function's eval)."""
-    deadline = time.monotonic() + timeout_s
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
 
 
 def test_chat_two_people_chat_at_a_table_and_one_mutes_the_other(browser, server):
